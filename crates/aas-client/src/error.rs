@@ -1,0 +1,98 @@
+use serde::Serialize;
+
+/// What went wrong, in the kinds the UI acts on (see [`ErrorKind`]). Messages never
+/// hold a secret or a token.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The server answered with an error status.
+    #[error("{}", api_message(*.status, .error.as_deref(), .description.as_deref()))]
+    Api {
+        status: u16,
+        error: Option<String>,
+        description: Option<String>,
+    },
+    /// The server could not be reached or did not answer in time.
+    #[error("cannot reach the server at {url}: {reason}")]
+    Offline { url: String, reason: String },
+    /// The server answered 2xx with something that is not the expected JSON.
+    #[error("the server sent data this app cannot read: {0}")]
+    BadData(#[from] aas_model::Error),
+    /// The connection settings are unusable.
+    #[error("connection settings: {0}")]
+    Config(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// The kinds of failure the UI reacts to differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    Auth,
+    NotAllowed,
+    NotFound,
+    BadRequest,
+    RateLimited,
+    Server,
+    Offline,
+    BadData,
+    Config,
+}
+
+impl Error {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Api { status, .. } => match status {
+                401 => ErrorKind::Auth,
+                403 => ErrorKind::NotAllowed,
+                404 => ErrorKind::NotFound,
+                429 => ErrorKind::RateLimited,
+                400..=499 => ErrorKind::BadRequest,
+                _ => ErrorKind::Server,
+            },
+            Error::Offline { .. } => ErrorKind::Offline,
+            Error::BadData(_) => ErrorKind::BadData,
+            Error::Config(_) => ErrorKind::Config,
+        }
+    }
+
+    /// Builds the error for a non-success answer from its status and body, reading
+    /// the `{error, error_description}` fields when the body has them.
+    pub(crate) fn from_response(status: u16, body: &str) -> Self {
+        #[derive(serde::Deserialize)]
+        struct Body {
+            error: Option<String>,
+            error_description: Option<String>,
+        }
+        let body: Option<Body> = serde_json::from_str(body).ok();
+        let (error, description) = body
+            .map(|b| (b.error, b.error_description))
+            .unwrap_or_default();
+        Error::Api {
+            status,
+            error,
+            description,
+        }
+    }
+}
+
+fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> String {
+    let what = match status {
+        401 => "the server did not accept our credentials",
+        403 => "access is not allowed",
+        404 => "not found, or not shared with this application",
+        429 => "the server is busy (rate limited)",
+        400..=499 => "the server rejected the request",
+        _ => "the server failed",
+    };
+    let detail = [error, description]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(": ");
+    if detail.is_empty() {
+        format!("{what} (HTTP {status})")
+    } else {
+        format!("{what} (HTTP {status}, {detail})")
+    }
+}

@@ -1,0 +1,15 @@
+//! Client of the AAS Master Data Access Service: gets and caches the access token,
+//! reads the registry and the gateway, and hands back every node with the exact JSON
+//! the server sent (see [`aas_model::Parsed`]).
+
+mod client;
+mod connection;
+mod error;
+mod secret;
+mod token;
+
+pub use client::Client;
+pub use connection::Connection;
+pub use error::{Error, ErrorKind, Result};
+pub use secret::Secret;
+pub use token::TokenSource;

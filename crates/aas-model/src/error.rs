@@ -1,0 +1,22 @@
+use std::fmt;
+
+/// Why a piece of JSON could not be read as the AAS type that was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// The JSON is well formed but does not have the expected shape; `path` is where
+    /// (e.g. `[3].value[0].idShort`, or `.` for the document root).
+    #[error("unexpected JSON at {path}: {message}")]
+    Decode { path: String, message: String },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub(crate) fn decode(path: impl fmt::Display, err: impl fmt::Display) -> Self {
+        let path = path.to_string();
+        Error::Decode {
+            path: if path.is_empty() { ".".into() } else { path },
+            message: err.to_string(),
+        }
+    }
+}
