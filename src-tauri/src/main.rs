@@ -1,1 +1,37 @@
-fn main() {}
+// No console window behind the app on Windows release builds.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+//! The desktop shell: starts the built-in demo service, then serves the web UI in
+//! `ui/` and a few thin commands over `aas-client`.
+
+mod commands;
+mod error;
+mod state;
+
+fn main() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("AAS_BROWSER_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let app = tauri::Builder::default()
+        .setup(|app| {
+            use tauri::Manager;
+            let state = tauri::async_runtime::block_on(state::AppState::demo())?;
+            app.manage(state);
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::connection_info,
+            commands::list_aas,
+            commands::list_submodels,
+            commands::list_elements,
+        ])
+        .run(tauri::generate_context!());
+    if let Err(e) = app {
+        eprintln!("aas-browser: {e}");
+        std::process::exit(1);
+    }
+}

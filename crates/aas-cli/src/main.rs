@@ -1,1 +1,46 @@
-fn main() {}
+//! `aasmd`: the AAS Master Data Browser's command line. Data goes to stdout, messages
+//! to stderr; exit codes are listed in `aasmd --help`.
+
+mod cli;
+mod error;
+mod query;
+mod sandbox;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("AASMD_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let args = cli::Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("aasmd: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("aasmd: {e}");
+            if let Some(hint) = e.hint() {
+                eprintln!("hint: {hint}");
+            }
+            e.exit_code()
+        }
+    }
+}
+
+async fn run(args: cli::Cli) -> Result<(), error::CliError> {
+    match args.command {
+        cli::Command::Sandbox(opts) => sandbox::serve(opts).await,
+        cli::Command::Query(q) => query::run(&args.connection, q).await,
+    }
+}

@@ -1,4 +1,6 @@
 use serde::Deserialize;
+
+use crate::tolerant::null_as_default;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -35,7 +37,7 @@ pub struct SubmodelElement {
     pub kind: Option<String>,
     #[serde(default)]
     pub category: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub description: Vec<LangString>,
     #[serde(default)]
     pub semantic_id: Option<Reference>,
@@ -190,6 +192,19 @@ mod tests {
         assert_eq!(kids.len(), 2);
         assert!(kids[0].view().is_ok());
         assert!(kids[1].view().is_err());
+    }
+
+    #[test]
+    fn null_lists_and_numeric_values_from_real_exporters_are_accepted() {
+        let p = element(
+            r#"{"idShort":"N","modelType":{"name":"Property"},"description":null,"value":1234,"semanticId":{"keys":[{"type":"GlobalReference","value":"0173-1#02-AAO677#002","idType":"IRDI","index":0}]}}"#,
+        );
+        assert!(p.description.is_empty());
+        assert_eq!(p.display_value(), Ok(Some("1234".into())));
+        assert_eq!(
+            p.semantic_id.as_ref().and_then(Reference::target),
+            Some("0173-1#02-AAO677#002")
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod error;
 mod outline;
 mod parsed;
 mod shell;
+mod tolerant;
 mod url_segment;
 
 pub use common::{AssetType, Identifier, Key, LangString, ModelType, Reference, UnknownAssetType};

@@ -1,4 +1,6 @@
 use serde::Deserialize;
+
+use crate::tolerant::null_as_default;
 use serde_json::value::RawValue;
 
 use crate::{Identifier, LangString, ModelType, Parsed, Reference, SubmodelElement};
@@ -11,11 +13,11 @@ pub struct AssetAdministrationShell {
     pub identification: Identifier,
     #[serde(default)]
     pub model_type: Option<ModelType>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub description: Vec<LangString>,
     #[serde(default)]
     pub asset: Option<Reference>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub submodels: Vec<Reference>,
 }
 
@@ -32,9 +34,9 @@ pub struct Submodel {
     pub kind: Option<String>,
     #[serde(default)]
     pub semantic_id: Option<Reference>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub description: Vec<LangString>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     submodel_elements: Vec<Box<RawValue>>,
 }
 
@@ -53,9 +55,10 @@ impl Submodel {
 pub struct AasDescriptor {
     pub id_short: String,
     pub identification: Identifier,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub description: Vec<LangString>,
-    #[serde(default)]
+    /// The platform's `submodelDescriptors`; BaSyx V1 registries call it `submodels`.
+    #[serde(default, alias = "submodels", deserialize_with = "null_as_default")]
     pub submodel_descriptors: Vec<SubmodelDescriptor>,
 }
 

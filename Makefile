@@ -1,0 +1,39 @@
+# The two commands of the README:
+#   make run    install system packages, build, and open the app on the demo profile
+#   make test   install test tools, then run every check and test (what CI runs)
+#
+# Builds go to one target dir outside the clone, reused between runs (Tauri builds
+# are slow on small machines); override with CARGO_TARGET_DIR.
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/aas-browser/target
+export CARGO_TERM_COLOR ?= never
+DEBUG := $(CARGO_TARGET_DIR)/debug
+
+.PHONY: run test lint unit ui-unit smoke e2e
+
+run:
+	scripts/install-deps.sh run
+	cargo build -p aas-browser
+	$(DEBUG)/aas-browser
+
+test: 
+	scripts/install-deps.sh test
+	$(MAKE) lint unit ui-unit smoke e2e
+	@echo "all checks and tests passed"
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+unit:
+	cargo test --workspace
+
+ui-unit:
+	node --test tests/ui
+
+smoke:
+	cargo build -p aas-cli
+	scripts/curl-smoke.sh $(DEBUG)/aasmd
+
+e2e:
+	cargo build -p aas-browser
+	scripts/e2e.sh $(DEBUG)/aas-browser

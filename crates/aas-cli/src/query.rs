@@ -1,0 +1,54 @@
+use std::io::Write;
+
+use aas_client::{Client, Connection};
+use aas_model::Parsed;
+
+use crate::cli::{ConnectionArgs, Query};
+use crate::error::CliError;
+
+/// Runs one data command and prints the server's JSON as it came.
+pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
+    let client = Client::new(connection(conn)?)?;
+    let json = match query {
+        Query::Registry => list(client.registry().await?),
+        Query::List { plant, asset_type } => list(client.aas_list(asset_type, &plant).await?),
+        Query::Aas { aas_id } => client.aas(&aas_id).await?.raw().to_owned(),
+        Query::Submodels { aas_id } => list(client.submodels(&aas_id).await?),
+        Query::Submodel { aas_id, submodel } => {
+            client.submodel(&aas_id, &submodel).await?.raw().to_owned()
+        }
+        Query::Elements { aas_id, submodel } => list(client.elements(&aas_id, &submodel).await?),
+        Query::Element {
+            aas_id,
+            submodel,
+            path,
+        } => {
+            let path: Vec<&str> = path.iter().map(String::as_str).collect();
+            client
+                .element(&aas_id, &submodel, &path)
+                .await?
+                .raw()
+                .to_owned()
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{json}")?;
+    Ok(())
+}
+
+fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
+    let path = args
+        .config
+        .as_ref()
+        .ok_or_else(|| CliError::Usage("give the connection with --config FILE".into()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{} is not a connection file: {e}", path.display())))
+}
+
+/// A list as a JSON array of the items' exact texts.
+fn list<T>(items: Vec<Parsed<T>>) -> String {
+    let raws: Vec<&str> = items.iter().map(Parsed::raw).collect();
+    format!("[{}]", raws.join(","))
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs the WebDriver end-to-end test against the built app under a private Xvfb
+# display and D-Bus session. Usage: scripts/e2e.sh PATH/TO/aas-browser
+set -euo pipefail
+bin=$(realpath "$1")
+out=${E2E_OUT:-$PWD/tests/e2e/out}
+mkdir -p "$out"
+
+display=":$((90 + RANDOM % 100))"
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+
+export PATH="$HOME/.cargo/bin:$PATH"
+DISPLAY=$display AAS_BROWSER_BIN=$bin E2E_OUT=$out \
+  dbus-run-session -- python3 tests/e2e/test_app.py

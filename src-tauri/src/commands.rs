@@ -1,0 +1,42 @@
+//! Tauri commands: a few lines each over `aas-client`; the UI calls them through
+//! `ui/api.js` only.
+
+use aas_model::{AssetType, OutlineNode};
+use tauri::State;
+
+use crate::error::IpcError;
+use crate::state::{AppState, ProfileView};
+
+type Reply<T> = Result<T, IpcError>;
+
+#[tauri::command]
+pub fn connection_info(state: State<'_, AppState>) -> ProfileView {
+    state.profile.clone()
+}
+
+#[tauri::command]
+pub async fn list_aas(
+    state: State<'_, AppState>,
+    asset_type: String,
+    plant: String,
+) -> Reply<Vec<OutlineNode>> {
+    let asset_type: AssetType = asset_type.parse()?;
+    let shells = state.client.aas_list(asset_type, &plant).await?;
+    Ok(shells.iter().map(OutlineNode::shell).collect())
+}
+
+#[tauri::command]
+pub async fn list_submodels(state: State<'_, AppState>, aas_id: String) -> Reply<Vec<OutlineNode>> {
+    let submodels = state.client.submodels(&aas_id).await?;
+    Ok(submodels.iter().map(OutlineNode::submodel).collect())
+}
+
+#[tauri::command]
+pub async fn list_elements(
+    state: State<'_, AppState>,
+    aas_id: String,
+    submodel: String,
+) -> Reply<Vec<OutlineNode>> {
+    let elements = state.client.elements(&aas_id, &submodel).await?;
+    Ok(elements.iter().map(OutlineNode::element).collect())
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""End to end: drives the real app window through WebDriver (WebKitWebDriver, or
+tauri-driver in front of it with E2E_DRIVER=tauri-driver), on the built-in demo profile.
+
+Needs a display (Xvfb) and a D-Bus session; `scripts/e2e.sh` provides both.
+Environment: AAS_BROWSER_BIN (the app binary), E2E_OUT (where screenshots go).
+Only the Python standard library is used: plain W3C WebDriver over HTTP.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class WebDriver:
+    """The few W3C WebDriver commands the test needs."""
+
+    def __init__(self, base):
+        self.base = base
+        self.session = None
+
+    def request(self, method, path, body=None, attempts=3):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        for attempt in range(attempts):
+            try:
+                with urllib.request.urlopen(req, timeout=60) as r:
+                    return json.loads(r.read() or b"{}").get("value")
+            except urllib.error.HTTPError as e:
+                raise AssertionError(f"{method} {path}: HTTP {e.code}: {e.read()[:500]!r}") from e
+            except (ConnectionResetError, ConnectionRefusedError, urllib.error.URLError):
+                if attempt + 1 == attempts:
+                    raise
+                time.sleep(0.5)
+        return None
+
+    def start(self, capabilities):
+        self.session = self.request("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
+
+    def cmd(self, method, path, body=None):
+        # Only reads are retried: a repeated click could change what is tested.
+        return self.request(method, f"/session/{self.session}{path}", body,
+                            attempts=3 if method == "GET" else 1)
+
+    def find_all(self, css):
+        found = self.cmd("POST", "/elements", {"using": "css selector", "value": css})
+        return [e[ELEMENT] for e in found]
+
+    def text(self, element):
+        return self.cmd("GET", f"/element/{element}/text")
+
+    def click(self, element):
+        self.cmd("POST", f"/element/{element}/click", {})
+
+    def keys(self, element, text):
+        self.cmd("POST", f"/element/{element}/value", {"text": text})
+
+    def script(self, source, *args):
+        return self.cmd("POST", "/execute/sync", {"script": source, "args": list(args)})
+
+    def text_content(self, css):
+        return self.script("return document.querySelector(arguments[0])?.textContent ?? null", css)
+
+
+    def wait_for(self, css, timeout=20, text=None):
+        """The first element matching `css` (and showing `text`, if given)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for el in self.find_all(css):
+                if text is None or self.text(el) == text:
+                    return el
+            if time.monotonic() > deadline:
+                raise AssertionError(f"nothing matched {css!r} (text {text!r}) within {timeout}s")
+            time.sleep(0.2)
+
+    def quit(self):
+        if self.session:
+            try:
+                self.cmd("DELETE", "")
+            except Exception as e:  # the app may already be gone; report, don't mask
+                print(f"warning: deleting the session failed: {e}", file=sys.stderr)
+
+
+def screenshot(path):
+    """What the X display shows. (WebKitWebDriver's own screenshot was seen here to
+    return the first paint of the page, not its current state.)"""
+    time.sleep(0.5)  # let the window repaint after the last command
+    subprocess.run(["import", "-window", "root", path], check=True, timeout=30)
+
+
+def row(label):
+    return f'li[role="treeitem"][data-label="{label}"]'
+
+
+class DemoProfile(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        app = os.path.abspath(os.environ["AAS_BROWSER_BIN"])
+        cls.out = os.environ.get("E2E_OUT", "tests/e2e/out")
+        os.makedirs(cls.out, exist_ok=True)
+        cls.log = open(os.path.join(cls.out, "webdriver.log"), "w")
+        port = free_port()
+        if os.environ.get("E2E_DRIVER") == "tauri-driver":
+            # tauri-driver in front of WebKitWebDriver. It was seen here to drop about
+            # one request in three runs ("connection closed"), so it is not the default.
+            command = [shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver"),
+                       "--port", str(port), "--native-port", str(free_port())]
+            capabilities = {"tauri:options": {"application": app}}
+            env = os.environ
+        else:
+            # WebKitWebDriver directly, which is what tauri-driver forwards to on Linux.
+            command = ["WebKitWebDriver", f"--port={port}"]
+            capabilities = {"webkitgtk:browserOptions": {"binary": app, "args": []}}
+            env = dict(os.environ, TAURI_WEBVIEW_AUTOMATION="true")
+        cls.driver = subprocess.Popen(command, stdout=cls.log, stderr=subprocess.STDOUT, env=env)
+        cls.wd = WebDriver(f"http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                cls.wd.request("GET", "/status", attempts=1)
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        cls.wd.start(capabilities)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.wd.quit()
+        cls.driver.terminate()
+        cls.driver.wait(10)
+        cls.log.close()
+
+    def test_drill_down_to_a_property_and_read_its_details(self):
+        wd = self.wd
+        # Choose the demo plant.
+        option = wd.wait_for('#plant option[value="DEMO-01"]')
+        wd.click(wd.wait_for("#plant"))
+        wd.click(option)
+        self.assertEqual(wd.script("return document.getElementById('plant').value"), "DEMO-01")
+
+        # Pick an asset type: its chip shows how many shells are visible.
+        chip = wd.wait_for('.chip[data-type="machine"]')
+        wd.click(chip)
+        count = wd.wait_for('.chip[data-type="machine"] .count')
+        deadline = time.monotonic() + 10
+        while wd.text(count) in ("…", "") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.assertEqual(wd.text(count), "3")
+
+        # Expand AAS -> submodel, then select a Property.
+        wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
+        wd.click(wd.wait_for(row("Nameplate") + " .twisty"))
+        prop = wd.wait_for(row("ManufacturerName") + " .label")
+        tree_value = wd.text_content(row("ManufacturerName") + " .value")
+        wd.click(prop)
+
+        id_short = wd.wait_for('#details dd[data-field="idShort"]', text="ManufacturerName")
+        screenshot(os.path.join(self.out, "details.png"))
+        value = wd.text(wd.wait_for('#details dd[data-field="Value"]'))
+        # The demo plant is generated deterministically: M-0001's manufacturer.
+        self.assertEqual(value, "Acme Tools Inc.")
+        self.assertEqual(tree_value, value)
+        self.assertEqual(wd.text(id_short), "ManufacturerName")
+        self.assertEqual(wd.text(wd.wait_for('#details dd[data-field="Model type"]')), "Property")
+
+        # The raw tab holds the server's exact JSON for that element.
+        wd.click(wd.wait_for("#tab-raw"))
+        raw = wd.script("return document.getElementById('raw-json').textContent")
+        self.assertEqual(json.loads(raw)["idShort"], "ManufacturerName")
+        self.assertEqual(json.loads(raw)["value"], value)
+        screenshot(os.path.join(self.out, "raw-json.png"))
+        wd.click(wd.wait_for("#tab-details"))
+
+        # Keyboard: from the selected row, ArrowDown moves to the next element.
+        focused = wd.wait_for(row("ManufacturerName"))
+        wd.keys(focused, "\ue015")  # ArrowDown
+        active = wd.script("return document.activeElement.dataset.label")
+        self.assertEqual(active, "ManufacturerProductDesignation")
+        wd.keys(wd.wait_for(row(active)), "\ue007")  # Enter selects
+        wd.wait_for('#details dd[data-field="idShort"]', text="ManufacturerProductDesignation")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

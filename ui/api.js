@@ -1,0 +1,38 @@
+// The only module that talks to the Rust side. Views call these functions and get
+// plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data", …).
+
+const listeners = new Set();
+const activity = { requests: 0, errors: 0 };
+
+function invoke(command, args) {
+  return window.__TAURI__.core.invoke(command, args);
+}
+
+async function call(command, args) {
+  activity.requests += 1;
+  notify();
+  try {
+    return await invoke(command, args);
+  } catch (raw) {
+    activity.errors += 1;
+    notify();
+    const error = new Error(raw?.message ?? String(raw));
+    error.kind = raw?.kind ?? 'unknown';
+    throw error;
+  }
+}
+
+function notify() {
+  for (const fn of listeners) fn({ ...activity });
+}
+
+/** Calls `fn({requests, errors})` whenever a request starts or fails. */
+export function onActivity(fn) {
+  listeners.add(fn);
+  fn({ ...activity });
+}
+
+export const connectionInfo = () => call('connection_info');
+export const listAas = (assetType, plant) => call('list_aas', { assetType, plant });
+export const listSubmodels = (aasId) => call('list_submodels', { aasId });
+export const listElements = (aasId, submodel) => call('list_elements', { aasId, submodel });

@@ -1,0 +1,146 @@
+// Start-up and wiring: profile, plant and asset-type selection, the tree and the
+// details pane. Data comes only through api.js.
+
+import * as api from './api.js';
+import { createNode } from './tree-model.js';
+import { TreeView } from './tree.js';
+import { showDetails } from './details.js';
+import { plural } from './format.js';
+import { initTheme } from './theme.js';
+
+const $ = (id) => document.getElementById(id);
+
+const tree = new TreeView($('tree'), {
+  onSelect: (node) => showDetails($('details'), $('raw-json'), node),
+});
+
+let lists = new Map(); // asset type -> Promise of its AAS list for the current plant
+let currentType = null;
+
+function aasNode(shell) {
+  const id = shell.id;
+  return createNode({
+    key: `aas:${id ?? shell.raw}`,
+    label: shell.id_short ?? '(unreadable AAS)',
+    kind: 'aas',
+    data: shell,
+    load: id ? async () => (await api.listSubmodels(id)).map((sm) => submodelNode(id, sm)) : null,
+  });
+}
+
+function submodelNode(aasId, sm) {
+  const idShort = sm.id_short;
+  return createNode({
+    key: `sm:${aasId}/${idShort}`,
+    label: idShort ?? '(unreadable submodel)',
+    kind: 'submodel',
+    data: sm,
+    load: idShort ? async () => (await api.listElements(aasId, idShort)).map((el, i) => elementNode(`sm:${aasId}/${idShort}`, el, i)) : null,
+  });
+}
+
+function elementNode(parentKey, el, index) {
+  const key = `${parentKey}/${el.id_short ?? `#${index}`}`;
+  const node = createNode({ key, label: el.id_short ?? '(unreadable element)', kind: 'element', data: el });
+  node.children = el.children.map((child, i) => {
+    const c = elementNode(key, child, i);
+    c.parent = node;
+    return c;
+  });
+  return node;
+}
+
+function renderChips(types) {
+  const nav = $('asset-types');
+  nav.replaceChildren(...types.map((type) => {
+    const chip = document.createElement('button');
+    chip.type = 'button';
+    chip.className = 'chip';
+    chip.dataset.type = type;
+    chip.setAttribute('aria-pressed', 'false');
+    chip.innerHTML = '<span class="chip-name"></span> <span class="count">…</span>';
+    chip.querySelector('.chip-name').textContent = type;
+    chip.addEventListener('click', () => selectType(type));
+    return chip;
+  }));
+}
+
+async function selectPlant(plant, types) {
+  lists = new Map(types.map((t) => [t, api.listAas(t, plant)]));
+  currentType = null;
+  await Promise.all(types.map(async (type) => {
+    const count = document.querySelector(`.chip[data-type="${type}"] .count`);
+    try {
+      count.textContent = String((await lists.get(type)).length);
+    } catch (e) {
+      count.textContent = '!';
+      count.title = e.message;
+    }
+  }));
+  if (currentType === null) {
+    const first = await firstNonEmpty(types);
+    if (first) selectType(first);
+  }
+}
+
+async function firstNonEmpty(types) {
+  for (const t of types) {
+    const list = await lists.get(t).catch(() => []);
+    if (list.length > 0) return t;
+  }
+  return null;
+}
+
+async function selectType(type) {
+  currentType = type;
+  for (const chip of document.querySelectorAll('.chip')) {
+    chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
+  }
+  const message = $('tree-message');
+  try {
+    const shells = await lists.get(type);
+    if (currentType !== type) return;
+    message.textContent = shells.length === 0
+      ? `No ${type} assets are visible: the customer has not allowed any asset of this type to this application yet.`
+      : `${plural(shells.length, 'shell')} of type ${type}`;
+    tree.setRoots(shells.map(aasNode));
+  } catch (e) {
+    message.textContent = `Cannot list ${type} assets: ${e.message}`;
+    tree.setRoots([]);
+  }
+}
+
+function initTabs() {
+  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw']];
+  for (const [tabId, panelId] of tabs) {
+    $(tabId).addEventListener('click', () => {
+      for (const [t, p] of tabs) {
+        $(t).setAttribute('aria-selected', String(t === tabId));
+        $(p).hidden = p !== panelId;
+      }
+    });
+  }
+}
+
+async function start() {
+  initTheme($('theme'));
+  initTabs();
+  api.onActivity(({ requests, errors }) => {
+    $('status-requests').textContent = plural(requests, 'request');
+    $('status-errors').textContent = errors ? plural(errors, 'error') : '';
+  });
+  try {
+    const info = await api.connectionInfo();
+    $('profile-name').textContent = info.name;
+    $('status-connection').textContent = `Connected to ${info.gateway_url}`;
+    const plant = $('plant');
+    plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
+    renderChips(info.asset_types);
+    plant.addEventListener('change', () => selectPlant(plant.value, info.asset_types));
+    if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
+  } catch (e) {
+    $('status-connection').textContent = `Not connected: ${e.message}`;
+  }
+}
+
+start();
