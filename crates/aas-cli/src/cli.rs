@@ -12,12 +12,15 @@ Exit codes:
   3  credentials refused (client secret, access token or user token)
   4  not found, or not shared with this application (403/404)
   5  the server cannot be reached
+  6  crawl: finished, but some nodes could not be fetched (see the summary)
+  130 crawl: interrupted (Ctrl-C); what was fetched is written
 
 Examples:
   aasmd sandbox --addr 127.0.0.1:0 > sandbox.json &   # prints one JSON line, then serves
   aasmd --config sandbox.json registry
   aasmd --config sandbox.json list --plant DEMO-01 --type machine
-  aasmd --config sandbox.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown";
+  aasmd --config sandbox.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown
+  aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -46,12 +49,40 @@ pub struct SandboxArgs {
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:0")]
     pub addr: SocketAddr,
-    /// Number of generated assets, spread over the eight asset types.
-    #[arg(long, default_value_t = 24)]
-    pub assets: usize,
+    /// Size of the generated demo plant DEMO-01 (assets spread over the eight asset
+    /// types). 0 serves no generated plant (use with --data).
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    pub demo: usize,
+    /// Seed of the generated values; the same N and seed give the same plant.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Serve the AAS of an AAS V2.0.1 environment: a JSON file or an AASX package
+    /// (JSON inside). Repeatable. Each AAS becomes an asset of --plant / --asset-type.
+    #[arg(long, value_name = "PATH")]
+    pub data: Vec<PathBuf>,
+    /// Plant code of the assets read with --data.
+    #[arg(long, value_name = "CODE", default_value = "SAMPLES-01")]
+    pub plant: String,
+    /// Asset type of the assets read with --data.
+    #[arg(long, value_name = "TYPE", default_value = "machine", value_parser = parse_asset_type)]
+    pub asset_type: AssetType,
     /// Lifetime of access tokens, in seconds.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub token_ttl: u64,
+    /// Inject faults, e.g. "latency=20ms,jitter=5ms,error=0.05,throttle=0.02,retry-after=1,drop=0.01,truncate=0.01,garbage=0.01,seed=7".
+    /// Shares are per request; they apply to the registry and the gateway.
+    #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
+    pub faults: Option<aas_sandbox::FaultSpec>,
+    /// Keep the customers' grants in FILE across restarts (written atomically).
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Add `admin_token` (for /sandbox/admin/...) to the start-up line.
+    #[arg(long)]
+    pub admin_token: bool,
+}
+
+fn parse_faults(s: &str) -> Result<aas_sandbox::FaultSpec, String> {
+    s.parse()
 }
 
 #[derive(Debug, Args)]
@@ -81,6 +112,27 @@ pub enum Query {
     Submodel { aas_id: String, submodel: String },
     /// List the elements of a submodel.
     Elements { aas_id: String, submodel: String },
+    /// Load a whole plant (registry, AAS of each asset type, submodels, elements) and
+    /// export it. A progress bar goes to stderr; the exit code is 6 when some nodes
+    /// failed (the file still holds everything else, and the raw format lists the
+    /// failures).
+    Crawl {
+        #[arg(long)]
+        plant: String,
+        /// Asset types to load (repeatable); all eight when omitted.
+        #[arg(long = "type", value_parser = parse_asset_type)]
+        asset_types: Vec<AssetType>,
+        /// Requests in flight at most.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// raw (the exact answers and a manifest), env (AAS V2.0.1 environment JSON),
+        /// aasx (a package of it) or csv (property-like elements).
+        #[arg(long, value_parser = parse_format)]
+        format: aas_client::Format,
+        /// The file to write (atomically: an interrupted run leaves the old file).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Read one element; give the idShorts of enclosing collections first.
     Element {
         aas_id: String,
@@ -88,6 +140,10 @@ pub enum Query {
         #[arg(required = true, num_args = 1..)]
         path: Vec<String>,
     },
+}
+
+fn parse_format(s: &str) -> Result<aas_client::Format, String> {
+    s.parse()
 }
 
 fn parse_asset_type(s: &str) -> Result<AssetType, String> {

@@ -13,6 +13,10 @@ pub enum CliError {
     Usage(String),
     #[error("cannot write to stdout: {0}")]
     Output(#[from] std::io::Error),
+    #[error("{0} nodes could not be fetched; the export holds everything else")]
+    Partial(usize),
+    #[error("interrupted; what was fetched so far is written")]
+    Interrupted,
 }
 
 impl CliError {
@@ -26,6 +30,8 @@ impl CliError {
                 _ => 1,
             },
             CliError::Usage(_) => 2,
+            CliError::Partial(_) => 6,
+            CliError::Interrupted => 130,
             CliError::Sandbox(_) | CliError::Output(_) => 1,
         })
     }

@@ -2,6 +2,7 @@
 //! to stderr; exit codes are listed in `aasmd --help`.
 
 mod cli;
+mod crawl;
 mod error;
 mod query;
 mod sandbox;
@@ -13,6 +14,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("AASMD_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),

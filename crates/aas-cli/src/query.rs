@@ -1,6 +1,6 @@
 use std::io::Write;
 
-use aas_client::{Client, Connection};
+use aas_client::{Client, Connection, CrawlPlan};
 use aas_model::Parsed;
 
 use crate::cli::{ConnectionArgs, Query};
@@ -18,6 +18,20 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
             client.submodel(&aas_id, &submodel).await?.raw().to_owned()
         }
         Query::Elements { aas_id, submodel } => list(client.elements(&aas_id, &submodel).await?),
+        Query::Crawl {
+            plant,
+            asset_types,
+            concurrency,
+            format,
+            out,
+        } => {
+            let plan = CrawlPlan {
+                plant,
+                asset_types: crate::crawl::types_or_all(asset_types),
+                concurrency,
+            };
+            return crate::crawl::run(client, plan, format, &out).await;
+        }
         Query::Element {
             aas_id,
             submodel,

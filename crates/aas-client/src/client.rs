@@ -4,11 +4,11 @@ use aas_model::{
     encode_segment, parse, parse_list, AasDescriptor, AssetAdministrationShell, AssetType, Parsed,
     Submodel, SubmodelElement,
 };
-use reqwest::header::AUTHORIZATION;
+use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
-use crate::{Connection, Error, Result, Secret, TokenSource};
+use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
 /// addresses. Cheap to share behind an `Arc`; every method may run concurrently.
@@ -17,11 +17,12 @@ pub struct Client {
     http: reqwest::Client,
     conn: Connection,
     tokens: TokenSource,
+    retry: RetryPolicy,
 }
 
 /// Whether a request goes to the gateway, which also wants the user's token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Service {
+pub(crate) enum Service {
     Registry,
     Gateway,
 }
@@ -34,7 +35,18 @@ impl Client {
             .build()
             .map_err(|e| Error::Config(format!("cannot set up HTTP: {e}")))?;
         let tokens = TokenSource::new(http.clone(), &conn);
-        Ok(Client { http, conn, tokens })
+        Ok(Client {
+            http,
+            conn,
+            tokens,
+            retry: RetryPolicy::default(),
+        })
+    }
+
+    /// Replaces the default [`RetryPolicy`].
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
     }
 
     pub fn connection(&self) -> &Connection {
@@ -43,8 +55,13 @@ impl Client {
 
     /// `GET {registry}/api/v1/registry`
     pub async fn registry(&self) -> Result<Vec<Parsed<AasDescriptor>>> {
-        let url = self.conn.registry_list_url();
-        Ok(parse_list(&self.get(&url, Service::Registry).await?)?)
+        Ok(parse_list(&self.registry_text().await?)?)
+    }
+
+    /// The registry's answer as it came.
+    pub(crate) async fn registry_text(&self) -> Result<String> {
+        self.get(&self.conn.registry_list_url(), Service::Registry)
+            .await
     }
 
     /// `GET {gateway}/aasList?AssetType=..&PlantCode=..`
@@ -53,28 +70,40 @@ impl Client {
         asset_type: AssetType,
         plant: &str,
     ) -> Result<Vec<Parsed<AssetAdministrationShell>>> {
+        let url = self.aas_list_url(asset_type, plant)?;
+        Ok(parse_list(&self.get(&url, Service::Gateway).await?)?)
+    }
+
+    pub(crate) fn aas_list_url(&self, asset_type: AssetType, plant: &str) -> Result<String> {
         let mut url = reqwest::Url::parse(&self.conn.gateway(&[]))
             .map_err(|e| Error::Config(format!("gateway URL: {e}")))?;
         url.query_pairs_mut()
             .append_pair("AssetType", asset_type.code())
             .append_pair("PlantCode", plant);
-        Ok(parse_list(
-            &self.get(url.as_str(), Service::Gateway).await?,
-        )?)
+        Ok(url.into())
     }
 
     pub async fn aas(&self, aas_id: &str) -> Result<Parsed<AssetAdministrationShell>> {
-        self.gateway_one(&[&encode_segment(aas_id)]).await
+        self.one(&self.conn.gateway(&[&encode_segment(aas_id)]))
+            .await
     }
 
     pub async fn submodels(&self, aas_id: &str) -> Result<Vec<Parsed<Submodel>>> {
-        self.gateway_list(&[&encode_segment(aas_id), "aas", "submodels"])
-            .await
+        let body = self
+            .get(&self.submodels_url(aas_id), Service::Gateway)
+            .await?;
+        Ok(parse_list(&body)?)
+    }
+
+    pub(crate) fn submodels_url(&self, aas_id: &str) -> String {
+        self.conn
+            .gateway(&[&encode_segment(aas_id), "aas", "submodels"])
     }
 
     pub async fn submodel(&self, aas_id: &str, submodel: &str) -> Result<Parsed<Submodel>> {
         let (aas, sm) = (encode_segment(aas_id), encode_segment(submodel));
-        self.gateway_one(&[&aas, "aas", "submodels", &sm]).await
+        self.one(&self.conn.gateway(&[&aas, "aas", "submodels", &sm]))
+            .await
     }
 
     pub async fn elements(
@@ -82,8 +111,18 @@ impl Client {
         aas_id: &str,
         submodel: &str,
     ) -> Result<Vec<Parsed<SubmodelElement>>> {
+        let body = self
+            .get(&self.elements_url(aas_id, submodel, &[]), Service::Gateway)
+            .await?;
+        Ok(parse_list(&body)?)
+    }
+
+    /// `.../submodels/{submodel}/submodel/submodelElements[/{nested}...]`, every
+    /// identifier encoded once.
+    pub(crate) fn elements_url(&self, aas_id: &str, submodel: &str, nested: &[&str]) -> String {
         let (aas, sm) = (encode_segment(aas_id), encode_segment(submodel));
-        let path = [
+        let nested: Vec<String> = nested.iter().map(|p| encode_segment(p)).collect();
+        let mut segments = vec![
             &*aas,
             "aas",
             "submodels",
@@ -91,7 +130,8 @@ impl Client {
             "submodel",
             "submodelElements",
         ];
-        self.gateway_list(&path).await
+        segments.extend(nested.iter().map(String::as_str));
+        self.conn.gateway(&segments)
     }
 
     /// One element; `path` is its idShort, or the idShorts from the outermost
@@ -102,44 +142,38 @@ impl Client {
         submodel: &str,
         path: &[&str],
     ) -> Result<Parsed<SubmodelElement>> {
-        let (aas, sm) = (encode_segment(aas_id), encode_segment(submodel));
-        let nested: Vec<String> = path.iter().map(|p| encode_segment(p)).collect();
-        let mut segments = vec![
-            &*aas,
-            "aas",
-            "submodels",
-            &sm,
-            "submodel",
-            "submodelElements",
-        ];
-        segments.extend(nested.iter().map(String::as_str));
-        self.gateway_one(&segments).await
+        self.one(&self.elements_url(aas_id, submodel, path)).await
     }
 
-    async fn gateway_one<T: serde::de::DeserializeOwned>(
-        &self,
-        segments: &[&str],
-    ) -> Result<Parsed<T>> {
-        let body = self
-            .get(&self.conn.gateway(segments), Service::Gateway)
-            .await?;
+    async fn one<T: serde::de::DeserializeOwned>(&self, url: &str) -> Result<Parsed<T>> {
+        let body = self.get(url, Service::Gateway).await?;
         let raw: Box<RawValue> = parse(&body)?;
         Ok(Parsed::new(raw))
     }
 
-    async fn gateway_list<T: serde::de::DeserializeOwned>(
-        &self,
-        segments: &[&str],
-    ) -> Result<Vec<Parsed<T>>> {
-        let body = self
-            .get(&self.conn.gateway(segments), Service::Gateway)
-            .await?;
-        Ok(parse_list(&body)?)
+    /// GETs `url`, retrying transient failures as the [`RetryPolicy`] says.
+    pub(crate) async fn get(&self, url: &str, service: Service) -> Result<String> {
+        let mut retry = 0;
+        loop {
+            match self.get_authorized(url, service).await {
+                Err(e) if RetryPolicy::is_transient(&e) && retry + 1 < self.retry.attempts => {
+                    retry += 1;
+                    let retry_after = match &e {
+                        Error::Api { retry_after, .. } => *retry_after,
+                        _ => None,
+                    };
+                    let wait = self.retry.delay(retry, retry_after);
+                    tracing::debug!(%url, retry, wait_ms = wait.as_millis() as u64, error = %e, "retrying");
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// GETs `url` with the tokens; a 401 is retried once with a fresh access token,
     /// since the cached one may have been revoked or outlived on the server's clock.
-    async fn get(&self, url: &str, service: Service) -> Result<String> {
+    async fn get_authorized(&self, url: &str, service: Service) -> Result<String> {
         let token = self.tokens.token().await?;
         match self.get_once(url, service, &token).await {
             Err(Error::Api { status: 401, .. }) => {
@@ -164,13 +198,30 @@ impl Client {
         }
         let response = request.send().await.map_err(|e| offline(url, e))?;
         let status = response.status();
-        let body = response.text().await.map_err(|e| offline(url, e))?;
+        let retry_after = response
+            .headers()
+            .get(RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map(Duration::from_secs);
+        let body = response
+            .text()
+            .await
+            .map_err(|e| incomplete(url, e.without_url()))?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.len(), "GET");
-        if status == StatusCode::OK {
-            Ok(body)
-        } else {
-            Err(Error::from_response(status.as_u16(), &body))
+        if status != StatusCode::OK {
+            return Err(Error::from_response(status.as_u16(), &body, retry_after));
         }
+        // A syntax check here, so a cut or garbled answer is retried like a lost one.
+        serde_json::from_str::<serde::de::IgnoredAny>(&body).map_err(|e| incomplete(url, e))?;
+        Ok(body)
+    }
+}
+
+fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {
+    Error::Incomplete {
+        url: url.to_owned(),
+        reason: reason.to_string(),
     }
 }
 

@@ -24,7 +24,7 @@ impl Connection {
         )
     }
 
-    pub(crate) fn registry_list_url(&self) -> String {
+    pub fn registry_list_url(&self) -> String {
         format!(
             "{}/api/v1/registry",
             self.registry_url.trim_end_matches('/')

@@ -10,10 +10,16 @@ pub enum Error {
         status: u16,
         error: Option<String>,
         description: Option<String>,
+        /// The server's `Retry-After`, when it sent one.
+        retry_after: Option<std::time::Duration>,
     },
     /// The server could not be reached or did not answer in time.
     #[error("cannot reach the server at {url}: {reason}")]
     Offline { url: String, reason: String },
+    /// The answer was cut short or is not JSON at all (a proxy's page, a truncated
+    /// body): worth another attempt, unlike [`Error::BadData`].
+    #[error("the server's answer from {url} was incomplete or not JSON: {reason}")]
+    Incomplete { url: String, reason: String },
     /// The server answered 2xx with something that is not the expected JSON.
     #[error("the server sent data this app cannot read: {0}")]
     BadData(#[from] aas_model::Error),
@@ -51,14 +57,18 @@ impl Error {
                 _ => ErrorKind::Server,
             },
             Error::Offline { .. } => ErrorKind::Offline,
-            Error::BadData(_) => ErrorKind::BadData,
+            Error::BadData(_) | Error::Incomplete { .. } => ErrorKind::BadData,
             Error::Config(_) => ErrorKind::Config,
         }
     }
 
     /// Builds the error for a non-success answer from its status and body, reading
     /// the `{error, error_description}` fields when the body has them.
-    pub(crate) fn from_response(status: u16, body: &str) -> Self {
+    pub(crate) fn from_response(
+        status: u16,
+        body: &str,
+        retry_after: Option<std::time::Duration>,
+    ) -> Self {
         #[derive(serde::Deserialize)]
         struct Body {
             error: Option<String>,
@@ -72,6 +82,7 @@ impl Error {
             status,
             error,
             description,
+            retry_after,
         }
     }
 }

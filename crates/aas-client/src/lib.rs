@@ -4,12 +4,18 @@
 
 mod client;
 mod connection;
+mod crawl;
 mod error;
+mod export;
+mod retry;
 mod secret;
 mod token;
 
 pub use client::Client;
 pub use connection::Connection;
+pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
 pub use error::{Error, ErrorKind, Result};
+pub use export::{export, write_atomically, Format};
+pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use token::TokenSource;

@@ -82,7 +82,7 @@ impl TokenSource {
             .await
             .map_err(|e| crate::client::offline(&self.url, e))?;
         if !status.is_success() {
-            return Err(Error::from_response(status.as_u16(), &body));
+            return Err(Error::from_response(status.as_u16(), &body, None));
         }
         let parsed: TokenResponse = aas_model::parse(&body)?;
         let lifetime = parsed

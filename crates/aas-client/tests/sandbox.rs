@@ -1,6 +1,6 @@
 //! The client against a real sandbox over loopback: no HTTP mocks.
 
-use aas_client::{Client, Connection, ErrorKind, Secret};
+use aas_client::{Client, Connection, ErrorKind, RetryPolicy, Secret};
 use aas_model::{AssetType, OutlineNode};
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 
@@ -46,9 +46,10 @@ async fn drills_down_every_route_from_registry_to_one_nested_element() {
     let c = client(&sb);
 
     let registry = c.registry().await.expect("registry");
-    assert_eq!(registry.len(), 24);
+    // 24 demo assets; the demo customer does not share its 3 `user` assets.
+    assert_eq!(registry.len(), 21);
     let first = registry[0].view().expect("descriptor");
-    assert_eq!(first.submodel_descriptors.len(), 3);
+    assert_eq!(first.submodel_descriptors.len(), 6);
 
     let machines = c
         .aas_list(AssetType::Machine, DEMO_PLANT)
@@ -67,7 +68,17 @@ async fn drills_down_every_route_from_registry_to_one_nested_element() {
         .iter()
         .map(|s| s.view().expect("submodel").id_short.clone())
         .collect();
-    assert_eq!(names, ["Nameplate", "TechnicalData", "Documentation"]);
+    assert_eq!(
+        names,
+        [
+            "Nameplate",
+            "TechnicalData",
+            "Documentation",
+            "OperationalData",
+            "BillOfMaterial",
+            "Capabilities"
+        ]
+    );
 
     let nameplate = c.submodel(&id, "Nameplate").await.expect("submodel");
     assert_eq!(nameplate.view().expect("view").elements().len(), 5);
@@ -204,4 +215,83 @@ async fn aas_list_names_a_missing_query_parameter() {
         .as_str()
         .unwrap_or_default()
         .contains("PlantCode"));
+}
+
+/// Everything a drill-down of the machines and tools reads, as the server's raw texts.
+async fn drill_down(c: &Client) -> aas_client::Result<Vec<String>> {
+    let mut texts = Vec::new();
+    for t in [AssetType::Machine, AssetType::Tool] {
+        for shell in c.aas_list(t, DEMO_PLANT).await? {
+            texts.push(shell.raw().to_owned());
+            let id = shell.view().expect("shell").identification.id.clone();
+            for sm in c.submodels(&id).await? {
+                let name = sm.view().expect("submodel").id_short.clone();
+                texts.extend(
+                    c.elements(&id, &name)
+                        .await?
+                        .iter()
+                        .map(|e| e.raw().to_owned()),
+                );
+            }
+        }
+    }
+    Ok(texts)
+}
+
+#[tokio::test]
+async fn transient_faults_are_retried_and_nothing_is_lost() {
+    let clean = sandbox().await;
+    let faulty = Sandbox::start(Config {
+        faults: Some(
+            "error=0.15,throttle=0.1,retry-after=0,drop=0.05,truncate=0.05,garbage=0.05,seed=11"
+                .parse()
+                .expect("faults"),
+        ),
+        ..Config::default()
+    })
+    .await
+    .expect("sandbox");
+    let patient = RetryPolicy {
+        attempts: 12,
+        base_delay: std::time::Duration::from_millis(1),
+        max_delay: std::time::Duration::from_millis(20),
+    };
+    let expected = drill_down(&client(&clean)).await.expect("fault-free");
+    let got = drill_down(&client(&faulty).with_retry(patient))
+        .await
+        .expect("completes despite faults");
+    assert_eq!(got, expected, "same content as without faults");
+
+    let stats: serde_json::Value =
+        reqwest::get(format!("{}/sandbox/stats", faulty.info().registry_url))
+            .await
+            .expect("stats")
+            .json()
+            .await
+            .expect("json");
+    let injected: u64 = stats["faults"]
+        .as_object()
+        .expect("faults")
+        .values()
+        .filter_map(serde_json::Value::as_u64)
+        .sum();
+    assert!(injected > 10, "faults were injected: {stats}");
+}
+
+#[tokio::test]
+async fn without_retries_the_same_faults_surface_as_errors() {
+    let faulty = Sandbox::start(Config {
+        faults: Some("error=0.5,seed=2".parse().expect("faults")),
+        ..Config::default()
+    })
+    .await
+    .expect("sandbox");
+    let once = RetryPolicy {
+        attempts: 1,
+        ..RetryPolicy::default()
+    };
+    let err = drill_down(&client(&faulty).with_retry(once))
+        .await
+        .expect_err("a 5xx gets through");
+    assert_eq!(err.kind(), ErrorKind::Server, "{err}");
 }

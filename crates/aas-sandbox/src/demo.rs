@@ -1,29 +1,226 @@
-//! A small, deterministic demo plant: every asset type, a few assets each, and
-//! submodels (nameplate, technical data, documentation) that use the common element
-//! types, shaped as AAS V2.0.1 JSON the way BaSyx V1 servers return it.
+//! A realistic, deterministic demo plant of any size: all eight asset types, each
+//! asset with nameplate, technical data, documentation, operational data, bill of
+//! material and capabilities, as AAS V2.0.1 JSON the way BaSyx V1 servers return it.
+//! The seed varies values (serials, weights, temperatures, years), never structure.
+
+mod elements;
+mod submodels;
 
 use aas_model::AssetType;
-use serde_json::{json, Value};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
 
 use crate::plant::{Asset, Plant};
+use elements::{administration, identification, key, model_type, object, reference};
 
 const PLATFORM: &str = "urn:demo-platform:acme";
-const MANUFACTURERS: [&str; 4] = [
-    "Muster Maschinenbau GmbH",
-    "Acme Tools Inc.",
-    "Nordlicht Antriebe AG",
-    "Fabbrica Rossi S.p.A.",
-];
 
 /// The plant the built-in demo profile shows.
 pub const DEMO_PLANT: &str = "DEMO-01";
 
-/// `assets` assets spread round-robin over the eight asset types.
-pub fn demo_plant(code: &str, assets: usize) -> Plant {
+struct Manufacturer {
+    name: &'static str,
+    street: &'static str,
+    zipcode: &'static str,
+    city: &'static str,
+    country: &'static str,
+}
+
+/// Asset number `n` of each type is made by `MANUFACTURERS[n % 4]`, so `M-0001` is
+/// always Acme's (tests and demos rely on that).
+const MANUFACTURERS: [Manufacturer; 4] = [
+    Manufacturer {
+        name: "Muster Maschinenbau GmbH",
+        street: "Industriestraße 12",
+        zipcode: "20095",
+        city: "Hamburg",
+        country: "DE",
+    },
+    Manufacturer {
+        name: "Acme Tools Inc.",
+        street: "Hauptstraße 1",
+        zipcode: "70173",
+        city: "Stuttgart",
+        country: "DE",
+    },
+    Manufacturer {
+        name: "Nordlicht Antriebe AG",
+        street: "Hafenweg 3",
+        zipcode: "24103",
+        city: "Kiel",
+        country: "DE",
+    },
+    Manufacturer {
+        name: "Fabbrica Rossi S.p.A.",
+        street: "Via Roma 21",
+        zipcode: "20121",
+        city: "Milano",
+        country: "IT",
+    },
+];
+
+/// What the demo says about every asset of one type.
+struct Profile {
+    noun: (&'static str, &'static str),
+    parts: [&'static str; 2],
+    capabilities: &'static [&'static str],
+    /// None where a weight makes no sense (people, companies, sites).
+    weight_kg: Option<(f64, f64)>,
+}
+
+fn profile(t: AssetType) -> Profile {
+    let (noun, parts, capabilities, weight_kg): (_, _, &'static [&'static str], _) = match t {
+        AssetType::Machine => (
+            ("CNC milling machine", "CNC-Fräsmaschine"),
+            ["MainSpindle", "ServoDrive"],
+            &["Milling", "Drilling"],
+            Some((2500.0, 9000.0)),
+        ),
+        AssetType::Tool => (
+            ("Twist drill", "Spiralbohrer"),
+            ["Shank", "CuttingEdge"],
+            &["Drilling"],
+            Some((0.05, 1.5)),
+        ),
+        AssetType::Product => (
+            ("Gearbox", "Getriebe"),
+            ["GearSet", "Housing"],
+            &["TorqueConversion"],
+            Some((12.0, 180.0)),
+        ),
+        AssetType::Material => (
+            ("Steel sheet", "Stahlblech"),
+            ["BaseMetal", "Coating"],
+            &["DeepDrawing", "Welding"],
+            Some((8.0, 40.0)),
+        ),
+        AssetType::Component => (
+            ("Servo motor", "Servomotor"),
+            ["Stator", "Encoder"],
+            &["PositionControl"],
+            Some((1.5, 25.0)),
+        ),
+        AssetType::User => (
+            ("Machine operator", "Maschinenbediener"),
+            ["Workstation", "SafetyEquipment"],
+            &["MachineOperation", "QualityInspection"],
+            None,
+        ),
+        AssetType::Company => (
+            ("Supplier", "Lieferant"),
+            ["Headquarters", "Warehouse"],
+            &["Supplying"],
+            None,
+        ),
+        AssetType::Site => (
+            ("Assembly hall", "Montagehalle"),
+            ["AssemblyLine", "TestBench"],
+            &["Assembly", "EndOfLineTest"],
+            None,
+        ),
+    };
+    Profile {
+        noun,
+        parts,
+        capabilities,
+        weight_kg,
+    }
+}
+
+const STATES: [[(&str, &str); 2]; 3] = [
+    [("en", "Running"), ("de", "In Betrieb")],
+    [("en", "Idle"), ("de", "Bereit")],
+    [("en", "Maintenance"), ("de", "Wartung")],
+];
+
+/// The values the seed chooses for one asset.
+struct Facts {
+    serial: String,
+    year: u32,
+    weight_kg: Option<String>,
+    ambient_min: i32,
+    ambient_max: i32,
+    current_temperature: String,
+    valid_date: String,
+    document_version: String,
+    operating_hours: u32,
+    state: [(&'static str, &'static str); 2],
+    config_revision: u32,
+    bulk_counts: [u32; 2],
+}
+
+impl Facts {
+    fn draw(rng: &mut StdRng, code: &str, profile: &Profile) -> Facts {
+        let year = rng.random_range(2012..=2024);
+        Facts {
+            serial: format!("SN-{code}-{:06}", rng.random_range(0..1_000_000)),
+            year,
+            weight_kg: profile.weight_kg.map(|(light, heavy)| {
+                format!("{:.2}", light + (heavy - light) * rng.random::<f64>())
+            }),
+            ambient_min: rng.random_range(-20..=5),
+            ambient_max: rng.random_range(35..=60),
+            current_temperature: format!("{:.1}", rng.random_range(18.0..35.0)),
+            valid_date: format!(
+                "{}-{:02}-{:02}",
+                year + 1,
+                rng.random_range(1..=12),
+                rng.random_range(1..=28)
+            ),
+            document_version: format!("1.{}", rng.random_range(0..6)),
+            operating_hours: rng.random_range(0..60_000),
+            state: STATES[rng.random_range(0..STATES.len())],
+            config_revision: rng.random_range(1..100),
+            bulk_counts: [rng.random_range(1..=4), rng.random_range(1..=12)],
+        }
+    }
+}
+
+/// The asset being generated, as the submodel builders see it.
+struct Subject<'a> {
+    plant: &'a str,
+    asset_type: AssetType,
+    code: String,
+    asset_id: String,
+    manufacturer: &'static Manufacturer,
+    profile: Profile,
+    facts: Facts,
+}
+
+impl Subject<'_> {
+    fn sm_id(&self, name: &str) -> String {
+        let (plant, t, code) = (self.plant, self.asset_type, &self.code);
+        format!("{PLATFORM}:{plant}:sm:{t}#{code}/{name}")
+    }
+
+    /// Codes repeat across types (machine and material are both `M-…`), paths don't.
+    fn file_path(&self, name: &str) -> String {
+        format!("/aasx/{}/{}/{name}", self.asset_type, self.code)
+    }
+
+    fn designation(&self) -> [(&'static str, &'static str); 2] {
+        let (en, de) = self.profile.noun;
+        [("en", en), ("de", de)]
+    }
+
+    fn parts(&self) -> [(&'static str, u32); 2] {
+        let [a, b] = self.profile.parts;
+        let [m, n] = self.facts.bulk_counts;
+        [(a, m), (b, n)]
+    }
+}
+
+/// `assets` assets spread round-robin over the eight asset types; the same
+/// (code, assets, seed) always gives the same plant, and a smaller plant is a prefix
+/// of a bigger one.
+pub fn demo_plant(code: &str, assets: usize, seed: u64) -> Plant {
+    let plant_seed = seed ^ fnv1a(code.as_bytes());
     let assets = (0..assets)
         .map(|i| {
             let asset_type = AssetType::ALL[i % AssetType::ALL.len()];
-            demo_asset(code, asset_type, i / AssetType::ALL.len() + 1)
+            let mut rng = StdRng::seed_from_u64(plant_seed.wrapping_add(i as u64));
+            demo_asset(code, asset_type, i / AssetType::ALL.len() + 1, &mut rng)
         })
         .collect();
     Plant {
@@ -32,130 +229,73 @@ pub fn demo_plant(code: &str, assets: usize) -> Plant {
     }
 }
 
-fn demo_asset(plant: &str, asset_type: AssetType, n: usize) -> Asset {
-    let prefix = asset_type.code()[..1].to_uppercase();
-    let code = format!("{prefix}-{n:04}");
-    let aas_id = format!("{PLATFORM}:{plant}:aas:{asset_type}#{code}");
-    let asset_id = format!("{PLATFORM}:{plant}:asset:{asset_type}#{code}");
-    let (noun, noun_de) = noun(asset_type);
-    let manufacturer = MANUFACTURERS[n % MANUFACTURERS.len()];
-    let sm_id = |name: &str| format!("{PLATFORM}:{plant}:sm:{asset_type}#{code}/{name}");
-
-    let nameplate = submodel(
-        "Nameplate",
-        &sm_id("Nameplate"),
-        "https://admin-shell.io/zvei/nameplate/1/0/Nameplate",
-        vec![
-            property("ManufacturerName", "string", json!(manufacturer)),
-            mlp(
-                "ManufacturerProductDesignation",
-                &[("en", noun), ("de", noun_de)],
-            ),
-            property(
-                "SerialNumber",
-                "string",
-                json!(format!("SN-{code}-{}", 1000 + n)),
-            ),
-            property(
-                "YearOfConstruction",
-                "int",
-                json!((2015 + n % 10).to_string()),
-            ),
-            collection(
-                "Address",
-                vec![
-                    property("Street", "string", json!("Hauptstraße 1")),
-                    property("Zipcode", "string", json!("70173")),
-                    property("CityTown", "string", json!("Stuttgart")),
-                    property("NationalCode", "string", json!("DE")),
-                ],
-            ),
-        ],
-    );
-    let technical = submodel(
-        "TechnicalData",
-        &sm_id("TechnicalData"),
-        "https://admin-shell.io/ZVEI/TechnicalData/Submodel/1/2",
-        vec![
-            property("Weight", "double", json!(format!("{}.5", 10 * n + 2))),
-            range(
-                "OperatingTemperature",
-                "double",
-                -10,
-                40 + (n % 3) as i64 * 10,
-            ),
-            collection(
-                "GeneralInformation",
-                vec![
-                    property(
-                        "ManufacturerArticleNumber",
-                        "string",
-                        json!(format!("A-{code}")),
-                    ),
-                    file(
-                        "ProductImage",
-                        "image/png",
-                        &format!("/aasx/{code}/image.png"),
-                    ),
-                ],
-            ),
-        ],
-    );
-    let documentation = submodel(
-        "Documentation",
-        &sm_id("Documentation"),
-        "https://admin-shell.io/vdi/2770/1/0/Documentation",
-        vec![collection(
-            "OperatingManual",
-            vec![
-                mlp(
-                    "Title",
-                    &[("en", "Operating manual"), ("de", "Betriebsanleitung")],
-                ),
-                file(
-                    "DigitalFile",
-                    "application/pdf",
-                    &format!("/aasx/{code}/manual.pdf"),
-                ),
-            ],
-        )],
-    );
-    let submodels = vec![nameplate, technical, documentation];
-
-    let shell = json!({
-        "modelType": {"name": "AssetAdministrationShell"},
-        "idShort": format!("{}_{}", capitalised(asset_type.code()), code.replace('-', "")),
-        "identification": {"idType": "Custom", "id": aas_id},
-        "administration": {"version": "1", "revision": "0"},
-        "description": [{"language": "en", "text": format!("{noun} {code} in plant {plant}")}],
-        "asset": {"keys": [key("Asset", &asset_id)]},
-        "submodels": submodels.iter().map(|sm| json!({"keys": [key("Submodel", sm["identification"]["id"].as_str().unwrap_or_default())]})).collect::<Vec<_>>(),
-    });
-    Asset {
-        asset_type,
-        code,
-        aas_id,
-        asset: json!({
-            "modelType": {"name": "Asset"},
-            "idShort": format!("Asset_{}", capitalised(asset_type.code())),
-            "identification": {"idType": "Custom", "id": asset_id},
-            "kind": "Instance",
-        }),
-        shell,
-        submodels,
-    }
+/// A stable hash (std's hashers may change between releases), so plant codes vary
+/// the values too.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
-fn noun(t: AssetType) -> (&'static str, &'static str) {
-    match t {
-        AssetType::Machine => ("CNC milling machine", "CNC-Fräsmaschine"),
-        AssetType::Tool => ("Twist drill", "Spiralbohrer"),
-        AssetType::Product => ("Gearbox", "Getriebe"),
-        AssetType::Material => ("Steel sheet", "Stahlblech"),
-        AssetType::Component => ("Servo motor", "Servomotor"),
-        AssetType::User => ("Machine operator", "Maschinenbediener"),
-        AssetType::Company => ("Supplier", "Lieferant"),
-        AssetType::Site => ("Assembly hall", "Montagehalle"),
+fn demo_asset(plant: &str, asset_type: AssetType, n: usize, rng: &mut StdRng) -> Asset {
+    let prefix = asset_type.code()[..1].to_uppercase();
+    let code = format!("{prefix}-{n:04}");
+    let profile = profile(asset_type);
+    let s = Subject {
+        plant,
+        asset_type,
+        asset_id: format!("{PLATFORM}:{plant}:asset:{asset_type}#{code}"),
+        manufacturer: &MANUFACTURERS[n % MANUFACTURERS.len()],
+        facts: Facts::draw(rng, &code, &profile),
+        profile,
+        code,
+    };
+    // Nameplate, TechnicalData, Documentation come first: clients rely on that order.
+    let submodels = vec![
+        submodels::nameplate(&s),
+        submodels::technical_data(&s),
+        submodels::documentation(&s),
+        submodels::operational_data(&s),
+        submodels::bill_of_material(&s),
+        submodels::capabilities(&s),
+    ];
+    let aas_id = format!("{PLATFORM}:{plant}:aas:{asset_type}#{}", s.code);
+    let type_name = capitalised(asset_type.code());
+    let id_short = |prefix: &str| format!("{prefix}_{}", s.code.replace('-', ""));
+    let description = format!("{} {} in plant {plant}", s.profile.noun.0, s.code);
+    let submodel_refs = (submodels.iter())
+        .map(|sm| {
+            reference(vec![key(
+                "Submodel",
+                sm["identification"]["id"].as_str().unwrap_or_default(),
+            )])
+        })
+        .collect();
+    let shell = object([
+        ("modelType", model_type("AssetAdministrationShell")),
+        ("idShort", id_short(&type_name).into()),
+        ("identification", identification(&aas_id)),
+        ("administration", administration()),
+        (
+            "description",
+            json!([{"language": "en", "text": description}]),
+        ),
+        ("asset", reference(vec![key("Asset", &s.asset_id)])),
+        ("submodels", submodel_refs),
+    ]);
+    let asset = object([
+        ("modelType", model_type("Asset")),
+        ("idShort", id_short(&format!("Asset_{type_name}")).into()),
+        ("identification", identification(&s.asset_id)),
+        ("kind", "Instance".into()),
+    ]);
+    Asset {
+        asset_type,
+        code: s.code,
+        aas_id,
+        asset,
+        shell,
+        submodels,
     }
 }
 
@@ -166,87 +306,47 @@ fn capitalised(s: &str) -> String {
         .unwrap_or_default()
 }
 
-fn key(key_type: &str, value: &str) -> Value {
-    json!({"type": key_type, "local": true, "value": value, "idType": "Custom"})
-}
-
-fn semantic(iri: &str) -> Value {
-    json!({"keys": [{"type": "GlobalReference", "local": false, "value": iri, "idType": "IRI"}]})
-}
-
-fn submodel(id_short: &str, id: &str, semantic_id: &str, elements: Vec<Value>) -> Value {
-    json!({
-        "modelType": {"name": "Submodel"},
-        "idShort": id_short,
-        "identification": {"idType": "Custom", "id": id},
-        "kind": "Instance",
-        "semanticId": semantic(semantic_id),
-        "submodelElements": elements,
-    })
-}
-
-fn element(id_short: &str, model_type: &str) -> Value {
-    json!({
-        "modelType": {"name": model_type},
-        "idShort": id_short,
-        "kind": "Instance",
-        "semanticId": semantic(&format!("https://admin-shell.io/demo/{id_short}")),
-    })
-}
-
-fn with(mut base: Value, extra: Value) -> Value {
-    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
-        b.extend(e);
-    }
-    base
-}
-
-fn property(id_short: &str, value_type: &str, value: Value) -> Value {
-    with(
-        element(id_short, "Property"),
-        json!({"valueType": value_type, "value": value}),
-    )
-}
-
-fn mlp(id_short: &str, texts: &[(&str, &str)]) -> Value {
-    let value: Vec<Value> = texts
-        .iter()
-        .map(|(l, t)| json!({"language": l, "text": t}))
-        .collect();
-    with(
-        element(id_short, "MultiLanguageProperty"),
-        json!({"value": value}),
-    )
-}
-
-fn range(id_short: &str, value_type: &str, min: i64, max: i64) -> Value {
-    with(
-        element(id_short, "Range"),
-        json!({"valueType": value_type, "min": min.to_string(), "max": max.to_string()}),
-    )
-}
-
-fn file(id_short: &str, mime_type: &str, path: &str) -> Value {
-    with(
-        element(id_short, "File"),
-        json!({"mimeType": mime_type, "value": path}),
-    )
-}
-
-fn collection(id_short: &str, elements: Vec<Value>) -> Value {
-    with(
-        element(id_short, "SubmodelElementCollection"),
-        json!({"ordered": false, "allowDuplicates": false, "value": elements}),
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
+    use serde_json::Value;
+
     use super::*;
 
+    const ELEMENT_TYPES: [&str; 13] = [
+        "Property",
+        "MultiLanguageProperty",
+        "Range",
+        "Blob",
+        "File",
+        "ReferenceElement",
+        "SubmodelElementCollection",
+        "RelationshipElement",
+        "AnnotatedRelationshipElement",
+        "Capability",
+        "Entity",
+        "BasicEvent",
+        "Operation",
+    ];
+
+    /// modelType names of every element nested anywhere in `v`.
+    fn model_types(v: &Value, found: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(name) = o.get("modelType").and_then(|m| m["name"].as_str()) {
+                    found.insert(name.to_owned());
+                }
+                o.values().for_each(|v| model_types(v, found));
+            }
+            Value::Array(a) => a.iter().for_each(|v| model_types(v, found)),
+            _ => {}
+        }
+    }
+
     #[test]
-    fn ids_follow_the_spec_shape_and_every_type_is_present() {
-        let plant = demo_plant(DEMO_PLANT, 16);
+    fn ids_follow_the_spec_shape_and_every_asset_type_is_present() {
+        let plant = demo_plant(DEMO_PLANT, 16, 1);
         assert_eq!(plant.assets.len(), 16);
         for t in AssetType::ALL {
             assert_eq!(plant.assets.iter().filter(|a| a.asset_type == t).count(), 2);
@@ -257,12 +357,64 @@ mod tests {
             "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001"
         );
         assert_eq!(first.shell["identification"]["id"], first.aas_id.as_str());
+        assert_eq!(first.shell["idShort"], "Machine_M0001");
     }
 
     #[test]
-    fn the_same_input_gives_the_same_plant() {
-        let a = serde_json::to_string(&demo_plant("P", 9).assets[8].submodels).expect("json");
-        let b = serde_json::to_string(&demo_plant("P", 9).assets[8].submodels).expect("json");
-        assert_eq!(a, b);
+    fn the_first_machine_keeps_the_nameplate_that_tests_and_demos_rely_on() {
+        let plant = demo_plant(DEMO_PLANT, 8, 42);
+        let names: Vec<_> = plant.assets[0]
+            .submodels
+            .iter()
+            .map(|sm| sm["idShort"].as_str().expect("idShort"))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Nameplate",
+                "TechnicalData",
+                "Documentation",
+                "OperationalData",
+                "BillOfMaterial",
+                "Capabilities"
+            ]
+        );
+        let nameplate = &plant.assets[0].submodels[0]["submodelElements"];
+        assert_eq!(nameplate.as_array().map(Vec::len), Some(5));
+        assert_eq!(nameplate[0]["idShort"], "ManufacturerName");
+        assert_eq!(nameplate[0]["value"], "Acme Tools Inc.");
+        assert_eq!(nameplate[1]["idShort"], "ManufacturerProductDesignation");
+    }
+
+    #[test]
+    fn the_same_input_gives_the_same_plant_and_the_seed_changes_values_only() {
+        let json = |seed| serde_json::to_string(&demo_plant("P", 9, seed).assets[8].submodels);
+        assert_eq!(json(7).expect("json"), json(7).expect("json"));
+        assert_ne!(json(7).expect("json"), json(8).expect("json"));
+        let shape = |seed| {
+            let mut found = BTreeSet::new();
+            model_types(
+                &Value::Array(demo_plant("P", 9, seed).assets[8].submodels.clone()),
+                &mut found,
+            );
+            found
+        };
+        assert_eq!(shape(7), shape(8));
+        let small = demo_plant("P", 3, 7);
+        let big = demo_plant("P", 30, 7);
+        assert_eq!(small.assets[2].submodels, big.assets[2].submodels);
+    }
+
+    #[test]
+    fn every_element_type_appears_in_every_asset() {
+        for asset in demo_plant("P", 8, 3).assets {
+            let mut found = BTreeSet::new();
+            for sm in &asset.submodels {
+                model_types(&sm["submodelElements"], &mut found);
+            }
+            for t in ELEMENT_TYPES {
+                assert!(found.contains(t), "{} lacks {t}", asset.code);
+            }
+        }
     }
 }

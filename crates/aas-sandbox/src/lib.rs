@@ -5,20 +5,32 @@
 //! - `auth_url` = `http://HOST:PORT` (token at `/auth/realms/{realm}/protocol/openid-connect/token`)
 //! - `registry_url` = `http://HOST:PORT` (registry at `/api/v1/registry`)
 //! - `gateway_url` = `http://HOST:PORT/gateway` (routes at `/aasList...`)
+//! - admin surface at `/sandbox/admin/...` (admin token), counters at `/sandbox/stats`
 
-mod auth;
+mod aasx;
+mod access;
 mod demo;
+mod environment;
+mod faults;
+mod keys;
 mod plant;
 mod routes;
+mod stats;
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use aas_model::AssetType;
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+pub use access::{Customer, Grant, GrantSeed, StateError};
 pub use demo::{demo_plant, DEMO_PLANT};
+pub use environment::{environment, load_environment};
+pub use faults::FaultSpec;
 pub use plant::{Asset, Plant};
 
 /// Why the sandbox could not start.
@@ -29,23 +41,79 @@ pub enum Error {
         addr: SocketAddr,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A plant file that holds no usable AAS data.
+    #[error("{}: {reason}", path.display())]
+    Data { path: PathBuf, reason: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// An application registered on the platform: its credentials and the asset types it
+/// requested access to.
+#[derive(Clone)]
+pub struct AppSpec {
+    pub client_id: String,
+    pub client_secret: String,
+    pub requested: Vec<AssetType>,
+}
+
+impl std::fmt::Debug for AppSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppSpec")
+            .field("client_id", &self.client_id)
+            .field("requested", &self.requested)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AppSpec {
+    /// The demo application: requests every asset type; a fresh secret each start.
+    pub fn demo() -> Self {
+        AppSpec {
+            client_id: "aas-browser-demo".into(),
+            client_secret: random_text(),
+            requested: AssetType::ALL.to_vec(),
+        }
+    }
+}
+
+/// The demo customer, which owns every plant not given to another customer.
+pub const DEMO_TENANT: &str = "acme";
 
 #[derive(Debug, Clone)]
 pub struct Config {
     pub addr: SocketAddr,
     pub plants: Vec<Plant>,
+    /// Customers and the plants they own; plants no customer lists belong to [`DEMO_TENANT`].
+    pub customers: Vec<Customer>,
+    /// Registered applications; the first one is announced in the [`StartupInfo`].
+    pub applications: Vec<AppSpec>,
+    pub grants: GrantSeed,
+    /// Where grants are kept across restarts (written atomically on every change).
+    pub state_file: Option<PathBuf>,
     pub token_ttl: Duration,
+    pub faults: Option<FaultSpec>,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-            plants: vec![demo_plant(DEMO_PLANT, 24)],
+            plants: vec![demo_plant(DEMO_PLANT, 24, 1)],
+            customers: Vec::new(),
+            applications: vec![AppSpec::demo()],
+            // The demo customer shares everything but its people (asset type `user`).
+            grants: GrantSeed::AllowedExcept(vec![AssetType::User]),
+            state_file: None,
             token_ttl: Duration::from_secs(300),
+            faults: None,
         }
     }
 }
@@ -60,8 +128,12 @@ pub struct StartupInfo {
     pub realm: String,
     pub client_id: String,
     pub client_secret: String,
+    /// The demo user's token: customer [`DEMO_TENANT`], all of its plants.
     pub user_token: String,
     pub plants: Vec<String>,
+    /// Only present when asked for (`aasmd sandbox --admin-token`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin_token: Option<String>,
 }
 
 impl std::fmt::Debug for StartupInfo {
@@ -78,9 +150,13 @@ impl std::fmt::Debug for StartupInfo {
 #[derive(Debug)]
 pub struct Sandbox {
     info: StartupInfo,
+    admin_token: String,
     addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
 }
+
+/// How long the demo user's token lives.
+const DEMO_USER_TTL: Duration = Duration::from_secs(24 * 3600);
 
 impl Sandbox {
     /// Binds `config.addr` and serves on the current tokio runtime.
@@ -96,22 +172,88 @@ impl Sandbox {
             source,
         })?;
         let base = format!("http://{addr}");
-        let creds = auth::Credentials::generate();
+        let realm = "demo".to_owned();
+        let issuer = keys::Issuer::new(&base, &realm, config.token_ttl);
+
+        let mut customers = config.customers;
+        let owned: Vec<&str> = customers
+            .iter()
+            .flat_map(|c| &c.plants)
+            .map(String::as_str)
+            .collect();
+        let unowned: Vec<String> = config
+            .plants
+            .iter()
+            .map(|p| p.code.clone())
+            .filter(|code| !owned.contains(&code.as_str()))
+            .collect();
+        let demo_plants = customers
+            .iter()
+            .find(|c| c.tenant == DEMO_TENANT)
+            .map_or_else(
+                || unowned.clone(),
+                |c| [c.plants.clone(), unowned.clone()].concat(),
+            );
+        customers.retain(|c| c.tenant != DEMO_TENANT);
+        customers.push(Customer {
+            tenant: DEMO_TENANT.into(),
+            plants: demo_plants.clone(),
+        });
+
+        let apps: Vec<access::Application> = config
+            .applications
+            .iter()
+            .map(|a| {
+                access::Application::new(
+                    &a.client_id,
+                    &a.client_secret,
+                    a.requested.iter().copied(),
+                )
+            })
+            .collect();
+        let mut index = HashMap::new();
+        for (p, plant) in config.plants.iter().enumerate() {
+            for (a, asset) in plant.assets.iter().enumerate() {
+                index.insert(asset.aas_id.clone(), (p, a));
+            }
+        }
+        let assets: Vec<(String, AssetType)> = config
+            .plants
+            .iter()
+            .flat_map(|p| &p.assets)
+            .map(|a| (a.aas_id.clone(), a.asset_type))
+            .collect();
+        let grants = access::Grants::new(&apps, &assets, &config.grants, config.state_file)?;
+
+        let first = config
+            .applications
+            .first()
+            .cloned()
+            .unwrap_or_else(AppSpec::demo);
+        let admin_token = random_text();
         let info = StartupInfo {
             registry_url: base.clone(),
             gateway_url: format!("{base}{}", routes::GATEWAY_PREFIX),
             auth_url: base,
-            realm: creds.realm.clone(),
-            client_id: creds.client_id.clone(),
-            client_secret: creds.client_secret.clone(),
-            user_token: creds.user_token.clone(),
+            realm: realm.clone(),
+            client_id: first.client_id,
+            client_secret: first.client_secret,
+            user_token: issuer.mint_user(DEMO_TENANT, "demo.engineer", &demo_plants, DEMO_USER_TTL),
             plants: config.plants.iter().map(|p| p.code.clone()).collect(),
+            admin_token: None,
         };
         let state = Arc::new(routes::AppState {
-            creds,
-            tokens: auth::Tokens::new(config.token_ttl),
+            issuer,
+            realm,
+            apps,
+            customers,
             plants: config.plants,
+            index,
+            grants,
             gateway_url: info.gateway_url.clone(),
+            admin_token: admin_token.clone(),
+            stats: stats::Stats::default(),
+            faults: config.faults.map(faults::Faults::new),
         });
         let (stop, stopped) = oneshot::channel::<()>();
         let app = routes::router(state);
@@ -126,6 +268,7 @@ impl Sandbox {
         tracing::info!(%addr, "sandbox listening");
         Ok(Sandbox {
             info,
+            admin_token,
             addr,
             stop: Some(stop),
         })
@@ -133,6 +276,11 @@ impl Sandbox {
 
     pub fn info(&self) -> &StartupInfo {
         &self.info
+    }
+
+    /// The token of the admin surface (`/sandbox/admin/...`).
+    pub fn admin_token(&self) -> &str {
+        &self.admin_token
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -146,4 +294,11 @@ impl Drop for Sandbox {
             let _ = stop.send(());
         }
     }
+}
+
+fn random_text() -> String {
+    rand::random::<[u8; 24]>()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

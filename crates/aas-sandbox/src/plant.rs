@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn nested_elements_are_found_through_collections() {
-        let plant = demo_plant("P", 1);
+        let plant = demo_plant("P", 1, 1);
         let asset = &plant.assets[0];
         let path = ["Address".to_owned(), "CityTown".to_owned()];
         let el = asset.element("Nameplate", &path).expect("nested element");

@@ -1,0 +1,84 @@
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aas_client::{export, Client, CrawlPlan, Format};
+use aas_model::AssetType;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::CliError;
+
+/// Crawls, exports, and prints a summary on stderr.
+pub async fn run(
+    client: Client,
+    plan: CrawlPlan,
+    format: Format,
+    out: &Path,
+) -> Result<(), CliError> {
+    let client = Arc::new(client);
+    let cancel = CancellationToken::new();
+    let on_ctrl_c = cancel.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_ctrl_c.cancel();
+        }
+    });
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{bar:30}] {pos}/{len} requests, {msg} ({elapsed})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let crawl = client
+        .crawl(&plan, &cancel, |p| {
+            bar.set_length(p.requests_known);
+            bar.set_position(p.requests_done);
+            bar.set_message(format!(
+                "{:.1} MB, {} failed",
+                p.bytes as f64 / 1e6,
+                p.failures
+            ));
+        })
+        .await;
+    bar.finish_and_clear();
+    let bytes = export(&crawl, format, "aasmd", out)?;
+    let took = crawl
+        .finished
+        .duration_since(crawl.started)
+        .unwrap_or_default()
+        .as_secs_f64();
+    let shells = crawl
+        .fetched
+        .iter()
+        .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
+        .count();
+    eprintln!(
+        "aasmd: {} requests in {took:.1}s: {shells} AAS, {} failed; wrote {} ({bytes} bytes)",
+        crawl.fetched.len() + crawl.failures.len(),
+        crawl.failures.len(),
+        out.display()
+    );
+    for f in &crawl.failures {
+        eprintln!("aasmd: failed: {}: {}", f.url, f.message);
+    }
+    if crawl.cancelled {
+        Err(CliError::Interrupted)
+    } else if !crawl.failures.is_empty() {
+        Err(CliError::Partial(crawl.failures.len()))
+    } else {
+        Ok(())
+    }
+}
+
+/// All eight asset types when none were named.
+pub fn types_or_all(types: Vec<AssetType>) -> Vec<AssetType> {
+    if types.is_empty() {
+        AssetType::ALL.to_vec()
+    } else {
+        types
+    }
+}

@@ -1,0 +1,341 @@
+//! Writing what a crawl fetched: a raw bundle (the exact answers), an AAS V2.0.1
+//! environment JSON, an AASX package of it, or a CSV of property-like elements. Every
+//! file is written beside its target and renamed over it, so an interrupted export
+//! leaves the previous file intact.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+use std::time::SystemTime;
+
+use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::crawl::{Crawl, NodePath};
+use crate::{Error, Result};
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Every answer exactly as received, with a manifest.
+    Raw,
+    /// An AAS V2.0.1 environment (`assetAdministrationShells`, `assets`, `submodels`).
+    Env,
+    /// An AASX package holding the environment JSON.
+    Aasx,
+    /// One row per property-like element.
+    Csv,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "raw" => Ok(Format::Raw),
+            "env" => Ok(Format::Env),
+            "aasx" => Ok(Format::Aasx),
+            "csv" => Ok(Format::Csv),
+            _ => Err(format!(
+                "unknown format {s:?}; expected raw, env, aasx or csv"
+            )),
+        }
+    }
+}
+
+/// Writes `crawl` to `path` in `format`; `profile` names the connection in the raw
+/// bundle's manifest. Returns the number of bytes written.
+pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Result<u64> {
+    let bytes = match format {
+        Format::Raw => raw_bundle(crawl, profile)?,
+        Format::Env => environment(crawl)?,
+        Format::Aasx => aasx(&environment(crawl)?)?,
+        Format::Csv => csv(crawl)?,
+    };
+    write_atomically(path, &bytes)?;
+    Ok(bytes.len() as u64)
+}
+
+fn io_error(e: impl std::fmt::Display) -> Error {
+    Error::Config(format!("cannot write the export: {e}"))
+}
+
+/// Writes a temporary file beside `path`, syncs it, then renames it over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::Config(format!("{} is not a file path", path.display())))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_error(format_args!("{}: {e}", path.display()))
+    })
+}
+
+fn rfc3339(t: SystemTime) -> String {
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+#[derive(Serialize)]
+struct Bundle<'c> {
+    manifest: Manifest<'c>,
+    nodes: Vec<BundleNode<'c>>,
+}
+
+#[derive(Serialize)]
+struct Manifest<'c> {
+    format: &'static str,
+    created: String,
+    crawl_started: String,
+    profile: &'c str,
+    plant: &'c str,
+    asset_types: &'c [aas_model::AssetType],
+    cancelled: bool,
+    nodes: usize,
+    failures: &'c [crate::crawl::Failure],
+}
+
+#[derive(Serialize)]
+struct BundleNode<'c> {
+    path: &'c NodePath,
+    url: &'c str,
+    json: &'c RawValue,
+}
+
+fn raw_bundle(crawl: &Crawl, profile: &str) -> Result<Vec<u8>> {
+    let nodes = crawl
+        .fetched
+        .iter()
+        .map(|f| {
+            let json = serde_json::from_str::<&RawValue>(&f.raw).map_err(io_error)?;
+            Ok(BundleNode {
+                path: &f.path,
+                url: &f.url,
+                json,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let bundle = Bundle {
+        manifest: Manifest {
+            format: "aas-browser-raw-bundle/1",
+            created: rfc3339(SystemTime::now()),
+            crawl_started: rfc3339(crawl.started),
+            profile,
+            plant: &crawl.plan.plant,
+            asset_types: &crawl.plan.asset_types,
+            cancelled: crawl.cancelled,
+            nodes: nodes.len(),
+            failures: &crawl.failures,
+        },
+        nodes,
+    };
+    serde_json::to_vec(&bundle).map_err(io_error)
+}
+
+/// The items of every answer at one level, each exactly as sent.
+fn items<'c>(
+    crawl: &'c Crawl,
+    level: impl Fn(&NodePath) -> bool + 'c,
+) -> Result<Vec<&'c RawValue>> {
+    let mut out = Vec::new();
+    for f in crawl.at(level) {
+        // The crawl already read each of these as a list.
+        let list: Vec<&RawValue> = serde_json::from_str(&f.raw).map_err(io_error)?;
+        out.extend(list);
+    }
+    Ok(out)
+}
+
+fn environment(crawl: &Crawl) -> Result<Vec<u8>> {
+    let shells = items(crawl, |p| matches!(p, NodePath::AasList { .. }))?;
+    let submodels = items(crawl, |p| matches!(p, NodePath::Submodels { .. }))?;
+    let assets = assets_of(crawl, &shells)?;
+    let mut out =
+        Vec::with_capacity(crawl.fetched.iter().map(|f| f.raw.len()).sum::<usize>() + 128);
+    out.extend_from_slice(b"{\"assetAdministrationShells\":");
+    join(&mut out, &shells);
+    out.extend_from_slice(b",\"assets\":");
+    join(&mut out, &assets);
+    out.extend_from_slice(b",\"submodels\":");
+    join(&mut out, &submodels);
+    out.extend_from_slice(b",\"conceptDescriptions\":[]}");
+    Ok(out)
+}
+
+fn join(out: &mut Vec<u8>, raws: &[&RawValue]) {
+    out.push(b'[');
+    for (i, raw) in raws.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(raw.get().as_bytes());
+    }
+    out.push(b']');
+}
+
+/// The Asset objects of the exported AAS, from the registry's descriptors (the gateway
+/// does not serve assets), each once.
+fn assets_of<'c>(crawl: &'c Crawl, shells: &[&RawValue]) -> Result<Vec<&'c RawValue>> {
+    #[derive(serde::Deserialize)]
+    struct Descriptor<'a> {
+        identification: Value,
+        #[serde(borrow)]
+        asset: Option<&'a RawValue>,
+    }
+    #[derive(serde::Deserialize)]
+    struct AssetId {
+        identification: Option<Value>,
+    }
+    let wanted: HashSet<String> = shells
+        .iter()
+        .filter_map(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+        .filter_map(|v| v["identification"]["id"].as_str().map(str::to_owned))
+        .collect();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for f in crawl.at(|p| *p == NodePath::Registry) {
+        let descriptors: Vec<Descriptor> = serde_json::from_str(&f.raw).map_err(io_error)?;
+        for d in descriptors {
+            let Some(asset) = d.asset else { continue };
+            let aas_id = d.identification["id"].as_str().unwrap_or_default();
+            let asset_id = serde_json::from_str::<AssetId>(asset.get())
+                .ok()
+                .and_then(|a| a.identification)
+                .map(|i| i["id"].to_string());
+            if wanted.contains(aas_id) && seen.insert(asset_id.unwrap_or_else(|| aas_id.to_owned()))
+            {
+                out.push(asset);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// An AASX (Open Packaging Conventions) package with the environment as its JSON spec part.
+fn aasx(env: &[u8]) -> Result<Vec<u8>> {
+    use zip::write::SimpleFileOptions;
+    const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
+    const ROOT_RELS: &str = r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://www.admin-shell.io/aasx/relationships/aasx-origin" Target="/aasx/aasx-origin" Id="R1" /></Relationships>"#;
+    const ORIGIN_RELS: &str = r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://www.admin-shell.io/aasx/relationships/aas-spec" Target="/aasx/data.json" Id="R2" /></Relationships>"#;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let parts: [(&str, &[u8]); 5] = [
+        ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
+        ("_rels/.rels", ROOT_RELS.as_bytes()),
+        ("aasx/aasx-origin", b"Intentionally empty."),
+        ("aasx/_rels/aasx-origin.rels", ORIGIN_RELS.as_bytes()),
+        ("aasx/data.json", env),
+    ];
+    for (name, bytes) in parts {
+        zip.start_file(name, options).map_err(io_error)?;
+        zip.write_all(bytes).map_err(io_error)?;
+    }
+    Ok(zip.finish().map_err(io_error)?.into_inner())
+}
+
+/// One row per property-like element (Property, MultiLanguageProperty, Range, File,
+/// Blob, ReferenceElement), walking into collections and entities.
+fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
+    let mut types = HashMap::new();
+    for f in crawl.at(|p| matches!(p, NodePath::AasList { .. })) {
+        if let NodePath::AasList { asset_type } = f.path {
+            for shell in parse_list::<aas_model::AssetAdministrationShell>(&f.raw)? {
+                if let Ok(s) = shell.view() {
+                    types.insert(s.identification.id.clone(), asset_type);
+                }
+            }
+        }
+    }
+    let mut out = csv::Writer::from_writer(Vec::new());
+    out.write_record([
+        "aas_id",
+        "asset_type",
+        "submodel",
+        "id_short_path",
+        "model_type",
+        "value_type",
+        "value",
+        "semantic_id",
+    ])
+    .map_err(io_error)?;
+    for f in crawl.at(|p| matches!(p, NodePath::Submodels { .. })) {
+        let NodePath::Submodels { aas_id } = &f.path else {
+            continue;
+        };
+        let asset_type = types.get(aas_id).map(|t| t.code()).unwrap_or_default();
+        for sm in parse_list::<aas_model::Submodel>(&f.raw)? {
+            let Ok(sm) = sm.view() else { continue };
+            let row = Row {
+                aas_id,
+                asset_type,
+                submodel: &sm.id_short,
+            };
+            rows(&mut out, &row, "", &sm.elements())?;
+        }
+    }
+    out.into_inner().map_err(io_error)
+}
+
+struct Row<'a> {
+    aas_id: &'a str,
+    asset_type: &'a str,
+    submodel: &'a str,
+}
+
+fn rows(
+    out: &mut csv::Writer<Vec<u8>>,
+    row: &Row,
+    prefix: &str,
+    elements: &[Parsed<SubmodelElement>],
+) -> Result<()> {
+    for el in elements {
+        let Ok(e) = el.view() else { continue };
+        let path = if prefix.is_empty() {
+            e.id_short.clone()
+        } else {
+            format!("{prefix}/{}", e.id_short)
+        };
+        let property_like = matches!(
+            e.kind(),
+            ElementKind::Property
+                | ElementKind::MultiLanguageProperty
+                | ElementKind::Range
+                | ElementKind::File
+                | ElementKind::Blob
+                | ElementKind::ReferenceElement
+        );
+        if property_like {
+            let value = e.display_value().ok().flatten().unwrap_or_default();
+            let semantic = e
+                .semantic_id
+                .as_ref()
+                .and_then(|r| r.target())
+                .unwrap_or_default();
+            out.write_record([
+                row.aas_id,
+                row.asset_type,
+                row.submodel,
+                &path,
+                &e.model_type.name,
+                &e.value_type().unwrap_or_default(),
+                &value,
+                semantic,
+            ])
+            .map_err(io_error)?;
+        }
+        rows(out, row, &path, &e.children().unwrap_or_default())?;
+    }
+    Ok(())
+}

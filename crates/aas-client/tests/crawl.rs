@@ -1,0 +1,265 @@
+//! Crawl and export against a real sandbox over loopback; the exports are judged by the
+//! independent `aasv2-check`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use aas_client::{
+    export, Client, Connection, CrawlPlan, ErrorKind, Format, NodePath, Progress, RetryPolicy,
+};
+use aas_model::AssetType;
+use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+fn client(sb: &Sandbox) -> Arc<Client> {
+    let line = serde_json::to_string(sb.info()).expect("json");
+    let conn: Connection = serde_json::from_str(&line).expect("connection");
+    Arc::new(Client::new(conn).expect("client"))
+}
+
+fn plan(concurrency: usize) -> CrawlPlan {
+    CrawlPlan {
+        plant: DEMO_PLANT.into(),
+        asset_types: AssetType::ALL.to_vec(),
+        concurrency,
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aas-crawl-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn aasv2_check(args: &[&str]) -> (bool, String) {
+    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tools/aasv2-check");
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .output()
+        .expect("aasv2-check runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+async fn stats(sb: &Sandbox) -> Value {
+    reqwest::get(format!("{}/sandbox/stats", sb.info().registry_url))
+        .await
+        .expect("stats")
+        .json()
+        .await
+        .expect("json")
+}
+
+#[tokio::test]
+async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
+    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let c = client(&sb);
+    let last = Mutex::new(Progress::default());
+    let crawl = c
+        .crawl(&plan(8), &CancellationToken::new(), |p| {
+            *last.lock().expect("lock") = *p
+        })
+        .await;
+    assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
+    assert!(!crawl.cancelled);
+    // registry + 8 lists + 21 shared AAS (the 3 `user` assets are not shared) + 6 submodels each
+    assert_eq!(crawl.fetched.len(), 1 + 8 + 21 + 21 * 6);
+    let progress = *last.lock().expect("lock");
+    assert_eq!(progress.requests_done, crawl.fetched.len() as u64);
+    assert_eq!(progress.requests_known, progress.requests_done);
+    assert_eq!(
+        progress.bytes,
+        crawl
+            .fetched
+            .iter()
+            .map(|f| f.raw.len() as u64)
+            .sum::<u64>()
+    );
+    assert_eq!(
+        stats(&sb).await["token_requests"],
+        1,
+        "one token for the whole crawl"
+    );
+
+    let dir = temp_dir("formats");
+    let raw = dir.join("bundle.json");
+    export(&crawl, Format::Raw, "demo", &raw).expect("raw");
+    let bundle: Value = serde_json::from_slice(&std::fs::read(&raw).expect("read")).expect("json");
+    assert_eq!(bundle["manifest"]["plant"], DEMO_PLANT);
+    assert_eq!(bundle["manifest"]["nodes"], crawl.fetched.len());
+    for (node, fetched) in bundle["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .zip(&crawl.fetched)
+    {
+        let sent: Value = serde_json::from_str(&fetched.raw).expect("json");
+        assert_eq!(node["json"], sent, "the bundle holds the server's JSON");
+    }
+
+    let env = dir.join("plant.json");
+    export(&crawl, Format::Env, "demo", &env).expect("env");
+    let env_json: Value =
+        serde_json::from_slice(&std::fs::read(&env).expect("read")).expect("json");
+    assert_eq!(
+        env_json["assetAdministrationShells"]
+            .as_array()
+            .map(Vec::len),
+        Some(21)
+    );
+    assert_eq!(env_json["assets"].as_array().map(Vec::len), Some(21));
+    assert_eq!(env_json["submodels"].as_array().map(Vec::len), Some(21 * 6));
+    let env_path = env.to_str().expect("utf-8 path");
+    for check in ["schema", "load"] {
+        let (ok, out) = aasv2_check(&[check, env_path]);
+        assert!(ok, "aasv2-check {check}: {out}");
+    }
+    let aasx = dir.join("plant.aasx");
+    export(&crawl, Format::Aasx, "demo", &aasx).expect("aasx");
+    let (ok, out) = aasv2_check(&["load", aasx.to_str().expect("utf-8 path")]);
+    assert!(ok, "aasv2-check load AASX: {out}");
+
+    let csv = dir.join("properties.csv");
+    export(&crawl, Format::Csv, "demo", &csv).expect("csv");
+    let text = std::fs::read_to_string(&csv).expect("read");
+    assert!(text.starts_with(
+        "aas_id,asset_type,submodel,id_short_path,model_type,value_type,value,semantic_id\n"
+    ));
+    assert!(text.contains(
+        "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001,machine,Nameplate,ManufacturerName,Property,string,Acme Tools Inc."
+    ), "{}", &text[..text.len().min(2000)]);
+    assert!(text.contains(",Nameplate,Address/CityTown,Property,string,Stuttgart,"));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no temporary files left: {leftovers:?}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[tokio::test]
+async fn a_cancelled_crawl_keeps_what_it_fetched() {
+    let sb = Sandbox::start(Config {
+        faults: Some("latency=30ms".parse().expect("faults")),
+        ..Config::default()
+    })
+    .await
+    .expect("sandbox");
+    let c = client(&sb);
+    let cancel = CancellationToken::new();
+    let crawl = c
+        .crawl(&plan(2), &cancel, |p| {
+            if p.requests_done == 10 {
+                cancel.cancel();
+            }
+        })
+        .await;
+    assert!(crawl.cancelled);
+    assert_eq!(crawl.fetched.len(), 10);
+    assert!(crawl.failures.is_empty());
+}
+
+#[tokio::test]
+async fn failed_nodes_are_recorded_and_the_rest_goes_on() {
+    let sb = Sandbox::start(Config {
+        faults: Some("error=0.2,seed=4".parse().expect("faults")),
+        ..Config::default()
+    })
+    .await
+    .expect("sandbox");
+    let conn: Connection =
+        serde_json::from_str(&serde_json::to_string(sb.info()).expect("json")).expect("conn");
+    let no_retry = RetryPolicy {
+        attempts: 1,
+        ..RetryPolicy::default()
+    };
+    let c = Arc::new(Client::new(conn).expect("client").with_retry(no_retry));
+    let crawl = c.crawl(&plan(4), &CancellationToken::new(), |_| {}).await;
+    assert!(!crawl.failures.is_empty());
+    assert!(
+        crawl.fetched.len() > crawl.failures.len(),
+        "most nodes still arrive"
+    );
+    assert!(crawl
+        .failures
+        .iter()
+        .all(|f| f.kind == ErrorKind::Server && !f.url.is_empty()));
+    let dir = temp_dir("failures");
+    let raw = dir.join("bundle.json");
+    export(&crawl, Format::Raw, "demo", &raw).expect("raw");
+    let bundle: Value = serde_json::from_slice(&std::fs::read(&raw).expect("read")).expect("json");
+    assert_eq!(
+        bundle["manifest"]["failures"].as_array().map(Vec::len),
+        Some(crawl.failures.len())
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[tokio::test]
+async fn short_lived_tokens_are_refreshed_once_per_lifetime_during_a_long_crawl() {
+    let sb = Sandbox::start(Config {
+        token_ttl: Duration::from_secs(2),
+        faults: Some("latency=100ms".parse().expect("faults")),
+        ..Config::default()
+    })
+    .await
+    .expect("sandbox");
+    let c = client(&sb);
+    let started = Instant::now();
+    let crawl = c.crawl(&plan(2), &CancellationToken::new(), |_| {}).await;
+    let took = started.elapsed().as_secs_f64();
+    assert!(
+        crawl.failures.is_empty(),
+        "no 401 reaches the caller: {:?}",
+        crawl.failures
+    );
+    assert!(
+        took > 6.0,
+        "the crawl must outlive several tokens ({took:.1}s)"
+    );
+    let tokens = stats(&sb).await["token_requests"].as_u64().expect("count");
+    // One token per 80% of its 2 s lifetime, never one per request.
+    let most = (took / 1.6).ceil() as u64 + 1;
+    assert!(
+        tokens >= 3 && tokens <= most,
+        "{tokens} token requests in {took:.1}s"
+    );
+}
+
+#[tokio::test]
+async fn a_grant_revoked_mid_session_gives_not_found_for_that_asset_only() {
+    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let c = client(&sb);
+    let tool = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0001";
+    let machine = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
+    assert!(c.aas(tool).await.is_ok());
+    let revoke = reqwest::Client::new()
+        .put(format!("{}/sandbox/admin/grants", sb.info().registry_url))
+        .bearer_auth(sb.admin_token())
+        .json(&serde_json::json!({"client_id": sb.info().client_id, "aas_id": tool, "grant": "denied"}))
+        .send()
+        .await
+        .expect("admin");
+    assert_eq!(revoke.status(), 200);
+    assert_eq!(
+        c.aas(tool).await.expect_err("revoked").kind(),
+        ErrorKind::NotFound
+    );
+    assert!(c.aas(machine).await.is_ok(), "the rest keeps working");
+    let crawl = c.crawl(&plan(4), &CancellationToken::new(), |_| {}).await;
+    assert!(crawl.failures.is_empty());
+    assert!(!crawl.fetched.iter().any(|f| f.path
+        == NodePath::Submodels {
+            aas_id: tool.into()
+        }));
+}

@@ -1,0 +1,336 @@
+//! The six submodels of one demo asset. Structure and semanticIds follow the published
+//! templates where one exists (ZVEI Digital Nameplate 1.0, ZVEI Technical Data 1.2,
+//! VDI 2770 Documentation 1.0, IDTA Hierarchical Structures 1.0); operational data and
+//! capabilities use the demo platform's own concepts. Every V2.0.1 element type occurs.
+
+use base64::Engine;
+use serde_json::Value;
+
+use super::elements::*;
+use super::Subject;
+
+const NAMEPLATE: &str = "https://admin-shell.io/zvei/nameplate/1/0/Nameplate";
+const MANUFACTURER_NAME: &str = "0173-1#02-AAO677#002";
+const PRODUCT_DESIGNATION: &str = "0173-1#02-AAW338#001";
+const TECHNICAL_DATA: &str = "https://admin-shell.io/ZVEI/TechnicalData";
+const VDI_2770: &str = "https://admin-shell.io/vdi/2770/1/0";
+const HIERARCHY: &str = "https://admin-shell.io/idta/HierarchicalStructures";
+
+/// A concept of the demo platform, which publishes no template for these.
+fn own(path: &str) -> String {
+    format!("https://demo-platform.example/aas/semantics/{path}/1/0")
+}
+
+fn technical(name: &str) -> String {
+    format!("{TECHNICAL_DATA}/{name}/1/1")
+}
+
+fn hierarchy(name: &str) -> String {
+    format!("{HIERARCHY}/{name}/1/0")
+}
+
+/// Five elements, `ManufacturerName` first: clients and end-to-end tests rely on it.
+pub(super) fn nameplate(s: &Subject) -> Value {
+    let m = s.manufacturer;
+    let elements = vec![
+        property("ManufacturerName", MANUFACTURER_NAME, "string", m.name),
+        mlp(
+            "ManufacturerProductDesignation",
+            PRODUCT_DESIGNATION,
+            &s.designation(),
+        ),
+        property(
+            "SerialNumber",
+            "0173-1#02-AAM556#002",
+            "string",
+            &s.facts.serial,
+        ),
+        property(
+            "YearOfConstruction",
+            "0173-1#02-AAP906#001",
+            "int",
+            s.facts.year.to_string(),
+        ),
+        collection(
+            "Address",
+            "0173-1#02-AAQ832#005",
+            vec![
+                property("Street", "0173-1#02-AAO128#002", "string", m.street),
+                property("Zipcode", "0173-1#02-AAO129#002", "string", m.zipcode),
+                property("CityTown", "0173-1#02-AAO132#002", "string", m.city),
+                property("NationalCode", "0173-1#02-AAO134#002", "string", m.country),
+            ],
+        ),
+    ];
+    submodel("Nameplate", &s.sm_id("Nameplate"), NAMEPLATE, elements)
+}
+
+pub(super) fn technical_data(s: &Subject) -> Value {
+    let f = &s.facts;
+    let general = collection(
+        "GeneralInformation",
+        &technical("GeneralInformation"),
+        vec![
+            property(
+                "ManufacturerName",
+                MANUFACTURER_NAME,
+                "string",
+                s.manufacturer.name,
+            ),
+            mlp(
+                "ManufacturerProductDesignation",
+                PRODUCT_DESIGNATION,
+                &s.designation(),
+            ),
+            property(
+                "ManufacturerArticleNumber",
+                "0173-1#02-AAO676#003",
+                "string",
+                format!("A-{}", s.code),
+            ),
+            property(
+                "ManufacturerOrderCode",
+                "0173-1#02-AAO227#002",
+                "string",
+                format!("OC-{}-{}", s.code, f.year),
+            ),
+            file(
+                "ProductImage",
+                &technical("ProductImage"),
+                "image/png",
+                &s.file_path("image.png"),
+            ),
+        ],
+    );
+    let weight =
+        (f.weight_kg.as_ref()).map(|kg| property("Weight", "0173-1#02-AAB713#005", "double", kg));
+    let ambient = range(
+        "AmbientTemperature",
+        &own("TechnicalData/AmbientTemperature"),
+        "double",
+        &f.ambient_min.to_string(),
+        &f.ambient_max.to_string(),
+    );
+    let properties = collection(
+        "TechnicalProperties",
+        &technical("TechnicalProperties"),
+        weight.into_iter().chain([ambient]).collect(),
+    );
+    let further = collection(
+        "FurtherInformation",
+        &technical("FurtherInformation"),
+        vec![
+            mlp(
+                "TextStatement01",
+                &technical("TextStatement"),
+                &[
+                    ("en", "Values measured at 20 °C ambient temperature."),
+                    ("de", "Werte gemessen bei 20 °C Umgebungstemperatur."),
+                ],
+            ),
+            property("ValidDate", &technical("ValidDate"), "date", &f.valid_date),
+        ],
+    );
+    let sem = format!("{TECHNICAL_DATA}/Submodel/1/2");
+    let id = s.sm_id("TechnicalData");
+    submodel(
+        "TechnicalData",
+        &id,
+        &sem,
+        vec![general, properties, further],
+    )
+}
+
+pub(super) fn documentation(s: &Subject) -> Value {
+    let vdi = |name: &str| format!("{VDI_2770}/{name}");
+    let version = collection(
+        "DocumentVersion",
+        &vdi("DocumentVersion"),
+        vec![
+            property("Language", &vdi("DocumentVersion/Language"), "string", "en"),
+            property(
+                "DocumentVersionId",
+                &vdi("DocumentVersion/DocumentVersionId"),
+                "string",
+                &s.facts.document_version,
+            ),
+            mlp(
+                "Title",
+                &vdi("DocumentDescription/Title"),
+                &[("en", "Operating manual"), ("de", "Betriebsanleitung")],
+            ),
+            file(
+                "DigitalFile",
+                &vdi("StoredDocumentRepresentation/DigitalFile"),
+                "application/pdf",
+                &s.file_path("manual.pdf"),
+            ),
+        ],
+    );
+    let manual = collection(
+        "OperatingManual",
+        &vdi("Document"),
+        vec![
+            property(
+                "DocumentId",
+                &vdi("DocumentId/Id"),
+                "string",
+                format!("DOC-{}-OM", s.code),
+            ),
+            property(
+                "DocumentClassId",
+                &vdi("DocumentClassification/ClassId"),
+                "string",
+                "03-02",
+            ),
+            mlp(
+                "DocumentClassName",
+                &vdi("DocumentClassification/ClassName"),
+                &[("en", "Operation"), ("de", "Bedienung")],
+            ),
+            property(
+                "DocumentClassificationSystem",
+                &vdi("DocumentClassification/ClassificationSystem"),
+                "string",
+                "VDI2770:2018",
+            ),
+            version,
+        ],
+    );
+    let id = s.sm_id("Documentation");
+    submodel("Documentation", &id, &vdi("Documentation"), vec![manual])
+}
+
+pub(super) fn operational_data(s: &Subject) -> Value {
+    let f = &s.facts;
+    let id = s.sm_id("OperationalData");
+    let sem = |name: &str| own(&format!("OperationalData/{name}"));
+    let config = format!(
+        r#"{{"program":"P-{}","revision":{}}}"#,
+        s.code, f.config_revision
+    );
+    let elements = vec![
+        property(
+            "OperatingHours",
+            &sem("OperatingHours"),
+            "int",
+            f.operating_hours.to_string(),
+        ),
+        mlp("OperatingState", &sem("OperatingState"), &f.state),
+        property(
+            "CurrentTemperature",
+            &sem("CurrentTemperature"),
+            "double",
+            &f.current_temperature,
+        ),
+        range(
+            "TemperatureLimits",
+            &sem("TemperatureLimits"),
+            "double",
+            &f.ambient_min.to_string(),
+            &f.ambient_max.to_string(),
+        ),
+        basic_event(
+            "OperatingStateChanged",
+            &sem("OperatingStateChanged"),
+            element_ref(&id, &[("MultiLanguageProperty", "OperatingState")]),
+        ),
+        operation(
+            "RequestMaintenance",
+            &sem("RequestMaintenance"),
+            vec![
+                property("Reason", &sem("MaintenanceReason"), "string", ""),
+                property("Priority", &sem("MaintenancePriority"), "int", "1"),
+            ],
+            vec![property(
+                "TicketId",
+                &sem("MaintenanceTicketId"),
+                "string",
+                "",
+            )],
+        ),
+        blob(
+            "LastConfiguration",
+            &sem("LastConfiguration"),
+            "application/json",
+            &base64::engine::general_purpose::STANDARD.encode(config),
+        ),
+        reference_element(
+            "NameplateRef",
+            &sem("NameplateRef"),
+            reference(vec![key("Submodel", &s.sm_id("Nameplate"))]),
+        ),
+    ];
+    submodel("OperationalData", &id, &sem("Submodel"), elements)
+}
+
+/// A one-level bill of material: the asset (entry node) has two parts, one linked by a
+/// plain, one by an annotated `HasPart` relationship.
+pub(super) fn bill_of_material(s: &Subject) -> Value {
+    let id = s.sm_id("BillOfMaterial");
+    let [(first_part, first_count), (second_part, second_count)] = s.parts();
+    let node = |part: &str, count: u32| {
+        entity(
+            part,
+            &hierarchy("Node"),
+            None,
+            vec![property(
+                "BulkCount",
+                &hierarchy("BulkCount"),
+                "int",
+                count.to_string(),
+            )],
+        )
+    };
+    let entry = [("Entity", "EntryNode")];
+    let to_part = |part: &str| element_ref(&id, &[("Entity", "EntryNode"), ("Entity", part)]);
+    let statements = vec![
+        node(first_part, first_count),
+        node(second_part, second_count),
+        relationship(
+            "HasPart01",
+            &hierarchy("HasPart"),
+            element_ref(&id, &entry),
+            to_part(first_part),
+        ),
+        annotated_relationship(
+            "HasPart02",
+            &hierarchy("HasPart"),
+            element_ref(&id, &entry),
+            to_part(second_part),
+            vec![property(
+                "InstallationDate",
+                &own("BillOfMaterial/InstallationDate"),
+                "date",
+                &s.facts.valid_date,
+            )],
+        ),
+    ];
+    let asset = reference(vec![key("Asset", &s.asset_id)]);
+    let elements = vec![
+        property("ArcheType", &hierarchy("ArcheType"), "string", "OneDown"),
+        entity(
+            "EntryNode",
+            &hierarchy("EntryNode"),
+            Some(asset),
+            statements,
+        ),
+    ];
+    submodel(
+        "BillOfMaterial",
+        &id,
+        &format!("{HIERARCHY}/1/0/Submodel"),
+        elements,
+    )
+}
+
+pub(super) fn capabilities(s: &Subject) -> Value {
+    let elements = s
+        .profile
+        .capabilities
+        .iter()
+        .map(|name| capability(name, &own(&format!("Capabilities/{name}"))))
+        .collect();
+    let id = s.sm_id("Capabilities");
+    submodel("Capabilities", &id, &own("Capabilities/Submodel"), elements)
+}

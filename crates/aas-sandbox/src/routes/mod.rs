@@ -1,0 +1,142 @@
+//! The HTTP surface on one router: token endpoint and key set, registry, gateway,
+//! admin surface and stats. The handlers live in the submodules.
+
+mod admin;
+mod data;
+mod middleware;
+mod token;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+
+use crate::access::{Application, Customer, Grants};
+use crate::faults::Faults;
+use crate::keys::Issuer;
+use crate::plant::{Asset, Plant};
+use crate::stats::Stats;
+
+/// Everything the handlers share.
+#[derive(Debug)]
+pub(crate) struct AppState {
+    pub issuer: Issuer,
+    pub realm: String,
+    pub apps: Vec<Application>,
+    pub customers: Vec<Customer>,
+    pub plants: Vec<Plant>,
+    /// aasId -> (plant index, asset index), so lookups do not scan every plant.
+    pub index: HashMap<String, (usize, usize)>,
+    pub grants: Grants,
+    pub gateway_url: String,
+    pub admin_token: String,
+    pub stats: Stats,
+    pub faults: Option<Faults>,
+}
+
+impl AppState {
+    pub fn app(&self, client_id: &str) -> Option<&Application> {
+        self.apps.iter().find(|a| a.client_id == client_id)
+    }
+
+    pub fn owner(&self, plant: &str) -> Option<&str> {
+        self.customers
+            .iter()
+            .find(|c| c.plants.iter().any(|p| p == plant))
+            .map(|c| c.tenant.as_str())
+    }
+
+    /// Whether the customer allowed `asset` to the application `client_id`, for an
+    /// asset type the application requested.
+    pub fn shared_with(&self, client_id: &str, asset: &Asset) -> bool {
+        self.app(client_id)
+            .is_some_and(|app| app.requested.contains(&asset.asset_type))
+            && self.grants.is_allowed(client_id, &asset.aas_id)
+    }
+
+    pub fn asset(&self, aas_id: &str) -> Option<(&Plant, &Asset)> {
+        let (p, a) = *self.index.get(aas_id)?;
+        let plant = &self.plants[p];
+        Some((plant, &plant.assets[a]))
+    }
+}
+
+/// Gateway routes sit under this prefix of the one port; see `gateway_url`.
+pub(crate) const GATEWAY_PREFIX: &str = "/gateway";
+
+pub(crate) fn router(state: Arc<AppState>) -> Router {
+    let token_routes = Router::new()
+        .route(
+            "/auth/realms/{realm}/protocol/openid-connect/token",
+            post(token::token),
+        )
+        .route(
+            "/auth/realms/{realm}/protocol/openid-connect/certs",
+            get(token::certs),
+        );
+    let admin = admin::routes(state.clone());
+    Router::new()
+        .merge(token_routes)
+        .merge(data::routes(state.clone()))
+        .nest("/sandbox/admin", admin)
+        .route("/sandbox/stats", get(stats))
+        .fallback(|| async { ApiError::not_found() })
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            middleware::count,
+        ))
+        .with_state(state)
+}
+
+async fn stats(
+    axum::extract::State(s): axum::extract::State<Arc<AppState>>,
+) -> Json<serde_json::Value> {
+    Json(s.stats.snapshot())
+}
+
+/// An error answer: status and the `{error, error_description}` body.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    error: &'static str,
+    description: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, error: &'static str, description: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            error,
+            description: description.into(),
+        }
+    }
+
+    pub fn bad_request(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_request", description)
+    }
+
+    /// Deliberately the same for "does not exist" and "not shared", so ids cannot be probed.
+    pub fn not_found() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "no such resource, or it is not shared with this application",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(json!({"error": self.error, "error_description": self.description}));
+        if self.error == "invalid_token" {
+            let challenge = [(header::WWW_AUTHENTICATE, r#"Bearer error="invalid_token""#)];
+            (self.status, challenge, body).into_response()
+        } else {
+            (self.status, body).into_response()
+        }
+    }
+}
