@@ -25,6 +25,7 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 
 unit:
+	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error
 	cargo test --workspace
 
 ui-unit:

@@ -1,4 +1,4 @@
-use aas_client::{Client, Connection, Secret};
+use aas_client::{Client, ClientAuth, Connection, Secret};
 use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
 
@@ -35,6 +35,7 @@ impl AppState {
             client_id: info.client_id.clone(),
             client_secret: Secret::new(info.client_secret.clone()),
             user_token: Secret::new(info.user_token.clone()),
+            client_auth: ClientAuth::Form,
         })?;
         let profile = ProfileView {
             name: "Demo platform (built in)".into(),

@@ -5,6 +5,10 @@ use aas_model::AssetType;
 use clap::{Args, Parser, Subcommand};
 
 const EXIT_CODES: &str = "\
+Connection: --config FILE, or the URL flags with --realm and --client-id; secrets are
+never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
+AASMD_USER_TOKEN in the environment (they override the file's).
+
 Exit codes:
   0  success
   1  the server failed or sent data that cannot be read
@@ -88,9 +92,34 @@ fn parse_faults(s: &str) -> Result<aas_sandbox::FaultSpec, String> {
 #[derive(Debug, Args)]
 pub struct ConnectionArgs {
     /// A JSON file with the fields of the sandbox's start-up line (registry_url,
-    /// gateway_url, auth_url, realm, client_id, client_secret, user_token).
+    /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
+    /// below override its fields.
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Base URL of the registry (`.../api/v1/registry` is appended).
+    #[arg(long, global = true, value_name = "URL")]
+    pub registry_url: Option<String>,
+    /// Base URL of the gateway (`.../aasList` is appended).
+    #[arg(long, global = true, value_name = "URL")]
+    pub gateway_url: Option<String>,
+    /// Base URL of the token server (`.../auth/realms/REALM/...` is appended).
+    #[arg(long, global = true, value_name = "URL")]
+    pub auth_url: Option<String>,
+    #[arg(long, global = true)]
+    pub realm: Option<String>,
+    #[arg(long, global = true)]
+    pub client_id: Option<String>,
+    /// How the client authenticates at the token endpoint: form (default) or basic.
+    #[arg(long, global = true, value_name = "form|basic", value_parser = parse_client_auth)]
+    pub client_auth: Option<aas_client::ClientAuth>,
+}
+
+fn parse_client_auth(s: &str) -> Result<aas_client::ClientAuth, String> {
+    match s {
+        "form" => Ok(aas_client::ClientAuth::Form),
+        "basic" => Ok(aas_client::ClientAuth::Basic),
+        _ => Err(format!("{s:?}: expected form or basic")),
+    }
 }
 
 #[derive(Debug, Subcommand)]

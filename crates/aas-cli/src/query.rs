@@ -2,6 +2,7 @@ use std::io::Write;
 
 use aas_client::{Client, Connection, CrawlPlan};
 use aas_model::Parsed;
+use serde_json::Value;
 
 use crate::cli::{ConnectionArgs, Query};
 use crate::error::CliError;
@@ -50,15 +51,44 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The connection from `--config`, overridden field by field by the flags and by
+/// the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
 fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
-    let path = args
-        .config
-        .as_ref()
-        .ok_or_else(|| CliError::Usage("give the connection with --config FILE".into()))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{} is not a connection file: {e}", path.display())))
+    let mut fields = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
+            serde_json::from_str::<serde_json::Map<String, Value>>(&text).map_err(|e| {
+                CliError::Usage(format!("{} is not a connection file: {e}", path.display()))
+            })?
+        }
+        None => serde_json::Map::new(),
+    };
+    let overrides = [
+        ("registry_url", args.registry_url.clone()),
+        ("gateway_url", args.gateway_url.clone()),
+        ("auth_url", args.auth_url.clone()),
+        ("realm", args.realm.clone()),
+        ("client_id", args.client_id.clone()),
+        ("client_secret", std::env::var("AASMD_CLIENT_SECRET").ok()),
+        ("user_token", std::env::var("AASMD_USER_TOKEN").ok()),
+    ];
+    for (name, value) in overrides {
+        if let Some(v) = value {
+            fields.insert(name.into(), Value::String(v));
+        }
+    }
+    if let Some(auth) = args.client_auth {
+        fields.insert(
+            "client_auth".into(),
+            serde_json::to_value(auth).map_err(std::io::Error::other)?,
+        );
+    }
+    serde_json::from_value(Value::Object(fields)).map_err(|e| {
+        CliError::Usage(format!(
+            "incomplete connection ({e}); give --config FILE, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN"
+        ))
+    })
 }
 
 /// A list as a JSON array of the items' exact texts.

@@ -13,6 +13,20 @@ pub struct Connection {
     pub client_id: String,
     pub client_secret: Secret,
     pub user_token: Secret,
+    /// How the client authenticates at the token endpoint; form fields unless set.
+    #[serde(default)]
+    pub client_auth: ClientAuth,
+}
+
+/// Client authentication at the token endpoint (RFC 6749 §2.3.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClientAuth {
+    /// `client_id` and `client_secret` in the form body, as the platform documents.
+    #[default]
+    Form,
+    /// `Authorization: Basic`, which some servers require.
+    Basic,
 }
 
 impl Connection {

@@ -3,7 +3,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
-use crate::{Connection, Error, Result, Secret};
+use crate::{ClientAuth, Connection, Error, Result, Secret};
 
 /// Gets access tokens by the client-credentials grant and caches them. The cache lock
 /// is held while a token is fetched, so however many requests wait, one fetch runs.
@@ -13,6 +13,7 @@ pub struct TokenSource {
     url: String,
     client_id: String,
     client_secret: Secret,
+    client_auth: ClientAuth,
     cached: Mutex<Option<Cached>>,
 }
 
@@ -22,14 +23,49 @@ struct Cached {
     refresh_at: Instant,
 }
 
+/// The fields we need of a token response; servers send more (Keycloak) or fewer
+/// (oidc-provider has no `refresh_expires_in`), and some send `expires_in` as a string.
 #[derive(Deserialize)]
 struct TokenResponse {
     access_token: Secret,
-    expires_in: Option<u64>,
+    #[serde(default)]
+    expires_in: Option<serde_json::Value>,
 }
 
-/// When a response does not say how long its token lives.
+/// When neither `expires_in` nor the token's own `exp` says how long it lives.
 const ASSUMED_LIFETIME: Duration = Duration::from_secs(60);
+
+/// How long a token lives: `expires_in` if the server sent it, else the JWT's `exp`
+/// (read, not verified: only to schedule the refresh), else [`ASSUMED_LIFETIME`].
+fn lifetime(response: &TokenResponse) -> Duration {
+    let from_field = response.expires_in.as_ref().and_then(|v| match v {
+        serde_json::Value::Number(n) => n.as_u64(),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    });
+    from_field
+        .map(Duration::from_secs)
+        .or_else(|| jwt_seconds_left(response.access_token.expose()))
+        .unwrap_or(ASSUMED_LIFETIME)
+}
+
+fn jwt_seconds_left(token: &str) -> Option<Duration> {
+    use base64::Engine;
+    #[derive(Deserialize)]
+    struct Claims {
+        exp: u64,
+    }
+    let payload = token.split('.').nth(1)?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .ok()?;
+    let exp = serde_json::from_slice::<Claims>(&bytes).ok()?.exp;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    Some(Duration::from_secs(exp.saturating_sub(now)))
+}
 
 impl TokenSource {
     pub fn new(http: reqwest::Client, conn: &Connection) -> Self {
@@ -38,6 +74,7 @@ impl TokenSource {
             url: conn.token_url(),
             client_id: conn.client_id.clone(),
             client_secret: conn.client_secret.clone(),
+            client_auth: conn.client_auth,
             cached: Mutex::new(None),
         }
     }
@@ -64,15 +101,22 @@ impl TokenSource {
 
     async fn fetch(&self) -> Result<Cached> {
         let started = Instant::now();
-        let form = [
-            ("grant_type", "client_credentials"),
-            ("client_id", self.client_id.as_str()),
-            ("client_secret", self.client_secret.expose()),
-        ];
-        let response = self
-            .http
-            .post(&self.url)
-            .form(&form)
+        let request = self.http.post(&self.url);
+        let request = match self.client_auth {
+            ClientAuth::Form => request.form(&[
+                ("grant_type", "client_credentials"),
+                ("client_id", self.client_id.as_str()),
+                ("client_secret", self.client_secret.expose()),
+            ]),
+            // RFC 6749 §2.3.1: both parts form-encoded before base64.
+            ClientAuth::Basic => request
+                .basic_auth(
+                    form_encode(&self.client_id),
+                    Some(form_encode(self.client_secret.expose())),
+                )
+                .form(&[("grant_type", "client_credentials")]),
+        };
+        let response = request
             .send()
             .await
             .map_err(|e| crate::client::offline(&self.url, e))?;
@@ -85,14 +129,51 @@ impl TokenSource {
             return Err(Error::from_response(status.as_u16(), &body, None));
         }
         let parsed: TokenResponse = aas_model::parse(&body)?;
-        let lifetime = parsed
-            .expires_in
-            .map_or(ASSUMED_LIFETIME, Duration::from_secs);
+        let lifetime = lifetime(&parsed);
         tracing::debug!(lifetime_s = lifetime.as_secs(), "access token obtained");
         Ok(Cached {
             token: parsed.access_token,
             // Refresh at 80% of the lifetime, counted from when we asked.
             refresh_at: started + lifetime.mul_f64(0.8),
         })
+    }
+}
+
+fn form_encode(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, percent_encoding::NON_ALPHANUMERIC).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine;
+
+    fn response(json: &str) -> TokenResponse {
+        serde_json::from_str(json).expect("token response")
+    }
+
+    #[test]
+    fn lifetime_comes_from_expires_in_then_the_jwt_then_a_default() {
+        assert_eq!(
+            lifetime(&response(r#"{"access_token":"x","expires_in":300}"#)),
+            Duration::from_secs(300)
+        );
+        assert_eq!(
+            lifetime(&response(r#"{"access_token":"x","expires_in":"120"}"#)),
+            Duration::from_secs(120)
+        );
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("clock")
+            .as_secs();
+        let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(format!(r#"{{"exp":{}}}"#, now + 90));
+        let jwt = format!("e30.{payload}.sig");
+        let left = lifetime(&response(&format!(r#"{{"access_token":"{jwt}"}}"#)));
+        assert!((88..=90).contains(&left.as_secs()), "{left:?}");
+        assert_eq!(
+            lifetime(&response(r#"{"access_token":"opaque"}"#)),
+            ASSUMED_LIFETIME
+        );
     }
 }
