@@ -1,137 +1,49 @@
-use std::fmt;
-use std::str::FromStr;
+//! Small value types shared by every part of the metamodel.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::Nullable;
+
+/// Keys a typed struct does not know, kept in their order so that writing the struct
+/// back loses nothing.
+pub type OtherFields = Map<String, Value>;
 
 /// `modelType: {"name": "..."}` as AAS V2 JSON writes the type of every object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ModelType {
     pub name: String,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-/// A text in one language. V2.0.1 writes `language`; some servers write `lang`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A text in one language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LangString {
-    #[serde(alias = "lang")]
     pub language: String,
     pub text: String,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Identifier {
     pub id: String,
-    #[serde(default)]
-    pub id_type: Option<String>,
+    /// `IRI`, `IRDI`, `Custom`, … (kept as text: servers use values beyond the schema's).
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub id_type: Nullable<String>,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Key {
-    #[serde(rename = "type")]
-    pub key_type: String,
-    #[serde(default)]
-    pub id_type: Option<String>,
-    pub value: String,
-    #[serde(default)]
-    pub local: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Reference {
-    #[serde(default)]
-    pub keys: Vec<Key>,
-}
-
-impl Reference {
-    /// The value of the last key: what the reference points at, for display.
-    pub fn target(&self) -> Option<&str> {
-        self.keys.last().map(|k| k.value.as_str())
-    }
-}
-
-/// The eight asset type codes the gateway's `aasList` accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AssetType {
-    Machine,
-    Tool,
-    Product,
-    Material,
-    Component,
-    User,
-    Company,
-    Site,
-}
-
-impl AssetType {
-    pub const ALL: [AssetType; 8] = [
-        AssetType::Machine,
-        AssetType::Tool,
-        AssetType::Product,
-        AssetType::Material,
-        AssetType::Component,
-        AssetType::User,
-        AssetType::Company,
-        AssetType::Site,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            AssetType::Machine => "machine",
-            AssetType::Tool => "tool",
-            AssetType::Product => "product",
-            AssetType::Material => "material",
-            AssetType::Component => "component",
-            AssetType::User => "user",
-            AssetType::Company => "company",
-            AssetType::Site => "site",
-        }
-    }
-}
-
-impl fmt::Display for AssetType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
-/// The text is not one of the eight asset type codes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownAssetType(pub String);
-
-impl fmt::Display for UnknownAssetType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown asset type {:?}; expected one of machine, tool, product, material, component, user, company, site",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownAssetType {}
-
-impl FromStr for AssetType {
-    type Err = UnknownAssetType;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        AssetType::ALL
-            .into_iter()
-            .find(|t| t.code() == s)
-            .ok_or_else(|| UnknownAssetType(s.to_owned()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn asset_type_codes_round_trip() {
-        for t in AssetType::ALL {
-            assert_eq!(t.code().parse::<AssetType>(), Ok(t));
-        }
-        assert!("Machine".parse::<AssetType>().is_err());
-    }
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AdministrativeInformation {
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub version: Nullable<String>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub revision: Nullable<String>,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }

@@ -1,22 +1,52 @@
-//! Serde types of the AAS V2.0.1 metamodel, as far as the browser needs them, and the
-//! rule that every node keeps the exact JSON the server sent ([`Parsed`]).
+//! Serde types of the AAS metamodel V2.0.1 (shells, assets, submodels, every submodel
+//! element, constraints, IEC 61360 data specifications, concept descriptions, the
+//! environment) and of the registry's descriptors, plus the rule that every node keeps
+//! the JSON the server sent ([`Parsed`]).
 //!
-//! Types are tolerant: optional fields default, unknown fields are ignored by the typed
-//! view but never lost, because the raw JSON travels beside it.
+//! Reading is tolerant and lossless: what V2.0.1 requires may be missing, legacy shapes
+//! are accepted, unknown keys and element types are kept (`extra`, `Other`), and
+//! [`Nullable`] tells an absent field from a `null` one, so writing a typed value back
+//! gives the same JSON value that was read.
 
+mod asset_type;
 mod common;
+mod concept_description;
+mod constraint;
+mod data_specification;
+mod descriptor;
 mod element;
+mod environment;
 mod error;
+mod model_typed;
+mod nullable;
 mod outline;
 mod parsed;
+mod reference;
 mod shell;
-mod tolerant;
+mod submodel;
 mod url_segment;
+mod value_type;
 
-pub use common::{AssetType, Identifier, Key, LangString, ModelType, Reference, UnknownAssetType};
-pub use element::{ElementKind, SubmodelElement};
+pub use asset_type::{AssetType, UnknownAssetType};
+pub use common::{AdministrativeInformation, Identifier, LangString, ModelType, OtherFields};
+pub use concept_description::ConceptDescription;
+pub use constraint::{Constraint, ConstraintBody, Formula, Qualifier};
+pub use data_specification::{
+    DataSpecificationIec61360, EmbeddedDataSpecification, ValueList, ValueReferencePair,
+};
+pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
+pub use element::{
+    AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
+    ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Property,
+    Range, ReferenceElement, RelationshipElement, SubmodelElement, SubmodelElementCollection,
+};
+pub use environment::Environment;
 pub use error::{Error, Result};
+pub use nullable::Nullable;
 pub use outline::OutlineNode;
 pub use parsed::{parse, parse_list, Parsed};
-pub use shell::{AasDescriptor, AssetAdministrationShell, Submodel, SubmodelDescriptor};
+pub use reference::{Key, Reference};
+pub use shell::{Asset, AssetAdministrationShell, ConceptDictionary, View};
+pub use submodel::Submodel;
 pub use url_segment::encode_segment;
+pub use value_type::{DataObjectType, LegacyValueType, ValueType};

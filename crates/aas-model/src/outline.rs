@@ -1,6 +1,8 @@
 use serde::Serialize;
 
-use crate::{AssetAdministrationShell, LangString, Parsed, Submodel, SubmodelElement};
+use crate::{
+    AssetAdministrationShell, LangString, Nullable, Parsed, Reference, Submodel, SubmodelElement,
+};
 
 /// What the tree and the details pane show of one node: a few display fields read from
 /// the typed view, the exact JSON, and the reason when the node could not be read.
@@ -15,7 +17,12 @@ pub struct OutlineNode {
     pub semantic_id: Option<String>,
     pub kind: Option<String>,
     pub description: Vec<LangString>,
-    /// Nested elements (collection values, entity statements), already outlined.
+    /// The unit from the element's own IEC 61360 data specification, if it has one.
+    pub unit: Option<String>,
+    /// How many qualifiers (constraints) the element or submodel carries.
+    pub qualifiers: usize,
+    /// Nested elements (collection values, entity statements, annotations, operation
+    /// variables), already outlined.
     pub children: Vec<OutlineNode>,
     pub raw: String,
     pub error: Option<String>,
@@ -27,7 +34,7 @@ impl OutlineNode {
             out.id_short = Some(aas.id_short.clone());
             out.id = Some(aas.identification.id.clone());
             out.model_type = Some("AssetAdministrationShell".into());
-            out.description = aas.description.clone();
+            out.description = aas.description.to_vec();
             Ok(())
         })
     }
@@ -37,9 +44,10 @@ impl OutlineNode {
             out.id_short = Some(sm.id_short.clone());
             out.id = sm.identification.as_ref().map(|i| i.id.clone());
             out.model_type = Some("Submodel".into());
-            out.semantic_id = semantic(sm.semantic_id.as_ref());
-            out.kind = sm.kind.clone();
-            out.description = sm.description.clone();
+            out.semantic_id = semantic(&sm.semantic_id);
+            out.kind = sm.kind.as_ref().cloned();
+            out.description = sm.description.to_vec();
+            out.qualifiers = sm.qualifiers.len();
             Ok(())
         })
     }
@@ -49,9 +57,16 @@ impl OutlineNode {
             out.id_short = Some(el.id_short.clone());
             out.model_type = Some(el.model_type.name.clone());
             out.value_type = el.value_type();
-            out.semantic_id = semantic(el.semantic_id.as_ref());
-            out.kind = el.kind.clone();
-            out.description = el.description.clone();
+            out.semantic_id = semantic(&el.semantic_id);
+            out.kind = el.kind.as_ref().cloned();
+            out.description = el.description.to_vec();
+            out.unit = el
+                .embedded_data_specifications
+                .iter()
+                .filter_map(|spec| spec.data_specification_content.as_ref()?.unit.as_ref())
+                .next()
+                .cloned();
+            out.qualifiers = el.qualifiers.len();
             out.value = el.display_value()?;
             out.children = el.children()?.iter().map(OutlineNode::element).collect();
             Ok(())
@@ -77,8 +92,8 @@ impl OutlineNode {
     }
 }
 
-fn semantic(r: Option<&crate::Reference>) -> Option<String> {
-    r.and_then(|r| r.target()).map(str::to_owned)
+fn semantic(r: &Nullable<Reference>) -> Option<String> {
+    r.as_ref().and_then(Reference::target).map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -87,20 +102,38 @@ mod tests {
     use crate::parse_list;
 
     #[test]
-    fn a_collection_outlines_its_children_and_a_bad_child_carries_its_reason() {
+    fn a_collection_outlines_its_children_with_unit_and_qualifiers() {
         let json = r#"[{"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
-            {"idShort":"p","modelType":{"name":"Property"},"valueType":"string","value":"v"},
-            {"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}]}]"#;
+            {"idShort":"p","modelType":{"name":"Property"},"valueType":"double","value":"2.5",
+             "qualifiers":[{"modelType":{"name":"Qualifier"},"type":"Multiplicity","valueType":"string","value":"One"}],
+             "embeddedDataSpecifications":[{"dataSpecificationContent":{"preferredName":[],"unit":"mm"}}]},
+            {"idShort":"e","modelType":{"name":"Entity"},"entityType":"CoManagedEntity","statements":[
+                {"idShort":"s","modelType":{"name":"Property"},"value":"x"}]}]}]"#;
         let items = parse_list::<SubmodelElement>(json).expect("list");
         let c = OutlineNode::element(&items[0]);
         assert_eq!(c.error, None);
         assert_eq!(c.children.len(), 2);
-        assert_eq!(c.children[0].value.as_deref(), Some("v"));
-        assert_eq!(c.children[1].id_short.as_deref(), Some("bad"));
-        assert!(c.children[1]
-            .error
-            .as_deref()
-            .unwrap_or("")
-            .contains("expected a sequence"));
+        let p = &c.children[0];
+        assert_eq!(p.value.as_deref(), Some("2.5"));
+        assert_eq!(p.value_type.as_deref(), Some("double"));
+        assert_eq!(p.unit.as_deref(), Some("mm"));
+        assert_eq!(p.qualifiers, 1);
+        assert_eq!(c.children[1].children[0].value.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn a_bad_child_makes_its_top_level_node_carry_the_reason_and_path() {
+        let json = r#"[{"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
+            {"idShort":"p","modelType":{"name":"Property"},"valueType":"string","value":"v"},
+            {"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}]},
+            {"idShort":"fine","modelType":{"name":"Property"},"value":"1"}]"#;
+        let items = parse_list::<SubmodelElement>(json).expect("list");
+        let c = OutlineNode::element(&items[0]);
+        assert_eq!(c.id_short, None);
+        let error = c.error.expect("the bad child fails its collection");
+        assert!(error.contains("value[1].value"), "{error}");
+        assert!(error.contains("expected a sequence"), "{error}");
+        assert!(c.raw.contains("not a list"));
+        assert_eq!(OutlineNode::element(&items[1]).value.as_deref(), Some("1"));
     }
 }

@@ -1,11 +1,11 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::value::RawValue;
+use serde_json::value::{to_raw_value, RawValue};
 
 use crate::{Error, Result};
 
-/// One node as the server sent it: the exact bytes, and the typed view of them, or why
-/// the typed view failed. A node whose view failed is still kept, so nothing is dropped.
+/// One node as the server sent it: its JSON text, and the typed view of it, or why the
+/// typed view failed. A node whose view failed is still kept, so nothing is dropped.
 #[derive(Debug, Clone, Serialize)]
 pub struct Parsed<T> {
     raw: Box<RawValue>,
@@ -21,8 +21,26 @@ impl<T: DeserializeOwned> Parsed<T> {
     }
 }
 
+impl<T: Serialize> Parsed<T> {
+    /// A node that was read as part of a larger one: its JSON is the typed view written
+    /// back, which is the same JSON value the server sent (key order may differ).
+    pub fn from_view(view: T) -> Self {
+        match to_raw_value(&view) {
+            Ok(raw) => Parsed {
+                raw,
+                view: Ok(view),
+            },
+            Err(e) => Parsed {
+                raw: RawValue::NULL.to_owned(),
+                view: Err(Error::Encode(e.to_string())),
+            },
+        }
+    }
+}
+
 impl<T> Parsed<T> {
-    /// The exact JSON text the server sent for this node.
+    /// The JSON text of this node: exactly what the server sent, for a node read on its
+    /// own.
     pub fn raw(&self) -> &str {
         self.raw.get()
     }
@@ -34,8 +52,12 @@ impl<T> Parsed<T> {
 
 /// Parses `json` as `T`, naming the JSON path of a failure.
 pub fn parse<T: DeserializeOwned>(json: &str) -> Result<T> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| Error::decode(e.path(), e.inner()))
+    // Tracking the path costs an allocation per key, so only a failed parse pays it:
+    // the second run fails at the same place, now with the path.
+    serde_json::from_str(json).or_else(|_| {
+        let de = &mut serde_json::Deserializer::from_str(json);
+        serde_path_to_error::deserialize(de).map_err(|e| Error::decode(e.path(), e.inner()))
+    })
 }
 
 /// Parses a JSON array whose items are parsed one by one: a malformed item is kept with
@@ -73,6 +95,22 @@ mod tests {
             items[0].raw(),
             r#"{"value" : 1.50, "idShort":"x", "modelType":{"name":"Property"}}"#
         );
+    }
+
+    #[test]
+    fn a_decode_error_names_the_json_path_of_a_nested_failure() {
+        let json = r#"{"idShort":"S","submodelElements":[
+            {"idShort":"ok","modelType":{"name":"Property"}},
+            {"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
+                {"idShort":"m","modelType":{"name":"MultiLanguageProperty"},"value":[{"language":"en"}]}]}]}"#;
+        let err = parse::<crate::Submodel>(json).expect_err("text is missing");
+        match err {
+            Error::Decode { path, message } => {
+                assert_eq!(path, "submodelElements[1].value[0].value[0]");
+                assert!(message.contains("missing field `text`"), "{message}");
+            }
+            other => panic!("not a decode error: {other}"),
+        }
     }
 
     #[test]

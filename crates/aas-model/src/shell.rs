@@ -1,73 +1,111 @@
-use serde::Deserialize;
+//! The shell and what hangs off it directly: the asset, views, concept dictionaries.
 
-use crate::tolerant::null_as_default;
-use serde_json::value::RawValue;
+use serde::{Deserialize, Serialize};
 
-use crate::{Identifier, LangString, ModelType, Parsed, Reference, SubmodelElement};
+use crate::{
+    AdministrativeInformation, EmbeddedDataSpecification, Identifier, LangString, ModelType,
+    Nullable, OtherFields, Reference,
+};
 
 /// An Asset Administration Shell as the gateway returns it (`GET aasList/{aasId}`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssetAdministrationShell {
     pub id_short: String,
     pub identification: Identifier,
-    #[serde(default)]
-    pub model_type: Option<ModelType>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub description: Vec<LangString>,
-    #[serde(default)]
-    pub asset: Option<Reference>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub submodels: Vec<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub model_type: Nullable<ModelType>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub category: Nullable<String>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub description: Nullable<Vec<LangString>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub parent: Nullable<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub administration: Nullable<AdministrativeInformation>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub embedded_data_specifications: Nullable<Vec<EmbeddedDataSpecification>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub derived_from: Nullable<Reference>,
+    /// A reference to the asset; BaSyx V1 puts the whole asset here (see [`Reference`]).
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub asset: Nullable<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub submodels: Nullable<Vec<Reference>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub views: Nullable<Vec<View>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub concept_dictionaries: Nullable<Vec<ConceptDictionary>>,
+    /// Also `security`, and BaSyx V1's `conceptDictionary` and `dataSpecification`.
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-/// A submodel; its elements stay raw until they are looked at.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Submodel {
+pub struct Asset {
     pub id_short: String,
-    #[serde(default)]
-    pub identification: Option<Identifier>,
-    #[serde(default)]
-    pub model_type: Option<ModelType>,
-    #[serde(default)]
-    pub kind: Option<String>,
-    #[serde(default)]
-    pub semantic_id: Option<Reference>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub description: Vec<LangString>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    submodel_elements: Vec<Box<RawValue>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub identification: Nullable<Identifier>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub model_type: Nullable<ModelType>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub category: Nullable<String>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub description: Nullable<Vec<LangString>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub parent: Nullable<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub administration: Nullable<AdministrativeInformation>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub embedded_data_specifications: Nullable<Vec<EmbeddedDataSpecification>>,
+    /// `Type` or `Instance`.
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub kind: Nullable<String>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub asset_identification_model: Nullable<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub bill_of_material: Nullable<Reference>,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-impl Submodel {
-    pub fn elements(&self) -> Vec<Parsed<SubmodelElement>> {
-        self.submodel_elements
-            .iter()
-            .map(|raw| Parsed::new(raw.clone()))
-            .collect()
-    }
-}
-
-/// One entry of the registry (`GET /api/v1/registry`).
-#[derive(Debug, Clone, Deserialize)]
+/// A named selection of the shell's elements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AasDescriptor {
+pub struct View {
     pub id_short: String,
-    pub identification: Identifier,
-    #[serde(default, deserialize_with = "null_as_default")]
-    pub description: Vec<LangString>,
-    /// The platform's `submodelDescriptors`; BaSyx V1 registries call it `submodels`.
-    #[serde(default, alias = "submodels", deserialize_with = "null_as_default")]
-    pub submodel_descriptors: Vec<SubmodelDescriptor>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub model_type: Nullable<ModelType>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub category: Nullable<String>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub description: Nullable<Vec<LangString>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub semantic_id: Nullable<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub embedded_data_specifications: Nullable<Vec<EmbeddedDataSpecification>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub contained_elements: Nullable<Vec<Reference>>,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+/// The concept descriptions a shell uses, by reference.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SubmodelDescriptor {
+pub struct ConceptDictionary {
     pub id_short: String,
-    #[serde(default)]
-    pub identification: Option<Identifier>,
-    #[serde(default)]
-    pub semantic_id: Option<Reference>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub model_type: Nullable<ModelType>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub category: Nullable<String>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub description: Nullable<Vec<LangString>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub embedded_data_specifications: Nullable<Vec<EmbeddedDataSpecification>>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub concept_descriptions: Nullable<Vec<Reference>>,
+    #[serde(flatten)]
+    pub extra: OtherFields,
 }
