@@ -5,7 +5,8 @@ use aas_model::AssetType;
 use clap::{Args, Parser, Subcommand};
 
 const EXIT_CODES: &str = "\
-Connection: --config FILE, or the URL flags with --realm and --client-id; secrets are
+Connection: --profile NAME (set up in the desktop app), --config FILE, or the URL flags
+with --realm and --client-id; secrets are
 never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
 AASMD_USER_TOKEN in the environment (they override the file's).
 
@@ -94,8 +95,12 @@ pub struct ConnectionArgs {
     /// A JSON file with the fields of the sandbox's start-up line (registry_url,
     /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
     /// below override its fields.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "profile")]
     pub config: Option<PathBuf>,
+    /// A profile saved by the desktop app: its settings, and its secrets from the OS
+    /// keychain. Flags below override its fields.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
     /// Base URL of the registry (`.../api/v1/registry` is appended).
     #[arg(long, global = true, value_name = "URL")]
     pub registry_url: Option<String>,

@@ -1,6 +1,6 @@
 use std::io::Write;
 
-use aas_client::{Client, Connection, CrawlPlan};
+use aas_client::{Client, Connection, CrawlPlan, Keychain, ProfileStore, SecretKind};
 use aas_model::Parsed;
 use serde_json::Value;
 
@@ -51,18 +51,19 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The connection from `--config`, overridden field by field by the flags and by
-/// the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
+/// The connection from `--profile` or `--config`, overridden field by field by the
+/// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
 fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
-    let mut fields = match &args.config {
-        Some(path) => {
+    let mut fields = match (&args.profile, &args.config) {
+        (Some(name), _) => profile_fields(name)?,
+        (None, Some(path)) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
             serde_json::from_str::<serde_json::Map<String, Value>>(&text).map_err(|e| {
                 CliError::Usage(format!("{} is not a connection file: {e}", path.display()))
             })?
         }
-        None => serde_json::Map::new(),
+        (None, None) => serde_json::Map::new(),
     };
     let overrides = [
         ("registry_url", args.registry_url.clone()),
@@ -89,6 +90,24 @@ fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
             "incomplete connection ({e}); give --config FILE, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN"
         ))
     })
+}
+
+/// A saved profile's fields, with the secrets the keychain holds for it.
+fn profile_fields(name: &str) -> Result<serde_json::Map<String, Value>, CliError> {
+    let profile = ProfileStore::app_default()?.find(name)?;
+    let mut fields = match serde_json::to_value(&profile).map_err(std::io::Error::other)? {
+        Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    };
+    for (field, kind) in [
+        ("client_secret", SecretKind::ClientSecret),
+        ("user_token", SecretKind::UserToken),
+    ] {
+        if let Some(secret) = Keychain.get(name, kind)? {
+            fields.insert(field.into(), Value::String(secret.expose().to_owned()));
+        }
+    }
+    Ok(fields)
 }
 
 /// A list as a JSON array of the items' exact texts.

@@ -26,6 +26,9 @@ pub enum Error {
     /// The connection settings are unusable.
     #[error("connection settings: {0}")]
     Config(String),
+    /// The OS keychain could not be used.
+    #[error("keychain: {0}")]
+    Keychain(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -58,7 +61,7 @@ impl Error {
             },
             Error::Offline { .. } => ErrorKind::Offline,
             Error::BadData(_) | Error::Incomplete { .. } => ErrorKind::BadData,
-            Error::Config(_) => ErrorKind::Config,
+            Error::Config(_) | Error::Keychain(_) => ErrorKind::Config,
         }
     }
 

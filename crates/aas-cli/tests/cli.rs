@@ -1,0 +1,186 @@
+//! `aasmd` as users run it: the sandbox's one start-up line, data on stdout, messages
+//! on stderr, the documented exit codes, and a profile saved the way the app saves it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
+
+use aas_client::{ClientAuth, Keychain, Profile, ProfileStore, Secret, SecretKind};
+use serde_json::Value;
+
+const AASMD: &str = env!("CARGO_BIN_EXE_aasmd");
+const MACHINE: &str = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
+
+struct Sandbox {
+    child: Child,
+    line: Value,
+    config: std::path::PathBuf,
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.config);
+    }
+}
+
+fn sandbox() -> Sandbox {
+    let mut child = Command::new(AASMD)
+        .args(["sandbox", "--addr", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("aasmd sandbox starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("start-up line");
+    let config = std::env::temp_dir().join(format!(
+        "aasmd-test-{}-{}.json",
+        std::process::id(),
+        unique()
+    ));
+    std::fs::write(&config, &line).expect("config file");
+    let line: Value = serde_json::from_str(&line).expect("one JSON line");
+    Sandbox {
+        child,
+        line,
+        config,
+    }
+}
+
+fn unique() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+fn aasmd(args: &[&str]) -> Output {
+    Command::new(AASMD).args(args).output().expect("aasmd runs")
+}
+
+#[test]
+fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() {
+    let sb = sandbox();
+    for field in [
+        "registry_url",
+        "gateway_url",
+        "auth_url",
+        "realm",
+        "client_id",
+        "client_secret",
+        "user_token",
+        "plants",
+    ] {
+        assert!(
+            sb.line.get(field).is_some(),
+            "{field} missing from {}",
+            sb.line
+        );
+    }
+    let config = sb.config.to_str().expect("path");
+    let out = aasmd(&[
+        "--config", config, "list", "--plant", "DEMO-01", "--type", "machine",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shells: Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(shells[0]["identification"]["id"], MACHINE);
+    assert!(out.stderr.is_empty(), "no chatter on stderr");
+
+    let out = aasmd(&[
+        "--config",
+        config,
+        "element",
+        MACHINE,
+        "Nameplate",
+        "Address",
+        "CityTown",
+    ]);
+    let element: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(element["value"], "Stuttgart");
+}
+
+#[test]
+fn exit_codes_say_what_went_wrong() {
+    let sb = sandbox();
+    let config = sb.config.to_str().expect("path");
+    let not_found = aasmd(&["--config", config, "aas", "urn:nope"]);
+    assert_eq!(not_found.status.code(), Some(4));
+    assert!(not_found.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&not_found.stderr).contains("not found"));
+
+    let usage = aasmd(&["list", "--plant", "DEMO-01", "--type", "machine"]);
+    assert_eq!(usage.status.code(), Some(2), "no connection given");
+    let bad_type = aasmd(&[
+        "--config", config, "list", "--plant", "DEMO-01", "--type", "robot",
+    ]);
+    assert_eq!(bad_type.status.code(), Some(2));
+
+    let refused = Command::new(AASMD)
+        .args(["--config", config, "registry"])
+        .env("AASMD_CLIENT_SECRET", "wrong-canary")
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(3));
+    assert!(!String::from_utf8_lossy(&refused.stderr).contains("wrong-canary"));
+
+    let gone = aasmd(&[
+        "--config",
+        config,
+        "--gateway-url",
+        "http://127.0.0.1:9",
+        "aas",
+        MACHINE,
+    ]);
+    assert_eq!(gone.status.code(), Some(5));
+}
+
+#[test]
+#[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
+fn profile_from_the_app_settings_and_the_keychain() {
+    let sb = sandbox();
+    let text = |f: &str| sb.line[f].as_str().expect("string").to_owned();
+    let name = "Demo via keychain";
+    let profile = Profile {
+        name: name.into(),
+        registry_url: text("registry_url"),
+        gateway_url: text("gateway_url"),
+        auth_url: text("auth_url"),
+        realm: text("realm"),
+        client_id: text("client_id"),
+        client_auth: ClientAuth::Form,
+        plants: vec!["DEMO-01".into()],
+    };
+    ProfileStore::app_default()
+        .expect("data dir")
+        .save(&[profile])
+        .expect("save");
+    Keychain
+        .set(
+            name,
+            SecretKind::ClientSecret,
+            &Secret::new(text("client_secret")),
+        )
+        .expect("keychain");
+    Keychain
+        .set(
+            name,
+            SecretKind::UserToken,
+            &Secret::new(text("user_token")),
+        )
+        .expect("keychain");
+    let out = aasmd(&["--profile", name, "aas", MACHINE]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shell: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(shell["identification"]["id"], MACHINE);
+    let missing = aasmd(&["--profile", "No such profile", "registry"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
