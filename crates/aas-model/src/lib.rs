@@ -21,6 +21,7 @@ mod model_typed;
 mod nullable;
 mod outline;
 mod parsed;
+mod record;
 mod reference;
 mod shell;
 mod submodel;
@@ -38,7 +39,8 @@ pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
 pub use element::{
     AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
     ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Property,
-    Range, ReferenceElement, RelationshipElement, SubmodelElement, SubmodelElementCollection,
+    Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
+    SubmodelElementCollection,
 };
 pub use environment::Environment;
 pub use error::{Error, Result};

@@ -1,7 +1,8 @@
 //! Reading objects whose fields depend on their `modelType.name` (submodel elements,
 //! constraints) in one pass. JSON may send such fields before `modelType`; only those
-//! few are held as `Value`s until the type is known, everything after it is read
-//! straight into the typed body. Keys neither the head nor the body knows are kept.
+//! few are held as their raw text until the type is known (so nested elements in them
+//! keep their exact bytes), everything after it is read straight into the typed body.
+//! Keys neither the head nor the body knows are kept.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -9,6 +10,7 @@ use std::vec;
 
 use serde::de::{self, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 use serde::{forward_to_deserialize_any, Deserialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::{ModelType, OtherFields};
@@ -55,7 +57,7 @@ where
             break map.next_value::<ModelType>()?;
         }
         if !head.read(&key, &mut map)? {
-            early.push((key.into_owned(), map.next_value::<Value>()?));
+            early.push((key.into_owned(), map.next_value::<Box<RawValue>>()?));
         }
     };
     let mut fields = BodyFields {
@@ -75,7 +77,7 @@ where
 }
 
 /// An object key, borrowed from the input when it can be.
-struct FieldName<'de>(Cow<'de, str>);
+pub(crate) struct FieldName<'de>(pub Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for FieldName<'de> {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
@@ -109,12 +111,12 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
 /// keys it wants: early ones first, then the live ones; head keys go to the head and
 /// the others to `extra` on the way.
 struct BodyFields<'a, A, H> {
-    early: vec::IntoIter<(String, Value)>,
+    early: vec::IntoIter<(String, Box<RawValue>)>,
     map: &'a mut A,
     head: &'a mut H,
     wanted: &'static [&'static str],
     /// The value of the early key just handed out, with its key for error messages.
-    early_value: Option<(String, Value)>,
+    early_value: Option<(String, Box<RawValue>)>,
     extra: OtherFields,
 }
 
@@ -131,6 +133,8 @@ impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, A, 
                 self.early_value = Some((key, value));
                 return Ok(Some(name));
             }
+            let value: Value = serde_json::from_str(value.get())
+                .map_err(|e| A::Error::custom(format_args!("{key}: {}", message(&e))))?;
             self.extra.insert(key, value);
         }
         while let Some(FieldName(key)) = self.map.next_key()? {
@@ -150,12 +154,27 @@ impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, A, 
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.early_value.take() {
-            // Read from a `Value`, so the path stops at this object: name the key.
-            Some((key, value)) => seed
-                .deserialize(value)
-                .map_err(|e| A::Error::custom(format_args!("{key}: {e}"))),
+            // Read again from its text, so the path stops at this object: name the key.
+            // The text is a local copy, so it is read through `io::Read`, which serves
+            // any lifetime (nothing borrows from it).
+            Some((key, value)) => {
+                let mut de = serde_json::Deserializer::from_reader(value.get().as_bytes());
+                seed.deserialize(&mut de)
+                    .map_err(|e| A::Error::custom(format_args!("{key}: {}", message(&e))))
+            }
             None => self.map.next_value_seed(seed),
         }
+    }
+}
+
+/// A serde_json error without its line and column, which only count within one
+/// buffered field and would mislead.
+fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let position = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&position) {
+        Some(message) => message.to_owned(),
+        None => text,
     }
 }
 

@@ -122,18 +122,27 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_child_makes_its_top_level_node_carry_the_reason_and_path() {
+    fn a_bad_child_carries_its_reason_and_its_collection_is_fine() {
         let json = r#"[{"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
             {"idShort":"p","modelType":{"name":"Property"},"valueType":"string","value":"v"},
             {"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}]},
             {"idShort":"fine","modelType":{"name":"Property"},"value":"1"}]"#;
         let items = parse_list::<SubmodelElement>(json).expect("list");
         let c = OutlineNode::element(&items[0]);
-        assert_eq!(c.id_short, None);
-        let error = c.error.expect("the bad child fails its collection");
-        assert!(error.contains("value[1].value"), "{error}");
+        assert_eq!(c.error, None);
+        assert_eq!(c.id_short.as_deref(), Some("C"));
+        assert_eq!(c.children.len(), 2);
+        assert_eq!(c.children[0].value.as_deref(), Some("v"));
+        assert_eq!(c.children[0].error, None);
+        let bad = &c.children[1];
+        assert_eq!(bad.id_short, None);
+        let error = bad.error.as_deref().expect("the bad child has its reason");
+        assert!(error.contains("at value:"), "{error}");
         assert!(error.contains("expected a sequence"), "{error}");
-        assert!(c.raw.contains("not a list"));
+        assert_eq!(
+            bad.raw,
+            r#"{"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}"#
+        );
         assert_eq!(OutlineNode::element(&items[1]).value.as_deref(), Some("1"));
     }
 }

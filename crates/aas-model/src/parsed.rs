@@ -39,8 +39,9 @@ impl<T: Serialize> Parsed<T> {
 }
 
 impl<T> Parsed<T> {
-    /// The JSON text of this node: exactly what the server sent, for a node read on its
-    /// own.
+    /// The JSON text of this node: exactly what the server sent (also for a nested
+    /// element, see [`RawElement`](crate::RawElement)), unless it was made with
+    /// [`Parsed::from_view`].
     pub fn raw(&self) -> &str {
         self.raw.get()
     }
@@ -100,13 +101,31 @@ mod tests {
     #[test]
     fn a_decode_error_names_the_json_path_of_a_nested_failure() {
         let json = r#"{"idShort":"S","submodelElements":[
+            {"idShort":"ok","modelType":{"name":"Property"}}],
+            "qualifiers":[{"modelType":{"name":"Qualifier"},"type":"t","valueId":{"keys":[{"type":"GlobalReference"}]}}]}"#;
+        let err = parse::<crate::Submodel>(json).expect_err("key value is missing");
+        match err {
+            Error::Decode { path, message } => {
+                assert_eq!(path, "qualifiers[0].valueId.keys[0]");
+                assert!(message.contains("missing field `value`"), "{message}");
+            }
+            other => panic!("not a decode error: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_bad_nested_element_fails_alone_and_names_its_path_inside_itself() {
+        let json = r#"{"idShort":"S","submodelElements":[
             {"idShort":"ok","modelType":{"name":"Property"}},
             {"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
                 {"idShort":"m","modelType":{"name":"MultiLanguageProperty"},"value":[{"language":"en"}]}]}]}"#;
-        let err = parse::<crate::Submodel>(json).expect_err("text is missing");
-        match err {
+        let sm = parse::<crate::Submodel>(json).expect("the submodel itself is fine");
+        let elements = sm.elements();
+        let c = elements[1].view().expect("the collection is fine");
+        let kids = c.children().expect("children");
+        match kids[0].view().expect_err("text is missing") {
             Error::Decode { path, message } => {
-                assert_eq!(path, "submodelElements[1].value[0].value[0]");
+                assert_eq!(path, "value[0]");
                 assert!(message.contains("missing field `text`"), "{message}");
             }
             other => panic!("not a decode error: {other}"),

@@ -1,48 +1,167 @@
-use serde::{Deserialize, Serialize};
+use serde::de::MapAccess;
+use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::model_typed::Head;
+use crate::record::{self, Record};
 use crate::{
     AdministrativeInformation, Constraint, EmbeddedDataSpecification, Identifier, LangString,
-    ModelType, Nullable, OtherFields, Parsed, Reference, SubmodelElement,
+    ModelType, Nullable, OtherFields, Parsed, RawElement, Reference, SubmodelElement,
 };
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Submodel {
     pub id_short: String,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub identification: Nullable<Identifier>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub model_type: Nullable<ModelType>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub category: Nullable<String>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub description: Nullable<Vec<LangString>>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub parent: Nullable<Reference>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub administration: Nullable<AdministrativeInformation>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub embedded_data_specifications: Nullable<Vec<EmbeddedDataSpecification>>,
     /// `Instance` or `Template`.
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub kind: Nullable<String>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub semantic_id: Nullable<Reference>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub qualifiers: Nullable<Vec<Constraint>>,
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
-    pub submodel_elements: Nullable<Vec<SubmodelElement>>,
+    /// The top-level elements, as sent; [`Submodel::elements`] types them.
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub submodel_elements: Nullable<Vec<RawElement>>,
     #[serde(flatten)]
     pub extra: OtherFields,
 }
 
 impl Submodel {
-    /// The top-level elements, each with its JSON for the raw view.
+    /// The top-level elements, each with its exact JSON for the raw view; a malformed
+    /// one is an error view of its own, beside its good siblings.
     pub fn elements(&self) -> Vec<Parsed<SubmodelElement>> {
         self.submodel_elements
             .iter()
-            .cloned()
-            .map(Parsed::from_view)
+            .map(RawElement::parse)
             .collect()
+    }
+}
+
+/// Read key by key (not with `flatten`, which would buffer the elements' text away).
+impl<'de> Deserialize<'de> for Submodel {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        record::deserialize::<D, SubmodelFields>(de)
+    }
+}
+
+#[derive(Default)]
+struct SubmodelFields {
+    submodel: Submodel,
+    /// `idShort` is required, and may be empty, so its presence is tracked apart.
+    has_id_short: bool,
+}
+
+impl<'de> Head<'de> for SubmodelFields {
+    fn read<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        let sm = &mut self.submodel;
+        match key {
+            "idShort" => {
+                sm.id_short = map.next_value()?;
+                self.has_id_short = true;
+            }
+            "identification" => sm.identification = map.next_value()?,
+            "modelType" => sm.model_type = map.next_value()?,
+            "category" => sm.category = map.next_value()?,
+            "description" => sm.description = map.next_value()?,
+            "parent" => sm.parent = map.next_value()?,
+            "administration" => sm.administration = map.next_value()?,
+            "embeddedDataSpecifications" => sm.embedded_data_specifications = map.next_value()?,
+            "kind" => sm.kind = map.next_value()?,
+            "semanticId" => sm.semantic_id = map.next_value()?,
+            "qualifiers" => sm.qualifiers = map.next_value()?,
+            "submodelElements" => sm.submodel_elements = map.next_value()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl Record<'_> for SubmodelFields {
+    type Output = Submodel;
+    const EXPECTING: &'static str = "a submodel";
+
+    fn finish<E: serde::de::Error>(self, extra: OtherFields) -> Result<Submodel, E> {
+        if !self.has_id_short {
+            return Err(E::missing_field("idShort"));
+        }
+        Ok(Submodel {
+            extra,
+            ..self.submodel
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse, Environment, Error};
+
+    const GOOD: &str = r#"{"value" : 1.50,"idShort":"good","modelType":{"name":"Property"}}"#;
+    const BAD: &str =
+        r#"{"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"oops"}"#;
+
+    #[test]
+    fn a_malformed_element_fails_alone_and_every_element_keeps_its_text() {
+        let json = format!(
+            r#"{{"submodelElements":[ {GOOD},{BAD} ],"idShort":"S","modelType":{{"name":"Submodel"}},"x":1}}"#
+        );
+        let sm = parse::<Submodel>(&json).expect("the submodel is fine");
+        assert_eq!(sm.id_short, "S");
+        assert_eq!(sm.extra.len(), 1);
+        let elements = sm.elements();
+        assert_eq!(elements.len(), 2);
+        assert_eq!(elements[0].raw(), GOOD);
+        assert_eq!(elements[0].view().expect("good").id_short, "good");
+        assert_eq!(elements[1].raw(), BAD);
+        let err = elements[1].view().expect_err("bad");
+        assert!(
+            matches!(err, Error::Decode { path, message }
+                if path == "value" && message.contains("expected a sequence")),
+            "{err}"
+        );
+        let written = serde_json::to_string(&sm).expect("writes");
+        assert_eq!(
+            written,
+            format!(
+                r#"{{"idShort":"S","modelType":{{"name":"Submodel"}},"submodelElements":[{GOOD},{BAD}],"x":1}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn elements_in_an_environment_keep_their_text() {
+        let json =
+            format!(r#"{{"submodels":[{{"idShort":"S","submodelElements":[{GOOD}]}}],"y":[]}}"#);
+        let env = parse::<Environment>(&json).expect("valid");
+        assert_eq!(env.extra.len(), 1);
+        assert_eq!(env.submodels[0].elements()[0].raw(), GOOD);
+    }
+
+    #[test]
+    fn absent_null_and_empty_elements_come_back_as_they_went_in() {
+        for json in [
+            r#"{"idShort":"S"}"#,
+            r#"{"idShort":"S","submodelElements":null}"#,
+            r#"{"idShort":"S","submodelElements":[]}"#,
+        ] {
+            let sm = parse::<Submodel>(json).expect("valid");
+            assert!(sm.elements().is_empty());
+            assert_eq!(serde_json::to_string(&sm).expect("writes"), json);
+        }
+        assert!(parse::<Submodel>(r#"{"submodelElements":[]}"#).is_err());
     }
 }

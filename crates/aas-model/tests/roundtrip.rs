@@ -124,3 +124,60 @@ fn the_aasv2_check_example_environment_round_trips() {
         Err(e) => println!("SKIPPED: cannot run {}: {e}", tool.display()),
     }
 }
+
+/// Every element of `elements`, and everything nested in them, has the exact text it
+/// has in `text` and a typed view; returns how many there were.
+fn check_elements(
+    text: &str,
+    elements: &[aas_model::Parsed<SubmodelElement>],
+    path: &Path,
+) -> usize {
+    let mut count = 0;
+    for el in elements {
+        assert!(
+            text.contains(el.raw()),
+            "{}: not the server's text: {}",
+            path.display(),
+            el.raw()
+        );
+        let view = el
+            .view()
+            .unwrap_or_else(|e| panic!("{}: {e}: {}", path.display(), el.raw()));
+        let children = view.children().expect("children");
+        count += 1 + check_elements(text, &children, path);
+    }
+    count
+}
+
+#[test]
+fn every_nested_element_of_every_sample_keeps_its_exact_text() {
+    let samples = shared_dir().join("aas-samples");
+    let mut files = Vec::new();
+    json_files(&samples, &mut files);
+    let mut total = 0;
+    for path in &files {
+        let bytes = std::fs::read(path).expect("readable file");
+        let text = std::str::from_utf8(&bytes).expect("UTF-8");
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let json: Value = serde_json::from_str(text).expect("well-formed JSON");
+        let submodels: Vec<Submodel> = match round_trip(text, &json).0 {
+            "Environment" => parse::<Environment>(text)
+                .expect("environment")
+                .submodels
+                .to_vec(),
+            "Submodel" => vec![parse(text).expect("submodel")],
+            "[Submodel]" => parse(text).expect("submodels"),
+            "SubmodelElement" => {
+                let el: SubmodelElement = parse(text).expect("element");
+                total += check_elements(text, &el.children().expect("children"), path);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+        for sm in submodels {
+            total += check_elements(text, &sm.elements(), path);
+        }
+    }
+    println!("{total} elements keep their exact text");
+    assert!(total > 100, "too few elements checked: {total}");
+}

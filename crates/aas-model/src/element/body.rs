@@ -1,11 +1,15 @@
 //! The fields each kind of submodel element adds to the common ones.
 
-use serde::de::IgnoredAny;
+use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::model_typed::Body;
-use crate::{LangString, Nullable, OtherFields, Reference, SubmodelElement, ValueType};
+use crate::model_typed::{Body, Head};
+use crate::record::{self, Record};
+use crate::{
+    parse, LangString, Nullable, OtherFields, Parsed, RawElement, Reference, SubmodelElement,
+    ValueType,
+};
 
 /// The type-specific part of a submodel element, chosen by `modelType.name`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -116,8 +120,9 @@ pub struct ReferenceElement {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct SubmodelElementCollection {
+    /// The nested elements, as sent; [`SubmodelElement::children`] types them.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
-    pub value: Nullable<Vec<SubmodelElement>>,
+    pub value: Nullable<Vec<RawElement>>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub ordered: Nullable<bool>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
@@ -140,16 +145,46 @@ pub struct AnnotatedRelationshipElement {
     pub first: Nullable<Reference>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub second: Nullable<Reference>,
+    /// Elements or references ([`Annotation`]), as sent; [`SubmodelElement::children`]
+    /// types the elements, [`AnnotatedRelationshipElement::annotations`] all of them.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
-    pub annotation: Nullable<Vec<Annotation>>,
+    pub annotation: Nullable<Vec<RawElement>>,
+}
+
+impl AnnotatedRelationshipElement {
+    /// Each annotation typed, with its exact text.
+    pub fn annotations(&self) -> Vec<Parsed<Annotation>> {
+        self.annotation
+            .iter()
+            .map(|a| Parsed::new(a.clone().into_raw()))
+            .collect()
+    }
 }
 
 /// V2.0.1 annotates with data elements; PyI40AAS 0.2.3 writes references instead.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Annotation {
     Element(Box<SubmodelElement>),
     Reference(Reference),
+}
+
+/// An object with `modelType` or `idShort` is an element (and an error if it is not a
+/// valid one); any other object is a reference. Read from the text, not buffered as
+/// `untagged` would, so nested elements keep their exact bytes.
+impl<'de> Deserialize<'de> for Annotation {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let raw = RawElement::deserialize(de)?;
+        if raw.is_element() {
+            parse(raw.get())
+                .map(|el| Annotation::Element(Box::new(el)))
+                .map_err(D::Error::custom)
+        } else {
+            parse(raw.get())
+                .map(Annotation::Reference)
+                .map_err(D::Error::custom)
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -158,8 +193,9 @@ pub struct Capability {}
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Entity {
+    /// The nested elements, as sent; [`SubmodelElement::children`] types them.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
-    pub statements: Nullable<Vec<SubmodelElement>>,
+    pub statements: Nullable<Vec<RawElement>>,
     /// `CoManagedEntity` or `SelfManagedEntity`.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub entity_type: Nullable<String>,
@@ -185,11 +221,38 @@ pub struct Operation {
     pub inoutput_variable: Nullable<Vec<OperationVariable>>,
 }
 
-/// One argument of an operation: its `value` is the element that describes it.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// One argument of an operation: its `value` is the element that describes it, as sent;
+/// [`SubmodelElement::children`] types it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct OperationVariable {
-    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
-    pub value: Nullable<SubmodelElement>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub value: Nullable<RawElement>,
     #[serde(flatten)]
     pub extra: OtherFields,
+}
+
+impl<'de> Deserialize<'de> for OperationVariable {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        record::deserialize::<D, OperationVariable>(de)
+    }
+}
+
+impl<'de> Head<'de> for OperationVariable {
+    fn read<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "value" => self.value = map.next_value()?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl Record<'_> for OperationVariable {
+    type Output = Self;
+    const EXPECTING: &'static str = "an operation variable";
+
+    fn finish<E: serde::de::Error>(mut self, extra: OtherFields) -> Result<Self, E> {
+        self.extra = extra;
+        Ok(self)
+    }
 }

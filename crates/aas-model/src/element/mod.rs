@@ -2,6 +2,7 @@
 //! ([`ElementBody`]).
 
 mod body;
+mod raw;
 mod read;
 
 use serde::Serialize;
@@ -11,6 +12,7 @@ pub use body::{
     File, MultiLanguageProperty, Operation, OperationVariable, Property, Range, ReferenceElement,
     RelationshipElement, SubmodelElementCollection,
 };
+pub use raw::RawElement;
 
 use crate::{
     Constraint, EmbeddedDataSpecification, LangString, ModelType, Nullable, OtherFields, Parsed,
@@ -125,19 +127,20 @@ impl SubmodelElement {
 
     /// The elements nested in this one: a collection's `value`, an entity's
     /// `statements`, the elements annotating a relationship, an operation's variables.
+    /// Each keeps the exact text the server sent; a malformed one is an error view of
+    /// its own, beside its good siblings. (Never fails: the `Result` is for callers
+    /// written when a bad child failed the whole element.)
     pub fn children(&self) -> Result<Vec<Parsed<SubmodelElement>>> {
-        Ok(self.nested().cloned().map(Parsed::from_view).collect())
+        Ok(self.nested().map(RawElement::parse).collect())
     }
 
-    fn nested(&self) -> Box<dyn Iterator<Item = &SubmodelElement> + '_> {
+    /// The nested elements' text, not yet typed.
+    pub fn nested(&self) -> Box<dyn Iterator<Item = &RawElement> + '_> {
         match &self.body {
             ElementBody::SubmodelElementCollection(c) => Box::new(c.value.iter()),
             ElementBody::Entity(e) => Box::new(e.statements.iter()),
             ElementBody::AnnotatedRelationshipElement(r) => {
-                Box::new(r.annotation.iter().filter_map(|a| match a {
-                    Annotation::Element(el) => Some(&**el),
-                    Annotation::Reference(_) => None,
-                }))
+                Box::new(r.annotation.iter().filter(|a| a.is_element()))
             }
             ElementBody::Operation(o) => Box::new(
                 [&o.input_variable, &o.output_variable, &o.inoutput_variable]
@@ -229,6 +232,118 @@ mod tests {
         );
         assert!(c.extra.is_empty());
         round_trip(json);
+    }
+
+    #[test]
+    fn children_keep_the_exact_text_the_server_sent() {
+        let p1 = r#"{ "value" : 1.50 ,"modelType":{"name":"Property"},  "idShort":"p1" }"#;
+        let p2 = r#"{"valueType":"double","idShort":"p2","value":1e3,"modelType":{ "name" :"Property"}}"#;
+        let inner = r#"{"value":[ {"value":2.50,"idShort":"deep","modelType":{"name":"Property"}} ],"idShort":"inner","modelType":{"name":"SubmodelElementCollection"}}"#;
+        // `value` comes before `modelType`, so it is held until the type is known.
+        let json = format!(
+            r#"{{"value": [ {p1},
+                {p2} ,{inner}],"idShort":"C","modelType":{{"name":"SubmodelElementCollection"}},"ordered":false}}"#
+        );
+        let c = element(&json);
+        let kids = c.children().expect("children");
+        let raws: Vec<&str> = kids.iter().map(Parsed::raw).collect();
+        assert_eq!(raws, [p1, p2, inner]);
+        assert_eq!(kids[0].view().expect("typed").id_short, "p1");
+        let deep = kids[2].view().expect("typed").children().expect("children");
+        assert_eq!(
+            deep[0].raw(),
+            r#"{"value":2.50,"idShort":"deep","modelType":{"name":"Property"}}"#
+        );
+        // Written back, the children are the server's bytes.
+        let written = serde_json::to_string(&c).expect("writes");
+        assert!(written.contains(p1) && written.contains(p2) && written.contains(inner));
+        round_trip(&json);
+
+        // The same after `modelType`, and for entities, operations and annotations.
+        let json = format!(
+            r#"{{"idShort":"E","modelType":{{"name":"Entity"}},"statements":[{p1}, {p2}]}}"#
+        );
+        let raws: Vec<String> = element(&json)
+            .children()
+            .expect("children")
+            .iter()
+            .map(|k| k.raw().to_owned())
+            .collect();
+        assert_eq!(raws, [p1, p2]);
+        let json = format!(
+            r#"{{"inputVariable":[{{"value":{p1}}}],"idShort":"Op","modelType":{{"name":"Operation"}},"outputVariable":[{{"value" : {p2}}}]}}"#
+        );
+        let raws: Vec<String> = element(&json)
+            .children()
+            .expect("children")
+            .iter()
+            .map(|k| k.raw().to_owned())
+            .collect();
+        assert_eq!(raws, [p1, p2]);
+        round_trip(&json);
+        let json = format!(
+            r#"{{"annotation":[{p1},{{"keys":[]}}],"idShort":"R","modelType":{{"name":"AnnotatedRelationshipElement"}}}}"#
+        );
+        let r = element(&json);
+        let kids = r.children().expect("children");
+        assert_eq!(kids.len(), 1);
+        assert_eq!(kids[0].raw(), p1);
+        let ElementBody::AnnotatedRelationshipElement(body) = &r.body else {
+            panic!("not an annotated relationship: {r:?}");
+        };
+        let annotations = body.annotations();
+        assert!(matches!(annotations[0].view(), Ok(Annotation::Element(_))));
+        assert!(matches!(
+            annotations[1].view(),
+            Ok(Annotation::Reference(_))
+        ));
+    }
+
+    #[test]
+    fn a_malformed_child_fails_alone() {
+        let good =
+            r#"{"idShort":"p","modelType":{"name":"Property"},"valueType":"string","value":"v"}"#;
+        let bad = r#"{"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}"#;
+        for json in [
+            format!(
+                r#"{{"idShort":"C","modelType":{{"name":"SubmodelElementCollection"}},"value":[{good}, {bad}]}}"#
+            ),
+            format!(
+                r#"{{"value":[{good}, {bad}],"idShort":"C","modelType":{{"name":"SubmodelElementCollection"}}}}"#
+            ),
+            format!(
+                r#"{{"idShort":"E","modelType":{{"name":"Entity"}},"statements":[{good},{bad}]}}"#
+            ),
+            format!(
+                r#"{{"idShort":"O","modelType":{{"name":"Operation"}},"inputVariable":[{{"value":{good}}},{{"value":{bad}}}]}}"#
+            ),
+            format!(
+                r#"{{"idShort":"R","modelType":{{"name":"AnnotatedRelationshipElement"}},"annotation":[{good},{bad}]}}"#
+            ),
+        ] {
+            let parent = parse::<SubmodelElement>(&json).expect("the parent is fine");
+            let kids = parent.children().expect("children");
+            assert_eq!(kids.len(), 2, "{json}");
+            assert_eq!(kids[0].view().expect("good child").id_short, "p");
+            assert_eq!(kids[0].raw(), good);
+            let err = kids[1].view().expect_err("bad child");
+            assert!(
+                matches!(err, Error::Decode { path, message }
+                    if path == "value" && message.contains("expected a sequence")),
+                "{err}"
+            );
+            assert_eq!(kids[1].raw(), bad);
+            round_trip(&json);
+        }
+    }
+
+    #[test]
+    fn elements_read_from_a_value_still_have_children() {
+        let json = r#"{"value":[{"idShort":"a","value":"1","modelType":{"name":"Property"}}],"idShort":"C","modelType":{"name":"SubmodelElementCollection"}}"#;
+        let value: serde_json::Value = serde_json::from_str(json).expect("json");
+        let c: SubmodelElement = serde_json::from_value(value).expect("valid");
+        let kids = c.children().expect("children");
+        assert_eq!(kids[0].view().expect("typed").id_short, "a");
     }
 
     #[test]
