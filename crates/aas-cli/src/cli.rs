@@ -41,6 +41,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Count the objects of an AAS V2.0.1 environment (JSON or AASX) per modelType, and
+    /// list what does not parse and what departs from V2.0.1. Exit code 1 when
+    /// something does not parse.
+    Inspect {
+        file: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a local AAS Master Data service with a generated demo plant. Prints ONE JSON
     /// line (registry_url, gateway_url, auth_url, realm, client_id, client_secret,
     /// user_token, plants) once it listens, then serves until killed.

@@ -17,6 +17,10 @@ pub enum CliError {
     Partial(usize),
     #[error("interrupted; what was fetched so far is written")]
     Interrupted,
+    #[error(transparent)]
+    Model(#[from] aas_model::Error),
+    #[error("{0} objects could not be read")]
+    Unreadable(usize),
 }
 
 impl CliError {
@@ -32,7 +36,10 @@ impl CliError {
             CliError::Usage(_) => 2,
             CliError::Partial(_) => 6,
             CliError::Interrupted => 130,
-            CliError::Sandbox(_) | CliError::Output(_) => 1,
+            CliError::Sandbox(_)
+            | CliError::Output(_)
+            | CliError::Model(_)
+            | CliError::Unreadable(_) => 1,
         })
     }
 

@@ -4,6 +4,7 @@
 mod cli;
 mod crawl;
 mod error;
+mod inspect;
 mod query;
 mod sandbox;
 
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
 async fn run(args: cli::Cli) -> Result<(), error::CliError> {
     match args.command {
         cli::Command::Sandbox(opts) => sandbox::serve(opts).await,
+        cli::Command::Inspect { file, json } => inspect::run(&file, json),
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

@@ -140,6 +140,35 @@ fn exit_codes_say_what_went_wrong() {
 }
 
 #[test]
+fn inspect_counts_model_types_and_reports_departures() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/aas-samples/v2-json/aasportal/aas-example-v2.json"
+    );
+    let out = aasmd(&["inspect", "--json", sample]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert!(
+        report["model_types"]["Submodel"].as_u64().unwrap_or(0) > 0,
+        "{report}"
+    );
+    let legacy = report["nonconforming"].as_array().expect("list");
+    assert!(legacy.iter().any(|f| f["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("legacy valueType")));
+    let not_env = aasmd(&[
+        "inspect",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+    ]);
+    assert_eq!(not_env.status.code(), Some(1));
+}
+
+#[test]
 #[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
 fn profile_from_the_app_settings_and_the_keychain() {
     let sb = sandbox();

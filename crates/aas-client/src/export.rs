@@ -51,7 +51,7 @@ pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Resu
     let bytes = match format {
         Format::Raw => raw_bundle(crawl, profile)?,
         Format::Env => environment(crawl)?,
-        Format::Aasx => aasx(&environment(crawl)?)?,
+        Format::Aasx => aas_model::aasx::write(&environment(crawl)?)?,
         Format::Csv => csv(crawl)?,
     };
     write_atomically(path, &bytes)?;
@@ -221,28 +221,6 @@ fn assets_of<'c>(crawl: &'c Crawl, shells: &[&RawValue]) -> Result<Vec<&'c RawVa
         }
     }
     Ok(out)
-}
-
-/// An AASX (Open Packaging Conventions) package with the environment as its JSON spec part.
-fn aasx(env: &[u8]) -> Result<Vec<u8>> {
-    use zip::write::SimpleFileOptions;
-    const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
-    const ROOT_RELS: &str = r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://www.admin-shell.io/aasx/relationships/aasx-origin" Target="/aasx/aasx-origin" Id="R1" /></Relationships>"#;
-    const ORIGIN_RELS: &str = r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="http://www.admin-shell.io/aasx/relationships/aas-spec" Target="/aasx/data.json" Id="R2" /></Relationships>"#;
-    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-    let parts: [(&str, &[u8]); 5] = [
-        ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
-        ("_rels/.rels", ROOT_RELS.as_bytes()),
-        ("aasx/aasx-origin", b"Intentionally empty."),
-        ("aasx/_rels/aasx-origin.rels", ORIGIN_RELS.as_bytes()),
-        ("aasx/data.json", env),
-    ];
-    for (name, bytes) in parts {
-        zip.start_file(name, options).map_err(io_error)?;
-        zip.write_all(bytes).map_err(io_error)?;
-    }
-    Ok(zip.finish().map_err(io_error)?.into_inner())
 }
 
 /// One row per property-like element (Property, MultiLanguageProperty, Range, File,

@@ -12,6 +12,9 @@ pub enum Error {
     /// variant exists because serde's writer is fallible).
     #[error("cannot write JSON: {0}")]
     Encode(String),
+    /// An AASX package could not be read or written.
+    #[error("AASX package: {0}")]
+    Package(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

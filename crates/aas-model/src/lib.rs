@@ -8,6 +8,7 @@
 //! [`Nullable`] tells an absent field from a `null` one, so writing a typed value back
 //! gives the same JSON value that was read.
 
+pub mod aasx;
 mod asset_type;
 mod common;
 mod concept_description;
@@ -17,6 +18,7 @@ mod descriptor;
 mod element;
 mod environment;
 mod error;
+pub mod inspect;
 mod model_typed;
 mod nullable;
 mod outline;

@@ -8,9 +8,9 @@ use std::path::Path;
 use aas_model::AssetType;
 use serde_json::{json, Map, Value};
 
-use crate::aasx;
 use crate::plant::{Asset, Plant};
 use crate::{Error, Result};
+use aas_model::aasx;
 
 /// The plant as one AAS V2.0.1 environment.
 pub fn environment(plant: &Plant) -> Value {
@@ -43,7 +43,7 @@ pub fn load_environment(path: &Path, asset_type: AssetType) -> Result<Vec<Asset>
         source,
     })?;
     let json = if aasx::is_package(&bytes) {
-        aasx::spec_json(&bytes).map_err(bad)?
+        aasx::spec_json(&bytes).map_err(|e| bad(e.to_string()))?
     } else {
         bytes
     };

@@ -7,7 +7,6 @@
 //! - `gateway_url` = `http://HOST:PORT/gateway` (routes at `/aasList...`)
 //! - admin surface at `/sandbox/admin/...` (admin token), counters at `/sandbox/stats`
 
-mod aasx;
 mod access;
 mod demo;
 mod environment;

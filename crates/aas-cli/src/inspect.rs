@@ -1,0 +1,47 @@
+use std::io::Write;
+use std::path::Path;
+
+use aas_model::aasx;
+use aas_model::inspect::{inspect_environment, Report};
+
+use crate::error::CliError;
+
+/// Prints the report of an environment file or AASX package on stdout.
+pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
+    let bytes = std::fs::read(file)
+        .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
+    let env = if aasx::is_package(&bytes) {
+        aasx::spec_json(&bytes)?
+    } else {
+        bytes
+    };
+    let report = inspect_environment(&env)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::other)?;
+        writeln!(out)?;
+    } else {
+        print_text(&mut out, &report)?;
+    }
+    match report.unreadable.len() {
+        0 => Ok(()),
+        n => Err(CliError::Unreadable(n)),
+    }
+}
+
+fn print_text(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
+    writeln!(out, "model types:")?;
+    for (name, count) in &report.model_types {
+        writeln!(out, "  {name:<32} {count}")?;
+    }
+    for (title, findings) in [
+        ("does not parse", &report.unreadable),
+        ("does not conform to V2.0.1", &report.nonconforming),
+    ] {
+        writeln!(out, "{title}: {}", findings.len())?;
+        for f in findings {
+            writeln!(out, "  {}: {}", f.path, f.reason)?;
+        }
+    }
+    Ok(())
+}

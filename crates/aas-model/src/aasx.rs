@@ -1,0 +1,213 @@
+//! AASX packages (Open Packaging Conventions zips): finding the AAS spec part through
+//! the package relationships (`_rels/.rels` → aasx-origin → its aas-spec parts, or the
+//! first JSON part when a package has none), and writing a package around a JSON
+//! environment. Read by the sandbox and `aasmd inspect`, written by the exports.
+
+use std::io::{Cursor, Read, Write};
+
+use percent_encoding::percent_decode_str;
+use quick_xml::events::Event;
+use zip::result::ZipError;
+use zip::ZipArchive;
+
+use crate::{Error, Result};
+
+type Package<'a> = ZipArchive<Cursor<&'a [u8]>>;
+
+const ORIGIN: &str = "http://www.admin-shell.io/aasx/relationships/aasx-origin";
+const SPEC: &str = "http://www.admin-shell.io/aasx/relationships/aas-spec";
+
+fn package_error(e: impl std::fmt::Display) -> Error {
+    Error::Package(e.to_string())
+}
+
+/// Zip files start with a local file header.
+pub fn is_package(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// The bytes of the package's JSON spec part; the error says why there is none.
+pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let specs = spec_parts(&mut zip)?;
+    let candidates: Vec<String> = if specs.is_empty() {
+        zip.file_names()
+            .filter(|name| !is_packaging(name))
+            .map(str::to_owned)
+            .collect()
+    } else {
+        specs
+    };
+    let has_ext = |name: &str, ext: &str| name.to_ascii_lowercase().ends_with(ext);
+    if let Some(json) = candidates.iter().find(|n| has_ext(n, ".json")) {
+        return read(&mut zip, json)?
+            .ok_or_else(|| package_error(format_args!("the spec part {json} is missing")));
+    }
+    match candidates.iter().find(|n| has_ext(n, ".xml")) {
+        Some(xml) => Err(package_error(format_args!(
+            "the package holds its AAS as XML ({xml}), which is not read: only JSON spec parts are"
+        ))),
+        None => Err(package_error("the package holds no AAS spec part")),
+    }
+}
+
+/// OPC bookkeeping parts, never an AAS spec.
+fn is_packaging(name: &str) -> bool {
+    name == "[Content_Types].xml" || name.ends_with(".rels") || name.starts_with("docProps/")
+}
+
+/// The spec parts named by the relationships, in their order; empty without them.
+fn spec_parts(zip: &mut Package) -> Result<Vec<String>> {
+    let Some(root) = read(zip, "_rels/.rels")? else {
+        return Ok(Vec::new());
+    };
+    let mut specs = Vec::new();
+    for origin in targets(&root, ORIGIN, "")? {
+        let (dir, file) = origin.rsplit_once('/').unwrap_or(("", &origin));
+        let dir = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        if let Some(rels) = read(zip, &format!("{dir}_rels/{file}.rels"))? {
+            specs.extend(targets(&rels, SPEC, &dir)?);
+        }
+    }
+    Ok(specs)
+}
+
+/// A part's bytes, `None` if the package has no such part. Part names in
+/// relationships are URIs, so a percent-encoded name is tried decoded too.
+fn read(zip: &mut Package, name: &str) -> Result<Option<Vec<u8>>> {
+    let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
+    for candidate in [name, decoded.as_str()] {
+        match zip.by_name(candidate) {
+            Ok(mut part) => {
+                let mut bytes = Vec::new();
+                part.read_to_end(&mut bytes).map_err(|e| {
+                    package_error(format_args!("cannot read part {candidate}: {e}"))
+                })?;
+                return Ok(Some(bytes));
+            }
+            Err(ZipError::FileNotFound) => continue,
+            Err(e) => {
+                return Err(package_error(format_args!(
+                    "cannot read part {candidate}: {e}"
+                )))
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Targets of the relationships in `rels` of type `kind`, as part names (no leading
+/// `/`) resolved against `base`, the directory of the source part.
+fn targets(rels: &[u8], kind: &str, base: &str) -> Result<Vec<String>> {
+    let mut reader = quick_xml::Reader::from_reader(rels);
+    let mut found = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        match reader.read_event_into(&mut buf).map_err(package_error)? {
+            Event::Eof => break,
+            Event::Start(tag) | Event::Empty(tag)
+                if tag.local_name().as_ref() == b"Relationship" =>
+            {
+                let (mut rel_type, mut target) = (None, None);
+                for attr in tag.attributes() {
+                    let attr = attr.map_err(package_error)?;
+                    let value = attr.unescape_value().map_err(package_error)?.into_owned();
+                    match attr.key.as_ref() {
+                        b"Type" => rel_type = Some(value),
+                        b"Target" => target = Some(value),
+                        _ => {}
+                    }
+                }
+                if let (Some(t), Some(target)) = (rel_type, target) {
+                    if t == kind {
+                        found.push(resolve(base, &target));
+                    }
+                }
+            }
+            _ => {}
+        }
+        buf.clear();
+    }
+    Ok(found)
+}
+
+/// `target` as a part name: absolute targets start at the package root, relative
+/// ones at `base`; `.` and `..` segments are folded.
+fn resolve(base: &str, target: &str) -> String {
+    let joined = match target.strip_prefix('/') {
+        Some(absolute) => absolute.to_owned(),
+        None => format!("{base}{target}"),
+    };
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in joined.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                segments.pop();
+            }
+            s => segments.push(s),
+        }
+    }
+    segments.join("/")
+}
+
+/// An AASX package with `env` (an AAS environment as JSON) as its spec part.
+pub fn write(env: &[u8]) -> Result<Vec<u8>> {
+    use zip::write::SimpleFileOptions;
+    const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
+    let rels = |kind: &str, target: &str, id: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="{kind}" Target="{target}" Id="{id}" /></Relationships>"#
+        )
+    };
+    let (root_rels, origin_rels) = (
+        rels(ORIGIN, "/aasx/aasx-origin", "R1"),
+        rels(SPEC, "/aasx/data.json", "R2"),
+    );
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let parts: [(&str, &[u8]); 5] = [
+        ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
+        ("_rels/.rels", root_rels.as_bytes()),
+        ("aasx/aasx-origin", b"Intentionally empty."),
+        ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
+        ("aasx/data.json", env),
+    ];
+    for (name, bytes) in parts {
+        zip.start_file(name, options).map_err(package_error)?;
+        zip.write_all(bytes).map_err(package_error)?;
+    }
+    Ok(zip.finish().map_err(package_error)?.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relationship_targets_are_resolved_against_their_source() {
+        let rels = r#"<?xml version="1.0"?><Relationships xmlns="x">
+            <Relationship Type="http://www.admin-shell.io/aasx/relationships/aas-spec" Target="data.json" Id="R1"/>
+            <Relationship Id='R2' Target='/aasx/../other/b.xml' Type='http://www.admin-shell.io/aasx/relationships/aas-spec'/>
+            <Relationship Type="http://www.admin-shell.io/aasx/relationships/aas-suppl" Target="/x.pdf" Id="R3"/>
+        </Relationships>"#;
+        assert_eq!(
+            targets(rels.as_bytes(), SPEC, "aasx/").expect("well-formed"),
+            ["aasx/data.json", "other/b.xml"]
+        );
+    }
+
+    #[test]
+    fn a_written_package_gives_back_its_spec() {
+        let env = br#"{"assetAdministrationShells":[],"assets":[],"submodels":[],"conceptDescriptions":[]}"#;
+        let package = write(env).expect("written");
+        assert!(is_package(&package));
+        assert_eq!(spec_json(&package).expect("read"), env);
+        assert!(spec_json(b"PK\x03\x04 not really").is_err());
+    }
+}

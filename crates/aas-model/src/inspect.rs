@@ -1,0 +1,179 @@
+//! What an AAS environment holds, and what in it does not follow V2.0.1: counts per
+//! `modelType.name`, objects the typed model cannot read (with their JSON path), and
+//! common departures from the standard that real exporters make.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::{Asset, Error, Result};
+use crate::{AssetAdministrationShell, ConceptDescription, Parsed, Submodel, SubmodelElement};
+
+#[derive(Debug, Default, Serialize)]
+pub struct Report {
+    pub model_types: BTreeMap<String, usize>,
+    /// Objects the typed model could not read, and why.
+    pub unreadable: Vec<Finding>,
+    /// Readable, but not what AAS V2.0.1 prescribes.
+    pub nonconforming: Vec<Finding>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// JSON path, e.g. `submodels[2].submodelElements[0].idShort`.
+    pub path: String,
+    pub reason: String,
+}
+
+/// Inspects the JSON text of an environment (a UTF-8 byte order mark is allowed).
+pub fn inspect_environment(json: &[u8]) -> Result<Report> {
+    let json = json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json);
+    let text = std::str::from_utf8(json).map_err(|e| Error::decode(".", e))?;
+    let value: Value = crate::parse(text)?;
+    if value.get("assetAdministrationShells").is_none() {
+        return Err(Error::decode(
+            ".",
+            "not an AAS environment (no assetAdministrationShells)",
+        ));
+    }
+    let mut report = Report::default();
+    walk(&value, "", &mut report);
+    let lists: BTreeMap<String, Vec<Box<RawValue>>> = crate::parse(text)?;
+    for (name, items) in &lists {
+        for (i, raw) in items.iter().enumerate() {
+            let at = format!("{name}[{i}]");
+            match name.as_str() {
+                "assetAdministrationShells" => {
+                    typed::<AssetAdministrationShell>(raw, &at, &mut report)
+                }
+                "assets" => typed::<Asset>(raw, &at, &mut report),
+                "conceptDescriptions" => typed::<ConceptDescription>(raw, &at, &mut report),
+                "submodels" => {
+                    let sm = Parsed::<Submodel>::new(raw.clone());
+                    match sm.view() {
+                        Ok(view) => elements(
+                            &view.elements(),
+                            &format!("{at}.submodelElements"),
+                            &mut report,
+                        ),
+                        Err(e) => report.unreadable.push(finding(&at, e)),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn finding(at: &str, e: &Error) -> Finding {
+    Finding {
+        path: at.to_owned(),
+        reason: e.to_string(),
+    }
+}
+
+fn typed<T: DeserializeOwned>(raw: &RawValue, at: &str, report: &mut Report) {
+    if let Err(e) = crate::parse::<T>(raw.get()) {
+        report.unreadable.push(finding(at, &e));
+    }
+}
+
+/// Elements and, below them, their nested elements; each one's failure on its own.
+fn elements(list: &[Parsed<SubmodelElement>], at: &str, report: &mut Report) {
+    for (i, el) in list.iter().enumerate() {
+        let here = format!("{at}[{i}]");
+        match el.view() {
+            Ok(view) => elements(
+                &view.children().unwrap_or_default(),
+                &format!("{here}.children"),
+                report,
+            ),
+            Err(e) => report.unreadable.push(finding(&here, e)),
+        }
+    }
+}
+
+/// Counts model types and notes departures from V2.0.1 anywhere in the tree.
+fn walk(value: &Value, at: &str, report: &mut Report) {
+    match value {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("modelType")
+                .and_then(|m| m.get("name"))
+                .and_then(Value::as_str)
+            {
+                *report.model_types.entry(name.to_owned()).or_default() += 1;
+                // Identifiables may leave idShort empty; their identification names them.
+                let unnamed_ok = |id: &str| id.is_empty() && map.contains_key("identification");
+                if let Some(id_short) = map.get("idShort").and_then(Value::as_str) {
+                    if !(is_v2_id_short(id_short) || unnamed_ok(id_short)) {
+                        report.nonconforming.push(Finding {
+                            path: format!("{at}.idShort"),
+                            reason: format!("idShort {id_short:?} must start with a letter and hold only letters, digits and _"),
+                        });
+                    }
+                }
+                if map.get("valueType").is_some_and(Value::is_object) {
+                    report.nonconforming.push(Finding {
+                        path: format!("{at}.valueType"),
+                        reason: "legacy valueType object (V2.0.1 writes the type name as a string)"
+                            .into(),
+                    });
+                }
+            }
+            for (key, child) in map {
+                walk(child, &format!("{at}.{key}"), report);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                walk(child, &format!("{at}[{i}]"), report);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn is_v2_id_short(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_types_and_names_what_does_not_conform_or_parse() {
+        let env = br#"{"assetAdministrationShells":[{"modelType":{"name":"AssetAdministrationShell"},"idShort":"1st","identification":{"id":"a","idType":"IRI"},"asset":{"keys":[]}}],
+            "submodels":[{"modelType":{"name":"Submodel"},"idShort":"S","identification":{"id":"s","idType":"IRI"},"submodelElements":[
+                {"modelType":{"name":"Property"},"idShort":"p","valueType":{"dataObjectType":{"name":"int"}},"value":"1"},
+                {"modelType":{"name":"MultiLanguageProperty"},"idShort":"m","value":"not a list"}]}]}"#;
+        let report = inspect_environment(env).expect("an environment");
+        assert_eq!(report.model_types.get("Property"), Some(&1));
+        assert_eq!(report.model_types.get("Submodel"), Some(&1));
+        let paths: Vec<&str> = report
+            .nonconforming
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ".assetAdministrationShells[0].idShort",
+                ".submodels[0].submodelElements[0].valueType"
+            ]
+        );
+        assert_eq!(report.unreadable.len(), 1, "{:?}", report.unreadable);
+        assert_eq!(
+            report.unreadable[0].path,
+            "submodels[0].submodelElements[1]"
+        );
+        assert!(inspect_environment(br#"{"a":1}"#).is_err());
+    }
+}
