@@ -245,6 +245,7 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
         "model_type",
         "value_type",
         "value",
+        "unit",
         "semantic_id",
     ])
     .map_err(io_error)?;
@@ -309,6 +310,7 @@ fn rows(
                 &e.model_type.name,
                 &e.value_type().unwrap_or_default(),
                 &value,
+                e.unit().unwrap_or_default(),
                 semantic,
             ])
             .map_err(io_error)?;

@@ -129,12 +129,20 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
     export(&crawl, Format::Csv, "demo", &csv).expect("csv");
     let text = std::fs::read_to_string(&csv).expect("read");
     assert!(text.starts_with(
-        "aas_id,asset_type,submodel,id_short_path,model_type,value_type,value,semantic_id\n"
+        "aas_id,asset_type,submodel,id_short_path,model_type,value_type,value,unit,semantic_id\n"
     ));
     assert!(text.contains(
         "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001,machine,Nameplate,ManufacturerName,Property,string,Acme Tools Inc."
     ), "{}", &text[..text.len().min(2000)]);
     assert!(text.contains(",Nameplate,Address/CityTown,Property,string,Stuttgart,"));
+    let weight = text
+        .lines()
+        .find(|l| l.contains(",TechnicalData,TechnicalProperties/Weight,"))
+        .expect("a Weight row");
+    assert!(
+        weight.contains(",Property,double,") && weight.contains(",kg,"),
+        "{weight}"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .expect("dir")
         .flatten()

@@ -60,12 +60,7 @@ impl OutlineNode {
             out.semantic_id = semantic(&el.semantic_id);
             out.kind = el.kind.as_ref().cloned();
             out.description = el.description.to_vec();
-            out.unit = el
-                .embedded_data_specifications
-                .iter()
-                .filter_map(|spec| spec.data_specification_content.as_ref()?.unit.as_ref())
-                .next()
-                .cloned();
+            out.unit = el.unit().map(str::to_owned);
             out.qualifiers = el.qualifiers.len();
             out.value = el.display_value()?;
             out.children = el.children()?.iter().map(OutlineNode::element).collect();

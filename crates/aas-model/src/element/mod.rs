@@ -90,6 +90,15 @@ impl SubmodelElement {
         }
     }
 
+    /// The unit from the element's own IEC 61360 data specification, if it has one.
+    pub fn unit(&self) -> Option<&str> {
+        self.embedded_data_specifications
+            .iter()
+            .filter_map(|spec| spec.data_specification_content.as_ref()?.unit.as_ref())
+            .next()
+            .map(String::as_str)
+    }
+
     /// The value type's name, whichever of the two shapes the server used.
     pub fn value_type(&self) -> Option<String> {
         let value_type = match &self.body {

@@ -126,6 +126,38 @@ pub fn property(id_short: &str, sem: &str, value_type: &str, value: impl Into<St
     element("Property", id_short, sem, extra)
 }
 
+/// Adds an IEC 61360 data specification (preferred names, unit, data type), the way
+/// the published templates describe a property's meaning.
+pub fn with_iec61360(
+    mut el: Value,
+    preferred: &[(&str, &str)],
+    unit: &str,
+    data_type: &str,
+) -> Value {
+    let template = "http://admin-shell.io/DataSpecificationTemplates/DataSpecificationIEC61360/2/0";
+    let spec = object([
+        (
+            "dataSpecification",
+            reference(vec![key("GlobalReference", template)]),
+        ),
+        (
+            "dataSpecificationContent",
+            object([
+                ("preferredName", lang_strings(preferred)),
+                ("unit", unit.into()),
+                ("dataType", data_type.into()),
+            ]),
+        ),
+    ]);
+    if let Value::Object(fields) = &mut el {
+        fields.insert(
+            "embeddedDataSpecifications".into(),
+            Value::Array(vec![spec]),
+        );
+    }
+    el
+}
+
 pub fn mlp(id_short: &str, sem: &str, texts: &[(&str, &str)]) -> Value {
     element(
         "MultiLanguageProperty",

@@ -102,8 +102,15 @@ pub(super) fn technical_data(s: &Subject) -> Value {
             ),
         ],
     );
-    let weight =
-        (f.weight_kg.as_ref()).map(|kg| property("Weight", "0173-1#02-AAB713#005", "double", kg));
+    let weight = (f.weight_kg.as_ref()).map(|kg| {
+        let weight = property("Weight", "0173-1#02-AAB713#005", "double", kg);
+        with_iec61360(
+            weight,
+            &[("en", "Weight"), ("de", "Gewicht")],
+            "kg",
+            "REAL_MEASURE",
+        )
+    });
     let ambient = range(
         "AmbientTemperature",
         &own("TechnicalData/AmbientTemperature"),
