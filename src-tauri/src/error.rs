@@ -18,6 +18,15 @@ impl From<aas_client::Error> for IpcError {
     }
 }
 
+impl IpcError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        IpcError {
+            kind: aas_client::ErrorKind::BadRequest,
+            message: message.into(),
+        }
+    }
+}
+
 impl From<aas_model::UnknownAssetType> for IpcError {
     fn from(e: aas_model::UnknownAssetType) -> Self {
         IpcError {

@@ -5,6 +5,7 @@
 //! `ui/` and a few thin commands over `aas-client`.
 
 mod commands;
+mod loading;
 mod error;
 mod state;
 
@@ -17,6 +18,7 @@ fn main() {
         )
         .init();
     let app = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             use tauri::Manager;
             let state = tauri::async_runtime::block_on(state::AppState::demo())?;
@@ -28,6 +30,9 @@ fn main() {
             commands::list_aas,
             commands::list_submodels,
             commands::list_elements,
+            loading::load_everything,
+            loading::cancel_loading,
+            loading::export_loaded,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

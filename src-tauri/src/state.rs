@@ -1,6 +1,9 @@
-use aas_client::{Client, ClientAuth, Connection, Secret};
+use std::sync::{Arc, Mutex};
+
+use aas_client::{Client, ClientAuth, Connection, Crawl, Secret};
 use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
+use tokio_util::sync::CancellationToken;
 
 use crate::error::StartError;
 
@@ -8,8 +11,12 @@ use crate::error::StartError;
 /// the app does.
 #[derive(Debug)]
 pub struct AppState {
-    pub client: Client,
+    pub client: Arc<Client>,
     pub profile: ProfileView,
+    /// Cancels the "load everything" crawl that is running, if one is.
+    pub loading: Mutex<Option<CancellationToken>>,
+    /// What the last "load everything" fetched, for export.
+    pub loaded: Mutex<Option<Crawl>>,
     _sandbox: Sandbox,
 }
 
@@ -44,8 +51,10 @@ impl AppState {
             asset_types: aas_model::AssetType::ALL.iter().map(|t| t.code()).collect(),
         };
         Ok(AppState {
-            client,
+            client: Arc::new(client),
             profile,
+            loading: Mutex::new(None),
+            loaded: Mutex::new(None),
             _sandbox: sandbox,
         })
     }
