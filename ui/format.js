@@ -24,11 +24,6 @@ export function badgeFor(modelType) {
   return { text, css };
 }
 
-/** "en: text" lines of an AAS LangString list. */
-export function langLines(list) {
-  return (list ?? []).map((l) => `${l.language}: ${l.text}`);
-}
-
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
 }

@@ -2,16 +2,20 @@
 // details pane. Data comes only through api.js.
 
 import * as api from './api.js';
-import { createNode } from './tree-model.js';
+import { adopt, createNode } from './tree-model.js';
 import { TreeView } from './tree.js';
-import { showDetails } from './details.js';
+import { initCopy, showDetails } from './details.js';
+import { initFilterBox } from './filter-box.js';
 import { plural } from './format.js';
 import { initTheme } from './theme.js';
 
 const $ = (id) => document.getElementById(id);
 
-const tree = new TreeView($('tree'), {
+const tree = new TreeView($('tree-viewport'), $('tree'), {
   onSelect: (node) => showDetails($('details'), $('raw-json'), node),
+  onMatches: (n) => {
+    $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
+  },
 });
 
 let lists = new Map(); // asset type -> Promise of its AAS list for the current plant
@@ -20,9 +24,7 @@ let currentType = null;
 function aasNode(shell) {
   const id = shell.id;
   return createNode({
-    key: `aas:${id ?? shell.raw}`,
     label: shell.id_short ?? '(unreadable AAS)',
-    kind: 'aas',
     data: shell,
     load: id ? async () => (await api.listSubmodels(id)).map((sm) => submodelNode(id, sm)) : null,
   });
@@ -31,22 +33,15 @@ function aasNode(shell) {
 function submodelNode(aasId, sm) {
   const idShort = sm.id_short;
   return createNode({
-    key: `sm:${aasId}/${idShort}`,
     label: idShort ?? '(unreadable submodel)',
-    kind: 'submodel',
     data: sm,
-    load: idShort ? async () => (await api.listElements(aasId, idShort)).map((el, i) => elementNode(`sm:${aasId}/${idShort}`, el, i)) : null,
+    load: idShort ? async () => (await api.listElements(aasId, idShort)).map(elementNode) : null,
   });
 }
 
-function elementNode(parentKey, el, index) {
-  const key = `${parentKey}/${el.id_short ?? `#${index}`}`;
-  const node = createNode({ key, label: el.id_short ?? '(unreadable element)', kind: 'element', data: el });
-  node.children = el.children.map((child, i) => {
-    const c = elementNode(key, child, i);
-    c.parent = node;
-    return c;
-  });
+function elementNode(el) {
+  const node = createNode({ label: el.id_short ?? '(unreadable element)', data: el });
+  adopt(node, el.children.map(elementNode));
   return node;
 }
 
@@ -125,6 +120,8 @@ function initTabs() {
 async function start() {
   initTheme($('theme'));
   initTabs();
+  initFilterBox($('filter'), (query) => tree.setFilter(query));
+  initCopy($('copy-raw'), $('raw-json'), $('copy-status'));
   api.onActivity(({ requests, errors }) => {
     $('status-requests').textContent = plural(requests, 'request');
     $('status-errors').textContent = errors ? plural(errors, 'error') : '';

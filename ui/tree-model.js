@@ -1,13 +1,13 @@
 // The tree as data, free of the DOM so it can be unit-tested: nodes, which rows are
-// visible, and where the keyboard moves the focus.
+// shown, and where the keyboard moves the focus.
 
 /**
  * A tree node. `load` (optional) fetches the children on first expand; nodes built
  * with `children` have them already.
  */
-export function createNode({ key, label, kind, data = null, children = null, load = null }) {
+export function createNode({ label, data = null, children = null, load = null }) {
   return {
-    key, label, kind, data, load,
+    label, data, load,
     children,
     expanded: false,
     state: 'idle', // idle | loading | loaded | error
@@ -26,39 +26,53 @@ export function isExpandable(node) {
   return node.load !== null || (node.children !== null && node.children.length > 0);
 }
 
-/** The rows on screen: each root, and the children of expanded nodes, in order. */
-export function visibleRows(roots) {
+/**
+ * Rows in display order, each `{node, depth, posinset, setsize, expandable, expanded}`
+ * (depth and positions as ARIA counts them, from 1). The callbacks say which children
+ * a node shows, whether it can expand and whether it is expanded.
+ */
+export function flatten(roots, { childrenOf, expandable, expanded }) {
   const rows = [];
-  const walk = (nodes, depth) => {
-    for (const node of nodes) {
-      rows.push({ node, depth });
-      if (node.expanded && node.children) walk(node.children, depth + 1);
-    }
-  };
+  const walk = (nodes, depth) => nodes.forEach((node, i) => {
+    const canExpand = expandable(node);
+    const open = canExpand && expanded(node);
+    rows.push({ node, depth, posinset: i + 1, setsize: nodes.length, expandable: canExpand, expanded: open });
+    if (open) walk(childrenOf(node) ?? [], depth + 1);
+  });
   walk(roots, 1);
   return rows;
 }
 
+/** The rows on screen without a filter: each root, and the children of expanded nodes. */
+export function visibleRows(roots) {
+  return flatten(roots, { childrenOf: (n) => n.children, expandable: isExpandable, expanded: (n) => n.expanded });
+}
+
 /**
  * The keyboard of a WAI-ARIA tree: returns `{index, action}` where action is
- * 'expand', 'collapse' or null (just move the focus to `index`).
+ * 'expand', 'collapse' or null (just move the focus to `index`), or null for a key
+ * the tree does not handle. `page` is how many rows PageUp/PageDown move.
  */
-export function navigate(rows, index, key) {
+export function navigate(rows, index, key, page = 1) {
   const last = rows.length - 1;
-  const node = rows[index]?.node;
+  const row = rows[index];
+  const to = (i) => ({ index: Math.max(0, Math.min(i, last)), action: null });
   switch (key) {
-    case 'ArrowDown': return { index: Math.min(index + 1, last), action: null };
-    case 'ArrowUp': return { index: Math.max(index - 1, 0), action: null };
-    case 'Home': return { index: 0, action: null };
-    case 'End': return { index: last, action: null };
+    case 'ArrowDown': return to(index + 1);
+    case 'ArrowUp': return to(index - 1);
+    case 'PageDown': return to(index + page);
+    case 'PageUp': return to(index - page);
+    case 'Home': return to(0);
+    case 'End': return to(last);
     case 'ArrowRight':
-      if (!node || !isExpandable(node)) return { index, action: null };
-      if (!node.expanded) return { index, action: 'expand' };
-      return { index: Math.min(index + 1, last), action: null };
-    case 'ArrowLeft':
-      if (node?.expanded) return { index, action: 'collapse' };
-      if (node?.parent) return { index: rows.findIndex((r) => r.node === node.parent), action: null };
-      return { index, action: null };
-    default: return { index, action: null };
+      if (!row?.expandable) return to(index);
+      return row.expanded ? to(index + 1) : { index, action: 'expand' };
+    case 'ArrowLeft': {
+      if (row?.expanded) return { index, action: 'collapse' };
+      let parent = index - 1; // the parent is the nearest row above that is less deep
+      while (parent >= 0 && rows[parent].depth >= row.depth) parent -= 1;
+      return to(parent >= 0 ? parent : index);
+    }
+    default: return null;
   }
 }

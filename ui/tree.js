@@ -1,26 +1,51 @@
-// The tree on screen: renders the visible rows of the tree model as ARIA treeitems,
-// loads children on expand (spinner, error with Retry), and handles mouse and keyboard.
+// The tree on screen, virtualised: only the rows in the scroll viewport (plus a few)
+// are <li> treeitems, placed absolutely in the list, which is as tall as all rows.
+// Loads children on expand (spinner, error with Retry), shows the filtered view while
+// a filter is set, and handles mouse and keyboard with a roving tabindex.
 
 import { adopt, isExpandable, navigate, visibleRows } from './tree-model.js';
+import { filterRows, highlight, matcher } from './filter.js';
+import { pageRows, revealOffset, visibleRange } from './viewport.js';
 import { badgeFor } from './format.js';
 
+const ROW_HEIGHT = 26; // px; CSS reads it as --row-height
+const OVERSCAN = 8;
+
 export class TreeView {
-  constructor(list, { onSelect }) {
+  #items = new Map(); // node -> its <li>, while rendered
+  #range = null; // the rows last painted, so scrolling within them costs nothing
+
+  constructor(viewport, list, { onSelect, onMatches }) {
+    this.viewport = viewport;
     this.list = list;
     this.onSelect = onSelect;
+    this.onMatches = onMatches;
     this.roots = [];
     this.rows = [];
-    this.focusKey = null;
-    this.selectedKey = null;
+    this.focused = null;
+    this.selected = null;
+    this.filter = null; // the matcher while a filter is set
+    this.folded = new Set(); // nodes collapsed while filtering; cleared with each query
+    list.style.setProperty('--row-height', `${ROW_HEIGHT}px`);
     list.addEventListener('click', (e) => this.#onClick(e));
     list.addEventListener('keydown', (e) => this.#onKey(e));
+    viewport.addEventListener('scroll', () => this.#paint());
+    new ResizeObserver(() => this.#paint()).observe(viewport);
   }
 
   setRoots(nodes) {
     this.roots = nodes;
-    this.focusKey = nodes[0]?.key ?? null;
-    this.selectedKey = null;
+    this.focused = nodes[0] ?? null;
+    this.selected = null;
+    this.viewport.scrollTop = 0;
     this.render();
+  }
+
+  setFilter(query) {
+    this.filter = matcher(query);
+    this.folded.clear();
+    this.render();
+    this.#reveal(this.rows.findIndex((r) => r.node === this.focused));
   }
 
   async expand(node) {
@@ -48,88 +73,179 @@ export class TreeView {
   }
 
   select(node) {
-    this.selectedKey = node.key;
-    this.focusKey = node.key;
-    this.render();
+    this.selected = node;
+    this.focused = node;
+    this.#paint(true);
     this.onSelect(node);
   }
 
+  /** Recomputes the rows after the tree, its expansion or the filter changed. */
   render() {
-    const hadFocus = this.list.contains(document.activeElement);
-    this.rows = visibleRows(this.roots);
-    if (!this.rows.some((r) => r.node.key === this.focusKey)) this.focusKey = this.rows[0]?.node.key ?? null;
-    this.list.replaceChildren(...this.rows.map((row) => this.#renderRow(row)));
-    if (hadFocus) this.list.querySelector('[tabindex="0"]')?.focus();
+    let matches = null;
+    if (this.filter) ({ rows: this.rows, matches } = filterRows(this.roots, this.filter, this.folded));
+    else this.rows = visibleRows(this.roots);
+    this.onMatches(matches);
+    // A hidden focused node hands the focus to its nearest shown ancestor.
+    const shown = new Set(this.rows.map((r) => r.node));
+    let focus = this.focused;
+    while (focus && !shown.has(focus)) focus = focus.parent;
+    this.focused = focus ?? this.rows[0]?.node ?? null;
+    this.list.style.height = `${this.rows.length * ROW_HEIGHT}px`;
+    this.#paint(true);
   }
 
-  #renderRow({ node, depth }) {
-    const li = document.createElement('li');
+  #height() {
+    return this.viewport.clientHeight || window.innerHeight; // 0 before the first layout
+  }
+
+  #reveal(index) {
+    if (index < 0) return;
+    const { scrollTop } = this.viewport;
+    this.viewport.scrollTop = revealOffset({ index, scrollTop, viewportHeight: this.#height(), rowHeight: ROW_HEIGHT });
+  }
+
+  /** Puts the rows in view into the DOM; `force` when rows or their state changed. */
+  #paint(force = false) {
+    const { start, end } = visibleRange({
+      scrollTop: this.viewport.scrollTop, viewportHeight: this.#height(),
+      rowHeight: ROW_HEIGHT, count: this.rows.length, overscan: OVERSCAN,
+    });
+    if (!force && this.#range?.start === start && this.#range?.end === end) return;
+    this.#range = { start, end };
+    const indices = [];
+    for (let i = start; i < end; i += 1) indices.push(i);
+    // The focused row stays rendered when scrolled away, so it keeps the focus.
+    const focus = this.rows.findIndex((r) => r.node === this.focused);
+    if (focus >= 0 && (focus < start || focus >= end)) indices.push(focus);
+    indices.sort((a, b) => a - b);
+
+    const hadFocus = this.list.contains(document.activeElement);
+    const wanted = new Set(indices.map((i) => this.rows[i].node));
+    for (const [node, li] of this.#items) {
+      if (!wanted.has(node)) {
+        li.remove();
+        this.#items.delete(node);
+      }
+    }
+    // Rows kept stay in place (their order never changes), so the focused one is not
+    // moved, which would blur it; new rows go in between, in row order.
+    let cursor = this.list.firstElementChild;
+    for (const i of indices) {
+      const node = this.rows[i].node;
+      let li = this.#items.get(node);
+      if (li && li === cursor) {
+        cursor = cursor.nextElementSibling;
+      } else {
+        li ??= document.createElement('li');
+        this.#items.set(node, li);
+        this.list.insertBefore(li, cursor);
+      }
+      this.#fill(li, this.rows[i], i);
+    }
+    const focusedItem = this.#items.get(this.focused);
+    if (hadFocus && focusedItem && document.activeElement !== focusedItem) focusedItem.focus({ preventScroll: true });
+  }
+
+  #fill(li, { node, depth, posinset, setsize, expandable, expanded }, index) {
     li.setAttribute('role', 'treeitem');
     li.setAttribute('aria-level', String(depth));
-    li.setAttribute('aria-selected', String(node.key === this.selectedKey));
-    if (isExpandable(node)) li.setAttribute('aria-expanded', String(node.expanded));
-    li.tabIndex = node.key === this.focusKey ? 0 : -1;
-    li.dataset.key = node.key;
+    li.setAttribute('aria-posinset', String(posinset));
+    li.setAttribute('aria-setsize', String(setsize));
+    li.setAttribute('aria-selected', String(node === this.selected));
+    if (expandable) li.setAttribute('aria-expanded', String(expanded));
+    else li.removeAttribute('aria-expanded');
+    li.tabIndex = node === this.focused ? 0 : -1;
+    li.dataset.index = String(index);
     li.dataset.label = node.label;
+    li.style.top = `${index * ROW_HEIGHT}px`;
     li.style.setProperty('--depth', String(depth - 1));
 
-    const twisty = span('twisty', isExpandable(node) ? (node.expanded ? '▾' : '▸') : '');
+    const twisty = span('twisty', expandable ? (expanded ? '▾' : '▸') : '');
     twisty.setAttribute('aria-hidden', 'true');
     const badge = badgeFor(node.data?.model_type);
-    li.append(twisty, span(`badge ${badge.css}`, badge.text), span('label', node.label));
+    const parts = [twisty, span(`badge ${badge.css}`, badge.text), this.#marked('label', node.label)];
     const value = node.data?.value;
-    if (value) li.append(span('value', value));
-    if (node.data?.error) li.append(span('node-error', `cannot read: ${node.data.error}`));
-    if (node.state === 'loading') li.append(span('spinner', ''));
+    if (value) parts.push(this.#marked('value', value));
+    if (node.data?.error) parts.push(errorSpan(`cannot read: ${node.data.error}`));
+    if (node.state === 'loading') parts.push(span('spinner', ''));
     if (node.state === 'error') {
       const retry = document.createElement('button');
       retry.type = 'button';
       retry.className = 'retry';
       retry.textContent = 'Retry';
-      li.append(span('node-error', node.error.message), retry);
+      retry.tabIndex = -1; // the tree is one tab stop; Enter or → on the row retries too
+      parts.push(errorSpan(node.error.message), retry);
     }
-    return li;
+    li.replaceChildren(...parts);
   }
 
-  #rowNode(target) {
+  /** A span of `text` with the filter's hits in <mark>. */
+  #marked(className, text) {
+    const s = span(className, '');
+    for (const part of highlight(text, this.filter)) {
+      if (!part.hit) s.append(part.text);
+      else s.append(Object.assign(document.createElement('mark'), { textContent: part.text }));
+    }
+    return s;
+  }
+
+  #rowOf(target) {
     const li = target.closest('li[role="treeitem"]');
-    return li ? this.rows.find((r) => r.node.key === li.dataset.key)?.node : null;
+    return li ? this.rows[Number(li.dataset.index)] : null;
+  }
+
+  #setExpanded(row, open) {
+    if (!row.expandable || row.expanded === open) return;
+    if (this.filter) {
+      if (open) this.folded.delete(row.node);
+      else this.folded.add(row.node);
+      this.render();
+    } else if (open) {
+      this.expand(row.node);
+    } else {
+      this.collapse(row.node);
+    }
   }
 
   #onClick(e) {
-    const node = this.#rowNode(e.target);
-    if (!node) return;
+    const row = this.#rowOf(e.target);
+    if (!row) return;
+    this.focused = row.node;
     if (e.target.classList.contains('retry')) {
-      node.state = 'idle';
-      this.expand(node);
-    } else if (e.target.classList.contains('twisty')) {
-      node.expanded ? this.collapse(node) : this.expand(node);
+      row.node.state = 'idle';
+      this.expand(row.node);
+    } else if (e.target.classList.contains('twisty') && row.expandable) {
+      this.#setExpanded(row, !row.expanded);
     } else {
-      this.select(node);
+      this.select(row.node);
     }
   }
 
   #onKey(e) {
-    const index = this.rows.findIndex((r) => r.node.key === this.focusKey);
+    const index = this.rows.findIndex((r) => r.node === this.focused);
     if (index < 0) return;
-    const node = this.rows[index].node;
+    const row = this.rows[index];
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
-      this.select(node);
-      if (!node.expanded) this.expand(node);
+      this.select(row.node);
+      this.#setExpanded(row, true);
       return;
     }
-    const move = navigate(this.rows, index, e.key);
-    if (move.index === index && move.action === null && !['Home', 'End', 'ArrowUp', 'ArrowDown'].includes(e.key)) return;
+    const move = navigate(this.rows, index, e.key, pageRows(this.#height(), ROW_HEIGHT));
+    if (!move) return;
     e.preventDefault();
-    if (move.action === 'expand') this.expand(node);
-    else if (move.action === 'collapse') this.collapse(node);
-    else {
-      this.focusKey = this.rows[move.index].node.key;
-      this.render();
+    if (move.action) {
+      this.#setExpanded(row, move.action === 'expand');
+    } else {
+      this.focused = this.rows[move.index].node;
+      this.#reveal(move.index);
+      this.#paint(true);
     }
   }
 }
+
+// Rows cut long text, so the whole message is in the tooltip.
+const errorSpan = (text) => Object.assign(span('node-error', text), { title: text });
 
 function span(className, text) {
   const s = document.createElement('span');

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prettyJson } from '../../ui/json-text.js';
-import { adopt, createNode, navigate, visibleRows } from '../../ui/tree-model.js';
-import { badgeFor } from '../../ui/format.js';
+import { adopt, createNode, isExpandable, navigate, visibleRows } from '../../ui/tree-model.js';
+import { badgeFor, plural } from '../../ui/format.js';
 
 // Drops whitespace outside strings, to compare JSON texts up to layout.
 function squeeze(text) {
@@ -31,18 +31,30 @@ test('prettyJson changes only whitespace', () => {
 });
 
 function sample() {
-  const a = createNode({ key: 'a', label: 'A', kind: 'aas', load: async () => [] });
-  const b = createNode({ key: 'b', label: 'B', kind: 'aas' });
-  adopt(a, [createNode({ key: 'a1', label: 'A1' }), createNode({ key: 'a2', label: 'A2' })]);
+  const a = createNode({ label: 'A', load: async () => [] });
+  const b = createNode({ label: 'B' });
+  adopt(a, [createNode({ label: 'A1' }), createNode({ label: 'A2' })]);
   a.expanded = true;
   return [a, b];
 }
 
-test('visible rows follow expansion', () => {
+const show = (rows) => rows.map((r) => `${r.node.label}@${r.depth}`);
+
+test('visible rows follow expansion, with their ARIA positions', () => {
   const roots = sample();
-  assert.deepEqual(visibleRows(roots).map((r) => `${r.node.key}@${r.depth}`), ['a@1', 'a1@2', 'a2@2', 'b@1']);
+  const rows = visibleRows(roots);
+  assert.deepEqual(show(rows), ['A@1', 'A1@2', 'A2@2', 'B@1']);
+  assert.deepEqual(rows.map((r) => `${r.posinset}/${r.setsize}`), ['1/2', '1/2', '2/2', '2/2']);
+  assert.deepEqual(rows.map((r) => [r.expandable, r.expanded]), [[true, true], [false, false], [false, false], [false, false]]);
   roots[0].expanded = false;
-  assert.deepEqual(visibleRows(roots).map((r) => r.node.key), ['a', 'b']);
+  assert.deepEqual(show(visibleRows(roots)), ['A@1', 'B@1']);
+});
+
+test('a lazily loaded node can expand before it has children', () => {
+  const lazy = createNode({ label: 'L', load: async () => [] });
+  assert.equal(isExpandable(lazy), true);
+  lazy.expanded = true;
+  assert.deepEqual(show(visibleRows([lazy])), ['L@1'], 'still loading: no children yet');
 });
 
 test('keyboard moves like a WAI-ARIA tree', () => {
@@ -50,14 +62,31 @@ test('keyboard moves like a WAI-ARIA tree', () => {
   const rows = visibleRows(roots);
   assert.deepEqual(navigate(rows, 0, 'ArrowDown'), { index: 1, action: null });
   assert.deepEqual(navigate(rows, 3, 'ArrowDown'), { index: 3, action: null });
+  assert.deepEqual(navigate(rows, 0, 'ArrowUp'), { index: 0, action: null });
   assert.deepEqual(navigate(rows, 2, 'Home'), { index: 0, action: null });
   assert.deepEqual(navigate(rows, 0, 'End'), { index: 3, action: null });
   assert.deepEqual(navigate(rows, 2, 'ArrowLeft'), { index: 0, action: null }, 'to the parent');
+  assert.deepEqual(navigate(rows, 3, 'ArrowLeft'), { index: 3, action: null }, 'a root stays');
   assert.deepEqual(navigate(rows, 0, 'ArrowLeft'), { index: 0, action: 'collapse' });
   assert.deepEqual(navigate(rows, 0, 'ArrowRight'), { index: 1, action: null }, 'into the children');
+  assert.equal(navigate(rows, 0, 'x'), null, 'other keys are not the tree\'s');
   roots[0].expanded = false;
   assert.deepEqual(navigate(visibleRows(roots), 0, 'ArrowRight'), { index: 0, action: 'expand' });
   assert.deepEqual(navigate(visibleRows(roots), 1, 'ArrowRight'), { index: 1, action: null }, 'a leaf');
+});
+
+test('PageUp and PageDown move a page and stop at the ends', () => {
+  const rows = visibleRows(Array.from({ length: 50 }, (_, i) => createNode({ label: `N${i}` })));
+  assert.deepEqual(navigate(rows, 5, 'PageDown', 20), { index: 25, action: null });
+  assert.deepEqual(navigate(rows, 40, 'PageDown', 20), { index: 49, action: null });
+  assert.deepEqual(navigate(rows, 25, 'PageUp', 20), { index: 5, action: null });
+  assert.deepEqual(navigate(rows, 5, 'PageUp', 20), { index: 0, action: null });
+});
+
+test('plural', () => {
+  assert.equal(plural(1, 'request'), '1 request');
+  assert.equal(plural(2, 'request'), '2 requests');
+  assert.equal(plural(3, 'match', 'matches'), '3 matches');
 });
 
 test('badges name every AAS element type and tolerate unknown ones', () => {
