@@ -36,3 +36,13 @@ export const connectionInfo = () => call('connection_info');
 export const listAas = (assetType, plant) => call('list_aas', { assetType, plant });
 export const listSubmodels = (aasId) => call('list_submodels', { aasId });
 export const listElements = (aasId, submodel) => call('list_elements', { aasId, submodel });
+
+/** Crawls the plant; `onProgress({requests_done, requests_known, bytes, failures})`. */
+export function loadEverything(plant, assetTypes, onProgress) {
+  const channel = new window.__TAURI__.core.Channel();
+  channel.onmessage = onProgress;
+  return call('load_everything', { plant, assetTypes, onProgress: channel });
+}
+export const cancelLoading = () => call('cancel_loading');
+/** Asks where to save and writes what was loaded; resolves to the path, or null if cancelled. */
+export const exportLoaded = (format) => call('export_loaded', { format });

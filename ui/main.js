@@ -2,6 +2,7 @@
 // details pane. Data comes only through api.js.
 
 import * as api from './api.js';
+import { initLoading } from './loading.js';
 import { adopt, createNode } from './tree-model.js';
 import { TreeView } from './tree.js';
 import { initCopy, showDetails } from './details.js';
@@ -134,6 +135,14 @@ async function start() {
     plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
     renderChips(info.asset_types);
     plant.addEventListener('change', () => selectPlant(plant.value, info.asset_types));
+    initLoading(
+      {
+        loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
+        cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'),
+      },
+      () => ({ plant: plant.value, assetTypes: info.asset_types }),
+      (text) => { $('status-errors').textContent = text; },
+    );
     if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
   } catch (e) {
     $('status-connection').textContent = `Not connected: ${e.message}`;

@@ -197,6 +197,25 @@ class DemoProfile(unittest.TestCase):
         wd.keys(wd.wait_for(row(active)), "\ue007")  # Enter selects
         wd.wait_for('#details dd[data-field="idShort"]', text="ManufacturerProductDesignation")
 
+        # Filter: a value deep in a collapsed collection is found, shown under its
+        # ancestors and highlighted.
+        wd.keys(wd.wait_for("#filter"), "Stuttgart")
+        wd.wait_for(row("CityTown"))
+        self.assertEqual(wd.text_content(row("CityTown") + " mark"), "Stuttgart")
+        screenshot(os.path.join(self.out, "filter.png"))
+        wd.keys(wd.wait_for("#filter"), "\ue00c")  # Escape clears
+        wd.wait_for(row("Machine_M0002"))
+
+        # Load everything: progress, then a summary, and export becomes possible.
+        wd.click(wd.wait_for("#load-all"))
+        deadline = time.monotonic() + 60
+        while not (wd.text_content("#load-text") or "").startswith("Loaded with"):
+            self.assertLess(time.monotonic(), deadline, wd.text_content("#load-text"))
+            time.sleep(0.2)
+        self.assertRegex(wd.text_content("#load-text"), r"^Loaded with \d+ requests$")
+        self.assertFalse(wd.script("return document.getElementById('export').disabled"))
+        screenshot(os.path.join(self.out, "loaded.png"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
