@@ -50,7 +50,11 @@ pub async fn load_everything(
     lock(&state.loading).take();
     let summary = LoadSummary {
         requests: crawl.fetched.len() + crawl.failures.len(),
-        failures: crawl.failures.iter().map(|f| format!("{}: {}", f.url, f.message)).collect(),
+        failures: crawl
+            .failures
+            .iter()
+            .map(|f| format!("{}: {}", f.url, f.message))
+            .collect(),
         cancelled: crawl.cancelled,
     };
     *lock(&state.loaded) = Some(crawl);
@@ -73,7 +77,9 @@ pub async fn export_loaded(
 ) -> Result<Option<String>, IpcError> {
     let format: Format = format.parse().map_err(IpcError::bad_request)?;
     if lock(&state.loaded).is_none() {
-        return Err(IpcError::bad_request("nothing is loaded yet: use Load everything first"));
+        return Err(IpcError::bad_request(
+            "nothing is loaded yet: use Load everything first",
+        ));
     }
     let (name, extension) = match format {
         Format::Raw => ("aas-raw-bundle.json", "json"),
@@ -94,7 +100,9 @@ pub async fn export_loaded(
         return Ok(None);
     };
     let loaded = lock(&state.loaded);
-    let crawl = loaded.as_ref().ok_or_else(|| IpcError::bad_request("nothing is loaded"))?;
+    let crawl = loaded
+        .as_ref()
+        .ok_or_else(|| IpcError::bad_request("nothing is loaded"))?;
     export(crawl, format, &state.profile.name, &path)?;
     Ok(Some(path.display().to_string()))
 }

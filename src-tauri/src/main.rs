@@ -5,8 +5,8 @@
 //! `ui/` and a few thin commands over `aas-client`.
 
 mod commands;
-mod loading;
 mod error;
+mod loading;
 mod state;
 
 fn main() {

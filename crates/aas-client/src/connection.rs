@@ -29,7 +29,37 @@ pub enum ClientAuth {
     Basic,
 }
 
+/// Accepts `https` URLs, and `http` only to this machine (loopback), so tokens never
+/// cross a network in clear text.
+pub fn check_url(what: &str, url: &str) -> crate::Result<()> {
+    let bad = |why: &str| Err(crate::Error::Config(format!("{what} {url:?}: {why}")));
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return bad("not a URL");
+    };
+    let host = match parsed.host_str() {
+        Some(h) if !h.is_empty() => h.trim_start_matches('[').trim_end_matches(']'),
+        _ => return bad("has no host"),
+    };
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    match parsed.scheme() {
+        "https" => Ok(()),
+        "http" if loopback => Ok(()),
+        "http" => bad("plain http is only allowed to this machine; use https"),
+        _ => bad("must be an https URL"),
+    }
+}
+
 impl Connection {
+    /// Every URL passes [`check_url`].
+    pub fn check(&self) -> crate::Result<()> {
+        check_url("registry URL", &self.registry_url)?;
+        check_url("gateway URL", &self.gateway_url)?;
+        check_url("token server URL", &self.auth_url)
+    }
+
     pub(crate) fn token_url(&self) -> String {
         format!(
             "{}/auth/realms/{}/protocol/openid-connect/token",
@@ -53,5 +83,30 @@ impl Connection {
             url.push_str(s);
         }
         url
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_url;
+
+    #[test]
+    fn https_anywhere_http_only_on_loopback() {
+        for ok in [
+            "https://gw.example.com/x",
+            "http://127.0.0.1:8080",
+            "http://localhost",
+            "http://[::1]:9/",
+        ] {
+            assert!(check_url("u", ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://gw.example.com",
+            "ftp://127.0.0.1",
+            "not a url",
+            "https://",
+        ] {
+            assert!(check_url("u", bad).is_err(), "{bad}");
+        }
     }
 }

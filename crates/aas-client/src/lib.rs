@@ -13,7 +13,7 @@ mod secret;
 mod token;
 
 pub use client::Client;
-pub use connection::{ClientAuth, Connection};
+pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
 pub use error::{Error, ErrorKind, Result};
 pub use export::{export, write_atomically, Format};
