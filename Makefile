@@ -38,5 +38,5 @@ smoke:
 	scripts/curl-smoke.sh $(DEBUG)/aasmd
 
 e2e:
-	cargo build -p aas-browser
+	cargo build -p aas-browser -p aas-cli
 	scripts/e2e.sh $(DEBUG)/aas-browser

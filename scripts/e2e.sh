@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the WebDriver end-to-end test against the built app under a private Xvfb
-# display and D-Bus session. Usage: scripts/e2e.sh PATH/TO/aas-browser
+# display, in a private D-Bus session with a fresh GNOME Keyring (scripts/with-keyring.sh).
+# Usage: scripts/e2e.sh PATH/TO/aas-browser   (aasmd is expected beside it)
 set -euo pipefail
 bin=$(realpath "$1")
 out=${E2E_OUT:-$PWD/tests/e2e/out}
@@ -13,5 +14,5 @@ trap 'kill $xvfb 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
 
 export PATH="$HOME/.cargo/bin:$PATH"
-DISPLAY=$display AAS_BROWSER_BIN=$bin E2E_OUT=$out \
-  dbus-run-session -- python3 tests/e2e/test_app.py
+DISPLAY=$display AAS_BROWSER_BIN=$bin AASMD_BIN=$(dirname "$bin")/aasmd E2E_OUT=$out \
+  "$(dirname "$0")/with-keyring.sh" python3 tests/e2e/test_app.py

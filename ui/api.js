@@ -46,3 +46,10 @@ export function loadEverything(plant, assetTypes, onProgress) {
 export const cancelLoading = () => call('cancel_loading');
 /** Asks where to save and writes what was loaded; resolves to the path, or null if cancelled. */
 export const exportLoaded = (format) => call('export_loaded', { format });
+
+export const listProfiles = () => call('list_profiles');
+/** Saves a profile; empty secrets keep the ones in the keychain. */
+export const saveProfile = (profile, clientSecret, userToken) =>
+  call('save_profile', { profile, clientSecret, userToken });
+export const deleteProfile = (name) => call('delete_profile', { name });
+export const useProfile = (name) => call('use_profile', { name });

@@ -3,7 +3,10 @@
 import * as api from './api.js';
 import { plural } from './format.js';
 
-/** `current()` gives `{plant, assetTypes}` to load; `say(text)` reports in the status bar. */
+/**
+ * `current()` gives `{plant, assetTypes}` to load; `say(text)` reports in the status bar.
+ * Returns `reset()`, for when what was loaded no longer applies (another profile).
+ */
 export function initLoading(els, current, say) {
   els.loadAll.addEventListener('click', async () => {
     const { plant, assetTypes } = current();
@@ -30,6 +33,11 @@ export function initLoading(els, current, say) {
     }
   });
   els.cancel.addEventListener('click', () => api.cancelLoading());
+  const reset = () => {
+    els.progress.hidden = true;
+    els.exportButton.disabled = true;
+    els.exportButton.title = 'Load everything first';
+  };
   els.exportButton.addEventListener('click', async () => {
     try {
       const path = await api.exportLoaded(els.format.value);
@@ -38,6 +46,7 @@ export function initLoading(els, current, say) {
       say(`Export failed: ${e.message}`);
     }
   });
+  return reset;
 }
 
 export function progressText(p) {

@@ -3,6 +3,7 @@
 
 import * as api from './api.js';
 import { initLoading } from './loading.js';
+import { initProfiles } from './profiles.js';
 import { adopt, createNode } from './tree-model.js';
 import { TreeView } from './tree.js';
 import { initCopy, showDetails } from './details.js';
@@ -118,6 +119,27 @@ function initTabs() {
   }
 }
 
+let active = null; // the active profile's view: name, gateway_url, plants, asset_types
+let resetLoading = () => {};
+
+/** Shows what the active profile offers: its plants, the asset types, the first plant. */
+async function applyProfile(info) {
+  active = info;
+  $('status-connection').textContent = `Connected to ${info.gateway_url}`;
+  const plant = $('plant');
+  plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
+  renderChips(info.asset_types);
+  tree.setRoots([]);
+  resetLoading();
+  const hint = document.createElement('p');
+  hint.className = 'hint';
+  hint.textContent = 'Select an element in the tree to see its details.';
+  $('details').replaceChildren(hint);
+  $('raw-json').textContent = '';
+  $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
+  if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
+}
+
 async function start() {
   initTheme($('theme'));
   initTabs();
@@ -127,23 +149,19 @@ async function start() {
     $('status-requests').textContent = plural(requests, 'request');
     $('status-errors').textContent = errors ? plural(errors, 'error') : '';
   });
+  const plant = $('plant');
+  plant.addEventListener('change', () => selectPlant(plant.value, active.asset_types));
+  resetLoading = initLoading(
+    {
+      loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
+      cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'),
+    },
+    () => ({ plant: plant.value, assetTypes: active.asset_types }),
+    (text) => { $('status-errors').textContent = text; },
+  );
   try {
-    const info = await api.connectionInfo();
-    $('profile-name').textContent = info.name;
-    $('status-connection').textContent = `Connected to ${info.gateway_url}`;
-    const plant = $('plant');
-    plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
-    renderChips(info.asset_types);
-    plant.addEventListener('change', () => selectPlant(plant.value, info.asset_types));
-    initLoading(
-      {
-        loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
-        cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'),
-      },
-      () => ({ plant: plant.value, assetTypes: info.asset_types }),
-      (text) => { $('status-errors').textContent = text; },
-    );
-    if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
+    await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);
+    await applyProfile(await api.connectionInfo());
   } catch (e) {
     $('status-connection').textContent = `Not connected: ${e.message}`;
   }

@@ -11,7 +11,7 @@ type Reply<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub fn connection_info(state: State<'_, AppState>) -> ProfileView {
-    state.profile.clone()
+    state.session().profile
 }
 
 #[tauri::command]
@@ -21,13 +21,13 @@ pub async fn list_aas(
     plant: String,
 ) -> Reply<Vec<OutlineNode>> {
     let asset_type: AssetType = asset_type.parse()?;
-    let shells = state.client.aas_list(asset_type, &plant).await?;
+    let shells = state.session().client.aas_list(asset_type, &plant).await?;
     Ok(shells.iter().map(OutlineNode::shell).collect())
 }
 
 #[tauri::command]
 pub async fn list_submodels(state: State<'_, AppState>, aas_id: String) -> Reply<Vec<OutlineNode>> {
-    let submodels = state.client.submodels(&aas_id).await?;
+    let submodels = state.session().client.submodels(&aas_id).await?;
     Ok(submodels.iter().map(OutlineNode::submodel).collect())
 }
 
@@ -37,6 +37,6 @@ pub async fn list_elements(
     aas_id: String,
     submodel: String,
 ) -> Reply<Vec<OutlineNode>> {
-    let elements = state.client.elements(&aas_id, &submodel).await?;
+    let elements = state.session().client.elements(&aas_id, &submodel).await?;
     Ok(elements.iter().map(OutlineNode::element).collect())
 }

@@ -40,7 +40,8 @@ pub async fn load_everything(
         asset_types,
         concurrency: CONCURRENCY,
     };
-    let crawl = state
+    let session = state.session();
+    let crawl = session
         .client
         .crawl(&plan, &cancel, |p| {
             // The window may be gone; the crawl need not care.
@@ -103,7 +104,7 @@ pub async fn export_loaded(
     let crawl = loaded
         .as_ref()
         .ok_or_else(|| IpcError::bad_request("nothing is loaded"))?;
-    export(crawl, format, &state.profile.name, &path)?;
+    export(crawl, format, &state.session().profile.name, &path)?;
     Ok(Some(path.display().to_string()))
 }
 

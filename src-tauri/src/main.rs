@@ -7,6 +7,7 @@
 mod commands;
 mod error;
 mod loading;
+mod profiles;
 mod state;
 
 fn main() {
@@ -33,6 +34,10 @@ fn main() {
             loading::load_everything,
             loading::cancel_loading,
             loading::export_loaded,
+            profiles::list_profiles,
+            profiles::save_profile,
+            profiles::delete_profile,
+            profiles::use_profile,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

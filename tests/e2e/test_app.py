@@ -68,6 +68,9 @@ class WebDriver:
     def click(self, element):
         self.cmd("POST", f"/element/{element}/click", {})
 
+    def clear(self, element):
+        self.cmd("POST", f"/element/{element}/clear", {})
+
     def keys(self, element, text):
         self.cmd("POST", f"/element/{element}/value", {"text": text})
 
@@ -215,6 +218,70 @@ class DemoProfile(unittest.TestCase):
         self.assertRegex(wd.text_content("#load-text"), r"^Loaded with \d+ requests$")
         self.assertFalse(wd.script("return document.getElementById('export').disabled"))
         screenshot(os.path.join(self.out, "loaded.png"))
+
+
+class _Profiles:
+    """Mixed into DemoProfile: runs after the drill-down (unittest sorts by name)."""
+
+    def test_profile_with_secrets_in_the_keychain(self):
+        wd = self.wd
+        aasmd = os.environ["AASMD_BIN"]
+        sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            line = json.loads(sandbox.stdout.readline())
+            wd.click(wd.wait_for("#profiles-edit"))
+            name = "Plant via keychain"
+
+            def fill(field_id, text):
+                el = wd.wait_for(f"#{field_id}")
+                wd.clear(el)
+                wd.keys(el, text)
+
+            # A plain-http URL to another machine is refused with a reason.
+            fill("pf-name", name)
+            fill("pf-registry", "http://registry.example.com")
+            for field_id, key in [("pf-gateway", "gateway_url"), ("pf-auth", "auth_url"),
+                                  ("pf-realm", "realm"), ("pf-client-id", "client_id"),
+                                  ("pf-secret", "client_secret"), ("pf-user-token", "user_token")]:
+                fill(field_id, line[key])
+            fill("pf-plants", "DEMO-01")
+            wd.click(wd.wait_for("#pf-save"))
+            wd.wait_for("#pf-status")
+            deadline = time.monotonic() + 10
+            while "plain http" not in (wd.text_content("#pf-status") or ""):
+                self.assertLess(time.monotonic(), deadline, wd.text_content("#pf-status"))
+                time.sleep(0.2)
+
+            fill("pf-registry", line["registry_url"])
+            wd.click(wd.wait_for("#pf-save"))
+            deadline = time.monotonic() + 15
+            while wd.script("return document.getElementById('profile').value") != name:
+                self.assertLess(time.monotonic(), deadline, wd.text_content("#pf-status"))
+                time.sleep(0.2)
+            self.assertIn(line["gateway_url"], wd.text_content("#status-connection"))
+            count = wd.wait_for('.chip[data-type="machine"] .count')
+            deadline = time.monotonic() + 10
+            while wd.text(count) != "3":
+                self.assertLess(time.monotonic(), deadline, wd.text(count))
+                time.sleep(0.2)
+            wd.wait_for(row("Machine_M0001"))
+            screenshot(os.path.join(self.out, "profile.png"))
+
+            # The settings file has the profile, and neither secret.
+            settings = os.path.join(os.environ["XDG_DATA_HOME"], "org.aasbrowser.desktop", "settings.json")
+            with open(settings) as f:
+                text = f.read()
+            self.assertIn(name, text)
+            self.assertNotIn(line["client_secret"], text)
+            self.assertNotIn(line["user_token"], text)
+        finally:
+            sandbox.terminate()
+            sandbox.wait(10)
+            sandbox.stdout.close()
+
+
+DemoProfile.test_profile_with_secrets_in_the_keychain = _Profiles.test_profile_with_secrets_in_the_keychain
 
 
 if __name__ == "__main__":

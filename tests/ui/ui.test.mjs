@@ -103,3 +103,9 @@ test('loading progress and summary read well', async () => {
   assert.equal(summaryText({ requests: 156, failures: [], cancelled: false }), 'Loaded with 156 requests');
   assert.equal(summaryText({ requests: 10, failures: ['x'], cancelled: true }), 'Cancelled after 10 requests; 1 node failed');
 });
+
+test('plant codes are read from what users type', async () => {
+  const { parsePlants } = await import('../../ui/profiles.js');
+  assert.deepEqual(parsePlants(' A-1, B-2  C-3;D '), ['A-1', 'B-2', 'C-3', 'D']);
+  assert.deepEqual(parsePlants('  '), []);
+});
