@@ -160,8 +160,8 @@ async function start() {
     (text) => { $('status-errors').textContent = text; },
   );
   try {
-    await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);
-    await applyProfile(await api.connectionInfo());
+    const reconnected = await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);
+    if (!reconnected) await applyProfile(await api.connectionInfo());
   } catch (e) {
     $('status-connection').textContent = `Not connected: ${e.message}`;
   }

@@ -13,14 +13,19 @@ export function parsePlants(text) {
   return text.split(/[\s,;]+/).map((p) => p.trim()).filter(Boolean);
 }
 
-/** `onSwitch(view)` runs after the active profile changed. */
-export function initProfiles(select, editButton, dialog, onSwitch) {
+/**
+ * `onSwitch(view)` runs after the active profile changed. Resolves to the profile used
+ * last time (or null), for the caller to reconnect to.
+ */
+export async function initProfiles(select, editButton, dialog, onSwitch) {
   const $ = (id) => document.getElementById(id);
   const status = $('pf-status');
   let saved = [];
+  let lastList = null;
 
   async function refresh() {
     const list = await api.listProfiles();
+    lastList = list;
     saved = list.saved;
     select.replaceChildren(new Option(list.builtin, list.builtin), ...saved.map((p) => new Option(p.name, p.name)));
     select.value = list.active;
@@ -87,5 +92,15 @@ export function initProfiles(select, editButton, dialog, onSwitch) {
     document.getElementById('status-errors').textContent = text;
   }
 
-  return refresh();
+  await refresh();
+  const last = lastList.last;
+  if (last && last !== lastList.active && saved.some((p) => p.name === last)) {
+    try {
+      await connect(last);
+      return true;
+    } catch (e) {
+      alertInStatus(`Could not reconnect to ${last}: ${e.message}`);
+    }
+  }
+  return false;
 }

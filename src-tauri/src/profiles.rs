@@ -18,14 +18,18 @@ pub struct ProfileList {
     pub builtin: String,
     pub saved: Vec<Profile>,
     pub active: String,
+    /// The profile used when the app was last closed, to start on it again.
+    pub last: Option<String>,
 }
 
 #[tauri::command]
 pub fn list_profiles(state: State<'_, AppState>) -> Reply<ProfileList> {
+    let store = ProfileStore::app_default()?;
     Ok(ProfileList {
         builtin: DEMO_PROFILE.into(),
-        saved: ProfileStore::app_default()?.load()?,
+        saved: store.load()?,
         active: state.session().profile.name,
+        last: store.last_used()?,
     })
 }
 
@@ -75,6 +79,7 @@ pub fn use_profile(state: State<'_, AppState>, name: String) -> Reply<ProfileVie
     };
     let view = session.profile.clone();
     state.switch(session);
+    ProfileStore::app_default()?.set_last_used(&name)?;
     Ok(view)
 }
 

@@ -219,6 +219,12 @@ class DemoProfile(unittest.TestCase):
         self.assertFalse(wd.script("return document.getElementById('export').disabled"))
         screenshot(os.path.join(self.out, "loaded.png"))
 
+        # The dark theme, one click away (the OS setting is followed until then).
+        wd.click(wd.wait_for("#theme"))
+        self.assertEqual(wd.script("return document.documentElement.dataset.theme"), "dark")
+        screenshot(os.path.join(self.out, "dark.png"))
+        wd.click(wd.wait_for("#theme"))
+
 
 class _Profiles:
     """Mixed into DemoProfile: runs after the drill-down (unittest sorts by name)."""
@@ -272,7 +278,7 @@ class _Profiles:
             settings = os.path.join(os.environ["XDG_DATA_HOME"], "org.aasbrowser.desktop", "settings.json")
             with open(settings) as f:
                 text = f.read()
-            self.assertIn(name, text)
+            self.assertEqual(json.loads(text)["last_profile"], name, "the next start reconnects to it")
             self.assertNotIn(line["client_secret"], text)
             self.assertNotIn(line["user_token"], text)
         finally:

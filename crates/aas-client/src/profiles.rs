@@ -14,6 +14,7 @@ use crate::{write_atomically, ClientAuth, Connection, Error, Result, Secret};
 pub const APP_IDENTIFIER: &str = "org.aasbrowser.desktop";
 const SETTINGS_FILE: &str = "settings.json";
 const PROFILES_KEY: &str = "profiles";
+const LAST_USED_KEY: &str = "last_profile";
 const KEYCHAIN_SERVICE: &str = "aas-browser";
 
 /// Where and as whom to connect; no secrets.
@@ -78,9 +79,27 @@ impl ProfileStore {
 
     /// Saves `profiles`, keeping the file's other settings, atomically.
     pub fn save(&self, profiles: &[Profile]) -> Result<()> {
-        let mut settings = self.settings()?;
         let list = serde_json::to_value(profiles).map_err(|e| Error::Config(e.to_string()))?;
-        settings.insert(PROFILES_KEY.into(), list);
+        self.set(PROFILES_KEY, list)
+    }
+
+    /// The profile the app used last, so it can start there again.
+    pub fn last_used(&self) -> Result<Option<String>> {
+        Ok(self
+            .settings()?
+            .get(LAST_USED_KEY)
+            .and_then(Value::as_str)
+            .map(str::to_owned))
+    }
+
+    pub fn set_last_used(&self, name: &str) -> Result<()> {
+        self.set(LAST_USED_KEY, Value::String(name.to_owned()))
+    }
+
+    /// Sets one setting, keeping the others, and writes the file atomically.
+    fn set(&self, key: &str, value: Value) -> Result<()> {
+        let mut settings = self.settings()?;
+        settings.insert(key.into(), value);
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| Error::Config(format!("{}: {e}", dir.display())))?;
@@ -216,6 +235,10 @@ mod tests {
             .save(&[profile("Plant A"), profile("Plant B")])
             .expect("save");
         assert_eq!(store.find("Plant B").expect("found"), profile("Plant B"));
+        assert_eq!(store.last_used().expect("read"), None);
+        store.set_last_used("Plant B").expect("saved");
+        assert_eq!(store.last_used().expect("read").as_deref(), Some("Plant B"));
+        assert_eq!(store.load().expect("profiles kept").len(), 2);
         assert!(store.find("Nope").is_err());
         let text = std::fs::read_to_string(store.path()).expect("read");
         assert!(
