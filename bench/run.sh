@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The benchmark suite in one command: builds what it needs in release, sets up the
+# Python peers, runs every benchmark and writes bench/RESULTS.md (~5-10 minutes on 2 cores).
+#
+#   bench/run.sh
+#
+# Knobs (environment): BENCH_ASSETS=1000 BENCH_REPS=3 BENCH_WRK_SECONDS=3
+# BENCH_CONCURRENCY="1 8 32 64" BENCH_SKIP_CRITERION=1 (skip the parse/export benches).
+# Needs: cargo, python3 with venv (apt-get install python3-venv), wrk (apt-get install wrk),
+# and PyPI for the peers' requests and httpx (installed once into a venv).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
+
+if ! command -v wrk >/dev/null; then
+  echo "bench/run.sh: wrk is missing: apt-get install wrk (Debian/Ubuntu)" >&2
+  exit 2
+fi
+
+echo "bench: cargo build --release -p aas-cli" >&2
+cargo build --release -p aas-cli
+echo "bench: cargo bench --no-run -p aas-model --bench parse; -p aas-client --bench export" >&2
+if [ "${BENCH_SKIP_CRITERION:-0}" != 1 ]; then
+  cargo bench --no-run -p aas-model --bench parse
+  cargo bench --no-run -p aas-client --bench export
+fi
+
+venv=$CARGO_TARGET_DIR/bench-venv
+if ! "$venv/bin/python" -c 'import requests, httpx' 2>/dev/null; then
+  echo "bench: setting up $venv (pip install requests httpx)" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check requests httpx
+fi
+
+AASMD=$CARGO_TARGET_DIR/release/aasmd PEER_PYTHON=$venv/bin/python \
+  exec python3 bench/suite.py

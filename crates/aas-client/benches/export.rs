@@ -1,0 +1,90 @@
+//! Export throughput of a 1,000-asset crawl (`cargo bench -p aas-client --bench export`):
+//! a sandbox with a generated 1,000-asset plant is crawled once over loopback, then
+//! each format is written into a temporary folder.
+//!
+//! Throughput is counted in bytes written for `raw` and `env`; for `aasx` in the bytes
+//! of the environment JSON it packs (the file itself is compressed). `bench/run.sh`
+//! reads the medians from `target/criterion/` and writes them to `bench/RESULTS.md`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use aas_client::{export, Client, Connection, Crawl, CrawlPlan, Format};
+use aas_model::AssetType;
+use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use tokio_util::sync::CancellationToken;
+
+const ASSETS: usize = 1000;
+
+/// Crawls a fresh 1,000-asset sandbox once.
+fn crawl() -> Crawl {
+    let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
+    rt.block_on(async {
+        let sb = Sandbox::start(Config {
+            plants: vec![demo_plant(DEMO_PLANT, ASSETS, 1)],
+            ..Config::default()
+        })
+        .await
+        .expect("sandbox");
+        let line = serde_json::to_string(sb.info()).expect("start-up line");
+        let conn: Connection = serde_json::from_str(&line).expect("connection");
+        let client = Arc::new(Client::new(conn).expect("client"));
+        let plan = CrawlPlan {
+            plant: DEMO_PLANT.into(),
+            asset_types: AssetType::ALL.to_vec(),
+            concurrency: 32,
+        };
+        let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
+        assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
+        crawl
+    })
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aas-export-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn bench_export(c: &mut Criterion) {
+    let crawl = crawl();
+    let dir = temp_dir();
+    let mut g = c.benchmark_group("export-1000");
+    g.sample_size(10);
+    let env_bytes = export(&crawl, Format::Env, "bench", &dir.join("size.json")).expect("env");
+    for (name, format, file) in [
+        ("raw", Format::Raw, "raw.json"),
+        ("env", Format::Env, "env.json"),
+        ("aasx", Format::Aasx, "env.aasx"),
+    ] {
+        let path = dir.join(file);
+        let written = export(&crawl, format, "bench", &path).expect("export");
+        let counted = if format == Format::Aasx {
+            env_bytes
+        } else {
+            written
+        };
+        eprintln!("export {name}: {written} bytes written, throughput counted on {counted}");
+        g.throughput(Throughput::Bytes(counted));
+        g.bench_function(name, |b| {
+            b.iter(|| export(&crawl, format, "bench", &path).expect("export"))
+        });
+    }
+    g.finish();
+    std::fs::remove_dir_all(&dir).expect("temp dir removed");
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_export
+}
+criterion_main!(benches);

@@ -1,0 +1,189 @@
+//! Parse throughput of the typed model against the ceiling for serde: plain
+//! `serde_json::Value` parsing of the same bytes (`cargo bench -p aas-model --bench parse`).
+//!
+//! Two inputs: every public JSON sample under `shared/aas-samples` (the schema aside),
+//! each read as the type its shape calls for, and a generated 1,000-asset environment
+//! (`aas_sandbox::environment` of a demo plant). `bench/run.sh` reads the medians from
+//! `target/criterion/` and writes the ratio to `bench/RESULTS.md`.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use aas_model::{
+    parse, AasDescriptor, Asset, AssetAdministrationShell, ConceptDescription, Environment,
+    RawElement, Submodel, SubmodelDescriptor, SubmodelElement,
+};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// How a document is read into the typed model: a function per shape.
+type Reader = fn(&str) -> bool;
+
+fn typed<T: DeserializeOwned>(text: &str) -> bool {
+    parse::<T>(text).is_ok()
+}
+
+fn model_type(v: &Value) -> Option<&str> {
+    v.pointer("/modelType/name").and_then(Value::as_str)
+}
+
+/// Picks the typed model by the document's shape, as `tests/roundtrip.rs` does.
+fn reader(json: &Value) -> Reader {
+    match json {
+        Value::Array(items) => match items.first().and_then(model_type) {
+            Some("AssetAdministrationShell") => typed::<Vec<AssetAdministrationShell>>,
+            Some("Submodel") => typed::<Vec<Submodel>>,
+            Some("AssetAdministrationShellDescriptor") => typed::<Vec<AasDescriptor>>,
+            _ => typed::<Vec<SubmodelElement>>,
+        },
+        _ => match model_type(json) {
+            None => typed::<Environment>,
+            Some("AssetAdministrationShell") => typed::<AssetAdministrationShell>,
+            Some("Submodel") => typed::<Submodel>,
+            Some("AssetAdministrationShellDescriptor") => typed::<AasDescriptor>,
+            Some("SubmodelDescriptor") => typed::<SubmodelDescriptor>,
+            Some("Asset") => typed::<Asset>,
+            Some("ConceptDescription") => typed::<ConceptDescription>,
+            Some(_) => typed::<SubmodelElement>,
+        },
+    }
+}
+
+fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("readable folder")
+        .map(|e| e.expect("folder entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            json_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every sample's bytes (without a UTF-8 BOM) and the typed reader for its shape.
+fn samples() -> Vec<(Vec<u8>, Reader)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-samples");
+    let schema = dir.join("schema/aas.json");
+    let mut files = Vec::new();
+    json_files(&dir, &mut files);
+    files.retain(|f| *f != schema);
+    assert!(!files.is_empty(), "no samples under {}", dir.display());
+    files
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(f).expect("readable sample");
+            let bytes = bytes
+                .strip_prefix(b"\xef\xbb\xbf".as_slice())
+                .map_or(bytes.clone(), <[u8]>::to_vec);
+            let json: Value = serde_json::from_slice(&bytes).expect("well-formed JSON");
+            let read = reader(&json);
+            let text = std::str::from_utf8(&bytes).expect("UTF-8");
+            assert!(
+                read(text),
+                "{}: the typed model cannot read it",
+                f.display()
+            );
+            (bytes, read)
+        })
+        .collect()
+}
+
+fn bench_samples(c: &mut Criterion) {
+    let docs = samples();
+    let total: usize = docs.iter().map(|(b, _)| b.len()).sum();
+    let mut g = c.benchmark_group("parse-samples");
+    g.throughput(Throughput::Bytes(total as u64));
+    g.bench_function("typed", |b| {
+        b.iter(|| {
+            for (bytes, read) in &docs {
+                let text = std::str::from_utf8(black_box(bytes)).expect("UTF-8");
+                black_box(read(text));
+            }
+        })
+    });
+    g.bench_function("value", |b| {
+        b.iter(|| {
+            for (bytes, _) in &docs {
+                let v: Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+                black_box(v);
+            }
+        })
+    });
+    g.finish();
+}
+
+/// Types an element and, below it, every nested element (the typed model keeps nested
+/// elements as text until asked); returns how many were typed.
+fn type_deep(raw: &RawElement) -> usize {
+    match parse::<SubmodelElement>(raw.get()) {
+        Ok(e) => 1 + e.nested().map(type_deep).sum::<usize>(),
+        Err(_) => 0,
+    }
+}
+
+/// The environment, and every submodel element in it at every depth, typed.
+fn parse_deep(text: &str) -> usize {
+    let env = parse::<Environment>(text).expect("environment");
+    env.submodels
+        .iter()
+        .flat_map(|sm| sm.submodel_elements.iter())
+        .map(type_deep)
+        .sum()
+}
+
+fn bench_environment(c: &mut Criterion) {
+    let env = aas_sandbox::environment(&aas_sandbox::demo_plant("P", 1000, 1));
+    let bytes = serde_json::to_vec(&env).expect("serialisable environment");
+    drop(env);
+    assert!(
+        parse::<Environment>(std::str::from_utf8(&bytes).expect("UTF-8")).is_ok(),
+        "the typed model reads the generated environment"
+    );
+    let typed = parse_deep(std::str::from_utf8(&bytes).expect("UTF-8"));
+    eprintln!(
+        "parse-env-1000: {} bytes, {typed} submodel elements typed",
+        bytes.len()
+    );
+    let mut g = c.benchmark_group("parse-env-1000");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.sample_size(10);
+    g.bench_function("typed", |b| {
+        b.iter(|| {
+            let text = std::str::from_utf8(black_box(&bytes)).expect("UTF-8");
+            black_box(parse::<Environment>(text).expect("environment"))
+        })
+    });
+    g.bench_function("typed-deep", |b| {
+        b.iter(|| {
+            let text = std::str::from_utf8(black_box(&bytes)).expect("UTF-8");
+            black_box(parse_deep(text))
+        })
+    });
+    g.bench_function("value", |b| {
+        b.iter(|| {
+            let v: Value = serde_json::from_slice(black_box(&bytes)).expect("JSON");
+            black_box(v)
+        })
+    });
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_samples, bench_environment
+}
+criterion_main!(benches);
