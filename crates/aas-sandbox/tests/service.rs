@@ -220,16 +220,7 @@ async fn stats_count_token_requests_routes_and_statuses() {
     let f = Fixture::start(Config::default()).await;
     f.get_as_demo(&f.aas_url(MACHINE, "")).await;
     f.get_as_demo(&f.aas_url("urn:nope", "")).await;
-    let url = format!("{}/sandbox/stats", f.sandbox.info().registry_url);
-    let stats: Value = f
-        .http
-        .get(url)
-        .send()
-        .await
-        .expect("GET")
-        .json()
-        .await
-        .expect("json");
+    let stats = f.stats().await;
     assert_eq!(stats["token_requests"], 2);
     let route = &stats["requests"]["GET /gateway/aasList/{aas_id}"];
     assert_eq!(
@@ -250,14 +241,10 @@ async fn faults_are_injected_as_configured_and_counted() {
     })
     .await;
     let token = f.token().await;
-    let user = f.sandbox.info().user_token.clone();
     let mut seen = std::collections::BTreeMap::new();
     for _ in 0..200 {
         let r = f
-            .http
-            .get(f.aas_url(TOOL, ""))
-            .bearer_auth(&token)
-            .header("UserToken", format!("Bearer {user}"))
+            .demo_request(&f.aas_url(TOOL, ""), &token)
             .send()
             .await
             .expect("GET");
@@ -281,16 +268,7 @@ async fn faults_are_injected_as_configured_and_counted() {
             "{kind}: {seen:?}"
         );
     }
-    let url = format!("{}/sandbox/stats", f.sandbox.info().registry_url);
-    let stats: Value = f
-        .http
-        .get(url)
-        .send()
-        .await
-        .expect("GET")
-        .json()
-        .await
-        .expect("json");
+    let stats = f.stats().await;
     assert_eq!(stats["faults"]["garbage"], seen["garbage"]);
 }
 
@@ -303,12 +281,8 @@ async fn dropped_and_truncated_answers_fail_on_the_client_side() {
         })
         .await;
         let token = f.token().await;
-        let user = f.sandbox.info().user_token.clone();
         let sent = f
-            .http
-            .get(f.aas_url(MACHINE, "/aas/submodels"))
-            .bearer_auth(&token)
-            .header("UserToken", format!("Bearer {user}"))
+            .demo_request(&f.aas_url(MACHINE, "/aas/submodels"), &token)
             .send()
             .await;
         let failed = match sent {

@@ -92,6 +92,22 @@ impl Fixture {
             .await
     }
 
+    /// A GET with `token` as the access token and the demo user's token.
+    pub fn demo_request(&self, url: &str, token: &str) -> reqwest::RequestBuilder {
+        let user = &self.sandbox.info().user_token;
+        self.http
+            .get(url)
+            .bearer_auth(token)
+            .header("UserToken", format!("Bearer {user}"))
+    }
+
+    /// The sandbox's counters (`GET /sandbox/stats`).
+    pub async fn stats(&self) -> Value {
+        let url = format!("{}/sandbox/stats", self.sandbox.info().registry_url);
+        let response = self.http.get(url).send().await.expect("GET stats");
+        response.json().await.expect("stats JSON")
+    }
+
     pub async fn admin(&self, method: reqwest::Method, path: &str, body: Value) -> Answer {
         let url = format!("{}/sandbox/admin{path}", self.sandbox.info().registry_url);
         let request = self
