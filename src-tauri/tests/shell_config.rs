@@ -1,0 +1,72 @@
+//! The desktop shell's security settings, read from the configuration the app is built
+//! with: a strict CSP, no remote content, and capabilities limited to what the UI needs.
+
+use serde_json::Value;
+
+fn json(path: &str) -> Value {
+    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()));
+    serde_json::from_str(&text).expect("JSON")
+}
+
+#[test]
+fn the_content_security_policy_is_present_and_strict() {
+    let conf = json("tauri.conf.json");
+    let csp = conf["app"]["security"]["csp"]
+        .as_str()
+        .expect("a CSP is set");
+    let directive = |name: &str| {
+        csp.split(';')
+            .map(str::trim)
+            .find(|d| d.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {csp}"))
+            .to_owned()
+    };
+    assert_eq!(directive("default-src"), "default-src 'self'");
+    assert_eq!(directive("script-src"), "script-src 'self'");
+    assert_eq!(directive("object-src"), "object-src 'none'");
+    for forbidden in ["'unsafe-inline'", "'unsafe-eval'", "http:", "https:", "*"] {
+        assert!(
+            !csp.split_whitespace().any(|t| t == forbidden),
+            "{forbidden} in {csp}"
+        );
+    }
+    // No remote page: the UI is the bundled ui/ folder.
+    assert_eq!(conf["build"]["frontendDist"], "../ui");
+    assert!(conf["build"].get("devUrl").is_none());
+}
+
+#[test]
+fn capabilities_allow_only_core_events_and_the_save_dialog() {
+    let caps = json("capabilities/default.json");
+    assert_eq!(caps["windows"], serde_json::json!(["main"]));
+    let permissions: Vec<&str> = caps["permissions"]
+        .as_array()
+        .expect("permissions")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(permissions, ["core:event:default", "dialog:allow-save"]);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities");
+    let files = std::fs::read_dir(dir).expect("capabilities folder").count();
+    assert_eq!(files, 1, "one capability file, the one checked here");
+}
+
+#[test]
+fn no_command_takes_a_file_path_from_the_webview() {
+    // Paths reach the app only through the save dialog (loading::export_loaded).
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for entry in std::fs::read_dir(src).expect("src").flatten() {
+        let text = std::fs::read_to_string(entry.path()).expect("source");
+        for command in text.split("#[tauri::command]").skip(1) {
+            let signature = command.split('{').next().unwrap_or_default();
+            for typ in ["PathBuf", "&Path", "path:"] {
+                assert!(
+                    !signature.contains(typ),
+                    "{}: a command takes {typ}: {signature}",
+                    entry.path().display()
+                );
+            }
+        }
+    }
+}
