@@ -18,7 +18,12 @@ pub struct Client {
     conn: Connection,
     tokens: TokenSource,
     retry: RetryPolicy,
+    max_body: usize,
 }
+
+/// The largest answer accepted by default: far above any real AAS list, far below
+/// what would exhaust memory if a proxy or a broken server sent without end.
+pub const DEFAULT_MAX_BODY: usize = 256 * 1024 * 1024;
 
 /// Whether a request goes to the gateway, which also wants the user's token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,12 +45,19 @@ impl Client {
             conn,
             tokens,
             retry: RetryPolicy::default(),
+            max_body: DEFAULT_MAX_BODY,
         })
     }
 
     /// Replaces the default [`RetryPolicy`].
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
+        self
+    }
+
+    /// Replaces the largest answer accepted ([`DEFAULT_MAX_BODY`]).
+    pub fn with_max_body(mut self, bytes: usize) -> Self {
+        self.max_body = bytes;
         self
     }
 
@@ -204,10 +216,7 @@ impl Client {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse().ok())
             .map(Duration::from_secs);
-        let body = response
-            .text()
-            .await
-            .map_err(|e| incomplete(url, e.without_url()))?;
+        let body = read_body(url, response, self.max_body).await?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.len(), "GET");
         if status != StatusCode::OK {
             return Err(Error::from_response(status.as_u16(), &body, retry_after));
@@ -216,6 +225,34 @@ impl Client {
         serde_json::from_str::<serde::de::IgnoredAny>(&body).map_err(|e| incomplete(url, e))?;
         Ok(body)
     }
+}
+
+/// The body as text, read chunk by chunk so an oversized answer is refused before it
+/// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
+async fn read_body(url: &str, mut response: reqwest::Response, limit: usize) -> Result<String> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| incomplete(url, e.without_url()))?
+    {
+        if bytes.len() + chunk.len() > limit {
+            return Err(Error::TooLarge {
+                url: url.to_owned(),
+                limit,
+            });
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::BadData(aas_model::Error::Decode {
+            path: ".".into(),
+            message: format!(
+                "the answer is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        })
+    })
 }
 
 fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {

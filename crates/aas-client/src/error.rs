@@ -20,6 +20,9 @@ pub enum Error {
     /// body): worth another attempt, unlike [`Error::BadData`].
     #[error("the server's answer from {url} was incomplete or not JSON: {reason}")]
     Incomplete { url: String, reason: String },
+    /// The answer was larger than the client accepts.
+    #[error("the answer from {url} is larger than {limit} bytes, the most this app reads")]
+    TooLarge { url: String, limit: usize },
     /// The server answered 2xx with something that is not the expected JSON.
     #[error("the server sent data this app cannot read: {0}")]
     BadData(#[from] aas_model::Error),
@@ -60,7 +63,9 @@ impl Error {
                 _ => ErrorKind::Server,
             },
             Error::Offline { .. } => ErrorKind::Offline,
-            Error::BadData(_) | Error::Incomplete { .. } => ErrorKind::BadData,
+            Error::BadData(_) | Error::Incomplete { .. } | Error::TooLarge { .. } => {
+                ErrorKind::BadData
+            }
             Error::Config(_) | Error::Keychain(_) => ErrorKind::Config,
         }
     }

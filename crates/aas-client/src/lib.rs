@@ -12,7 +12,7 @@ mod retry;
 mod secret;
 mod token;
 
-pub use client::Client;
+pub use client::{Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
 pub use error::{Error, ErrorKind, Result};
