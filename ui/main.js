@@ -4,6 +4,7 @@
 import * as api from './api.js';
 import { initLoading } from './loading.js';
 import { initProfiles } from './profiles.js';
+import { requestOf } from './request-path.js';
 import { adopt, createNode } from './tree-model.js';
 import { TreeView } from './tree.js';
 import { initCopy, showDetails } from './details.js';
@@ -14,7 +15,10 @@ import { initTheme } from './theme.js';
 const $ = (id) => document.getElementById(id);
 
 const tree = new TreeView($('tree-viewport'), $('tree'), {
-  onSelect: (node) => showDetails($('details'), $('raw-json'), node),
+  onSelect: (node) => {
+    showDetails($('details'), $('raw-json'), node);
+    showCurl(node);
+  },
   onMatches: (n) => {
     $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
   },
@@ -119,6 +123,18 @@ function initTabs() {
   }
 }
 
+/** The selected node's request as curl (placeholders only, never a token). */
+async function showCurl(node) {
+  const request = requestOf(node);
+  $('curl').textContent = '';
+  if (!request) return;
+  try {
+    $('curl').textContent = await api.curlFor(request);
+  } catch (e) {
+    $('curl').textContent = `(no request: ${e.message})`;
+  }
+}
+
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
 let resetLoading = () => {};
 
@@ -136,6 +152,7 @@ async function applyProfile(info) {
   hint.textContent = 'Select an element in the tree to see its details.';
   $('details').replaceChildren(hint);
   $('raw-json').textContent = '';
+  $('curl').textContent = '';
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
   if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
 }
@@ -145,6 +162,7 @@ async function start() {
   initTabs();
   initFilterBox($('filter'), (query) => tree.setFilter(query));
   initCopy($('copy-raw'), $('raw-json'), $('copy-status'));
+  initCopy($('copy-curl'), $('curl'), $('copy-status'));
   api.onActivity(({ requests, errors }) => {
     $('status-requests').textContent = plural(requests, 'request');
     $('status-errors').textContent = errors ? plural(errors, 'error') : '';

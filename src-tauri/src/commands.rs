@@ -40,3 +40,19 @@ pub async fn list_elements(
     let elements = state.session().client.elements(&aas_id, &submodel).await?;
     Ok(elements.iter().map(OutlineNode::element).collect())
 }
+
+/// The node's request as a curl command, with placeholders where the tokens go.
+#[tauri::command]
+pub fn curl_for(
+    state: State<'_, AppState>,
+    aas_id: String,
+    submodel: Option<String>,
+    path: Vec<String>,
+) -> String {
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    let url = state
+        .session()
+        .client
+        .resource_url(&aas_id, submodel.as_deref(), &path);
+    aas_client::curl_command(&url)
+}

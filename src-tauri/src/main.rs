@@ -31,6 +31,7 @@ fn main() {
             commands::list_aas,
             commands::list_submodels,
             commands::list_elements,
+            commands::curl_for,
             loading::load_everything,
             loading::cancel_loading,
             loading::export_loaded,

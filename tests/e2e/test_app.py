@@ -187,6 +187,10 @@ class DemoProfile(unittest.TestCase):
         # The raw tab holds the server's exact JSON for that element.
         wd.click(wd.wait_for("#tab-raw"))
         raw = wd.script("return document.getElementById('raw-json').textContent")
+        curl = wd.text_content("#curl")
+        self.assertIn("%23M-0001/aas/submodels/Nameplate/submodel/submodelElements/ManufacturerName'", curl)
+        self.assertIn("Bearer $ACCESS_TOKEN", curl)
+        self.assertIn("Bearer $USER_TOKEN", curl)
         self.assertEqual(json.loads(raw)["idShort"], "ManufacturerName")
         self.assertEqual(json.loads(raw)["value"], value)
         screenshot(os.path.join(self.out, "raw-json.png"))

@@ -109,3 +109,18 @@ test('plant codes are read from what users type', async () => {
   assert.deepEqual(parsePlants(' A-1, B-2  C-3;D '), ['A-1', 'B-2', 'C-3', 'D']);
   assert.deepEqual(parsePlants('  '), []);
 });
+
+test('a node knows the request it came from', async () => {
+  const { requestOf } = await import('../../ui/request-path.js');
+  const node = (model_type, extra) => createNode({ label: extra.id_short ?? 'x', data: { model_type, ...extra } });
+  const aas = node('AssetAdministrationShell', { id: 'urn:a#1', id_short: 'A' });
+  const sm = node('Submodel', { id_short: 'Nameplate' });
+  const coll = node('SubmodelElementCollection', { id_short: 'Address' });
+  const leaf = node('Property', { id_short: 'CityTown' });
+  adopt(aas, [sm]);
+  adopt(sm, [coll]);
+  adopt(coll, [leaf]);
+  assert.deepEqual(requestOf(leaf), { aasId: 'urn:a#1', submodel: 'Nameplate', path: ['Address', 'CityTown'] });
+  assert.deepEqual(requestOf(sm), { aasId: 'urn:a#1', submodel: 'Nameplate', path: [] });
+  assert.deepEqual(requestOf(aas), { aasId: 'urn:a#1', submodel: null, path: [] });
+});

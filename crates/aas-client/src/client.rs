@@ -96,8 +96,11 @@ impl Client {
     }
 
     pub async fn aas(&self, aas_id: &str) -> Result<Parsed<AssetAdministrationShell>> {
-        self.one(&self.conn.gateway(&[&encode_segment(aas_id)]))
-            .await
+        self.one(&self.aas_url(aas_id)).await
+    }
+
+    pub(crate) fn aas_url(&self, aas_id: &str) -> String {
+        self.conn.gateway(&[&encode_segment(aas_id)])
     }
 
     pub async fn submodels(&self, aas_id: &str) -> Result<Vec<Parsed<Submodel>>> {
@@ -113,9 +116,12 @@ impl Client {
     }
 
     pub async fn submodel(&self, aas_id: &str, submodel: &str) -> Result<Parsed<Submodel>> {
+        self.one(&self.submodel_url(aas_id, submodel)).await
+    }
+
+    pub(crate) fn submodel_url(&self, aas_id: &str, submodel: &str) -> String {
         let (aas, sm) = (encode_segment(aas_id), encode_segment(submodel));
-        self.one(&self.conn.gateway(&[&aas, "aas", "submodels", &sm]))
-            .await
+        self.conn.gateway(&[&aas, "aas", "submodels", &sm])
     }
 
     pub async fn elements(

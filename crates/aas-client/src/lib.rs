@@ -5,6 +5,7 @@
 mod client;
 mod connection;
 mod crawl;
+mod curl;
 mod error;
 mod export;
 mod profiles;
@@ -15,6 +16,7 @@ mod token;
 pub use client::{Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
+pub use curl::curl_command;
 pub use error::{Error, ErrorKind, Result};
 pub use export::{export, write_atomically, Format};
 pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, APP_IDENTIFIER};
