@@ -54,4 +54,4 @@ export const saveProfile = (profile, clientSecret, userToken) =>
 export const deleteProfile = (name) => call('delete_profile', { name });
 export const useProfile = (name) => call('use_profile', { name });
 /** `{aasId, submodel, path}` of a node (see request-path.js) as a curl command. */
-export const curlFor = ({ aasId, submodel, path }) => call('curl_for', { aasId, submodel, path });
+export const curlFor = ({ aasId, submodel, path }) => call('curl_for', { aasId, submodel, idShorts: path });

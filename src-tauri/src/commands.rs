@@ -47,12 +47,13 @@ pub fn curl_for(
     state: State<'_, AppState>,
     aas_id: String,
     submodel: Option<String>,
-    path: Vec<String>,
+    id_shorts: Vec<String>,
 ) -> String {
-    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    // The idShorts from the outermost collection down to the element.
+    let nested: Vec<&str> = id_shorts.iter().map(String::as_str).collect();
     let url = state
         .session()
         .client
-        .resource_url(&aas_id, submodel.as_deref(), &path);
+        .resource_url(&aas_id, submodel.as_deref(), &nested);
     aas_client::curl_command(&url)
 }
