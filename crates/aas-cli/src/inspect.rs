@@ -10,11 +10,7 @@ use crate::error::CliError;
 pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
     let bytes = std::fs::read(file)
         .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-    let env = if aasx::is_package(&bytes) {
-        aasx::spec_json(&bytes)?
-    } else {
-        bytes
-    };
+    let env = aasx::environment_json(bytes)?;
     let report = inspect_environment(&env)?;
     let mut out = std::io::stdout().lock();
     if json {

@@ -7,89 +7,38 @@
 //! `target/criterion/` and writes the ratio to `bench/RESULTS.md`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use aas_model::{
-    parse, AasDescriptor, Asset, AssetAdministrationShell, ConceptDescription, Environment,
-    RawElement, Submodel, SubmodelDescriptor, SubmodelElement,
-};
+use aas_model::{parse, Environment, RawElement, SubmodelElement};
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// How a document is read into the typed model: a function per shape.
+/// Reads a document into the typed model its shape calls for.
 type Reader = fn(&str) -> bool;
 
-fn typed<T: DeserializeOwned>(text: &str) -> bool {
-    parse::<T>(text).is_ok()
-}
-
-fn model_type(v: &Value) -> Option<&str> {
-    v.pointer("/modelType/name").and_then(Value::as_str)
-}
-
-/// Picks the typed model by the document's shape, as `tests/roundtrip.rs` does.
-fn reader(json: &Value) -> Reader {
-    match json {
-        Value::Array(items) => match items.first().and_then(model_type) {
-            Some("AssetAdministrationShell") => typed::<Vec<AssetAdministrationShell>>,
-            Some("Submodel") => typed::<Vec<Submodel>>,
-            Some("AssetAdministrationShellDescriptor") => typed::<Vec<AasDescriptor>>,
-            _ => typed::<Vec<SubmodelElement>>,
-        },
-        _ => match model_type(json) {
-            None => typed::<Environment>,
-            Some("AssetAdministrationShell") => typed::<AssetAdministrationShell>,
-            Some("Submodel") => typed::<Submodel>,
-            Some("AssetAdministrationShellDescriptor") => typed::<AasDescriptor>,
-            Some("SubmodelDescriptor") => typed::<SubmodelDescriptor>,
-            Some("Asset") => typed::<Asset>,
-            Some("ConceptDescription") => typed::<ConceptDescription>,
-            Some(_) => typed::<SubmodelElement>,
-        },
-    }
-}
-
-fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("readable folder")
-        .map(|e| e.expect("folder entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            json_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json") {
-            out.push(path);
-        }
-    }
-}
-
-/// Every sample's bytes (without a UTF-8 BOM) and the typed reader for its shape.
-fn samples() -> Vec<(Vec<u8>, Reader)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-samples");
-    let schema = dir.join("schema/aas.json");
-    let mut files = Vec::new();
-    json_files(&dir, &mut files);
-    files.retain(|f| *f != schema);
-    assert!(!files.is_empty(), "no samples under {}", dir.display());
+/// Every sample's text (without a UTF-8 BOM) and the typed reader for its shape.
+fn samples() -> Vec<(String, Reader)> {
+    let files = support::sample_files();
+    assert!(
+        !files.is_empty(),
+        "no samples under {}",
+        support::shared_dir().display()
+    );
     files
         .iter()
         .map(|f| {
-            let bytes = std::fs::read(f).expect("readable sample");
-            let bytes = bytes
-                .strip_prefix(b"\xef\xbb\xbf".as_slice())
-                .map_or(bytes.clone(), <[u8]>::to_vec);
-            let json: Value = serde_json::from_slice(&bytes).expect("well-formed JSON");
-            let read = reader(&json);
-            let text = std::str::from_utf8(&bytes).expect("UTF-8");
+            let text = support::read_text(f);
+            let json: Value = serde_json::from_str(&text).expect("well-formed JSON");
+            let parses = support::shape(&json).parses;
             assert!(
-                read(text),
+                parses(&text),
                 "{}: the typed model cannot read it",
                 f.display()
             );
-            (bytes, read)
+            (text, parses)
         })
         .collect()
 }
@@ -102,7 +51,7 @@ fn bench_samples(c: &mut Criterion) {
     g.bench_function("typed", |b| {
         b.iter(|| {
             for (bytes, read) in &docs {
-                let text = std::str::from_utf8(black_box(bytes)).expect("UTF-8");
+                let text = std::str::from_utf8(black_box(bytes.as_bytes())).expect("UTF-8");
                 black_box(read(text));
             }
         })
@@ -110,7 +59,7 @@ fn bench_samples(c: &mut Criterion) {
     g.bench_function("value", |b| {
         b.iter(|| {
             for (bytes, _) in &docs {
-                let v: Value = serde_json::from_slice(black_box(bytes)).expect("JSON");
+                let v: Value = serde_json::from_slice(black_box(bytes.as_bytes())).expect("JSON");
                 black_box(v);
             }
         })

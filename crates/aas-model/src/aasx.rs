@@ -26,6 +26,22 @@ pub fn is_package(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
 }
 
+/// The environment JSON held in a file's bytes: an AASX package's JSON spec part, or
+/// the bytes themselves; a UTF-8 byte order mark (Windows tools write one) is dropped.
+pub fn environment_json(bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let json = if is_package(&bytes) {
+        spec_json(&bytes)?
+    } else {
+        bytes
+    };
+    Ok(without_bom(&json).to_vec())
+}
+
+/// `bytes` without a leading UTF-8 byte order mark.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
 /// The bytes of the package's JSON spec part; the error says why there is none.
 pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
     let mut zip = ZipArchive::new(Cursor::new(bytes))

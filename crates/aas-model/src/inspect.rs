@@ -30,7 +30,7 @@ pub struct Finding {
 
 /// Inspects the JSON text of an environment (a UTF-8 byte order mark is allowed).
 pub fn inspect_environment(json: &[u8]) -> Result<Report> {
-    let json = json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json);
+    let json = crate::aasx::without_bom(json);
     let text = std::str::from_utf8(json).map_err(|e| Error::decode(".", e))?;
     let value: Value = crate::parse(text)?;
     if value.get("assetAdministrationShells").is_none() {

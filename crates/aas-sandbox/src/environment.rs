@@ -42,15 +42,9 @@ pub fn load_environment(path: &Path, asset_type: AssetType) -> Result<Vec<Asset>
         path: path.to_owned(),
         source,
     })?;
-    let json = if aasx::is_package(&bytes) {
-        aasx::spec_json(&bytes).map_err(|e| bad(e.to_string()))?
-    } else {
-        bytes
-    };
-    // Windows tools often write a byte order mark.
-    let text = json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&json);
+    let json = aasx::environment_json(bytes).map_err(|e| bad(e.to_string()))?;
     let env: Value =
-        serde_json::from_slice(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
+        serde_json::from_slice(&json).map_err(|e| bad(format!("not valid JSON: {e}")))?;
     assets(&env, asset_type).map_err(bad)
 }
 
