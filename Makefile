@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/aas-browser/target
 export CARGO_TERM_COLOR ?= never
 DEBUG := $(CARGO_TARGET_DIR)/debug
 
-.PHONY: run test lint unit ui-unit smoke e2e
+.PHONY: run test lint unit ui-unit smoke e2e package fuzz-replay
 
 run:
 	scripts/install-deps.sh run
@@ -17,12 +17,14 @@ run:
 
 test: 
 	scripts/install-deps.sh test
-	$(MAKE) lint unit ui-unit smoke e2e
+	$(MAKE) lint unit ui-unit smoke e2e fuzz-replay
 	@echo "all checks and tests passed"
 
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	# The advisories check needs a git download these machines cannot reach: not run here.
+	cargo deny check licenses bans sources
 
 unit:
 	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error
@@ -40,3 +42,18 @@ smoke:
 e2e:
 	cargo build -p aas-browser -p aas-cli
 	scripts/e2e.sh $(DEBUG)/aas-browser
+
+# Each fuzz target over its saved corpus once, no new inputs: what was found and fixed
+# stays fixed. Nightly Rust and cargo-fuzz, own target dir (fuzz/README.md).
+FUZZ_TARGET_DIR ?= $(HOME)/.cache/aas-browser/fuzz-target
+fuzz-replay:
+	for t in $$(cargo +nightly fuzz list); do \
+	  CARGO_TARGET_DIR=$(FUZZ_TARGET_DIR) cargo +nightly fuzz run \
+	    --target-dir $(FUZZ_TARGET_DIR) $$t -- -runs=0 || exit 1; \
+	done
+
+# The .deb (Tauri's bundler), in $(CARGO_TARGET_DIR)/release/bundle/deb/; scripts/test-deb.sh
+# installs and tries it.
+package:
+	scripts/install-deps.sh package
+	cargo tauri build --bundles deb

@@ -5,7 +5,9 @@
 #   bench/run.sh
 #
 # Knobs (environment): BENCH_ASSETS=1000 BENCH_REPS=3 BENCH_WRK_SECONDS=3
-# BENCH_CONCURRENCY="1 8 32 64" BENCH_SKIP_CRITERION=1 (skip the parse/export benches).
+# BENCH_CONCURRENCY="1 8 32 64" BENCH_SCALING="100 10000" BENCH_LATENCY_MS=20
+# BENCH_PIN=1 (sandbox on CPU 0, clients on the rest; needs taskset)
+# BENCH_SKIP_CRITERION=1 (do not run the parse/export benches; report their last figures).
 # Needs: cargo, python3 with venv (apt-get install python3-venv), wrk (apt-get install wrk),
 # and PyPI for the peers' requests and httpx (installed once into a venv).
 set -euo pipefail
@@ -14,6 +16,11 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
 
 if ! command -v wrk >/dev/null; then
   echo "bench/run.sh: wrk is missing: apt-get install wrk (Debian/Ubuntu)" >&2
+  exit 2
+fi
+
+if [ ! -x /usr/bin/time ]; then
+  echo "bench/run.sh: GNU time is missing (the crawl's peak memory): apt-get install time" >&2
   exit 2
 fi
 

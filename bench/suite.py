@@ -4,10 +4,13 @@ the Python peers' venv, then runs this). Writes bench/RESULTS.md.
 
 Environment (set by run.sh): AASMD (release binary), PEER_PYTHON (the venv's python),
 CARGO_TARGET_DIR, and the knobs BENCH_ASSETS, BENCH_REPS, BENCH_WRK_SECONDS,
-BENCH_CONCURRENCY ("1 8 32 64"), BENCH_SKIP_CRITERION=1.
+BENCH_CONCURRENCY ("1 8 32 64"), BENCH_SCALING ("100 10000": the other plant sizes),
+BENCH_LATENCY_MS (20), BENCH_PIN (1: the sandbox on CPU 0, every client on the others),
+BENCH_SKIP_CRITERION=1.
 """
 import datetime
 import json
+import math
 import os
 import platform
 import re
@@ -29,7 +32,24 @@ ASSETS = int(os.environ.get("BENCH_ASSETS", "1000"))
 REPS = int(os.environ.get("BENCH_REPS", "3"))
 WRK_SECONDS = int(os.environ.get("BENCH_WRK_SECONDS", "3"))
 CONCS = [int(c) for c in os.environ.get("BENCH_CONCURRENCY", "1 8 32 64").split()]
+SCALING = [int(a) for a in os.environ.get("BENCH_SCALING", "100 10000").split()]
+LATENCY_MS = int(os.environ.get("BENCH_LATENCY_MS", "20"))
 PLANT = "DEMO-01"
+SKIP_CRITERION = os.environ.get("BENCH_SKIP_CRITERION") == "1"
+# The longest chain of requests in a crawl: AAS list, then submodels, then elements.
+DEPTH = 3
+
+# With 2 cores shared, the server and the client under test fight over them and the
+# figures say more about the scheduler than about either. So (unless BENCH_PIN=0) the
+# sandbox runs on CPU 0 and every client, ours, wrk and the peers alike, on the rest.
+NCPU = os.cpu_count() or 1
+PIN = os.environ.get("BENCH_PIN", "1") == "1" and NCPU >= 2 and shutil.which("taskset")
+SERVER_CPUS = "0"
+CLIENT_CPUS = "1" if NCPU == 2 else f"1-{NCPU - 1}"
+
+
+def on_cpus(cpus, cmd):
+    return ["taskset", "-c", cpus] + cmd if PIN else cmd
 
 commands = []  # every command the suite ran, once each, for the report
 WORK = tempfile.mkdtemp(prefix="aas-bench-")
@@ -57,13 +77,16 @@ def fetch_json(url, data=None, headers=None):
 
 
 class Sandbox:
-    def __init__(self, work):
+    def __init__(self, work, assets=ASSETS, faults=None):
         self.line = os.path.join(work, "sandbox.json")
-        cmd = [AASMD, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(ASSETS)]
+        cmd = [AASMD, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)]
+        if faults:
+            cmd += ["--faults", faults]
+        cmd = on_cpus(SERVER_CPUS, cmd)
         note(cmd + [">", "sandbox.json"])
         self.out = open(self.line, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.out, stderr=subprocess.DEVNULL)
-        for _ in range(600):
+        for _ in range(3000):
             if os.path.getsize(self.line) > 0 and open(self.line).read().endswith("\n"):
                 break
             if self.proc.poll() is not None:
@@ -71,6 +94,14 @@ class Sandbox:
             time.sleep(0.05)
         self.conf = json.load(open(self.line))
         self.base = self.conf["registry_url"].rstrip("/")
+
+    def rss_mb(self):
+        """The sandbox's resident memory now (taskset execs it, so the pid is its own)."""
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
 
     def stats(self):
         return fetch_json(self.base + "/sandbox/stats")
@@ -113,49 +144,66 @@ def counted(sb, run):
 
 
 def crawl(sb, conc, out):
-    cmd = [AASMD, "--config", sb.line, "crawl", "--plant", PLANT, "--format", "raw",
-           "--out", out, "--concurrency", str(conc)]
+    cmd = on_cpus(CLIENT_CPUS, [AASMD, "--config", sb.line, "crawl", "--plant", PLANT,
+                                "--format", "raw", "--out", out, "--concurrency", str(conc)])
     note([c if c != sb.line else "sandbox.json" for c in cmd])
 
     def run():
-        t0 = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        if p.returncode != 0:
-            raise SystemExit(f"bench: crawl failed ({p.returncode}): {p.stderr[-2000:]}")
-        m = re.search(r"aasmd: (\d+) requests in ([\d.]+)s", p.stderr)
+        # GNU time for the peak memory: a child forked from this Python would report
+        # this Python's peak, which exec does not reset.
+        peak = os.path.join(WORK, "peak-kb")
+        with tempfile.TemporaryFile(mode="w+") as err:
+            t0 = time.perf_counter()
+            p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak] + cmd,
+                                 stdout=subprocess.DEVNULL, stderr=err)
+            _, status, usage = os.wait4(p.pid, 0)
+            wall = time.perf_counter() - t0
+            err.seek(0)
+            stderr = err.read()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench: crawl failed ({status}): {stderr[-2000:]}")
+        m = re.search(r"aasmd: (\d+) requests in ([\d.]+)s", stderr)
         if not m:
-            raise SystemExit(f"bench: no summary in: {p.stderr[-2000:]}")
-        return {"requests": int(m.group(1)), "reported": float(m.group(2)), "wall": wall}
+            raise SystemExit(f"bench: no summary in: {stderr[-2000:]}")
+        return {"requests": int(m.group(1)), "reported": float(m.group(2)), "wall": wall,
+                "maxrss_mb": int(open(peak).read().split()[-1]) / 1024,
+                # CPU of the crawl (GNU time's own is negligible).
+                "cpu": usage.ru_utime + usage.ru_stime}
 
     return counted(sb, run)
 
 
-def wrk(sb, conc, paths_file, token):
+def wrk(sb, conc, paths_file, token, seconds):
     threads = min(2, conc)
-    cmd = ["wrk", f"-t{threads}", f"-c{conc}", f"-d{WRK_SECONDS}s", "-s",
-           os.path.join(BENCH, "wrk-paths.lua"), sb.base]
+    cmd = on_cpus(CLIENT_CPUS, ["wrk", f"-t{threads}", f"-c{conc}", f"-d{seconds}s", "-s",
+                                os.path.join(BENCH, "wrk-paths.lua"), sb.base])
     note(["WRK_PATHS=paths.txt", "ACCESS_TOKEN=…", "USER_TOKEN=…"]
          + [c.replace(sb.base, "$BASE") for c in cmd])
     env = dict(os.environ, WRK_PATHS=paths_file, ACCESS_TOKEN=token,
                USER_TOKEN=sb.conf["user_token"])
 
     def run():
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if p.returncode != 0:
-            raise SystemExit(f"bench: wrk failed: {p.stderr}")
+        with tempfile.TemporaryFile(mode="w+") as out:
+            p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+            _, status, usage = os.wait4(p.pid, 0)
+            out.seek(0)
+            stdout = out.read()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"bench: wrk failed: {stdout}")
         # Let requests in flight when wrk stopped finish before the next count.
         time.sleep(0.5)
-        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", p.stdout).group(1))
-        total = int(re.search(r"(\d+) requests in", p.stdout).group(1))
-        return {"rps": rps, "requests": total}
+        rps = float(re.search(r"Requests/sec:\s+([\d.]+)", stdout).group(1))
+        total = int(re.search(r"(\d+) requests in", stdout).group(1))
+        return {"rps": rps, "requests": total, "cpu": usage.ru_utime + usage.ru_stime}
 
     return counted(sb, run)
 
 
 def peer(sb, script, *args):
-    cmd = [PEER_PYTHON, os.path.join(BENCH, "peers", script), sb.line, *map(str, args)]
-    note(["python", f"bench/peers/{script}", "sandbox.json", *map(str, args)])
+    cmd = on_cpus(CLIENT_CPUS, [PEER_PYTHON, os.path.join(BENCH, "peers", script), sb.line,
+                                *map(str, args)])
+    note(on_cpus(CLIENT_CPUS, ["python", f"bench/peers/{script}", "sandbox.json",
+                               *map(str, args)]))
 
     def run():
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -189,11 +237,22 @@ def criterion_estimate(group, name):
 
 
 def run_criterion(package, bench, groups):
+    """Runs a criterion bench and reads its medians; with BENCH_SKIP_CRITERION=1 only
+    reads those the last `cargo bench` left (benches never run are left out)."""
     cmd = ["cargo", "bench", "-p", package, "--bench", bench]
-    note(cmd)
-    log(" ".join(cmd))
-    subprocess.run(cmd, cwd=ROOT, check=True, stdout=sys.stderr)
-    return {f"{g}/{n}": criterion_estimate(g, n) for g, n in groups}
+    if SKIP_CRITERION:
+        note(["(not run: BENCH_SKIP_CRITERION=1; the last figures of)"] + cmd)
+    else:
+        note(cmd)
+        log(" ".join(cmd))
+        subprocess.run(cmd, cwd=ROOT, check=True, stdout=sys.stderr)
+    found = {}
+    for g, n in groups:
+        try:
+            found[f"{g}/{n}"] = criterion_estimate(g, n)
+        except FileNotFoundError:
+            pass
+    return found
 
 
 def machine():
@@ -228,6 +287,74 @@ def fmt(x, digits=0):
     return f"{x:,.{digits}f}"
 
 
+def versus_ceiling(sb, concs, work):
+    """Rounds of our crawl and wrk, one right after the other, at each concurrency; one
+    row per concurrency with medians and in-round ratios."""
+    raw = os.path.join(work, "raw.json")
+    paths = os.path.join(work, "paths.txt")
+    # A first crawl (not counted) warms the sandbox and gives the request list.
+    first = crawl(sb, max(concs), raw)
+    n_paths = paths_of(raw, paths)
+    raw_mb = os.path.getsize(raw) / 1e6
+    log(f"{first['requests']} requests per crawl, {n_paths} paths for wrk")
+    token = sb.access_token()
+    # wrk replays the list in order, and its head is the biggest answers (registry, AAS
+    # lists): it must run long enough for whole passes, not just the head.
+    seconds = max(WRK_SECONDS, math.ceil(1.5 * first["wall"]))
+    ours = {c: [] for c in concs}
+    ceiling = {c: [] for c in concs}
+    for rep in range(REPS):
+        for c in concs:
+            ours[c].append(crawl(sb, c, raw))
+            ceiling[c].append(wrk(sb, c, paths, token, seconds))
+            o, w = ours[c][-1], ceiling[c][-1]
+            log(f"round {rep + 1} c={c}: aasmd {o['requests'] / o['wall']:.0f} req/s "
+                f"(wall {o['wall']:.2f}s, crawl {o['reported']:.2f}s), wrk {w['rps']:.0f} req/s")
+    rows = []
+    for c in concs:
+        rps_wall = [r["requests"] / r["wall"] for r in ours[c]]
+        rps_rep = [r["requests"] / r["reported"] for r in ours[c] if r["reported"] > 0]
+        ratios = [r["requests"] / r["wall"] / w["rps"] for r, w in zip(ours[c], ceiling[c])]
+        rows.append({
+            "c": c,
+            "wall": median([r["wall"] for r in ours[c]]),
+            "reported": median([r["reported"] for r in ours[c]]),
+            "rps": median(rps_wall),
+            "rps_reported": median(rps_rep),
+            "ceiling": median([w["rps"] for w in ceiling[c]]),
+            "ratio": median(ratios),
+            "ratio_reported": median([
+                r["requests"] / r["reported"] / w["rps"]
+                for r, w in zip(ours[c], ceiling[c]) if r["reported"] > 0
+            ]),
+            "maxrss_mb": median([r["maxrss_mb"] for r in ours[c]]),
+            # CPU time per request (user + system): what each client costs the machine.
+            "cpu_us": median([r["cpu"] / r["requests"] * 1e6 for r in ours[c]]),
+            "wrk_cpu_us": median([w["cpu"] / w["requests"] * 1e6 for w in ceiling[c]]),
+            "raw_mb": raw_mb,
+            "tokens": sorted({r["tokens"] for r in ours[c]}),
+            "requests": sorted({r["requests"] for r in ours[c]}),
+            "server_requests": sorted({r["server_requests"] for r in ours[c]}),
+            "non200": sum(r["server_non200"] for r in ours[c]),
+            "wrk_non200": sum(w["server_non200"] for w in ceiling[c]),
+            "wrk_tokens": sorted({w["tokens"] for w in ceiling[c]}),
+        })
+    return rows
+
+
+def latency_bound(sb, conc, work):
+    """Crawls at `conc` against a sandbox that delays every data request: the crawl's
+    own time against the lower bound max(depth, requests / concurrency) × latency."""
+    raw = os.path.join(work, "raw.json")
+    runs = [crawl(sb, conc, raw) for _ in range(REPS)]
+    n = runs[0]["requests"]
+    bound = max(DEPTH, -(-n // conc)) * LATENCY_MS / 1000
+    took = median([r["reported"] for r in runs])
+    return {"c": conc, "requests": n, "bound": bound, "crawl": took,
+            "wall": median([r["wall"] for r in runs]), "ratio": bound / took,
+            "tokens": sorted({r["tokens"] for r in runs})}
+
+
 def main():
     started = time.time()
     work = WORK
@@ -235,50 +362,14 @@ def main():
     sb = Sandbox(work)
     try:
         log(f"sandbox with {ASSETS} assets at {sb.base}")
-        raw = os.path.join(work, "raw.json")
-        # A first crawl (not counted) warms the sandbox and gives the request list.
-        first = crawl(sb, 32, raw)
-        n_paths = paths_of(raw, os.path.join(work, "paths.txt"))
-        log(f"{first['requests']} requests per crawl, {n_paths} paths for wrk")
-        token = sb.access_token()
-        ours = {c: [] for c in CONCS}
-        ceiling = {c: [] for c in CONCS}
-        for rep in range(REPS):
-            for c in CONCS:
-                ours[c].append(crawl(sb, c, raw))
-                ceiling[c].append(wrk(sb, c, os.path.join(work, "paths.txt"), token))
-                o, w = ours[c][-1], ceiling[c][-1]
-                log(f"round {rep + 1} c={c}: aasmd {o['requests'] / o['wall']:.0f} req/s "
-                    f"(wall {o['wall']:.2f}s), wrk {w['rps']:.0f} req/s")
-        rows = []
-        for c in CONCS:
-            rps_wall = [r["requests"] / r["wall"] for r in ours[c]]
-            rps_rep = [r["requests"] / r["reported"] for r in ours[c] if r["reported"] > 0]
-            ratios = [r["requests"] / r["wall"] / w["rps"] for r, w in zip(ours[c], ceiling[c])]
-            rows.append({
-                "c": c,
-                "wall": median([r["wall"] for r in ours[c]]),
-                "reported": median([r["reported"] for r in ours[c]]),
-                "rps": median(rps_wall),
-                "rps_reported": median(rps_rep),
-                "ceiling": median([w["rps"] for w in ceiling[c]]),
-                "ratio": median(ratios),
-                "ratio_reported": median([
-                    r["requests"] / r["reported"] / w["rps"]
-                    for r, w in zip(ours[c], ceiling[c]) if r["reported"] > 0
-                ]),
-                "tokens": sorted({r["tokens"] for r in ours[c]}),
-                "requests": sorted({r["requests"] for r in ours[c]}),
-                "server_requests": sorted({r["server_requests"] for r in ours[c]}),
-                "non200": sum(r["server_non200"] for r in ours[c]),
-                "wrk_non200": sum(w["server_non200"] for w in ceiling[c]),
-                "wrk_tokens": sorted({w["tokens"] for w in ceiling[c]}),
-            })
+        rows = versus_ceiling(sb, CONCS, work)
         results["crawl"] = rows
         best = max(rows, key=lambda r: r["rps"])
         results["best"] = best["c"]
+        results["sandbox_rss"] = {ASSETS: sb.rss_mb()}
 
         # Peers: the same crawl, round by round beside ours, at the best concurrency.
+        raw = os.path.join(work, "raw.json")
         peers = {"requests": [], "httpx": [], "ours": []}
         for rep in range(REPS):
             log(f"peers round {rep + 1}")
@@ -289,20 +380,58 @@ def main():
     finally:
         sb.stop()
 
-    if os.environ.get("BENCH_SKIP_CRITERION") != "1":
-        results["parse"] = run_criterion("aas-model", "parse", [
-            ("parse-samples", "typed"), ("parse-samples", "value"),
-            ("parse-env-1000", "typed"), ("parse-env-1000", "typed-deep"),
-            ("parse-env-1000", "value"),
-        ])
-        results["export"] = run_criterion("aas-client", "export", [
-            ("export-1000", "raw"), ("export-1000", "env"), ("export-1000", "aasx"),
-        ])
+    # Scaling: the same crawl and ceiling at the best concurrency on other plant sizes.
+    scaling = {ASSETS: dict(best, assets=ASSETS, sandbox_rss=results["sandbox_rss"][ASSETS])}
+    for assets in SCALING:
+        sb = Sandbox(work, assets)
+        try:
+            log(f"scaling: sandbox with {assets} assets")
+            row = versus_ceiling(sb, [best["c"]], work)[0]
+            scaling[assets] = dict(row, assets=assets, sandbox_rss=sb.rss_mb())
+        finally:
+            sb.stop()
+    results["scaling"] = [scaling[a] for a in sorted(scaling)]
+
+    if LATENCY_MS > 0:
+        sb = Sandbox(work, ASSETS, f"latency={LATENCY_MS}ms")
+        try:
+            log(f"latency: {LATENCY_MS} ms per request")
+            results["latency"] = [latency_bound(sb, c, work)
+                                  for c in sorted({32, 64, best["c"]}) if c <= max(CONCS)]
+        finally:
+            sb.stop()
+
+    results["parse"] = run_criterion("aas-model", "parse", [
+        ("parse-samples", "typed"), ("parse-samples", "value"),
+        ("parse-env-1000", "typed"), ("parse-env-1000", "typed-deep"),
+        ("parse-env-1000", "value"),
+        ("parse-env-10000", "typed"), ("parse-env-10000", "typed-deep"),
+        ("parse-env-10000", "value"),
+    ])
+    results["export"] = run_criterion("aas-client", "export", [
+        ("export-1000", "raw"), ("export-1000", "env"), ("export-1000", "aasx"),
+    ])
     results["seconds"] = time.time() - started
     shutil.rmtree(work, ignore_errors=True)
     with open(os.path.join(TARGET, "bench-results.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)
     write_report(results)
+
+
+# The last figures before the work on issue 6 (bench/RESULTS.md of 2026-11-22 01:44 UTC,
+# unpinned, same machine) for the before/after comparison; this run's are above them.
+BEFORE_AFTER = [
+    "**Before** (2026-11-22 01:44 UTC, unpinned, 1,000 assets, concurrency 64): 0.66 s wall, "
+    "0.5 s crawl, 9,351 req/s against wrk's 20,238 — ratio 0.46 (wall), 0.61 (crawl); "
+    "11.5× the sequential `requests` script. What changed since: the suite pins the server "
+    "and the clients to separate cores (the client no longer competes with the sandbox "
+    "for a core, and wrk gets the same treatment); the crawl reads only the identifiers "
+    "it follows from each AAS and submodel list instead of typing every shell and "
+    "submodel (which copied every element's JSON once more per list); it no longer "
+    "sleeps for zero before every request (a zero `tokio::time::sleep` still waits for "
+    "the timer's next tick); bodies are read into a buffer sized from `Content-Length`; "
+    "and `aasmd crawl` reports its time to 0.01 s.",
+]
 
 
 def verdict(ok):
@@ -329,6 +458,14 @@ def write_report(r):
              "compare runs made in the same round, one right after the other; every figure is "
              f"the median of {REPS} rounds (criterion: the median of its samples).")
     L.append("")
+    if PIN:
+        L.append(f"Pinned (`taskset`): the sandbox on CPU {SERVER_CPUS}; every client — "
+                 f"`aasmd crawl`, `wrk` and the Python peers alike — on CPU {CLIENT_CPUS}, so "
+                 "the server and the client under test do not take each other's core "
+                 "(`BENCH_PIN=0` runs unpinned).")
+    else:
+        L.append("Not pinned: the sandbox and the clients share every core.")
+    L.append("")
     targets = []
     rows = r["crawl"]
     best = next(x for x in rows if x["c"] == r["best"])
@@ -337,18 +474,20 @@ def write_report(r):
     L.append("")
     L.append("`aasmd crawl --format raw` of the whole plant DEMO-01, timed from process start to exit "
              "(token, crawl and writing the raw bundle: *wall*), and as the crawl reports it "
-             "(`aasmd: N requests in Ts`, 0.1 s resolution: *crawl*). The ceiling is `wrk` "
+             "(`aasmd: N requests in Ts`: *crawl*). The ceiling is `wrk` "
              "replaying the same request paths (the `url`s of the raw export's nodes) with the "
-             f"same two bearer headers, at the same number of connections, for {WRK_SECONDS} s.")
+             "same two bearer headers, at the same number of connections, for "
+             f"{WRK_SECONDS} s or 1.5 times a first crawl if longer (whole passes of the list).")
     L.append("")
     L.append("| concurrency | wall s | crawl s | ours req/s (wall) | ours req/s (crawl) | ceiling req/s (wrk) "
-             "| ratio (wall) | ratio (crawl) | tokens per crawl | non-200 |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+             "| ratio (wall) | ratio (crawl) | CPU µs/request ours, wrk | tokens per crawl | non-200 |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for x in rows:
         star = " **(best)**" if x["c"] == r["best"] else ""
-        L.append(f"| {x['c']}{star} | {x['wall']:.2f} | {x['reported']:.1f} | {fmt(x['rps'])} | "
+        L.append(f"| {x['c']}{star} | {x['wall']:.2f} | {x['reported']:.2f} | {fmt(x['rps'])} | "
                  f"{fmt(x['rps_reported'])} | {fmt(x['ceiling'])} | {x['ratio']:.2f} | "
-                 f"{x['ratio_reported']:.2f} | {', '.join(map(str, x['tokens']))} | "
+                 f"{x['ratio_reported']:.2f} | {x['cpu_us']:.0f}, {x['wrk_cpu_us']:.0f} | "
+                 f"{', '.join(map(str, x['tokens']))} | "
                  f"{x['non200']} ours, {x['wrk_non200']} wrk |")
     L.append("")
     ok = best["ratio"] >= 0.8
@@ -357,6 +496,13 @@ def write_report(r):
                     verdict(ok)))
     L.append(f"Target ≥ 0.8 at the best concurrency ({best['c']}): {best['ratio']:.2f} by wall "
              f"time, {best['ratio_reported']:.2f} by the crawl's own time — {verdict(ok)}.")
+    L.append("")
+    L.append("*CPU µs/request* is the client process's user + system time (`wait4` rusage) over "
+             "its requests: for `aasmd crawl` it includes start-up, the token and writing the "
+             "raw bundle; wrk only sends and counts. It says how much of the machine each "
+             "client needs, whoever the bottleneck is.")
+    L.append("")
+    L.extend(BEFORE_AFTER)
     L.append("")
 
     p = r["peers"]
@@ -411,6 +557,61 @@ def write_report(r):
     L.append("")
     targets.append(("One token request per crawl", ", ".join(map(str, toks)), verdict(toks == [1])))
 
+    sc = r.get("scaling")
+    if sc:
+        L.append(f"## Scaling (crawl at concurrency {r['best']}, the ceiling beside it)")
+        L.append("")
+        L.append("Each plant size has its own sandbox; per size, rounds of our crawl and wrk "
+                 "as in section 1. *Client peak* is `aasmd crawl`'s peak resident memory "
+                 "(GNU `time`'s %M), which holds every answer until the export is written; "
+                 "*sandbox* its resident memory after the runs.")
+        L.append("")
+        L.append("| assets | requests | raw bundle MB | wall s | crawl s | µs per request (crawl) "
+                 "| ours req/s (wall) | ceiling req/s | ratio (wall) | ratio (crawl) "
+                 "| client peak MB | sandbox MB |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for x in sc:
+            n = x["requests"][0]
+            L.append(f"| {x['assets']:,} | {n:,} | {fmt(x['raw_mb'])} | {x['wall']:.2f} | "
+                     f"{x['reported']:.2f} | {x['reported'] / n * 1e6:.0f} | {fmt(x['rps'])} | "
+                     f"{fmt(x['ceiling'])} | {x['ratio']:.2f} | {x['ratio_reported']:.2f} | "
+                     f"{fmt(x['maxrss_mb'])} | {fmt(x['sandbox_rss'])} |")
+        L.append("")
+        lo, hi = sc[0], sc[-1]
+        per = [x["reported"] / x["requests"][0] for x in sc]
+        growth = max(per) / min(per)
+        mem = (hi["maxrss_mb"] - lo["maxrss_mb"]) / max(1, hi["assets"] - lo["assets"]) * 1000
+        linear = growth <= 1.5
+        L.append(f"From {lo['assets']:,} to {hi['assets']:,} assets the requests grow "
+                 f"{hi['requests'][0] / lo['requests'][0]:.0f}× and the crawl's time per request "
+                 f"stays within {growth:.2f}× of its lowest, so the time grows linearly with "
+                 f"the plant{'' if linear else ' — **not**: see the figures'}; the client's peak "
+                 f"memory grows by {mem:.0f} MB per 1,000 assets (the answers it keeps).")
+        L.append("")
+        targets.append(("Scaling 100 → 10,000 assets linear (time per request within 1.5×)",
+                        f"{growth:.2f}×", verdict(linear)))
+        big = max(sc, key=lambda x: x["assets"])
+        targets.append((f"Crawl ≥ 0.8 × ceiling ({big['assets']:,} assets, concurrency {r['best']})",
+                        f"{big['ratio']:.2f} (wall) / {big['ratio_reported']:.2f} (crawl)",
+                        verdict(big["ratio"] >= 0.8)))
+    lat = r.get("latency")
+    if lat:
+        L.append(f"## Latency-bound crawl ({LATENCY_MS} ms added per request)")
+        L.append("")
+        L.append(f"`aasmd sandbox --demo {ASSETS} --faults latency={LATENCY_MS}ms` delays every "
+                 "registry and gateway answer. No crawl can beat max(depth, ⌈requests / "
+                 f"concurrency⌉) × latency (depth {DEPTH}: AAS list, submodels, elements); "
+                 "speed against that bound = bound / the crawl's own time.")
+        L.append("")
+        L.append("| concurrency | requests | lower bound s | crawl s | wall s | speed vs bound |")
+        L.append("|---|---|---|---|---|---|")
+        for x in lat:
+            L.append(f"| {x['c']} | {x['requests']:,} | {x['bound']:.2f} | {x['crawl']:.2f} | "
+                     f"{x['wall']:.2f} | {x['ratio']:.2f} |")
+        L.append("")
+        top = lat[-1]
+        targets.append((f"Latency-bound crawl ≥ 0.8 of the bound's speed (concurrency {top['c']})",
+                        f"{top['ratio']:.2f}", verdict(top["ratio"] >= 0.8)))
     if "parse" in r:
         ps = r["parse"]
         L.append("## 4. Model parse (criterion, `cargo bench -p aas-model --bench parse`)")
@@ -419,13 +620,18 @@ def write_report(r):
                  "`tests/roundtrip.rs` does), after `str::from_utf8`. Ceiling: "
                  "`serde_json::from_slice::<serde_json::Value>` of the same bytes. The samples "
                  "are every JSON file under `shared/aas-samples` but the schema, read in one "
-                 "iteration; the environment is "
-                 f"`aas_sandbox::environment(&demo_plant(\"P\", 1000, 1))` serialised.")
+                 "iteration; the environments are "
+                 "`aas_sandbox::environment(&demo_plant(\"P\", N, 1))` serialised, what an "
+                 "environment export of an N-asset crawl holds.")
         L.append("")
         L.append("| input | bytes | typed MB/s | Value MB/s | ratio typed / Value |")
         L.append("|---|---|---|---|---|")
-        for g, label in [("parse-samples", "public samples"), ("parse-env-1000", "1,000-asset environment")]:
-            t, v = ps[f"{g}/typed"], ps[f"{g}/value"]
+        for g, label in [("parse-samples", "public samples"),
+                         ("parse-env-1000", "1,000-asset environment"),
+                         ("parse-env-10000", "10,000-asset environment")]:
+            t, v = ps.get(f"{g}/typed"), ps.get(f"{g}/value")
+            if not (t and v):
+                continue
             ratio = v["ns"] / t["ns"]
             L.append(f"| {label} | {t['bytes']:,} | {fmt(t['mbs'])} | {fmt(v['mbs'])} | {ratio:.2f} |")
             targets.append((f"Parse ≥ 0.5 × `Value` ({label})", f"{ratio:.2f}", verdict(ratio >= 0.5)))
@@ -457,7 +663,9 @@ def write_report(r):
         L.append("| format | bytes counted | median ms | MB/s |")
         L.append("|---|---|---|---|")
         for f in ["raw", "env", "aasx"]:
-            e = ex[f"export-1000/{f}"]
+            e = ex.get(f"export-1000/{f}")
+            if not e:
+                continue
             L.append(f"| {f} | {e['bytes']:,} | {e['ns'] / 1e6:.1f} | {fmt(e['mbs'])} |")
             if f != "aasx":
                 targets.append((f"Export {f} ≥ 100 MB/s", f"{fmt(e['mbs'])} MB/s", verdict(e["mbs"] >= 100)))
@@ -470,8 +678,8 @@ def write_report(r):
     for t in targets:
         L.append(f"| {t[0]} | {t[1]} | {t[2]} |")
     L.append("")
-    L.append("Not measured yet (issue 6): the latency-bound crawl (`--faults latency=20ms`), "
-             "10,000 assets and scaling, the app (cold start, first paint, frame cost) and memory.")
+    L.append("Not measured here: the app (cold start, first paint, frame cost) and its "
+             "memory (issue 6, items 7 and 8).")
     L.append("")
     L.append("## Commands")
     L.append("")

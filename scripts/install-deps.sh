@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what building (`run`) or testing (`test`) needs on Debian 12.
+# Installs what building (`run`), testing (`test`) or packaging (`package`) needs on Debian 12.
 # Idempotent: packages already present are skipped quickly.
 set -euo pipefail
 what=${1:-run}
@@ -7,9 +7,12 @@ what=${1:-run}
 build_pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev
   librsvg2-dev libayatana-appindicator3-dev libxdo-dev build-essential pkg-config libssl-dev curl)
 test_pkgs=(xvfb webkit2gtk-driver gnome-keyring dbus-daemon xauth imagemagick)
+# What scripts/test-deb.sh uses besides the test tools: desktop-file-validate, xwininfo, gio.
+package_pkgs=("${test_pkgs[@]}" desktop-file-utils x11-utils libglib2.0-bin)
 
 pkgs=("${build_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
+[ "$what" = package ] && pkgs+=("${package_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -23,6 +26,21 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+if [ "$what" = package ] && ! command -v cargo-tauri >/dev/null; then
+  # Tauri's bundler; built in its own temporary target dir (≈7 min) so it never holds
+  # the lock of the shared one.
+  env -u CARGO_TARGET_DIR cargo install tauri-cli --locked --version '^2'
+fi
+if [ "$what" = test ]; then
+  # `make fuzz-replay`: the fuzz targets build with nightly Rust, through cargo-fuzz
+  # (built in its own temporary target dir, like tauri-cli above).
+  rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+  command -v cargo-fuzz >/dev/null || env -u CARGO_TARGET_DIR cargo install cargo-fuzz --locked
+fi
+if [ "$what" = test ]; then
+  # `make lint`: licences, bans and sources of the dependencies (own target dir, as above).
+  command -v cargo-deny >/dev/null || env -u CARGO_TARGET_DIR cargo install cargo-deny --locked
+fi
 if [ "$what" = test ]; then
   command -v node >/dev/null || { echo "Node.js is needed for the UI unit tests" >&2; exit 1; }
 fi

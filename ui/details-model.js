@@ -1,5 +1,6 @@
 // What the details pane shows of a node, per element type, read from its outline
-// fields and its raw JSON. Free of the DOM so it can be unit-tested.
+// fields and its raw JSON (field names as in AAS V2.0.1). Free of the DOM so it can be
+// unit-tested.
 
 /** The raw JSON as an object, or null when it is not one (a node that failed to read). */
 export function readRaw(text) {
@@ -11,10 +12,9 @@ export function readRaw(text) {
   }
 }
 
-/** "type (idType) value" lines of the keys of an AAS V2 Reference. */
-export function keyLines(reference) {
-  const keys = Array.isArray(reference?.keys) ? reference.keys : [];
-  return keys.map((k) => `${k.type} (${k.idType}) ${k.value}`);
+/** The keys of an AAS V2 Reference, each `{type, local, idType, value}` as sent. */
+export function referenceKeys(reference) {
+  return Array.isArray(reference?.keys) ? reference.keys.filter((k) => k && typeof k === 'object') : [];
 }
 
 /** "3 × Property" lines: how many children of each model type, in order of first use. */
@@ -33,6 +33,19 @@ export function base64Size(text) {
   return Math.floor((body.length * 3) / 4) - (body.match(/=+$/)?.[0].length ?? 0);
 }
 
+/** "512 bytes", "1 byte", "2.3 KiB (2,345 bytes)". */
+export function byteSize(n) {
+  const exact = `${n.toLocaleString('en')} ${n === 1 ? 'byte' : 'bytes'}`;
+  if (n < 1024) return exact;
+  const [unit, size] = n < 1024 ** 2 ? ['KiB', n / 1024] : ['MiB', n / 1024 ** 2];
+  return `${size.toFixed(1)} ${unit} (${exact})`;
+}
+
+/** Whether a File's value is an address this app can hand to a browser. */
+export function isWebAddress(text) {
+  return /^https?:\/\/\S+$/i.test(text ?? '');
+}
+
 /**
  * `list` of `{language, text}` reordered so the first matching preference comes
  * first (exact tag before same primary language: "de-AT" then "de"), else as given.
@@ -49,14 +62,85 @@ export function orderByLanguage(list, preferences) {
   return [...list].sort((a, b) => rank(a.language) - rank(b.language));
 }
 
-// Element types whose raw JSON holds references, and under which field names.
+// Fields of the raw JSON that hold references, per model type, and their names here.
 const REFERENCES = {
+  AssetAdministrationShell: [['Asset', 'asset'], ['Derived from', 'derivedFrom']],
+  Property: [['Value ID', 'valueId']],
+  MultiLanguageProperty: [['Value ID', 'valueId']],
   ReferenceElement: [['Keys', 'value']],
   RelationshipElement: [['First', 'first'], ['Second', 'second']],
   AnnotatedRelationshipElement: [['First', 'first'], ['Second', 'second']],
   Entity: [['Asset', 'asset']],
   BasicEvent: [['Observed', 'observed']],
 };
+
+const VARIABLES = [['Input variables', 'inputVariable'], ['Output variables', 'outputVariable'],
+  ['In/out variables', 'inoutputVariable']];
+
+const yesNo = (v) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : null);
+const langList = (v) => (Array.isArray(v) ? v : []);
+
+/** A valueType in either shape servers send: "int" or {dataObjectType: {name: "int"}}. */
+function typeName(valueType) {
+  return typeof valueType === 'string' ? valueType : valueType?.dataObjectType?.name ?? null;
+}
+
+/** "Reason: Property (string)" per variable of an Operation. */
+function variableLines(variables) {
+  return (Array.isArray(variables) ? variables : []).map((v) => {
+    const el = v?.value ?? {};
+    const type = typeName(el.valueType);
+    return `${el.idShort ?? '?'}: ${el.modelType?.name ?? '?'}${type ? ` (${type})` : ''}`;
+  });
+}
+
+/** "Multiplicity = One (string)" per qualifier; a Formula by its dependencies. */
+function qualifierLines(qualifiers) {
+  return (Array.isArray(qualifiers) ? qualifiers : []).map((q) => {
+    if (q?.modelType?.name === 'Formula') return `Formula over ${referenceCountText(q.dependsOn)}`;
+    const type = typeName(q?.valueType);
+    const valueId = referenceKeys(q?.valueId).map((k) => k.value).join(' / ');
+    return `${q?.type ?? '?'} = ${q?.value ?? '(no value)'}${type ? ` (${type})` : ''}${valueId ? ` → ${valueId}` : ''}`;
+  });
+}
+
+function referenceCountText(refs) {
+  const n = Array.isArray(refs) ? refs.length : 0;
+  return `${n} ${n === 1 ? 'reference' : 'references'}`;
+}
+
+function administration(admin) {
+  if (!admin || typeof admin !== 'object') return null;
+  const parts = [admin.version && `version ${admin.version}`, admin.revision && `revision ${admin.revision}`];
+  return parts.filter(Boolean).join(', ') || null;
+}
+
+/** The IEC 61360 content of the first embedded data specification that has one. */
+function iec61360(raw) {
+  const specs = Array.isArray(raw.embeddedDataSpecifications) ? raw.embeddedDataSpecifications : [];
+  return specs.map((s) => s?.dataSpecificationContent).find((c) => c && typeof c === 'object') ?? {};
+}
+
+function fileFields(data, raw) {
+  const path = raw.value ?? data.value;
+  const fields = [{ name: 'MIME type', text: raw.mimeType }];
+  if (isWebAddress(path)) fields.push({ name: 'Address', text: path, action: 'open' });
+  else if (path) {
+    fields.push({
+      name: 'Path', text: path,
+      note: 'A path inside the asset\'s AASX package: this service does not serve package files, so it cannot be saved from here.',
+    });
+  }
+  return fields;
+}
+
+function blobFields(data, raw) {
+  const content = typeof raw.value === 'string' ? raw.value : data.value;
+  return [
+    { name: 'MIME type', text: raw.mimeType },
+    { name: 'Size', text: content ? byteSize(base64Size(content)) : 'empty', action: content ? 'save' : null },
+  ];
+}
 
 function valueFields(data, raw) {
   switch (data.model_type) {
@@ -65,12 +149,12 @@ function valueFields(data, raw) {
     case 'Range': // "min – max" as the Rust side wrote it, keeping the digits sent
       return [{ name: 'Value', text: data.value && (data.unit ? `${data.value} ${data.unit}` : data.value) }];
     case 'File':
-      return [{ name: 'MIME type', text: raw.mimeType }, { name: 'Path', text: data.value }];
+      return fileFields(data, raw);
     case 'Blob':
-      return [
-        { name: 'MIME type', text: raw.mimeType },
-        { name: 'Content', text: data.value ? `${base64Size(data.value)} bytes (base64)` : null },
-      ];
+      return blobFields(data, raw);
+    case 'ReferenceElement': // its target is in the Keys field
+    case 'SubmodelElementCollection':
+      return [];
     default:
       return [{ name: 'Value', text: data.value }];
   }
@@ -78,25 +162,37 @@ function valueFields(data, raw) {
 
 /**
  * The fields of a node's details, in order, each `{name}` with `text`, `langs`
- * ([{language, text}]) or `lines`; empty ones left out. `children` are the outline
- * nodes under it (loaded lazily for shells and submodels).
+ * ([{language, text}]), `lines` or `keys` (of a reference); a text may have a `note`
+ * and an `action` ('save' a Blob, 'open' a web address). Empty ones are left out.
+ * `children` are the outline nodes under it (loaded lazily for shells and submodels).
  */
 export function detailFields(data, children = data.children ?? []) {
   const raw = readRaw(data.raw) ?? {};
+  const type = data.model_type;
+  const spec = iec61360(raw);
   const fields = [
     { name: 'idShort', text: data.id_short },
     { name: 'Identifier', text: data.id },
-    { name: 'Model type', text: data.model_type },
+    { name: 'Model type', text: type },
+    { name: 'Category', text: raw.category },
     ...valueFields(data, raw),
     { name: 'Value type', text: data.value_type },
-    { name: 'Unit', text: data.model_type === 'Range' ? null : data.unit },
-    { name: 'Entity type', text: data.model_type === 'Entity' ? raw.entityType : null },
-    ...(REFERENCES[data.model_type] ?? []).map(([name, field]) => ({ name, lines: keyLines(raw[field]) })),
+    { name: 'Unit', text: type === 'Range' ? null : data.unit },
+    { name: 'Preferred name', langs: langList(spec.preferredName) },
+    { name: 'Short name', langs: langList(spec.shortName) },
+    { name: 'Data type', text: spec.dataType },
+    { name: 'Definition', langs: langList(spec.definition) },
+    { name: 'Entity type', text: type === 'Entity' ? raw.entityType : null },
+    { name: 'Ordered', text: type === 'SubmodelElementCollection' ? yesNo(raw.ordered) : null },
+    { name: 'Allows duplicates', text: type === 'SubmodelElementCollection' ? yesNo(raw.allowDuplicates) : null },
+    ...(REFERENCES[type] ?? []).map(([name, field]) => ({ name, keys: referenceKeys(raw[field]) })),
+    ...(type === 'Operation' ? VARIABLES.map(([name, field]) => ({ name, lines: variableLines(raw[field]) })) : []),
     { name: 'Semantic ID', text: data.semantic_id },
     { name: 'Kind', text: data.kind },
-    { name: 'Qualifiers', text: data.qualifiers ? String(data.qualifiers) : null },
+    { name: 'Administration', text: administration(raw.administration) },
+    { name: 'Qualifiers', lines: qualifierLines(raw.qualifiers) },
     { name: 'Description', langs: data.description },
-    { name: 'Contains', lines: childSummary(children.map((c) => c.model_type)) },
+    { name: 'Contains', lines: type === 'Operation' ? [] : childSummary(children.map((c) => c.model_type)) },
   ];
-  return fields.filter((f) => (f.langs ?? f.lines)?.length > 0 || (typeof f.text === 'string' && f.text !== ''));
+  return fields.filter((f) => (f.langs ?? f.lines ?? f.keys)?.length > 0 || (typeof f.text === 'string' && f.text !== ''));
 }

@@ -1,13 +1,18 @@
 // The details pane: the fields of the selected node per element type (chosen in
-// details-model.js), and its raw JSON exactly as the server sent it.
+// details-model.js), with the actions some offer (go to a reference's target, save a
+// Blob, open or copy a File's web address), and its raw JSON exactly as the server sent it.
 
+import * as api from './api.js';
 import { badgeFor } from './format.js';
 import { prettyJson } from './json-text.js';
 import { detailFields, orderByLanguage } from './details-model.js';
+import { findTarget, followKeys } from './reference-target.js';
+import { requestOf } from './request-path.js';
 
 let chosenLanguage = null; // the user's last pick in a language switch, for every node
 
-export function showDetails(pane, rawPre, node) {
+/** Shows `node` of `tree` (a TreeView, for going to a reference's target). */
+export function showDetails(pane, rawPre, node, tree) {
   const data = node.data ?? {};
   const heading = document.createElement('h2');
   const badge = badgeFor(data.model_type);
@@ -26,6 +31,8 @@ export function showDetails(pane, rawPre, node) {
     dd.dataset.field = field.name;
     if (field.langs) dd.append(languageSwitch(field.langs));
     else if (field.lines) dd.append(lineList(field.lines));
+    else if (field.keys) dd.append(...referenceView(field.keys, node, tree));
+    else if (field.action || field.note) dd.append(...textWithExtras(field, node));
     else dd.textContent = field.text;
     list.append(dt, dd);
   }
@@ -75,8 +82,91 @@ function languageSwitch(texts) {
 function lineList(lines) {
   const ul = document.createElement('ul');
   ul.className = 'lines';
-  ul.append(...lines.map((line) => Object.assign(document.createElement('li'), { textContent: line })));
+  ul.append(...lines.map((line) => element('li', '', line)));
   return ul;
+}
+
+/** The keys as a table; "Go to target" when the target is (or may load) in the tree. */
+function referenceView(keys, node, tree) {
+  const table = element('table', 'keys');
+  const head = element('tr', '');
+  head.append(...['type', 'local', 'idType', 'value'].map((name) => element('th', '', name)));
+  const thead = element('thead', '');
+  thead.append(head);
+  const tbody = element('tbody', '');
+  for (const key of keys) {
+    const tr = element('tr', '');
+    tr.append(...[key.type, String(key.local), key.idType, key.value].map((text) => element('td', '', text ?? '')));
+    tbody.append(tr);
+  }
+  table.append(thead, tbody);
+  if (!tree || !followKeys(node, keys)) return [table];
+  const status = statusSpan();
+  const go = actionButton('Go to target', async () => {
+    status.textContent = '';
+    const target = await findTarget(node, keys, (n) => tree.expand(n));
+    if (target) tree.show(target);
+    else status.textContent = 'The target is not in this tree.';
+  }, status);
+  const bar = element('div', 'field-actions');
+  bar.append(go, status);
+  return [table, bar];
+}
+
+/** A text with a note under it and its actions: save a Blob, open or copy an address. */
+function textWithExtras(field, node) {
+  const parts = [element('span', 'field-text', field.text)];
+  if (field.note) parts.push(element('p', 'field-note', field.note));
+  const status = statusSpan();
+  if (field.action === 'save') {
+    parts.push(actionButton('Save to disk…', async () => {
+      status.textContent = 'Saving…';
+      const request = requestOf(node);
+      const path = request && await api.saveBlob(request);
+      status.textContent = path ? `Saved to ${path}` : 'Not saved';
+    }, status));
+  } else if (field.action === 'open') {
+    parts.push(actionButton('Open in browser', async () => {
+      const request = requestOf(node);
+      if (request) await api.openFileAddress(request);
+    }, status), actionButton('Copy address', async () => {
+      if (!navigator.clipboard) throw new Error('no clipboard access here');
+      await navigator.clipboard.writeText(field.text);
+      status.textContent = 'Copied';
+    }, status));
+  }
+  if (field.action) parts.push(status);
+  return parts;
+}
+
+/** A button running `act`; a failure is said in `status`. */
+function actionButton(text, act, status) {
+  const button = element('button', 'ghost field-action', text);
+  button.type = 'button';
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await act();
+    } catch (e) {
+      if (status) status.textContent = `Failed: ${e.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return button;
+}
+
+function statusSpan() {
+  const s = element('span', 'action-status');
+  s.setAttribute('role', 'status');
+  return s;
+}
+
+function element(tag, className, text = '') {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  el.textContent = text;
+  return el;
 }
 
 /** The raw tab's Copy button: copies the JSON shown and says whether it worked. */

@@ -4,34 +4,43 @@
 import * as api from './api.js';
 import { initLoading } from './loading.js';
 import { initProfiles } from './profiles.js';
+import { initStatusBar } from './status-bar.js';
 import { requestOf } from './request-path.js';
-import { adopt, createNode } from './tree-model.js';
+import { adopt, createNode, ticked } from './tree-model.js';
 import { TreeView } from './tree.js';
 import { initCopy, showDetails } from './details.js';
 import { initFilterBox } from './filter-box.js';
 import { plural } from './format.js';
 import { initTheme } from './theme.js';
+import { pick, recall, remember } from './view-memory.js';
+import { initOffline } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 
 const tree = new TreeView($('tree-viewport'), $('tree'), {
   onSelect: (node) => {
-    showDetails($('details'), $('raw-json'), node);
+    showDetails($('details'), $('raw-json'), node, tree);
     showCurl(node);
   },
   onMatches: (n) => {
     $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
   },
+  onCheck: () => loading.update(),
 });
 
 let lists = new Map(); // asset type -> Promise of its AAS list for the current plant
+// asset type -> its shells' tree nodes, kept while the plant is shown so that ticks and
+// expanded nodes survive switching between types.
+let rootsByType = new Map();
 let currentType = null;
+let currentPlant = null;
 
 function aasNode(shell) {
   const id = shell.id;
   return createNode({
     label: shell.id_short ?? '(unreadable AAS)',
     data: shell,
+    checkable: Boolean(id),
     load: id ? async () => (await api.listSubmodels(id)).map((sm) => submodelNode(id, sm)) : null,
   });
 }
@@ -41,6 +50,7 @@ function submodelNode(aasId, sm) {
   return createNode({
     label: idShort ?? '(unreadable submodel)',
     data: sm,
+    checkable: Boolean(idShort),
     load: idShort ? async () => (await api.listElements(aasId, idShort)).map(elementNode) : null,
   });
 }
@@ -68,7 +78,11 @@ function renderChips(types) {
 
 async function selectPlant(plant, types) {
   lists = new Map(types.map((t) => [t, api.listAas(t, plant)]));
+  rootsByType = new Map();
   currentType = null;
+  currentPlant = plant;
+  remember(active.name, { plant });
+  loading.reset();
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
     try {
@@ -79,7 +93,8 @@ async function selectPlant(plant, types) {
     }
   }));
   if (currentType === null) {
-    const first = await firstNonEmpty(types);
+    const remembered = recall(active.name).assetType;
+    const first = types.includes(remembered) ? remembered : await firstNonEmpty(types);
     if (first) selectType(first);
   }
 }
@@ -94,6 +109,7 @@ async function firstNonEmpty(types) {
 
 async function selectType(type) {
   currentType = type;
+  remember(active.name, { assetType: type });
   for (const chip of document.querySelectorAll('.chip')) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
@@ -104,7 +120,8 @@ async function selectType(type) {
     message.textContent = shells.length === 0
       ? `No ${type} assets are visible: the customer has not allowed any asset of this type to this application yet.`
       : `${plural(shells.length, 'shell')} of type ${type}`;
-    tree.setRoots(shells.map(aasNode));
+    if (!rootsByType.has(type)) rootsByType.set(type, shells.map(aasNode));
+    tree.setRoots(rootsByType.get(type));
   } catch (e) {
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
     tree.setRoots([]);
@@ -136,7 +153,21 @@ async function showCurl(node) {
 }
 
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
-let resetLoading = () => {};
+let loading = { reset() {}, update() {} };
+
+/** What is ticked for export, over every asset type shown for the plant. */
+function tickedForExport() {
+  const picks = [];
+  const assetTypes = [];
+  for (const [type, roots] of rootsByType) {
+    const picked = ticked(roots);
+    if (picked.length > 0) assetTypes.push(type);
+    for (const { node, parts } of picked) {
+      picks.push({ aas_id: node.data.id, submodels: parts && parts.map((sm) => sm.data.id_short) });
+    }
+  }
+  return { count: picks.length, plant: currentPlant, assetTypes, picks };
+}
 
 /** Shows what the active profile offers: its plants, the asset types, the first plant. */
 async function applyProfile(info) {
@@ -145,8 +176,9 @@ async function applyProfile(info) {
   const plant = $('plant');
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
   renderChips(info.asset_types);
+  rootsByType = new Map();
   tree.setRoots([]);
-  resetLoading();
+  loading.reset();
   const hint = document.createElement('p');
   hint.className = 'hint';
   hint.textContent = 'Select an element in the tree to see its details.';
@@ -154,7 +186,9 @@ async function applyProfile(info) {
   $('raw-json').textContent = '';
   $('curl').textContent = '';
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
-  if (info.plants.length > 0) await selectPlant(info.plants[0], info.asset_types);
+  const plantCode = pick(recall(info.name).plant, info.plants);
+  plant.value = plantCode ?? '';
+  if (plantCode) await selectPlant(plantCode, info.asset_types);
 }
 
 async function start() {
@@ -163,20 +197,32 @@ async function start() {
   initFilterBox($('filter'), (query) => tree.setFilter(query));
   initCopy($('copy-raw'), $('raw-json'), $('copy-status'));
   initCopy($('copy-curl'), $('curl'), $('copy-status'));
-  api.onActivity(({ requests, errors }) => {
-    $('status-requests').textContent = plural(requests, 'request');
-    $('status-errors').textContent = errors ? plural(errors, 'error') : '';
+  initStatusBar({
+    profile: $('status-profile'), token: $('status-token'), userToken: $('status-user-token'), requests: $('status-requests'),
   });
   const plant = $('plant');
   plant.addEventListener('change', () => selectPlant(plant.value, active.asset_types));
-  resetLoading = initLoading(
+  loading = initLoading(
     {
       loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
-      cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'),
+      cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), reveal: $('reveal-export'),
     },
-    () => ({ plant: plant.value, assetTypes: active.asset_types }),
-    (text) => { $('status-errors').textContent = text; },
+    {
+      current: () => ({ plant: plant.value, assetTypes: active.asset_types }),
+      ticked: tickedForExport,
+      say: (text, level = 'error') => {
+        $('status-errors').textContent = text;
+        $('status-errors').dataset.level = level;
+      },
+    },
   );
+  initOffline($('offline-banner'), () => {
+    // Back online: what failed for want of a connection is fetched again.
+    tree.retryFailed('offline');
+    if (active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
+      selectPlant(currentPlant, active.asset_types);
+    }
+  });
   try {
     const reconnected = await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);
     if (!reconnected) await applyProfile(await api.connectionInfo());

@@ -2,11 +2,20 @@
 // side (and on to the OS keychain); they are never kept in the page or its storage.
 
 import * as api from './api.js';
+import { userTokenNote } from './jwt.js';
 
 const FIELDS = {
   name: 'pf-name', registry_url: 'pf-registry', gateway_url: 'pf-gateway', auth_url: 'pf-auth',
   realm: 'pf-realm', client_id: 'pf-client-id', client_auth: 'pf-client-auth',
 };
+
+const STEP_NAMES = { token: 'Access token', registry: 'Registry', gateway: 'Gateway' };
+const STEP_MARKS = { passed: '✓', failed: '✗', skipped: '–' };
+
+/** One line per step of a connection test: `{step, status, text}` to "✓ Registry: 21 AAS descriptors". */
+export function stepLine({ step, status, text }) {
+  return `${STEP_MARKS[status] ?? '?'} ${STEP_NAMES[step] ?? step}: ${text}`;
+}
 
 /** Plant codes as typed ("A, B  C") to a clean list. */
 export function parsePlants(text) {
@@ -21,12 +30,14 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
   const $ = (id) => document.getElementById(id);
   const status = $('pf-status');
   let saved = [];
+  let sessionOnly = []; // names of saved profiles whose secrets live in memory only
   let lastList = null;
 
   async function refresh() {
     const list = await api.listProfiles();
     lastList = list;
     saved = list.saved;
+    sessionOnly = list.session_only;
     select.replaceChildren(new Option(list.builtin, list.builtin), ...saved.map((p) => new Option(p.name, p.name)));
     select.value = list.active;
     $('pf-names').replaceChildren(...saved.map((p) => new Option(p.name)));
@@ -37,6 +48,40 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-plants').value = (profile?.plants ?? []).join(', ');
     $('pf-secret').value = '';
     $('pf-user-token').value = '';
+    showTokenNote();
+    showSteps(null);
+    $('pf-keychain-missing').hidden = true;
+    status.textContent = profile && sessionOnly.includes(profile.name)
+      ? 'The secrets of this profile are kept for this session only (no keychain).' : '';
+    updateDuplicate();
+  }
+
+  function formProfile() {
+    const profile = Object.fromEntries(Object.entries(FIELDS).map(([field, id]) => [field, $(id).value.trim()]));
+    profile.plants = parsePlants($('pf-plants').value);
+    return profile;
+  }
+
+  function showTokenNote() {
+    const note = userTokenNote($('pf-user-token').value, Date.now() / 1000);
+    $('pf-user-token-note').textContent = note.text;
+    $('pf-user-token-note').dataset.level = note.level;
+  }
+
+  function showSteps(steps) {
+    const list = $('pf-test-steps');
+    list.hidden = !steps;
+    list.replaceChildren(...(steps ?? []).map((step) => {
+      const li = document.createElement('li');
+      li.dataset.step = step.step;
+      li.dataset.status = step.status;
+      li.textContent = stepLine(step);
+      return li;
+    }));
+  }
+
+  function updateDuplicate() {
+    $('pf-duplicate').disabled = !saved.some((p) => p.name === $('pf-name').value);
   }
 
   async function connect(name) {
@@ -55,12 +100,34 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
   });
   editButton.addEventListener('click', () => {
     fill(saved.find((p) => p.name === select.value));
-    status.textContent = '';
     dialog.showModal();
   });
   $('pf-name').addEventListener('change', () => {
     const known = saved.find((p) => p.name === $('pf-name').value);
     if (known) fill(known);
+  });
+  $('pf-name').addEventListener('input', updateDuplicate);
+  $('pf-user-token').addEventListener('input', showTokenNote);
+  $('pf-test').addEventListener('click', async () => {
+    showSteps(null);
+    status.textContent = 'Testing…';
+    try {
+      const steps = await api.testConnection(formProfile(), $('pf-secret').value, $('pf-user-token').value);
+      showSteps(steps);
+      status.textContent = steps.every((s) => s.status === 'passed') ? '' : 'The connection test found a problem.';
+    } catch (e) {
+      status.textContent = `Cannot test: ${e.message}`;
+    }
+  });
+  $('pf-duplicate').addEventListener('click', async () => {
+    try {
+      const copy = await api.duplicateProfile($('pf-name').value);
+      await refresh();
+      fill(copy);
+      status.textContent = `Saved a copy as “${copy.name}”. Change what differs, then save.`;
+    } catch (e) {
+      status.textContent = `Not duplicated: ${e.message}`;
+    }
   });
   $('pf-close').addEventListener('click', () => dialog.close());
   $('pf-delete').addEventListener('click', async () => {
@@ -72,20 +139,28 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
       status.textContent = e.message;
     }
   });
-  $('profile-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const profile = Object.fromEntries(Object.entries(FIELDS).map(([field, id]) => [field, $(id).value.trim()]));
-    profile.plants = parsePlants($('pf-plants').value);
+  /** Saves the form and connects; secrets to memory only when the user chose that. */
+  async function save(keepForSessionOnly) {
+    const profile = formProfile();
     status.textContent = 'Saving…';
+    $('pf-keychain-missing').hidden = true;
     try {
-      await api.saveProfile(profile, $('pf-secret').value, $('pf-user-token').value);
+      await api.saveProfile(profile, $('pf-secret').value, $('pf-user-token').value, keepForSessionOnly);
       $('pf-secret').value = '';
       $('pf-user-token').value = '';
       await connect(profile.name);
       dialog.close();
     } catch (e) {
+      $('pf-keychain-missing').hidden = e.kind !== 'keychain_unavailable';
       status.textContent = e.kind === 'config' ? `${e.message}` : `Not saved: ${e.message}`;
     }
+  }
+  $('profile-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    save(false);
+  });
+  $('pf-session-only').addEventListener('click', () => {
+    if ($('profile-form').reportValidity()) save(true);
   });
 
   function alertInStatus(text) {

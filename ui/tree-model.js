@@ -3,9 +3,9 @@
 
 /**
  * A tree node. `load` (optional) fetches the children on first expand; nodes built
- * with `children` have them already.
+ * with `children` have them already. `checkable` nodes have an export checkbox.
  */
-export function createNode({ label, data = null, children = null, load = null }) {
+export function createNode({ label, data = null, children = null, load = null, checkable = false }) {
   return {
     label, data, load,
     children,
@@ -13,13 +13,53 @@ export function createNode({ label, data = null, children = null, load = null })
     state: 'idle', // idle | loading | loaded | error
     error: null,
     parent: null,
+    checkable,
+    checked: false,
   };
 }
 
+/** Makes `children` the node's children; checkable ones take over its tick. */
 export function adopt(parent, children) {
-  for (const child of children) child.parent = parent;
+  for (const child of children) {
+    child.parent = parent;
+    if (child.checkable) child.checked = parent.checked;
+  }
   parent.children = children;
   return children;
+}
+
+const checkableChildren = (node) => (node.children ?? []).filter((c) => c.checkable);
+
+/** 'checked', 'unchecked' or 'mixed' (some of its checkable children ticked). */
+export function checkState(node) {
+  const kids = checkableChildren(node);
+  if (kids.length === 0) return node.checked ? 'checked' : 'unchecked';
+  const states = new Set(kids.map(checkState));
+  return states.size === 1 ? [...states][0] : 'mixed';
+}
+
+/** Ticks or unticks `node` with its whole subtree, and updates its ancestors. */
+export function setChecked(node, checked) {
+  const down = (n) => {
+    n.checked = checked;
+    for (const child of checkableChildren(n)) down(child);
+  };
+  down(node);
+  for (let p = node.parent; p?.checkable; p = p.parent) p.checked = checkState(p) === 'checked';
+}
+
+/**
+ * What is ticked below `roots`: `[{node, parts}]` with `parts` null for a whole node,
+ * or the ticked checkable children of a partly ticked one.
+ */
+export function ticked(roots) {
+  const out = [];
+  for (const node of roots) {
+    const state = checkState(node);
+    if (state === 'checked') out.push({ node, parts: null });
+    else if (state === 'mixed') out.push({ node, parts: checkableChildren(node).filter((c) => checkState(c) !== 'unchecked') });
+  }
+  return out;
 }
 
 export function isExpandable(node) {

@@ -3,23 +3,27 @@
 // Loads children on expand (spinner, error with Retry), shows the filtered view while
 // a filter is set, and handles mouse and keyboard with a roving tabindex.
 
-import { adopt, isExpandable, navigate, visibleRows } from './tree-model.js';
+import { adopt, checkState, isExpandable, navigate, setChecked, visibleRows } from './tree-model.js';
 import { filterRows, highlight, matcher } from './filter.js';
 import { pageRows, revealOffset, visibleRange } from './viewport.js';
 import { badgeFor } from './format.js';
 
 const ROW_HEIGHT = 26; // px; CSS reads it as --row-height
 const OVERSCAN = 8;
+// Marked once, in the frame that first paints rows: bench/app_bench.py times start-up by it.
+const FIRST_ROWS_MARK = 'tree-first-rows';
+let firstRowsMarked = false;
 
 export class TreeView {
   #items = new Map(); // node -> its <li>, while rendered
   #range = null; // the rows last painted, so scrolling within them costs nothing
 
-  constructor(viewport, list, { onSelect, onMatches }) {
+  constructor(viewport, list, { onSelect, onMatches, onCheck = () => {} }) {
     this.viewport = viewport;
     this.list = list;
     this.onSelect = onSelect;
     this.onMatches = onMatches;
+    this.onCheck = onCheck;
     this.roots = [];
     this.rows = [];
     this.focused = null;
@@ -60,11 +64,33 @@ export class TreeView {
         node.state = 'loaded';
       } catch (error) {
         node.state = 'error';
-        node.error = error;
+        node.error = withReason(error);
         node.expanded = false;
       }
     }
     this.render();
+  }
+
+  /** Ticks or unticks a checkable node (and its subtree) for export. */
+  toggleCheck(node) {
+    if (!node.checkable) return;
+    setChecked(node, checkState(node) !== 'checked');
+    this.#paint(true);
+    this.onCheck();
+  }
+
+  /** Expands again the nodes that failed with `kind` (e.g. when the server is back). */
+  retryFailed(kind) {
+    const walk = (nodes) => {
+      for (const node of nodes ?? []) {
+        if (node.state === 'error' && node.error?.kind === kind) {
+          node.state = 'idle';
+          this.expand(node);
+        }
+        walk(node.children);
+      }
+    };
+    walk(this.roots);
   }
 
   collapse(node) {
@@ -77,6 +103,16 @@ export class TreeView {
     this.focused = node;
     this.#paint(true);
     this.onSelect(node);
+  }
+
+  /** Expands the ancestors of `node`, then scrolls to, selects and focuses it. */
+  async show(node) {
+    const ancestors = [];
+    for (let n = node.parent; n; n = n.parent) ancestors.unshift(n);
+    for (const ancestor of ancestors) await this.expand(ancestor);
+    this.#reveal(this.rows.findIndex((r) => r.node === node));
+    this.select(node);
+    this.#items.get(node)?.focus({ preventScroll: true });
   }
 
   /** Recomputes the rows after the tree, its expansion or the filter changed. */
@@ -142,6 +178,10 @@ export class TreeView {
       }
       this.#fill(li, this.rows[i], i);
     }
+    if (!firstRowsMarked && indices.length > 0) {
+      firstRowsMarked = true;
+      requestAnimationFrame(() => performance.mark(FIRST_ROWS_MARK));
+    }
     const focusedItem = this.#items.get(this.focused);
     if (hadFocus && focusedItem && document.activeElement !== focusedItem) focusedItem.focus({ preventScroll: true });
   }
@@ -154,6 +194,10 @@ export class TreeView {
     li.setAttribute('aria-selected', String(node === this.selected));
     if (expandable) li.setAttribute('aria-expanded', String(expanded));
     else li.removeAttribute('aria-expanded');
+    if (node.state === 'error') li.dataset.failure = node.error.kind ?? 'unknown';
+    else delete li.dataset.failure;
+    if (node.checkable) li.setAttribute('aria-checked', checkState(node) === 'mixed' ? 'mixed' : String(checkState(node) === 'checked'));
+    else li.removeAttribute('aria-checked');
     li.tabIndex = node === this.focused ? 0 : -1;
     li.dataset.index = String(index);
     li.dataset.label = node.label;
@@ -163,7 +207,15 @@ export class TreeView {
     const twisty = span('twisty', expandable ? (expanded ? '▾' : '▸') : '');
     twisty.setAttribute('aria-hidden', 'true');
     const badge = badgeFor(node.data?.model_type);
-    const parts = [twisty, span(`badge ${badge.css}`, badge.text), this.#marked('label', node.label)];
+    const parts = [twisty];
+    if (node.checkable) {
+      // The box is drawn from the row's aria-checked; screen readers read that.
+      const box = span('check', '');
+      box.setAttribute('aria-hidden', 'true');
+      box.title = 'Tick for export (Space)';
+      parts.push(box);
+    }
+    parts.push(span(`badge ${badge.css}`, badge.text), this.#marked('label', node.label));
     const value = node.data?.value;
     if (value) parts.push(this.#marked('value', value));
     if (node.data?.error) parts.push(errorSpan(`cannot read: ${node.data.error}`));
@@ -211,7 +263,9 @@ export class TreeView {
     const row = this.#rowOf(e.target);
     if (!row) return;
     this.focused = row.node;
-    if (e.target.classList.contains('retry')) {
+    if (e.target.classList.contains('check')) {
+      this.toggleCheck(row.node);
+    } else if (e.target.classList.contains('retry')) {
       row.node.state = 'idle';
       this.expand(row.node);
     } else if (e.target.classList.contains('twisty') && row.expandable) {
@@ -225,6 +279,11 @@ export class TreeView {
     const index = this.rows.findIndex((r) => r.node === this.focused);
     if (index < 0) return;
     const row = this.rows[index];
+    if (e.key === ' ' && row.node.checkable) {
+      e.preventDefault();
+      this.toggleCheck(row.node);
+      return;
+    }
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       this.select(row.node);
@@ -242,6 +301,19 @@ export class TreeView {
       this.#paint(true);
     }
   }
+}
+
+/**
+ * A node's failure in words for its row: a node the server no longer finds was shown
+ * before, so the customer withdrew it (the service answers 404 for both).
+ */
+function withReason(error) {
+  if (error.kind === 'not_found' || error.kind === 'not_allowed') {
+    const revoked = new Error('No longer shared with this application');
+    revoked.kind = error.kind;
+    return revoked;
+  }
+  return error;
 }
 
 // Rows cut long text, so the whole message is in the tooltip.

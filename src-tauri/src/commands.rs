@@ -57,3 +57,11 @@ pub fn curl_for(
         .resource_url(&aas_id, submodel.as_deref(), &nested);
     aas_client::curl_command(&url)
 }
+
+/// Whether the active profile's service answers (a registry read), so the UI can
+/// leave its offline state by itself.
+#[tauri::command]
+pub async fn check_connection(state: State<'_, AppState>) -> Reply<()> {
+    state.session().client.registry().await?;
+    Ok(())
+}

@@ -25,6 +25,13 @@ impl IpcError {
             message: message.into(),
         }
     }
+
+    pub fn bad_data(message: impl Into<String>) -> Self {
+        IpcError {
+            kind: aas_client::ErrorKind::BadData,
+            message: message.into(),
+        }
+    }
 }
 
 impl From<aas_model::UnknownAssetType> for IpcError {

@@ -4,11 +4,14 @@
 //! The desktop shell: starts the built-in demo service, then serves the web UI in
 //! `ui/` and a few thin commands over `aas-client`.
 
+mod attachments;
 mod commands;
 mod error;
 mod loading;
 mod profiles;
+mod save_dialog;
 mod state;
+mod status;
 
 fn main() {
     tracing_subscriber::fmt()
@@ -20,10 +23,13 @@ fn main() {
         .init();
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        // Remembers the window's size and place between runs.
+        .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             use tauri::Manager;
             let state = tauri::async_runtime::block_on(state::AppState::demo())?;
             app.manage(state);
+            app.manage(aas_client::SecretStore::default());
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -32,13 +38,21 @@ fn main() {
             commands::list_submodels,
             commands::list_elements,
             commands::curl_for,
+            attachments::save_blob,
+            attachments::open_file_address,
             loading::load_everything,
             loading::cancel_loading,
             loading::export_loaded,
+            loading::export_selection,
+            loading::reveal_export,
+            commands::check_connection,
             profiles::list_profiles,
             profiles::save_profile,
             profiles::delete_profile,
             profiles::use_profile,
+            profiles::duplicate_profile,
+            profiles::test_connection,
+            status::status,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -1,7 +1,10 @@
 //! Connection profiles: the settings in the app's settings file, the client secret and
-//! the user token in the OS keychain (never in the file, the logs or the webview).
+//! the user token in the OS keychain (never in the file, the logs or the webview), or,
+//! where no keychain is reachable and the user chose so, in memory for this session.
 
-use aas_client::{check_url, Keychain, Profile, ProfileStore, Secret, SecretKind};
+use aas_client::{
+    check_url, CheckStep, Client, Profile, ProfileStore, Secret, SecretKind, SecretStore,
+};
 use serde::Serialize;
 use tauri::State;
 
@@ -20,22 +23,41 @@ pub struct ProfileList {
     pub active: String,
     /// The profile used when the app was last closed, to start on it again.
     pub last: Option<String>,
+    /// Saved profiles whose secrets are kept in memory, for this session only.
+    pub session_only: Vec<String>,
 }
 
 #[tauri::command]
-pub fn list_profiles(state: State<'_, AppState>) -> Reply<ProfileList> {
+pub fn list_profiles(
+    state: State<'_, AppState>,
+    secrets: State<'_, SecretStore>,
+) -> Reply<ProfileList> {
     let store = ProfileStore::app_default()?;
+    let saved = store.load()?;
+    let session_only = saved
+        .iter()
+        .filter(|p| secrets.is_session_only(&p.name))
+        .map(|p| p.name.clone())
+        .collect();
     Ok(ProfileList {
         builtin: DEMO_PROFILE.into(),
-        saved: store.load()?,
+        saved,
         active: state.session().profile.name,
         last: store.last_used()?,
+        session_only,
     })
 }
 
-/// Saves `profile`; a secret left empty keeps the one already in the keychain.
+/// Saves `profile`; a secret left empty keeps the one already stored. Secrets go to
+/// the keychain, or to memory when `session_only` (the user's answer to "no keychain").
 #[tauri::command]
-pub fn save_profile(profile: Profile, client_secret: String, user_token: String) -> Reply<()> {
+pub fn save_profile(
+    secrets: State<'_, SecretStore>,
+    profile: Profile,
+    client_secret: String,
+    user_token: String,
+    session_only: bool,
+) -> Reply<()> {
     validate(&profile)?;
     let store = ProfileStore::app_default()?;
     let mut saved = store.load()?;
@@ -44,12 +66,11 @@ pub fn save_profile(profile: Profile, client_secret: String, user_token: String)
         None => saved.push(profile.clone()),
     }
     for (kind, secret) in [
-        (SecretKind::ClientSecret, client_secret),
-        (SecretKind::UserToken, user_token),
+        (SecretKind::ClientSecret, &client_secret),
+        (SecretKind::UserToken, &user_token),
     ] {
-        let secret = secret.trim();
-        if !secret.is_empty() {
-            Keychain.set(&profile.name, kind, &Secret::new(secret))?;
+        if let Some(secret) = typed(secret) {
+            secrets.set(&profile.name, kind, &secret, session_only)?;
         }
     }
     store.save(&saved)?;
@@ -57,30 +78,73 @@ pub fn save_profile(profile: Profile, client_secret: String, user_token: String)
 }
 
 #[tauri::command]
-pub fn delete_profile(name: String) -> Reply<()> {
+pub fn delete_profile(secrets: State<'_, SecretStore>, name: String) -> Reply<()> {
     let store = ProfileStore::app_default()?;
     let mut saved = store.load()?;
     saved.retain(|p| p.name != name);
     store.save(&saved)?;
-    Keychain.delete(&name, SecretKind::ClientSecret)?;
-    Keychain.delete(&name, SecretKind::UserToken)?;
+    secrets.delete(&name)?;
     Ok(())
 }
 
-/// Connects to a saved profile (its secrets from the keychain), or back to the demo.
+/// Saves a copy of profile `name`, its secrets included, and returns the copy.
 #[tauri::command]
-pub fn use_profile(state: State<'_, AppState>, name: String) -> Reply<ProfileView> {
+pub fn duplicate_profile(secrets: State<'_, SecretStore>, name: String) -> Reply<Profile> {
+    let copy = ProfileStore::app_default()?.duplicate(&name)?;
+    secrets.copy(&name, &copy.name)?;
+    Ok(copy)
+}
+
+/// Tries the profile as filled in (token, registry, one gateway call) without saving
+/// it; a secret left empty is the one stored for that profile name.
+#[tauri::command]
+pub async fn test_connection(
+    secrets: State<'_, SecretStore>,
+    profile: Profile,
+    client_secret: String,
+    user_token: String,
+) -> Reply<Vec<CheckStep>> {
+    validate(&profile)?;
+    let conn = profile.connection(|kind| {
+        let form = match kind {
+            SecretKind::ClientSecret => &client_secret,
+            SecretKind::UserToken => &user_token,
+        };
+        match typed(form) {
+            Some(secret) => Ok(Some(secret)),
+            None => secrets.get(&profile.name, kind),
+        }
+    })?;
+    let client = Client::new(conn)?;
+    Ok(client
+        .check(profile.plants.first().map(String::as_str))
+        .await)
+}
+
+/// Connects to a saved profile (its stored secrets), or back to the demo.
+#[tauri::command]
+pub fn use_profile(
+    state: State<'_, AppState>,
+    secrets: State<'_, SecretStore>,
+    name: String,
+) -> Reply<ProfileView> {
     let session = if name == DEMO_PROFILE {
         state.demo_session()
     } else {
         let profile = ProfileStore::app_default()?.find(&name)?;
-        let conn = Keychain.connection(&profile)?;
+        let conn = secrets.connection(&profile)?;
         Session::new(&profile.name, false, conn, profile.plants.clone())?
     };
     let view = session.profile.clone();
     state.switch(session);
     ProfileStore::app_default()?.set_last_used(&name)?;
     Ok(view)
+}
+
+/// A secret as typed in the form; empty means "keep the stored one".
+fn typed(text: &str) -> Option<Secret> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| Secret::new(text))
 }
 
 fn validate(p: &Profile) -> Reply<()> {
@@ -105,8 +169,9 @@ fn validate(p: &Profile) -> Reply<()> {
             "that name belongs to the built-in demo profile",
         ));
     }
-    check_url("registry URL", &p.registry_url)?;
-    check_url("gateway URL", &p.gateway_url)?;
-    check_url("token server URL", &p.auth_url)?;
+    let plain = p.transport.allow_plain_http;
+    check_url("registry URL", &p.registry_url, plain)?;
+    check_url("gateway URL", &p.gateway_url, plain)?;
+    check_url("token server URL", &p.auth_url, plain)?;
     Ok(())
 }

@@ -20,6 +20,8 @@ pub struct AppState {
     pub loading: Mutex<Option<CancellationToken>>,
     /// What the last "load everything" fetched, for export.
     pub loaded: Mutex<Option<Crawl>>,
+    /// The file the last export wrote, for "Show in folder".
+    pub last_export: Mutex<Option<std::path::PathBuf>>,
     _sandbox: Sandbox,
 }
 
@@ -76,6 +78,7 @@ impl AppState {
             client_secret: Secret::new(info.client_secret.clone()),
             user_token: Secret::new(info.user_token.clone()),
             client_auth: ClientAuth::Form,
+            transport: Default::default(),
         };
         let demo = Session::new(DEMO_PROFILE, true, conn, info.plants.clone())?;
         Ok(AppState {
@@ -83,6 +86,7 @@ impl AppState {
             demo,
             loading: Mutex::new(None),
             loaded: Mutex::new(None),
+            last_export: Mutex::new(None),
             _sandbox: sandbox,
         })
     }

@@ -1,156 +1,16 @@
 #!/usr/bin/env python3
-"""End to end: drives the real app window through WebDriver (WebKitWebDriver, or
-tauri-driver in front of it with E2E_DRIVER=tauri-driver), on the built-in demo profile.
-
-Needs a display (Xvfb) and a D-Bus session; `scripts/e2e.sh` provides both.
-Environment: AAS_BROWSER_BIN (the app binary), E2E_OUT (where screenshots go).
-Only the Python standard library is used: plain W3C WebDriver over HTTP.
-"""
+"""End to end on the built-in demo profile, then a profile with secrets in the keychain."""
 
 import json
 import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
 import unittest
-import urllib.error
-import urllib.request
 
-ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+from app_driver import AppTestCase, row, screenshot
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class WebDriver:
-    """The few W3C WebDriver commands the test needs."""
-
-    def __init__(self, base):
-        self.base = base
-        self.session = None
-
-    def request(self, method, path, body=None, attempts=3):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        for attempt in range(attempts):
-            try:
-                with urllib.request.urlopen(req, timeout=60) as r:
-                    return json.loads(r.read() or b"{}").get("value")
-            except urllib.error.HTTPError as e:
-                raise AssertionError(f"{method} {path}: HTTP {e.code}: {e.read()[:500]!r}") from e
-            except (ConnectionResetError, ConnectionRefusedError, urllib.error.URLError):
-                if attempt + 1 == attempts:
-                    raise
-                time.sleep(0.5)
-        return None
-
-    def start(self, capabilities):
-        self.session = self.request("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
-
-    def cmd(self, method, path, body=None):
-        # Only reads are retried: a repeated click could change what is tested.
-        return self.request(method, f"/session/{self.session}{path}", body,
-                            attempts=3 if method == "GET" else 1)
-
-    def find_all(self, css):
-        found = self.cmd("POST", "/elements", {"using": "css selector", "value": css})
-        return [e[ELEMENT] for e in found]
-
-    def text(self, element):
-        return self.cmd("GET", f"/element/{element}/text")
-
-    def click(self, element):
-        self.cmd("POST", f"/element/{element}/click", {})
-
-    def clear(self, element):
-        self.cmd("POST", f"/element/{element}/clear", {})
-
-    def keys(self, element, text):
-        self.cmd("POST", f"/element/{element}/value", {"text": text})
-
-    def script(self, source, *args):
-        return self.cmd("POST", "/execute/sync", {"script": source, "args": list(args)})
-
-    def text_content(self, css):
-        return self.script("return document.querySelector(arguments[0])?.textContent ?? null", css)
-
-
-    def wait_for(self, css, timeout=20, text=None):
-        """The first element matching `css` (and showing `text`, if given)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for el in self.find_all(css):
-                if text is None or self.text(el) == text:
-                    return el
-            if time.monotonic() > deadline:
-                raise AssertionError(f"nothing matched {css!r} (text {text!r}) within {timeout}s")
-            time.sleep(0.2)
-
-    def quit(self):
-        if self.session:
-            try:
-                self.cmd("DELETE", "")
-            except Exception as e:  # the app may already be gone; report, don't mask
-                print(f"warning: deleting the session failed: {e}", file=sys.stderr)
-
-
-def screenshot(path):
-    """What the X display shows. (WebKitWebDriver's own screenshot was seen here to
-    return the first paint of the page, not its current state.)"""
-    time.sleep(0.5)  # let the window repaint after the last command
-    subprocess.run(["import", "-window", "root", path], check=True, timeout=30)
-
-
-def row(label):
-    return f'li[role="treeitem"][data-label="{label}"]'
-
-
-class DemoProfile(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        app = os.path.abspath(os.environ["AAS_BROWSER_BIN"])
-        cls.out = os.environ.get("E2E_OUT", "tests/e2e/out")
-        os.makedirs(cls.out, exist_ok=True)
-        cls.log = open(os.path.join(cls.out, "webdriver.log"), "w")
-        port = free_port()
-        if os.environ.get("E2E_DRIVER") == "tauri-driver":
-            # tauri-driver in front of WebKitWebDriver. It was seen here to drop about
-            # one request in three runs ("connection closed"), so it is not the default.
-            command = [shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver"),
-                       "--port", str(port), "--native-port", str(free_port())]
-            capabilities = {"tauri:options": {"application": app}}
-            env = os.environ
-        else:
-            # WebKitWebDriver directly, which is what tauri-driver forwards to on Linux.
-            command = ["WebKitWebDriver", f"--port={port}"]
-            capabilities = {"webkitgtk:browserOptions": {"binary": app, "args": []}}
-            env = dict(os.environ, TAURI_WEBVIEW_AUTOMATION="true")
-        cls.driver = subprocess.Popen(command, stdout=cls.log, stderr=subprocess.STDOUT, env=env)
-        cls.wd = WebDriver(f"http://127.0.0.1:{port}")
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                cls.wd.request("GET", "/status", attempts=1)
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        cls.wd.start(capabilities)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.wd.quit()
-        cls.driver.terminate()
-        cls.driver.wait(10)
-        cls.log.close()
-
+class DemoProfile(AppTestCase):
     def test_drill_down_to_a_property_and_read_its_details(self):
         wd = self.wd
         # Choose the demo plant.
@@ -240,47 +100,24 @@ class _Profiles:
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             line = json.loads(sandbox.stdout.readline())
-            wd.click(wd.wait_for("#profiles-edit"))
             name = "Plant via keychain"
 
-            def fill(field_id, text):
-                el = wd.wait_for(f"#{field_id}")
-                wd.clear(el)
-                wd.keys(el, text)
-
             # A plain-http URL to another machine is refused with a reason.
-            fill("pf-name", name)
-            fill("pf-registry", "http://registry.example.com")
-            for field_id, key in [("pf-gateway", "gateway_url"), ("pf-auth", "auth_url"),
-                                  ("pf-realm", "realm"), ("pf-client-id", "client_id"),
-                                  ("pf-secret", "client_secret"), ("pf-user-token", "user_token")]:
-                fill(field_id, line[key])
-            fill("pf-plants", "DEMO-01")
+            self.fill_profile_form(name, line)
+            self.fill("pf-registry", "http://registry.example.com")
             wd.click(wd.wait_for("#pf-save"))
-            wd.wait_for("#pf-status")
-            deadline = time.monotonic() + 10
-            while "plain http" not in (wd.text_content("#pf-status") or ""):
-                self.assertLess(time.monotonic(), deadline, wd.text_content("#pf-status"))
-                time.sleep(0.2)
+            self.wait_until(lambda: "plain http" in (wd.text_content("#pf-status") or ""), 10,
+                            lambda: wd.text_content("#pf-status"))
 
-            fill("pf-registry", line["registry_url"])
-            wd.click(wd.wait_for("#pf-save"))
-            deadline = time.monotonic() + 15
-            while wd.script("return document.getElementById('profile').value") != name:
-                self.assertLess(time.monotonic(), deadline, wd.text_content("#pf-status"))
-                time.sleep(0.2)
+            self.fill("pf-registry", line["registry_url"])
+            self.save_profile_and_connect(name)
             self.assertIn(line["gateway_url"], wd.text_content("#status-connection"))
-            count = wd.wait_for('.chip[data-type="machine"] .count')
-            deadline = time.monotonic() + 10
-            while wd.text(count) != "3":
-                self.assertLess(time.monotonic(), deadline, wd.text(count))
-                time.sleep(0.2)
+            self.chip_count("machine", "3")
             wd.wait_for(row("Machine_M0001"))
             screenshot(os.path.join(self.out, "profile.png"))
 
             # The settings file has the profile, and neither secret.
-            settings = os.path.join(os.environ["XDG_DATA_HOME"], "org.aasbrowser.desktop", "settings.json")
-            with open(settings) as f:
+            with open(self.settings_path()) as f:
                 text = f.read()
             self.assertEqual(json.loads(text)["last_profile"], name, "the next start reconnects to it")
             self.assertNotIn(line["client_secret"], text)

@@ -52,7 +52,8 @@ pub enum Command {
     },
     /// Run a local AAS Master Data service with a generated demo plant. Prints ONE JSON
     /// line (registry_url, gateway_url, auth_url, realm, client_id, client_secret,
-    /// user_token, plants) once it listens, then serves until killed.
+    /// user_token, plants) once it listens, then serves until killed. The client
+    /// secret is random unless AASMD_SANDBOX_CLIENT_SECRET is set.
     Sandbox(SandboxArgs),
     #[command(flatten)]
     Query(Query),
@@ -93,6 +94,13 @@ pub struct SandboxArgs {
     /// Add `admin_token` (for /sandbox/admin/...) to the start-up line.
     #[arg(long)]
     pub admin_token: bool,
+    /// Serve https with this PEM certificate chain (needs --tls-key); the start-up
+    /// line's URLs are then https ones.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert.
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
 }
 
 fn parse_faults(s: &str) -> Result<aas_sandbox::FaultSpec, String> {
@@ -126,6 +134,14 @@ pub struct ConnectionArgs {
     /// How the client authenticates at the token endpoint: form (default) or basic.
     #[arg(long, global = true, value_name = "form|basic", value_parser = parse_client_auth)]
     pub client_auth: Option<aas_client::ClientAuth>,
+    /// Allow plain http to hosts other than this machine: the tokens then cross the
+    /// network unencrypted. Only for a network you trust.
+    #[arg(long, global = true)]
+    pub allow_plain_http: bool,
+    /// A PEM file of CA certificates to trust besides the built-in ones (a company
+    /// CA that signs the service's certificate).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
 }
 
 fn parse_client_auth(s: &str) -> Result<aas_client::ClientAuth, String> {

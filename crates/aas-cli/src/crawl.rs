@@ -1,3 +1,4 @@
+use std::cell::Cell;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,13 +34,28 @@ pub async fn run(
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
+    let was_offline = Cell::new(false);
     let crawl = client
         .crawl(&plan, &cancel, |p| {
+            // Said on a line of its own too: the bar is hidden when stderr is no terminal.
+            if p.offline != was_offline.replace(p.offline) {
+                bar.suspend(|| {
+                    eprintln!(
+                        "aasmd: {}",
+                        if p.offline {
+                            "offline: the server stopped answering; waiting for it (Ctrl-C stops)"
+                        } else {
+                            "online again: the crawl goes on"
+                        }
+                    )
+                });
+            }
             bar.set_length(p.requests_known);
             bar.set_position(p.requests_done);
             bar.set_message(format!(
-                "{:.1} MB, {} failed",
+                "{:.1} MB, {} retries, {} failed",
                 p.bytes as f64 / 1e6,
+                p.retries,
                 p.failures
             ));
         })
@@ -57,8 +73,9 @@ pub async fn run(
         .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
         .count();
     eprintln!(
-        "aasmd: {} requests in {took:.1}s: {shells} AAS, {} failed; wrote {} ({bytes} bytes)",
+        "aasmd: {} requests in {took:.2}s: {shells} AAS, {} retries, {} failed; wrote {} ({bytes} bytes)",
         crawl.fetched.len() + crawl.failures.len(),
+        crawl.retries,
         crawl.failures.len(),
         out.display()
     );

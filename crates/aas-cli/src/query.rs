@@ -79,6 +79,13 @@ fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
             fields.insert(name.into(), Value::String(v));
         }
     }
+    if args.allow_plain_http {
+        fields.insert("allow_plain_http".into(), Value::Bool(true));
+    }
+    if let Some(path) = &args.ca_file {
+        let path = serde_json::to_value(path).map_err(std::io::Error::other)?;
+        fields.insert("ca_file".into(), path);
+    }
     if let Some(auth) = args.client_auth {
         fields.insert(
             "client_auth".into(),

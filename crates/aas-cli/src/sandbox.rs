@@ -1,7 +1,9 @@
 use std::io::Write;
 use std::time::Duration;
 
-use aas_sandbox::{demo_plant, load_environment, Config, Plant, Sandbox, DEMO_PLANT};
+use aas_sandbox::{
+    demo_plant, load_environment, AppSpec, Config, Plant, Sandbox, TlsFiles, DEMO_PLANT,
+};
 
 use crate::cli::SandboxArgs;
 use crate::error::CliError;
@@ -22,12 +24,26 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
             assets,
         });
     }
+    // A chosen client secret (tests plant canaries); from the environment, since
+    // arguments show in the process list.
+    let app = match std::env::var("AASMD_SANDBOX_CLIENT_SECRET") {
+        Ok(client_secret) => AppSpec {
+            client_secret,
+            ..AppSpec::demo()
+        },
+        Err(_) => AppSpec::demo(),
+    };
     let sandbox = Sandbox::start(Config {
+        applications: vec![app],
         addr: args.addr,
         plants,
         token_ttl: Duration::from_secs(args.token_ttl),
         faults: args.faults,
         state_file: args.state,
+        tls: args
+            .tls_cert
+            .zip(args.tls_key)
+            .map(|(cert, key)| TlsFiles { cert, key }),
         ..Config::default()
     })
     .await?;
@@ -40,7 +56,7 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
     writeln!(out, "{line}")?;
     out.flush()?;
     drop(out);
-    eprintln!("aasmd: sandbox listening on http://{}", sandbox.addr());
+    eprintln!("aasmd: sandbox listening on {}", info.registry_url);
     tokio::signal::ctrl_c().await?;
     Ok(())
 }

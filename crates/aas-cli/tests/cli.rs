@@ -183,6 +183,7 @@ fn profile_from_the_app_settings_and_the_keychain() {
         client_id: text("client_id"),
         client_auth: ClientAuth::Form,
         plants: vec!["DEMO-01".into()],
+        transport: Default::default(),
     };
     ProfileStore::app_default()
         .expect("data dir")

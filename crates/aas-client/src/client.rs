@@ -1,3 +1,4 @@
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use aas_model::{
@@ -8,6 +9,7 @@ use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
+use crate::transport::offline;
 use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
@@ -19,6 +21,21 @@ pub struct Client {
     tokens: TokenSource,
     retry: RetryPolicy,
     max_body: usize,
+    activity: Counters,
+}
+
+/// Requests made through a [`Client`] and how many of them failed (after retries),
+/// for the status bar.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Activity {
+    pub requests: u64,
+    pub errors: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: AtomicU64,
+    errors: AtomicU64,
 }
 
 /// The largest answer accepted by default: far above any real AAS list, far below
@@ -34,11 +51,8 @@ pub(crate) enum Service {
 
 impl Client {
     pub fn new(conn: Connection) -> Result<Self> {
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(60))
-            .build()
-            .map_err(|e| Error::Config(format!("cannot set up HTTP: {e}")))?;
+        conn.check()?;
+        let http = crate::transport::http_client(&conn.transport)?;
         let tokens = TokenSource::new(http.clone(), &conn);
         Ok(Client {
             http,
@@ -46,6 +60,7 @@ impl Client {
             tokens,
             retry: RetryPolicy::default(),
             max_body: DEFAULT_MAX_BODY,
+            activity: Counters::default(),
         })
     }
 
@@ -63,6 +78,28 @@ impl Client {
 
     pub fn connection(&self) -> &Connection {
         &self.conn
+    }
+
+    /// Registry and gateway requests so far, each counted once however often retried.
+    pub fn activity(&self) -> Activity {
+        Activity {
+            requests: self.activity.requests.load(Ordering::Relaxed),
+            errors: self.activity.errors.load(Ordering::Relaxed),
+        }
+    }
+
+    /// How long the current access token has left; `None` before the first request.
+    pub async fn token_expires_in(&self) -> Option<Duration> {
+        self.tokens.expires_in().await
+    }
+
+    /// The user token's expiry (Unix seconds) when it is a JWT; read, not verified.
+    pub fn user_token_expiry(&self) -> Option<u64> {
+        crate::token::jwt_expiry(self.conn.user_token.expose())
+    }
+
+    pub(crate) fn tokens(&self) -> &TokenSource {
+        &self.tokens
     }
 
     /// `GET {registry}/api/v1/registry`
@@ -171,6 +208,16 @@ impl Client {
 
     /// GETs `url`, retrying transient failures as the [`RetryPolicy`] says.
     pub(crate) async fn get(&self, url: &str, service: Service) -> Result<String> {
+        self.get_counting_retries(url, service).await.0
+    }
+
+    /// [`Client::get`], and how many retries it took (so a crawl can report them).
+    pub(crate) async fn get_counting_retries(
+        &self,
+        url: &str,
+        service: Service,
+    ) -> (Result<String>, u32) {
+        self.activity.requests.fetch_add(1, Ordering::Relaxed);
         let mut retry = 0;
         loop {
             match self.get_authorized(url, service).await {
@@ -184,7 +231,12 @@ impl Client {
                     tracing::debug!(%url, retry, wait_ms = wait.as_millis() as u64, error = %e, "retrying");
                     tokio::time::sleep(wait).await;
                 }
-                other => return other,
+                other => {
+                    if other.is_err() {
+                        self.activity.errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                    return (other, retry);
+                }
             }
         }
     }
@@ -233,10 +285,16 @@ impl Client {
     }
 }
 
+/// The most a body's buffer is sized for before its bytes arrive.
+const PRESIZE_MAX: usize = 8 * 1024 * 1024;
+
 /// The body as text, read chunk by chunk so an oversized answer is refused before it
 /// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
 async fn read_body(url: &str, mut response: reqwest::Response, limit: usize) -> Result<String> {
-    let mut bytes = Vec::new();
+    // Sized for the announced length, so the body is not copied as the buffer grows;
+    // capped, since the announcement is the server's word.
+    let announced = response.content_length().unwrap_or(0);
+    let mut bytes = Vec::with_capacity(announced.min(PRESIZE_MAX.min(limit) as u64) as usize);
     while let Some(chunk) = response
         .chunk()
         .await
@@ -265,20 +323,5 @@ fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {
     Error::Incomplete {
         url: url.to_owned(),
         reason: reason.to_string(),
-    }
-}
-
-/// A transport failure, described without the request's headers.
-pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
-    let reason = if e.is_timeout() {
-        "no answer in time".to_owned()
-    } else if e.is_connect() {
-        "connection refused or unreachable".to_owned()
-    } else {
-        e.without_url().to_string()
-    };
-    Error::Offline {
-        url: url.to_owned(),
-        reason,
     }
 }

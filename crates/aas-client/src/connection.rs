@@ -1,6 +1,6 @@
 use serde::Deserialize;
 
-use crate::Secret;
+use crate::{Secret, Transport};
 
 /// Where the service is and who we are. Field names are those of the sandbox's
 /// start-up line, so that line (or a file holding it) is a valid connection.
@@ -16,6 +16,8 @@ pub struct Connection {
     /// How the client authenticates at the token endpoint; form fields unless set.
     #[serde(default)]
     pub client_auth: ClientAuth,
+    #[serde(flatten)]
+    pub transport: Transport,
 }
 
 /// Client authentication at the token endpoint (RFC 6749 §2.3.1).
@@ -29,9 +31,9 @@ pub enum ClientAuth {
     Basic,
 }
 
-/// Accepts `https` URLs, and `http` only to this machine (loopback), so tokens never
-/// cross a network in clear text.
-pub fn check_url(what: &str, url: &str) -> crate::Result<()> {
+/// Accepts `https` URLs, and `http` only to this machine (loopback) unless
+/// `allow_plain_http`, so tokens never cross a network in clear text by accident.
+pub fn check_url(what: &str, url: &str, allow_plain_http: bool) -> crate::Result<()> {
     let bad = |why: &str| Err(crate::Error::Config(format!("{what} {url:?}: {why}")));
     let Ok(parsed) = reqwest::Url::parse(url) else {
         return bad("not a URL");
@@ -46,8 +48,10 @@ pub fn check_url(what: &str, url: &str) -> crate::Result<()> {
             .is_ok_and(|ip| ip.is_loopback());
     match parsed.scheme() {
         "https" => Ok(()),
-        "http" if loopback => Ok(()),
-        "http" => bad("plain http is only allowed to this machine; use https"),
+        "http" if loopback || allow_plain_http => Ok(()),
+        "http" => bad(
+            "plain http is only allowed to this machine; use https, or allow plain http in the profile (--allow-plain-http)",
+        ),
         _ => bad("must be an https URL"),
     }
 }
@@ -55,9 +59,10 @@ pub fn check_url(what: &str, url: &str) -> crate::Result<()> {
 impl Connection {
     /// Every URL passes [`check_url`].
     pub fn check(&self) -> crate::Result<()> {
-        check_url("registry URL", &self.registry_url)?;
-        check_url("gateway URL", &self.gateway_url)?;
-        check_url("token server URL", &self.auth_url)
+        let plain = self.transport.allow_plain_http;
+        check_url("registry URL", &self.registry_url, plain)?;
+        check_url("gateway URL", &self.gateway_url, plain)?;
+        check_url("token server URL", &self.auth_url, plain)
     }
 
     pub(crate) fn token_url(&self) -> String {
@@ -98,7 +103,7 @@ mod tests {
             "http://localhost",
             "http://[::1]:9/",
         ] {
-            assert!(check_url("u", ok).is_ok(), "{ok}");
+            assert!(check_url("u", ok, false).is_ok(), "{ok}");
         }
         for bad in [
             "http://gw.example.com",
@@ -106,7 +111,15 @@ mod tests {
             "not a url",
             "https://",
         ] {
-            assert!(check_url("u", bad).is_err(), "{bad}");
+            assert!(check_url("u", bad, false).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn plain_http_elsewhere_only_when_the_profile_allows_it() {
+        let err = check_url("u", "http://gw.example.com", false).expect_err("refused");
+        assert!(err.to_string().contains("--allow-plain-http"), "{err}");
+        assert!(check_url("u", "http://gw.example.com", true).is_ok());
+        assert!(check_url("u", "ftp://gw.example.com", true).is_err());
     }
 }

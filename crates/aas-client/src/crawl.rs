@@ -1,18 +1,20 @@
 //! "Load everything": plant × asset types → AAS → submodels → elements, with bounded
 //! concurrency, progress, and cancellation. A node that fails is recorded with its
-//! reason and the crawl goes on; what was fetched is never thrown away.
+//! reason and the crawl goes on; what was fetched is never thrown away. A server that
+//! stops answering mid-crawl is waited for (see [`Progress::offline`]), not given up on.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-use aas_model::{parse_list, AssetAdministrationShell, AssetType, Submodel};
+use aas_model::AssetType;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::Service;
-use crate::{Client, ErrorKind, Result};
+use crate::{Client, ErrorKind, Result, Selection};
 
 /// What to load.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,17 +63,25 @@ pub struct Progress {
     pub requests_known: u64,
     pub bytes: u64,
     pub failures: u64,
+    /// Requests repeated after a transient failure (see [`crate::RetryPolicy`]).
+    pub retries: u64,
+    /// The server stopped answering: the crawl is probing it and goes on when it is back.
+    pub offline: bool,
 }
 
 /// Everything a crawl gathered.
 #[derive(Debug, Clone)]
 pub struct Crawl {
     pub plan: CrawlPlan,
+    /// What of the plan was wanted (everything for "load everything").
+    pub selection: Selection,
     pub started: SystemTime,
     pub finished: SystemTime,
     pub fetched: Vec<Fetched>,
     pub failures: Vec<Failure>,
     pub cancelled: bool,
+    /// Requests repeated after a transient failure, all nodes together.
+    pub retries: u64,
 }
 
 impl Crawl {
@@ -84,15 +94,40 @@ impl Crawl {
     }
 }
 
-/// A finished request: its answer and the requests it leads to, or why it failed.
-type Outcome = (NodePath, String, Result<(String, Vec<NodePath>)>);
+/// A finished request: its answer and the requests it leads to, or why it failed; and
+/// how many retries it took.
+type Outcome = (NodePath, String, Result<(String, Vec<NodePath>)>, u32);
+
+/// Waits between probes of a server that stopped answering: doubling from the first to
+/// the last, so a restart is noticed soon and a long outage costs few requests.
+const PROBE_FIRST: Duration = Duration::from_millis(250);
+const PROBE_MAX: Duration = Duration::from_secs(5);
 
 impl Client {
-    /// Crawls `plan`; `on_progress` is called after every request. Cancelling `cancel`
-    /// stops it at once and returns what was fetched so far, marked `cancelled`.
+    /// Crawls the whole of `plan`: see [`Client::crawl_selection`].
     pub async fn crawl(
         self: &Arc<Self>,
         plan: &CrawlPlan,
+        cancel: &CancellationToken,
+        on_progress: impl Fn(&Progress),
+    ) -> Crawl {
+        self.crawl_selection(plan, &Selection::everything(), cancel, on_progress)
+            .await
+    }
+
+    /// Crawls `plan`, following only the shells and submodels in `selection` (the
+    /// lists that lead to them are fetched whole); `on_progress` is called after every
+    /// request. Cancelling `cancel` stops it at once and returns what was fetched so
+    /// far, marked `cancelled`.
+    ///
+    /// When a server that has answered in this crawl becomes unreachable, the node is
+    /// kept, `Progress::offline` is set, and one request at a time probes the server
+    /// with capped backoff until it answers (or the crawl is cancelled). A server that
+    /// never answered is not waited for: its nodes fail as offline.
+    pub async fn crawl_selection(
+        self: &Arc<Self>,
+        plan: &CrawlPlan,
+        selection: &Selection,
         cancel: &CancellationToken,
         on_progress: impl Fn(&Progress),
     ) -> Crawl {
@@ -111,12 +146,26 @@ impl Client {
         let (mut fetched, mut failures) = (Vec::new(), Vec::new());
         let mut running: JoinSet<Outcome> = JoinSet::new();
         let mut cancelled = false;
+        let mut server_answered = false;
+        // While the server is offline: the wait before the next probe.
+        let mut probe_wait: Option<Duration> = None;
         loop {
-            while running.len() < plan.concurrency.max(1) {
+            let limit = match probe_wait {
+                Some(_) => 1,
+                None => plan.concurrency.max(1),
+            };
+            while running.len() < limit {
                 let Some(path) = queue.pop_front() else { break };
                 let client = Arc::clone(self);
                 let plant = plan.plant.clone();
-                running.spawn(async move { client.fetch_node(&plant, path).await });
+                let wait = probe_wait.unwrap_or_default();
+                running.spawn(async move {
+                    // Only when probing: even a zero sleep waits for the timer's next tick.
+                    if !wait.is_zero() {
+                        tokio::time::sleep(wait).await;
+                    }
+                    client.fetch_node(&plant, path).await
+                });
             }
             let outcome = tokio::select! {
                 biased;
@@ -132,11 +181,40 @@ impl Client {
                     Some(Err(_)) => continue,
                 },
             };
-            let (path, url, result) = outcome;
+            let (path, url, result, retries) = outcome;
+            progress.retries += u64::from(retries);
+            match &result {
+                Err(e) if e.kind() == ErrorKind::Offline && server_answered => {
+                    // The server is gone, not this node: keep it for when the server is
+                    // back. Asking again is a retry too.
+                    queue.push_front(path);
+                    progress.retries += 1;
+                    probe_wait = Some(probe_wait.map_or(PROBE_FIRST, |w| (w * 2).min(PROBE_MAX)));
+                    if !progress.offline {
+                        tracing::info!("crawl: the server stopped answering; waiting for it");
+                        progress.offline = true;
+                    }
+                    on_progress(&progress);
+                    continue;
+                }
+                Err(e) if e.kind() == ErrorKind::Offline => {}
+                _ => {
+                    server_answered = true;
+                    if progress.offline {
+                        tracing::info!("crawl: the server answers again");
+                    }
+                    probe_wait = None;
+                    progress.offline = false;
+                }
+            }
             progress.requests_done += 1;
             match result {
                 Ok((raw, children)) => {
                     progress.bytes += raw.len() as u64;
+                    let children: Vec<NodePath> = children
+                        .into_iter()
+                        .filter(|c| wanted(selection, c))
+                        .collect();
                     progress.requests_known += children.len() as u64;
                     queue.extend(children);
                     fetched.push(Fetched { path, url, raw });
@@ -156,11 +234,13 @@ impl Client {
         }
         Crawl {
             plan: plan.clone(),
+            selection: selection.clone(),
             started,
             finished: SystemTime::now(),
             fetched,
             failures,
             cancelled,
+            retries: progress.retries,
         }
     }
 
@@ -174,42 +254,76 @@ impl Client {
         };
         let url = match url {
             Ok(url) => url,
-            Err(e) => return (path, String::new(), Err(e)),
+            Err(e) => return (path, String::new(), Err(e), 0),
         };
         let service = match path {
             NodePath::Registry => Service::Registry,
             _ => Service::Gateway,
         };
-        let result = async {
-            let raw = self.get(&url, service).await?;
+        let (raw, retries) = self.get_counting_retries(&url, service).await;
+        let result = raw.and_then(|raw| {
             let children = children(&path, &raw)?;
             Ok((raw, children))
-        }
-        .await;
-        (path, url, result)
+        });
+        (path, url, result, retries)
     }
 }
 
-/// The requests below a node: each AAS's submodels, each submodel's elements.
+/// Whether the selection leads to the request at `path`.
+fn wanted(selection: &Selection, path: &NodePath) -> bool {
+    match path {
+        NodePath::Registry | NodePath::AasList { .. } => true,
+        NodePath::Submodels { aas_id } => selection.wants_shell(aas_id),
+        NodePath::Elements { aas_id, submodel } => selection.wants_submodel(aas_id, submodel),
+    }
+}
+
+/// The requests below a node: each AAS's submodels, each submodel's elements. Only the
+/// identifiers are read, item by item (an item without one is not followed): typing
+/// whole shells and submodels here would copy every element once more per request.
 fn children(path: &NodePath, raw: &str) -> Result<Vec<NodePath>> {
     Ok(match path {
         NodePath::Registry | NodePath::Elements { .. } => Vec::new(),
-        NodePath::AasList { .. } => parse_list::<AssetAdministrationShell>(raw)?
-            .iter()
-            .filter_map(|aas| aas.view().ok())
+        NodePath::AasList { .. } => items::<ShellId>(raw)?
             .map(|aas| NodePath::Submodels {
-                aas_id: aas.identification.id.clone(),
+                aas_id: aas.identification.id,
             })
             .collect(),
-        NodePath::Submodels { aas_id } => parse_list::<Submodel>(raw)?
-            .iter()
-            .filter_map(|sm| sm.view().ok())
+        NodePath::Submodels { aas_id } => items::<SubmodelId>(raw)?
             // An empty idShort cannot be addressed; its elements came with the list.
             .filter(|sm| !sm.id_short.is_empty())
             .map(|sm| NodePath::Elements {
                 aas_id: aas_id.clone(),
-                submodel: sm.id_short.clone(),
+                submodel: sm.id_short,
             })
             .collect(),
     })
+}
+
+/// The items of a JSON array that read as `T`; fails only when `raw` is not an array.
+fn items<'r, T: serde::Deserialize<'r>>(raw: &'r str) -> Result<impl Iterator<Item = T> + 'r> {
+    let list: Vec<&'r RawValue> =
+        serde_json::from_str(raw).map_err(|e| aas_model::Error::Decode {
+            path: ".".into(),
+            message: e.to_string(),
+        })?;
+    Ok(list
+        .into_iter()
+        .filter_map(|item| serde_json::from_str(item.get()).ok()))
+}
+
+#[derive(serde::Deserialize)]
+struct ShellId {
+    identification: Identifier,
+}
+
+#[derive(serde::Deserialize)]
+struct Identifier {
+    id: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SubmodelId {
+    id_short: String,
 }

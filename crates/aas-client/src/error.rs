@@ -32,6 +32,10 @@ pub enum Error {
     /// The OS keychain could not be used.
     #[error("keychain: {0}")]
     Keychain(String),
+    /// No OS keychain is reachable (no Secret Service on Linux): the user may choose
+    /// to keep secrets for this session only, never silently in a file.
+    #[error("{0}")]
+    KeychainUnavailable(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -49,6 +53,7 @@ pub enum ErrorKind {
     Offline,
     BadData,
     Config,
+    KeychainUnavailable,
 }
 
 impl Error {
@@ -67,6 +72,7 @@ impl Error {
                 ErrorKind::BadData
             }
             Error::Config(_) | Error::Keychain(_) => ErrorKind::Config,
+            Error::KeychainUnavailable(_) => ErrorKind::KeychainUnavailable,
         }
     }
 

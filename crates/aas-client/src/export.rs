@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::crawl::{Crawl, NodePath};
-use crate::{Error, Result};
+use crate::{Error, Result, Selection};
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,6 +103,8 @@ struct Manifest<'c> {
     plant: &'c str,
     asset_types: &'c [aas_model::AssetType],
     cancelled: bool,
+    /// The picked shells and submodels; `null` when everything was loaded.
+    selection: &'c Selection,
     nodes: usize,
     failures: &'c [crate::crawl::Failure],
 }
@@ -136,6 +138,7 @@ fn raw_bundle(crawl: &Crawl, profile: &str) -> Result<Vec<u8>> {
             plant: &crawl.plan.plant,
             asset_types: &crawl.plan.asset_types,
             cancelled: crawl.cancelled,
+            selection: &crawl.selection,
             nodes: nodes.len(),
             failures: &crawl.failures,
         },
@@ -144,7 +147,8 @@ fn raw_bundle(crawl: &Crawl, profile: &str) -> Result<Vec<u8>> {
     serde_json::to_vec(&bundle).map_err(io_error)
 }
 
-/// The items of every answer at one level, each exactly as sent.
+/// The items of every answer at one level, each exactly as sent, that the crawl's
+/// selection wants.
 fn items<'c>(
     crawl: &'c Crawl,
     level: impl Fn(&NodePath) -> bool + 'c,
@@ -153,9 +157,43 @@ fn items<'c>(
     for f in crawl.at(level) {
         // The crawl already read each of these as a list.
         let list: Vec<&RawValue> = serde_json::from_str(&f.raw).map_err(io_error)?;
-        out.extend(list);
+        if crawl.selection.is_everything() {
+            out.extend(list);
+        } else {
+            out.extend(
+                list.into_iter()
+                    .filter(|item| selected(&crawl.selection, &f.path, item)),
+            );
+        }
     }
     Ok(out)
+}
+
+/// Whether `item` of the list answered at `path` (a shell or a submodel) was selected.
+fn selected(selection: &Selection, path: &NodePath, item: &RawValue) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Ids {
+        #[serde(rename = "idShort")]
+        id_short: Option<String>,
+        identification: Option<Identification>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Identification {
+        id: Option<String>,
+    }
+    let Ok(ids) = serde_json::from_str::<Ids>(item.get()) else {
+        return false;
+    };
+    match path {
+        NodePath::AasList { .. } => ids
+            .identification
+            .and_then(|i| i.id)
+            .is_some_and(|id| selection.wants_shell(&id)),
+        NodePath::Submodels { aas_id } => ids
+            .id_short
+            .is_some_and(|s| selection.wants_submodel(aas_id, &s)),
+        NodePath::Registry | NodePath::Elements { .. } => true,
+    }
 }
 
 fn environment(crawl: &Crawl) -> Result<Vec<u8>> {
@@ -256,6 +294,9 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
         let asset_type = types.get(aas_id).map(|t| t.code()).unwrap_or_default();
         for sm in parse_list::<aas_model::Submodel>(&f.raw)? {
             let Ok(sm) = sm.view() else { continue };
+            if !crawl.selection.wants_submodel(aas_id, &sm.id_short) {
+                continue;
+            }
             let row = Row {
                 aas_id,
                 asset_type,

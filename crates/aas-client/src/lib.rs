@@ -2,6 +2,7 @@
 //! reads the registry and the gateway, and hands back every node with the exact JSON
 //! the server sent (see [`aas_model::Parsed`]).
 
+mod check;
 mod client;
 mod connection;
 mod crawl;
@@ -11,15 +12,20 @@ mod export;
 mod profiles;
 mod retry;
 mod secret;
+mod selection;
 mod token;
+mod transport;
 
-pub use client::{Client, DEFAULT_MAX_BODY};
+pub use check::{CheckStep, Outcome};
+pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
 pub use curl::curl_command;
 pub use error::{Error, ErrorKind, Result};
 pub use export::{export, write_atomically, Format};
-pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, APP_IDENTIFIER};
+pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
-pub use token::TokenSource;
+pub use selection::{Pick, Selection};
+pub use token::{read_token_response, TokenSource};
+pub use transport::Transport;

@@ -3,12 +3,14 @@
 //! client secret and the user token in the OS keychain (service `aas-browser`,
 //! accounts `<profile>/client_secret` and `<profile>/user_token`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{write_atomically, ClientAuth, Connection, Error, Result, Secret};
+use crate::{write_atomically, ClientAuth, Connection, Error, Result, Secret, Transport};
 
 /// The app's bundle identifier: its settings live in `<data dir>/<identifier>/`.
 pub const APP_IDENTIFIER: &str = "org.aasbrowser.desktop";
@@ -30,6 +32,37 @@ pub struct Profile {
     pub client_auth: ClientAuth,
     #[serde(default)]
     pub plants: Vec<String>,
+    #[serde(flatten)]
+    pub transport: Transport,
+}
+
+impl Profile {
+    /// The connection of this profile, with the secrets `lookup` finds for it.
+    pub fn connection(
+        &self,
+        lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
+    ) -> Result<Connection> {
+        let secret = |kind: SecretKind| {
+            lookup(kind)?.ok_or_else(|| {
+                Error::Config(format!(
+                    "profile {:?} has no {} in the keychain",
+                    self.name,
+                    kind.account("").trim_start_matches('/')
+                ))
+            })
+        };
+        Ok(Connection {
+            registry_url: self.registry_url.clone(),
+            gateway_url: self.gateway_url.clone(),
+            auth_url: self.auth_url.clone(),
+            realm: self.realm.clone(),
+            client_id: self.client_id.clone(),
+            client_secret: secret(SecretKind::ClientSecret)?,
+            user_token: secret(SecretKind::UserToken)?,
+            client_auth: self.client_auth,
+            transport: self.transport.clone(),
+        })
+    }
 }
 
 /// The settings file holding the profiles.
@@ -81,6 +114,24 @@ impl ProfileStore {
     pub fn save(&self, profiles: &[Profile]) -> Result<()> {
         let list = serde_json::to_value(profiles).map_err(|e| Error::Config(e.to_string()))?;
         self.set(PROFILES_KEY, list)
+    }
+
+    /// Saves a copy of profile `name` under a free name ("Plant (copy)", "Plant (copy 2)"…)
+    /// and returns it. Secrets are the caller's to copy (see [`SecretStore::copy`]).
+    pub fn duplicate(&self, name: &str) -> Result<Profile> {
+        let mut profiles = self.load()?;
+        let mut copy = self.find(name)?;
+        let taken = |candidate: &str| profiles.iter().any(|p| p.name == candidate);
+        copy.name = (1..)
+            .map(|n| match n {
+                1 => format!("{name} (copy)"),
+                n => format!("{name} (copy {n})"),
+            })
+            .find(|candidate| !taken(candidate))
+            .unwrap_or_default();
+        profiles.push(copy.clone());
+        self.save(&profiles)?;
+        Ok(copy)
     }
 
     /// The profile the app used last, so it can start there again.
@@ -176,32 +227,92 @@ impl Keychain {
 
     /// The connection of `profile`, with its secrets from the keychain.
     pub fn connection(&self, profile: &Profile) -> Result<Connection> {
-        let secret = |kind| {
-            self.get(&profile.name, kind)?.ok_or_else(|| {
-                Error::Config(format!(
-                    "profile {:?} has no {} in the keychain",
-                    profile.name,
-                    kind.account("").trim_start_matches('/')
-                ))
-            })
-        };
-        Ok(Connection {
-            registry_url: profile.registry_url.clone(),
-            gateway_url: profile.gateway_url.clone(),
-            auth_url: profile.auth_url.clone(),
-            realm: profile.realm.clone(),
-            client_id: profile.client_id.clone(),
-            client_secret: secret(SecretKind::ClientSecret)?,
-            user_token: secret(SecretKind::UserToken)?,
-            client_auth: profile.client_auth,
-        })
+        profile.connection(|kind| self.get(&profile.name, kind))
+    }
+}
+
+/// Where the app keeps secrets: the OS keychain, and, only for profiles whose secrets
+/// the user chose to keep for this session because no keychain was reachable, this
+/// process's memory (gone when the app closes).
+#[derive(Debug, Default)]
+pub struct SecretStore {
+    session: Mutex<HashMap<String, Secret>>,
+}
+
+impl SecretStore {
+    /// The secret kept for this session, else the one in the keychain.
+    pub fn get(&self, profile: &str, kind: SecretKind) -> Result<Option<Secret>> {
+        let kept = self.session().get(&kind.account(profile)).cloned();
+        match kept {
+            Some(secret) => Ok(Some(secret)),
+            None => Keychain.get(profile, kind),
+        }
+    }
+
+    /// Stores in the keychain, or in memory when `session_only` (the user's choice).
+    pub fn set(
+        &self,
+        profile: &str,
+        kind: SecretKind,
+        secret: &Secret,
+        session_only: bool,
+    ) -> Result<()> {
+        let account = kind.account(profile);
+        if session_only {
+            self.session().insert(account, secret.clone());
+            return Ok(());
+        }
+        Keychain.set(profile, kind, secret)?;
+        self.session().remove(&account);
+        Ok(())
+    }
+
+    /// Whether `profile`'s secrets are kept in memory only, for this session.
+    pub fn is_session_only(&self, profile: &str) -> bool {
+        let session = self.session();
+        [SecretKind::ClientSecret, SecretKind::UserToken]
+            .iter()
+            .any(|kind| session.contains_key(&kind.account(profile)))
+    }
+
+    /// Forgets `profile`'s secrets in memory and in the keychain. An unreachable
+    /// keychain holds nothing this session could delete, so it does not stop this.
+    pub fn delete(&self, profile: &str) -> Result<()> {
+        for kind in [SecretKind::ClientSecret, SecretKind::UserToken] {
+            self.session().remove(&kind.account(profile));
+            match Keychain.delete(profile, kind) {
+                Ok(()) | Err(Error::KeychainUnavailable(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives profile `to` the secrets of `from`, kept where those are.
+    pub fn copy(&self, from: &str, to: &str) -> Result<()> {
+        let session_only = self.is_session_only(from);
+        for kind in [SecretKind::ClientSecret, SecretKind::UserToken] {
+            if let Some(secret) = self.get(from, kind)? {
+                self.set(to, kind, &secret, session_only)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The connection of `profile`, with its secrets from this store.
+    pub fn connection(&self, profile: &Profile) -> Result<Connection> {
+        profile.connection(|kind| self.get(&profile.name, kind))
+    }
+
+    fn session(&self) -> std::sync::MutexGuard<'_, HashMap<String, Secret>> {
+        self.session.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 /// Keyring errors hold no secret; "unavailable" ones say what to do.
 fn keychain_error(e: keyring::Error) -> Error {
     match e {
-        keyring::Error::NoStorageAccess(_) | keyring::Error::PlatformFailure(_) => Error::Keychain(format!(
+        keyring::Error::NoStorageAccess(_) | keyring::Error::PlatformFailure(_) => Error::KeychainUnavailable(format!(
             "the OS keychain is not available ({e}); on Linux a Secret Service (GNOME Keyring, KWallet) must be running and unlocked"
         )),
         other => Error::Keychain(other.to_string()),
@@ -222,6 +333,7 @@ mod tests {
             client_id: "client".into(),
             client_auth: ClientAuth::Basic,
             plants: vec!["P1".into()],
+            transport: Transport::default(),
         }
     }
 
@@ -246,5 +358,55 @@ mod tests {
             "other settings kept: {text}"
         );
         std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn a_duplicate_gets_the_next_free_copy_name() {
+        let dir = std::env::temp_dir().join(format!("aas-duplicate-{}", std::process::id()));
+        let store = ProfileStore::at(dir.join("settings.json"));
+        store.save(&[profile("Plant A")]).expect("save");
+        assert_eq!(
+            store.duplicate("Plant A").expect("copy").name,
+            "Plant A (copy)"
+        );
+        let second = store.duplicate("Plant A").expect("copy");
+        assert_eq!(second.name, "Plant A (copy 2)");
+        assert_eq!(second.registry_url, "https://r");
+        let names: Vec<String> = store
+            .load()
+            .expect("load")
+            .into_iter()
+            .map(|p| p.name)
+            .collect();
+        assert_eq!(names, ["Plant A", "Plant A (copy)", "Plant A (copy 2)"]);
+        assert!(store.duplicate("Nope").is_err());
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn session_only_secrets_stay_in_memory_and_follow_a_copy() {
+        // Only the memory side: neither call below reaches the OS keychain.
+        let store = SecretStore::default();
+        let name = format!("Session {}", std::process::id());
+        for (kind, text) in [
+            (SecretKind::ClientSecret, "s3cret"),
+            (SecretKind::UserToken, "u53r"),
+        ] {
+            store
+                .set(&name, kind, &Secret::new(text), true)
+                .expect("kept in memory");
+        }
+        assert!(store.is_session_only(&name));
+        let conn = store.connection(&profile(&name)).expect("connection");
+        assert_eq!(conn.client_secret.expose(), "s3cret");
+        assert_eq!(conn.user_token.expose(), "u53r");
+
+        let copy = format!("{name} (copy)");
+        store.copy(&name, &copy).expect("copied");
+        assert!(store.is_session_only(&copy));
+        assert_eq!(
+            store.get(&copy, SecretKind::UserToken).expect("get"),
+            Some(Secret::new("u53r"))
+        );
     }
 }

@@ -21,6 +21,8 @@ pub struct TokenSource {
 struct Cached {
     token: Secret,
     refresh_at: Instant,
+    /// When the server says the token lapses, for the status bar.
+    expires_at: Instant,
 }
 
 /// The fields we need of a token response; servers send more (Keycloak) or fewer
@@ -35,8 +37,13 @@ struct TokenResponse {
 /// When neither `expires_in` nor the token's own `exp` says how long it lives.
 const ASSUMED_LIFETIME: Duration = Duration::from_secs(60);
 
+/// A longer lifetime is not believed: the token is fetched again within a day (and a
+/// huge `expires_in` would overflow the refresh time, found by fuzzing).
+const MAX_LIFETIME: Duration = Duration::from_secs(24 * 3600);
+
 /// How long a token lives: `expires_in` if the server sent it, else the JWT's `exp`
-/// (read, not verified: only to schedule the refresh), else [`ASSUMED_LIFETIME`].
+/// (read, not verified: only to schedule the refresh), else [`ASSUMED_LIFETIME`]; at
+/// most [`MAX_LIFETIME`].
 fn lifetime(response: &TokenResponse) -> Duration {
     let from_field = response.expires_in.as_ref().and_then(|v| match v {
         serde_json::Value::Number(n) => n.as_u64(),
@@ -47,9 +54,20 @@ fn lifetime(response: &TokenResponse) -> Duration {
         .map(Duration::from_secs)
         .or_else(|| jwt_seconds_left(response.access_token.expose()))
         .unwrap_or(ASSUMED_LIFETIME)
+        .min(MAX_LIFETIME)
 }
 
 fn jwt_seconds_left(token: &str) -> Option<Duration> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    Some(Duration::from_secs(jwt_expiry(token)?.saturating_sub(now)))
+}
+
+/// A JWT's `exp` (Unix seconds), read without checking the signature: only to show or
+/// schedule, never to trust. `None` when `token` is not a JWT with an `exp`.
+pub(crate) fn jwt_expiry(token: &str) -> Option<u64> {
     use base64::Engine;
     #[derive(Deserialize)]
     struct Claims {
@@ -59,12 +77,7 @@ fn jwt_seconds_left(token: &str) -> Option<Duration> {
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
         .ok()?;
-    let exp = serde_json::from_slice::<Claims>(&bytes).ok()?.exp;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_secs();
-    Some(Duration::from_secs(exp.saturating_sub(now)))
+    Some(serde_json::from_slice::<Claims>(&bytes).ok()?.exp)
 }
 
 impl TokenSource {
@@ -89,6 +102,14 @@ impl TokenSource {
         let token = fresh.token.clone();
         *cached = Some(fresh);
         Ok(token)
+    }
+
+    /// How long the cached access token has left, or `None` before the first one.
+    pub async fn expires_in(&self) -> Option<Duration> {
+        let cached = self.cached.lock().await;
+        cached
+            .as_ref()
+            .map(|c| c.expires_at.saturating_duration_since(Instant::now()))
     }
 
     /// Forgets `stale` (the server refused it), unless another caller already replaced it.
@@ -119,24 +140,36 @@ impl TokenSource {
         let response = request
             .send()
             .await
-            .map_err(|e| crate::client::offline(&self.url, e))?;
+            .map_err(|e| crate::transport::offline(&self.url, e))?;
         let status = response.status();
         let body = response
             .text()
             .await
-            .map_err(|e| crate::client::offline(&self.url, e))?;
+            .map_err(|e| crate::transport::offline(&self.url, e))?;
         if !status.is_success() {
             return Err(Error::from_response(status.as_u16(), &body, None));
         }
-        let parsed: TokenResponse = aas_model::parse(&body)?;
-        let lifetime = lifetime(&parsed);
-        tracing::debug!(lifetime_s = lifetime.as_secs(), "access token obtained");
-        Ok(Cached {
-            token: parsed.access_token,
-            // Refresh at 80% of the lifetime, counted from when we asked.
-            refresh_at: started + lifetime.mul_f64(0.8),
-        })
+        read_token(&body, started)
     }
+}
+
+/// Reads a token endpoint's successful answer to a request made at `asked_at`: the
+/// access token, and when to fetch the next one. Public for the fuzz target.
+pub fn read_token_response(body: &str, asked_at: Instant) -> Result<(Secret, Instant)> {
+    let cached = read_token(body, asked_at)?;
+    Ok((cached.token, cached.refresh_at))
+}
+
+fn read_token(body: &str, asked_at: Instant) -> Result<Cached> {
+    let parsed: TokenResponse = aas_model::parse(body)?;
+    let lifetime = lifetime(&parsed);
+    tracing::debug!(lifetime_s = lifetime.as_secs(), "access token obtained");
+    Ok(Cached {
+        token: parsed.access_token,
+        // Refresh at 80% of the lifetime, counted from when we asked.
+        refresh_at: asked_at + lifetime.mul_f64(0.8),
+        expires_at: asked_at + lifetime,
+    })
 }
 
 fn form_encode(text: &str) -> String {
@@ -175,5 +208,17 @@ mod tests {
             lifetime(&response(r#"{"access_token":"opaque"}"#)),
             ASSUMED_LIFETIME
         );
+    }
+
+    #[test]
+    fn a_huge_lifetime_is_capped_instead_of_overflowing_the_refresh_time() {
+        let asked_at = Instant::now();
+        for body in [
+            r#"{"access_token":"x","expires_in":18446744073709551615}"#,
+            r#"{"access_token":"x","expires_in":"12000000000000000000"}"#,
+        ] {
+            let (_, refresh_at) = read_token_response(body, asked_at).expect("readable");
+            assert_eq!(refresh_at, asked_at + MAX_LIFETIME.mul_f64(0.8), "{body}");
+        }
     }
 }

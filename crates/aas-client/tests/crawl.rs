@@ -271,3 +271,64 @@ async fn a_grant_revoked_mid_session_gives_not_found_for_that_asset_only() {
             aas_id: tool.into()
         }));
 }
+
+#[tokio::test]
+async fn a_selection_fetches_and_exports_only_the_ticked_shells_and_submodels() {
+    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let c = client(&sb);
+    let id = |code: &str| format!("urn:demo-platform:acme:{DEMO_PLANT}:aas:machine#{code}");
+    let selection: aas_client::Selection = serde_json::from_value(serde_json::json!([
+        {"aas_id": id("M-0001")},
+        {"aas_id": id("M-0002"), "submodels": ["Nameplate"]},
+    ]))
+    .expect("picks");
+    let plan = CrawlPlan {
+        asset_types: vec![AssetType::Machine],
+        ..plan(8)
+    };
+    let crawl = c
+        .crawl_selection(&plan, &selection, &CancellationToken::new(), |_| {})
+        .await;
+    assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
+    let submodel_lists = crawl
+        .at(|p| matches!(p, NodePath::Submodels { .. }))
+        .count();
+    let element_lists: Vec<_> = crawl
+        .at(|p| matches!(p, NodePath::Elements { .. }))
+        .map(|f| f.path.clone())
+        .collect();
+    assert_eq!(
+        submodel_lists, 2,
+        "only the ticked shells' submodels are listed"
+    );
+    assert_eq!(element_lists.len(), 6 + 1, "{element_lists:?}");
+
+    let dir = temp_dir("selection");
+    let env_path = dir.join("env.json");
+    export(&crawl, Format::Env, "test", &env_path).expect("env export");
+    let env: Value =
+        serde_json::from_slice(&std::fs::read(&env_path).expect("read")).expect("json");
+    let shells: Vec<&str> = env["assetAdministrationShells"]
+        .as_array()
+        .expect("shells")
+        .iter()
+        .map(|s| s["identification"]["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(shells.len(), 2, "{shells:?}");
+    assert!(shells.contains(&id("M-0001").as_str()) && shells.contains(&id("M-0002").as_str()));
+    assert_eq!(env["submodels"].as_array().expect("submodels").len(), 7);
+    assert_eq!(env["assets"].as_array().expect("assets").len(), 2);
+    let (ok, text) = aasv2_check(&["schema", env_path.to_str().expect("utf-8")]);
+    assert!(ok, "{text}");
+
+    let csv_path = dir.join("props.csv");
+    export(&crawl, Format::Csv, "test", &csv_path).expect("csv export");
+    let csv = std::fs::read_to_string(&csv_path).expect("csv");
+    let m2_rows: Vec<&str> = csv.lines().filter(|l| l.contains("#M-0002,")).collect();
+    assert!(!m2_rows.is_empty());
+    assert!(
+        m2_rows.iter().all(|l| l.contains(",Nameplate,")),
+        "only M-0002's Nameplate: {m2_rows:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -33,6 +33,7 @@ fn secrets_round_trip_through_the_os_keychain_and_never_reach_the_settings_file(
         client_id: "client".into(),
         client_auth: ClientAuth::Form,
         plants: vec!["P1".into()],
+        transport: Default::default(),
     };
     let store = ProfileStore::app_default().expect("data dir");
     store.save(std::slice::from_ref(&profile)).expect("save");

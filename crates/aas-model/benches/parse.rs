@@ -1,9 +1,10 @@
 //! Parse throughput of the typed model against the ceiling for serde: plain
 //! `serde_json::Value` parsing of the same bytes (`cargo bench -p aas-model --bench parse`).
 //!
-//! Two inputs: every public JSON sample under `shared/aas-samples` (the schema aside),
-//! each read as the type its shape calls for, and a generated 1,000-asset environment
-//! (`aas_sandbox::environment` of a demo plant). `bench/run.sh` reads the medians from
+//! Three inputs: every public JSON sample under `shared/aas-samples` (the schema aside),
+//! each read as the type its shape calls for, and generated 1,000- and 10,000-asset
+//! environments (`aas_sandbox::environment` of a demo plant, what an environment export
+//! of the plant's crawl holds). `bench/run.sh` reads the medians from
 //! `target/criterion/` and writes the ratio to `bench/RESULTS.md`.
 
 use std::hint::black_box;
@@ -86,8 +87,10 @@ fn parse_deep(text: &str) -> usize {
         .sum()
 }
 
-fn bench_environment(c: &mut Criterion) {
-    let env = aas_sandbox::environment(&aas_sandbox::demo_plant("P", 1000, 1));
+/// The environment of a generated plant of `assets` assets, as an environment export
+/// of its crawl would hold it.
+fn bench_environment(c: &mut Criterion, assets: usize) {
+    let env = aas_sandbox::environment(&aas_sandbox::demo_plant("P", assets, 1));
     let bytes = serde_json::to_vec(&env).expect("serialisable environment");
     drop(env);
     assert!(
@@ -95,11 +98,12 @@ fn bench_environment(c: &mut Criterion) {
         "the typed model reads the generated environment"
     );
     let typed = parse_deep(std::str::from_utf8(&bytes).expect("UTF-8"));
+    let group = format!("parse-env-{assets}");
     eprintln!(
-        "parse-env-1000: {} bytes, {typed} submodel elements typed",
+        "{group}: {} bytes, {typed} submodel elements typed",
         bytes.len()
     );
-    let mut g = c.benchmark_group("parse-env-1000");
+    let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.sample_size(10);
     g.bench_function("typed", |b| {
@@ -123,6 +127,12 @@ fn bench_environment(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_environments(c: &mut Criterion) {
+    for assets in [1000, 10_000] {
+        bench_environment(c, assets);
+    }
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -133,6 +143,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_samples, bench_environment
+    targets = bench_samples, bench_environments
 }
 criterion_main!(benches);

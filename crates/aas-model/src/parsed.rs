@@ -55,9 +55,13 @@ impl<T> Parsed<T> {
 pub fn parse<T: DeserializeOwned>(json: &str) -> Result<T> {
     // Tracking the path costs an allocation per key, so only a failed parse pays it:
     // the second run fails at the same place, now with the path.
-    serde_json::from_str(json).or_else(|_| {
+    serde_json::from_str(json).map_err(|first| {
         let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| Error::decode(e.path(), e.inner()))
+        match serde_path_to_error::deserialize::<_, T>(de) {
+            Err(e) => Error::decode(e.path(), e.inner()),
+            // The value itself reads: what follows it is wrong (found by fuzzing).
+            Ok(_) => Error::decode(".", first),
+        }
     })
 }
 
@@ -130,6 +134,16 @@ mod tests {
             }
             other => panic!("not a decode error: {other}"),
         }
+    }
+
+    #[test]
+    fn characters_after_the_value_are_an_error() {
+        let json = r#"{"idShort":"a","modelType":{"name":"Property"}}"#;
+        for text in [format!("{json}\u{1a}"), format!("{json} {{}}")] {
+            let err = parse::<SubmodelElement>(&text).expect_err("trailing characters");
+            assert!(err.to_string().contains("trailing characters"), "{err}");
+        }
+        parse::<SubmodelElement>(&format!(" {json}\n")).expect("whitespace is fine");
     }
 
     #[test]

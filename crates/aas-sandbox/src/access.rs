@@ -7,9 +7,13 @@ use std::path::{Path, PathBuf};
 use std::sync::RwLock;
 
 use aas_model::AssetType;
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
+
+use crate::keys::KeyPair;
 
 /// An application registered on the platform. Its secret is kept only as a salted hash.
 #[derive(Clone)]
@@ -97,12 +101,72 @@ pub enum StateError {
 #[derive(Debug)]
 pub struct Grants {
     map: RwLock<BTreeMap<(String, String), Grant>>,
-    state_file: Option<PathBuf>,
+    /// The state file and the identity saved beside the grants.
+    state: Option<(PathBuf, Identity)>,
 }
 
 #[derive(Serialize, Deserialize)]
 struct StateFile {
     grants: Vec<StoredGrant>,
+    #[serde(default)]
+    identity: Option<Identity>,
+}
+
+/// What a restarted sandbox keeps so that its clients carry on: the signing key (the
+/// tokens it issued stay valid) and the applications' client secrets. Server-side
+/// secrets, kept as a real platform keeps them in its own store: in the state file,
+/// readable by its owner only.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct Identity {
+    /// PKCS#1 DER of the RSA private key, base64.
+    signing_key: String,
+    client_secrets: BTreeMap<String, String>,
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Identity")
+            .field("clients", &self.client_secrets.keys())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Identity {
+    /// The identity saved in `path`, or `key` when there is none yet; each of `apps`
+    /// gets its saved secret (a new one is added to the identity).
+    pub fn restore(
+        path: &Path,
+        key: &KeyPair,
+        apps: &mut [crate::AppSpec],
+    ) -> Result<Identity, StateError> {
+        let saved = match path.exists() {
+            true => read_state(path)?.identity,
+            false => None,
+        };
+        let mut identity = saved.unwrap_or_else(|| Identity {
+            signing_key: STANDARD.encode(key.der()),
+            client_secrets: BTreeMap::new(),
+        });
+        for app in apps {
+            let secret = identity
+                .client_secrets
+                .entry(app.client_id.clone())
+                .or_insert_with(|| app.client_secret.clone());
+            app.client_secret.clone_from(secret);
+        }
+        Ok(identity)
+    }
+
+    pub fn keys(&self, path: &Path) -> Result<KeyPair, StateError> {
+        STANDARD
+            .decode(&self.signing_key)
+            .map_err(|e| e.to_string())
+            .and_then(|der| KeyPair::from_der(&der))
+            .map_err(|reason| StateError::Read {
+                path: path.to_owned(),
+                reason: format!("signing key: {reason}"),
+            })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -114,12 +178,13 @@ struct StoredGrant {
 
 impl Grants {
     /// Grants for `assets` (pairs of aasId and type) of every application: from the state
-    /// file when it exists, else from `seed`.
+    /// file when it exists, else from `seed`. The state file is written at once, so the
+    /// identity is kept even if no grant ever changes.
     pub fn new(
         apps: &[Application],
         assets: &[(String, AssetType)],
         seed: &GrantSeed,
-        state_file: Option<PathBuf>,
+        state: Option<(PathBuf, Identity)>,
     ) -> Result<Self, StateError> {
         let mut map = BTreeMap::new();
         for app in apps {
@@ -132,7 +197,7 @@ impl Grants {
                 map.insert((app.client_id.clone(), aas_id.clone()), grant);
             }
         }
-        if let Some(path) = state_file.as_deref().filter(|p| p.exists()) {
+        if let Some((path, _)) = state.as_ref().filter(|(p, _)| p.exists()) {
             for g in read_state(path)?.grants {
                 // Grants of assets or applications that no longer exist are dropped.
                 if let Some(slot) = map.get_mut(&(g.client_id, g.aas_id)) {
@@ -140,10 +205,12 @@ impl Grants {
                 }
             }
         }
-        Ok(Grants {
+        let grants = Grants {
             map: RwLock::new(map),
-            state_file,
-        })
+            state,
+        };
+        grants.save()?;
+        Ok(grants)
     }
 
     pub fn get(&self, client_id: &str, aas_id: &str) -> Option<Grant> {
@@ -171,27 +238,35 @@ impl Grants {
         aas_id: &str,
         grant: Grant,
     ) -> Result<Option<Grant>, StateError> {
-        let snapshot = {
+        {
             let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
             match map.get_mut(&(client_id.to_owned(), aas_id.to_owned())) {
                 Some(slot) => *slot = grant,
                 None => return Ok(None),
             }
-            StateFile {
-                grants: map
-                    .iter()
-                    .map(|((c, a), g)| StoredGrant {
-                        client_id: c.clone(),
-                        aas_id: a.clone(),
-                        grant: *g,
-                    })
-                    .collect(),
-            }
-        };
-        if let Some(path) = &self.state_file {
-            write_atomically(path, &snapshot)?;
         }
+        self.save()?;
         Ok(Some(grant))
+    }
+
+    /// Writes the grants and the identity to the state file, if there is one.
+    fn save(&self) -> Result<(), StateError> {
+        let Some((path, identity)) = &self.state else {
+            return Ok(());
+        };
+        let snapshot = StateFile {
+            grants: self
+                .list()
+                .into_iter()
+                .map(|(client_id, aas_id, grant)| StoredGrant {
+                    client_id,
+                    aas_id,
+                    grant,
+                })
+                .collect(),
+            identity: Some(identity.clone()),
+        };
+        write_atomically(path, &snapshot)
     }
 }
 
@@ -215,7 +290,12 @@ fn write_atomically(path: &Path, state: &StateFile) -> Result<(), StateError> {
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
     let write = || -> std::io::Result<()> {
         use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        // It holds the signing key and the client secrets: for its owner only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut f = options.open(&tmp)?;
         f.write_all(&json)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
@@ -254,7 +334,10 @@ mod tests {
             ("m1".to_owned(), AssetType::Machine),
         ];
         let seed = GrantSeed::AllowedExcept(vec![AssetType::User]);
-        let grants = Grants::new(&apps, &assets, &seed, Some(path.clone())).expect("grants");
+        let mut specs = [crate::AppSpec::demo()];
+        let identity = Identity::restore(&path, &crate::keys::key_pair(), &mut specs).expect("new");
+        let state = Some((path.clone(), identity));
+        let grants = Grants::new(&apps, &assets, &seed, state).expect("grants");
         assert!(grants.is_allowed("a", "t1"));
         assert_eq!(grants.get("a", "u1"), Some(Grant::Denied));
         assert_eq!(grants.get("a", "m1"), None, "machine was not requested");
@@ -264,8 +347,19 @@ mod tests {
             Some(Grant::Denied)
         );
         assert_eq!(grants.set("a", "m1", Grant::Allowed).expect("no-op"), None);
-        let reloaded = Grants::new(&apps, &assets, &seed, Some(path)).expect("reloaded");
+        let mut restarted = [crate::AppSpec::demo()];
+        let identity =
+            Identity::restore(&path, &crate::keys::key_pair(), &mut restarted).expect("restored");
+        assert_eq!(restarted[0].client_secret, specs[0].client_secret);
+        let reloaded =
+            Grants::new(&apps, &assets, &seed, Some((path.clone(), identity))).expect("reloaded");
         assert_eq!(reloaded.get("a", "t1"), Some(Grant::Denied));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "only the owner may read the state file");
+        }
         let leftovers: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
         std::fs::remove_dir_all(&dir).expect("cleanup");

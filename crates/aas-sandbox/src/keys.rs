@@ -3,13 +3,13 @@
 //! verifies them.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use rsa::pkcs1::EncodeRsaPrivateKey;
+use rsa::pkcs1::{DecodeRsaPrivateKey, EncodeRsaPrivateKey};
 use rsa::traits::PublicKeyParts;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -19,33 +19,52 @@ const LEEWAY_SECS: u64 = 5;
 const ACCESS: &str = "Bearer";
 const USER: &str = "User";
 
-/// One RSA key pair per process: generating a 2048-bit key takes a noticeable moment,
-/// and every sandbox has its own issuer URL, so sharing the key does not let a token
-/// of one sandbox pass another.
-struct KeyPair {
+/// The signing key of an issuer. By default one per process: generating a 2048-bit
+/// key takes a noticeable moment, and every sandbox has its own issuer URL, so sharing
+/// the key does not let a token of one sandbox pass another. A sandbox with a state file
+/// keeps its key there, so its tokens outlive a restart.
+pub struct KeyPair {
+    /// PKCS#1 DER of the private key, for the state file.
+    der: Vec<u8>,
     encoding: EncodingKey,
     decoding: DecodingKey,
     jwk: Value,
 }
 
-fn key_pair() -> &'static KeyPair {
-    static KEYS: OnceLock<KeyPair> = OnceLock::new();
-    KEYS.get_or_init(|| {
+impl KeyPair {
+    /// The key pair of a PKCS#1 DER private key.
+    pub fn from_der(der: &[u8]) -> Result<KeyPair, String> {
+        let private = rsa::RsaPrivateKey::from_pkcs1_der(der).map_err(|e| e.to_string())?;
+        let n = URL_SAFE_NO_PAD.encode(private.n().to_bytes_be());
+        let e = URL_SAFE_NO_PAD.encode(private.e().to_bytes_be());
+        let decoding = DecodingKey::from_rsa_components(&n, &e).map_err(|e| e.to_string())?;
+        Ok(KeyPair {
+            der: der.to_vec(),
+            encoding: EncodingKey::from_rsa_der(der),
+            decoding,
+            jwk: json!({"kty": "RSA", "use": "sig", "alg": "RS256", "kid": "sandbox-1", "n": n, "e": e}),
+        })
+    }
+
+    pub fn der(&self) -> &[u8] {
+        &self.der
+    }
+}
+
+/// This process's key pair.
+pub fn key_pair() -> Arc<KeyPair> {
+    static KEYS: OnceLock<Arc<KeyPair>> = OnceLock::new();
+    Arc::clone(KEYS.get_or_init(|| {
         let private = rsa::RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048)
             .unwrap_or_else(|e| panic!("cannot generate the sandbox's RSA key: {e}"));
         let der = private
             .to_pkcs1_der()
             .unwrap_or_else(|e| panic!("cannot encode the sandbox's RSA key: {e}"));
-        let n = URL_SAFE_NO_PAD.encode(private.n().to_bytes_be());
-        let e = URL_SAFE_NO_PAD.encode(private.e().to_bytes_be());
-        let decoding = DecodingKey::from_rsa_components(&n, &e)
-            .unwrap_or_else(|err| panic!("cannot use the sandbox's RSA key: {err}"));
-        KeyPair {
-            encoding: EncodingKey::from_rsa_der(der.as_bytes()),
-            decoding,
-            jwk: json!({"kty": "RSA", "use": "sig", "alg": "RS256", "kid": "sandbox-1", "n": n, "e": e}),
-        }
-    })
+        Arc::new(
+            KeyPair::from_der(der.as_bytes())
+                .unwrap_or_else(|e| panic!("cannot use the sandbox's RSA key: {e}")),
+        )
+    }))
 }
 
 /// Claims of an access token (Keycloak's names).
@@ -76,6 +95,7 @@ pub struct UserClaims {
 /// Mints and verifies the tokens of one sandbox (its issuer URLs, its lifetimes).
 /// Verified tokens are remembered, so a busy client does not pay an RSA check per request.
 pub struct Issuer {
+    keys: Arc<KeyPair>,
     access_iss: String,
     user_iss: String,
     access_ttl: Duration,
@@ -111,8 +131,10 @@ fn jti() -> String {
 const CACHE_LIMIT: usize = 10_000;
 
 impl Issuer {
+    /// An issuer signing with this process's key; see [`Issuer::with_keys`].
     pub fn new(auth_url: &str, realm: &str, access_ttl: Duration) -> Self {
         Issuer {
+            keys: key_pair(),
             access_iss: format!("{auth_url}/auth/realms/{realm}"),
             user_iss: format!("{auth_url}/platform/user-data"),
             access_ttl,
@@ -121,22 +143,28 @@ impl Issuer {
         }
     }
 
+    /// Signs and verifies with `keys` instead of this process's key.
+    pub fn with_keys(mut self, keys: Arc<KeyPair>) -> Self {
+        self.keys = keys;
+        self
+    }
+
     pub fn access_ttl(&self) -> Duration {
         self.access_ttl
     }
 
     /// The JSON Web Key Set served at `.../protocol/openid-connect/certs`.
-    pub fn jwks() -> Value {
-        json!({"keys": [key_pair().jwk]})
+    pub fn jwks(&self) -> Value {
+        json!({"keys": [self.keys.jwk]})
     }
 
     pub fn mint_access(&self, client_id: &str) -> String {
         let iat = now();
-        sign(&AccessClaims {
+        self.sign(&AccessClaims {
             iss: self.access_iss.clone(),
             azp: client_id.to_owned(),
             iat,
-            exp: iat + self.access_ttl.as_secs(),
+            exp: iat.saturating_add(self.access_ttl.as_secs()),
             scope: "profile email".into(),
             jti: jti(),
             typ: ACCESS.into(),
@@ -145,13 +173,14 @@ impl Issuer {
 
     pub fn mint_user(&self, tenant: &str, user: &str, plants: &[String], ttl: Duration) -> String {
         let iat = now();
-        sign(&UserClaims {
+        self.sign(&UserClaims {
             iss: self.user_iss.clone(),
             sub: user.to_owned(),
             tenant: tenant.to_owned(),
             plants: plants.to_vec(),
             iat,
-            exp: iat + ttl.as_secs(),
+            // `ttl_secs` of the admin surface may be anything (found by fuzzing).
+            exp: iat.saturating_add(ttl.as_secs()),
             jti: jti(),
             typ: USER.into(),
         })
@@ -160,6 +189,7 @@ impl Issuer {
     pub fn verify_access(&self, token: &str) -> Result<AccessClaims, Rejected> {
         let claims = cached_verify(
             &self.verified_access,
+            &self.keys.decoding,
             token,
             &self.access_iss,
             |c: &AccessClaims| c.exp,
@@ -173,6 +203,7 @@ impl Issuer {
     pub fn verify_user(&self, token: &str) -> Result<UserClaims, Rejected> {
         let claims = cached_verify(
             &self.verified_user,
+            &self.keys.decoding,
             token,
             &self.user_iss,
             |c: &UserClaims| c.exp,
@@ -182,17 +213,18 @@ impl Issuer {
         }
         Ok(claims)
     }
-}
 
-fn sign<T: Serialize>(claims: &T) -> String {
-    jsonwebtoken::encode(&Header::new(Algorithm::RS256), claims, &key_pair().encoding)
-        .unwrap_or_else(|e| panic!("cannot sign a token: {e}"))
+    fn sign<T: Serialize>(&self, claims: &T) -> String {
+        jsonwebtoken::encode(&Header::new(Algorithm::RS256), claims, &self.keys.encoding)
+            .unwrap_or_else(|e| panic!("cannot sign a token: {e}"))
+    }
 }
 
 /// Verifies signature (RS256 only: `none` and HS256 are refused), issuer and expiry;
 /// a token verified before is only checked for expiry again.
 fn cached_verify<C: Clone + for<'de> Deserialize<'de>>(
     cache: &Mutex<HashMap<String, C>>,
+    key: &DecodingKey,
     token: &str,
     issuer: &str,
     exp: impl Fn(&C) -> u64,
@@ -211,7 +243,7 @@ fn cached_verify<C: Clone + for<'de> Deserialize<'de>>(
     validation.leeway = LEEWAY_SECS;
     validation.validate_aud = false;
     validation.set_required_spec_claims(&["exp", "iss"]);
-    let data = jsonwebtoken::decode::<C>(token, &key_pair().decoding, &validation)
+    let data = jsonwebtoken::decode::<C>(token, key, &validation)
         .map_err(|e| Rejected(format!("the token is not valid: {e}")))?;
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
@@ -234,6 +266,25 @@ mod tests {
         let claims = i.verify_access(&i.mint_access("app")).expect("valid");
         assert_eq!(claims.azp, "app");
         assert_eq!(claims.exp - claims.iat, 300);
+    }
+
+    #[test]
+    fn an_issuer_with_a_saved_key_accepts_the_tokens_of_the_first() {
+        let first = issuer();
+        let user = first.mint_user("acme", "u", &["P".into()], Duration::from_secs(60));
+        let saved = KeyPair::from_der(key_pair().der()).expect("key");
+        let restarted = Issuer::new("http://127.0.0.1:1", "demo", Duration::from_secs(300))
+            .with_keys(Arc::new(saved));
+        assert!(restarted.verify_user(&user).is_ok());
+        assert_eq!(restarted.jwks(), first.jwks());
+        assert!(KeyPair::from_der(b"not a key").is_err());
+    }
+
+    #[test]
+    fn a_huge_lifetime_ends_at_the_last_second_instead_of_overflowing() {
+        let i = issuer();
+        let user = i.mint_user("acme", "u", &[], Duration::from_secs(u64::MAX));
+        assert_eq!(i.verify_user(&user).expect("valid").exp, u64::MAX);
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod keys;
 mod plant;
 mod routes;
 mod stats;
+mod tls;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -31,6 +32,7 @@ pub use demo::{demo_plant, DEMO_PLANT};
 pub use environment::{environment, load_environment};
 pub use faults::FaultSpec;
 pub use plant::{Asset, Plant};
+pub use tls::TlsFiles;
 
 /// Why the sandbox could not start.
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +49,9 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The certificate or key for https cannot be used.
+    #[error("TLS: {}: {reason}", path.display())]
+    Tls { path: PathBuf, reason: String },
     /// A plant file that holds no usable AAS data.
     #[error("{}: {reason}", path.display())]
     Data { path: PathBuf, reason: String },
@@ -95,10 +100,13 @@ pub struct Config {
     /// Registered applications; the first one is announced in the [`StartupInfo`].
     pub applications: Vec<AppSpec>,
     pub grants: GrantSeed,
-    /// Where grants are kept across restarts (written atomically on every change).
+    /// Where grants, the signing key and the client secrets are kept across restarts
+    /// (written atomically at start and on every change).
     pub state_file: Option<PathBuf>,
     pub token_ttl: Duration,
     pub faults: Option<FaultSpec>,
+    /// Serve https with this certificate and key instead of plain http.
+    pub tls: Option<TlsFiles>,
 }
 
 impl Default for Config {
@@ -113,6 +121,7 @@ impl Default for Config {
             state_file: None,
             token_ttl: Duration::from_secs(300),
             faults: None,
+            tls: None,
         }
     }
 }
@@ -170,9 +179,79 @@ impl Sandbox {
             addr: config.addr,
             source,
         })?;
-        let base = format!("http://{addr}");
+        let tls = config.tls.as_ref().map(tls::server_config).transpose()?;
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let Service {
+            router,
+            info,
+            admin_token,
+        } = Service::new(config, &format!("{scheme}://{addr}"))?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let served = match tls {
+                Some(tls) => tls::serve(listener, router, tls, stopped).await,
+                None => {
+                    axum::serve(listener, router)
+                        .with_graceful_shutdown(async {
+                            let _ = stopped.await;
+                        })
+                        .await
+                }
+            };
+            if let Err(e) = served {
+                tracing::error!(error = %e, "sandbox server stopped");
+            }
+        });
+        tracing::info!(%addr, "sandbox listening");
+        Ok(Sandbox {
+            info,
+            admin_token,
+            addr,
+            stop: Some(stop),
+        })
+    }
+
+    pub fn info(&self) -> &StartupInfo {
+        &self.info
+    }
+
+    /// The token of the admin surface (`/sandbox/admin/...`).
+    pub fn admin_token(&self) -> &str {
+        &self.admin_token
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
+/// The sandbox's whole HTTP surface without a listener: [`Sandbox::start`] serves it,
+/// the fuzz target sends it requests in-process.
+#[derive(Debug)]
+pub struct Service {
+    pub router: axum::Router,
+    pub info: StartupInfo,
+    /// The token of the admin surface (`/sandbox/admin/...`).
+    pub admin_token: String,
+}
+
+impl Service {
+    /// The service as it answers at `base` (`http://HOST:PORT`, used in token issuers
+    /// and the registry's endpoints); `config.addr` is not used.
+    pub fn new(mut config: Config, base: &str) -> Result<Service> {
+        let base = base.to_owned();
         let realm = "demo".to_owned();
-        let issuer = keys::Issuer::new(&base, &realm, config.token_ttl);
+        let mut issuer = keys::Issuer::new(&base, &realm, config.token_ttl);
+        // With a state file, a restart keeps the key and the secrets: clients go on.
+        let state = match config.state_file.take() {
+            Some(path) => {
+                let identity =
+                    access::Identity::restore(&path, &keys::key_pair(), &mut config.applications)?;
+                issuer = issuer.with_keys(Arc::new(identity.keys(&path)?));
+                Some((path, identity))
+            }
+            None => None,
+        };
 
         let mut customers = config.customers;
         let owned: Vec<&str> = customers
@@ -222,7 +301,7 @@ impl Sandbox {
             .flat_map(|p| &p.assets)
             .map(|a| (a.aas_id.clone(), a.asset_type))
             .collect();
-        let grants = access::Grants::new(&apps, &assets, &config.grants, config.state_file)?;
+        let grants = access::Grants::new(&apps, &assets, &config.grants, state)?;
 
         let first = config
             .applications
@@ -254,36 +333,11 @@ impl Sandbox {
             stats: stats::Stats::default(),
             faults: config.faults.map(faults::Faults::new),
         });
-        let (stop, stopped) = oneshot::channel::<()>();
-        let app = routes::router(state);
-        tokio::spawn(async move {
-            let serve = axum::serve(listener, app).with_graceful_shutdown(async {
-                let _ = stopped.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "sandbox server stopped");
-            }
-        });
-        tracing::info!(%addr, "sandbox listening");
-        Ok(Sandbox {
+        Ok(Service {
+            router: routes::router(state),
             info,
             admin_token,
-            addr,
-            stop: Some(stop),
         })
-    }
-
-    pub fn info(&self) -> &StartupInfo {
-        &self.info
-    }
-
-    /// The token of the admin surface (`/sandbox/admin/...`).
-    pub fn admin_token(&self) -> &str {
-        &self.admin_token
-    }
-
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
     }
 }
 

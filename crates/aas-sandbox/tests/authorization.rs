@@ -295,3 +295,176 @@ async fn admin_surface_needs_its_own_token() {
         "not announced unless asked"
     );
 }
+
+/// Both positions a token can be forged in: the access token (Authorization) and the
+/// user token (UserToken header), each with the other one genuine.
+async fn assert_both_refused(f: &Fixture, forge: impl Fn(&str) -> String) {
+    let token = f.token().await;
+    let user = f.sandbox.info().user_token.clone();
+    let url = f.aas_url(MACHINE, "");
+    assert_invalid_token(&f.get(&url, Some(&forge(&token)), Some(&user)).await);
+    assert_error(
+        &f.get(&url, Some(&token), Some(&forge(&user))).await,
+        401,
+        "invalid_user_token",
+    );
+    // The genuine pair still works, so the refusals above are the forgeries'.
+    assert_eq!(f.get(&url, Some(&token), Some(&user)).await.status, 200);
+}
+
+/// The claims of a token, as they are, to be signed again.
+fn claims(token: &str) -> serde_json::Value {
+    let payload = token.split('.').nth(1).expect("payload");
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).expect("base64")).expect("claims")
+}
+
+fn signed(header: jsonwebtoken::Header, token: &str, key: &jsonwebtoken::EncodingKey) -> String {
+    jsonwebtoken::encode(&header, &claims(token), key).expect("sign")
+}
+
+#[tokio::test]
+async fn same_claims_signed_again_with_another_rsa_key() {
+    use rsa::pkcs1::EncodeRsaPrivateKey;
+    let f = Fixture::start(Config::default()).await;
+    let other = rsa::RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048).expect("RSA key");
+    let der = other.to_pkcs1_der().expect("DER");
+    let key = jsonwebtoken::EncodingKey::from_rsa_der(der.as_bytes());
+    // Same algorithm and the sandbox's own key id: only the key differs.
+    let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
+    header.kid = Some("sandbox-1".into());
+    assert_both_refused(&f, |token| signed(header.clone(), token, &key)).await;
+}
+
+#[tokio::test]
+async fn hs256_keyed_with_the_published_public_key() {
+    use rsa::pkcs1::EncodeRsaPublicKey;
+    use rsa::pkcs8::EncodePublicKey;
+    let f = Fixture::start(Config::default()).await;
+    let info = f.sandbox.info();
+    let certs = format!(
+        "{}/auth/realms/{}/protocol/openid-connect/certs",
+        info.auth_url, info.realm
+    );
+    let jwks: serde_json::Value = f
+        .http
+        .get(certs)
+        .send()
+        .await
+        .expect("GET certs")
+        .json()
+        .await
+        .expect("JWKS");
+    let part = |name: &str| {
+        let text = jwks["keys"][0][name].as_str().expect("JWK member");
+        rsa::BigUint::from_bytes_be(&URL_SAFE_NO_PAD.decode(text).expect("base64"))
+    };
+    let public = rsa::RsaPublicKey::new(part("n"), part("e")).expect("public key");
+    let line = rsa::pkcs8::LineEnding::LF;
+    // The forms an attacker would try as the HMAC secret.
+    let secrets = [
+        public
+            .to_public_key_pem(line)
+            .expect("SPKI PEM")
+            .into_bytes(),
+        public.to_pkcs1_pem(line).expect("PKCS#1 PEM").into_bytes(),
+        public.to_public_key_der().expect("DER").as_bytes().to_vec(),
+        jwks["keys"][0]["n"]
+            .as_str()
+            .expect("n")
+            .as_bytes()
+            .to_vec(),
+    ];
+    for secret in secrets {
+        let key = jsonwebtoken::EncodingKey::from_secret(&secret);
+        let header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
+        assert_both_refused(&f, |token| signed(header.clone(), token, &key)).await;
+    }
+}
+
+#[tokio::test]
+async fn alg_none_in_either_position() {
+    let f = Fixture::start(Config::default()).await;
+    assert_both_refused(&f, |token| {
+        let payload = token.split('.').nth(1).expect("payload");
+        format!(
+            "{}.{payload}.",
+            URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#)
+        )
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn expired_user_token() {
+    let f = Fixture::start(Config::default()).await;
+    let minted = f
+        .admin(
+            reqwest::Method::POST,
+            "/user-tokens",
+            serde_json::json!({"tenant": "acme", "user": "u", "plants": ["DEMO-01"], "ttl_secs": 0}),
+        )
+        .await;
+    let user = minted.body["user_token"].as_str().expect("user_token");
+    // Past its exp and the 5 s clock leeway.
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    let token = f.token().await;
+    let a = f
+        .get(&f.aas_url(MACHINE, ""), Some(&token), Some(user))
+        .await;
+    assert_error(&a, 401, "invalid_user_token");
+    assert!(
+        a.body["error_description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("xpired"),
+        "{a:?}"
+    );
+}
+
+#[tokio::test]
+async fn other_customers_and_denied_assets_answer_exactly_like_missing_ones() {
+    let globex = aas_sandbox::demo_plant("GLOBEX-01", 8, 2);
+    let foreign = globex.assets[0].aas_id.clone();
+    let f = Fixture::start(Config {
+        plants: vec![aas_sandbox::demo_plant("DEMO-01", 24, 1), globex],
+        customers: vec![aas_sandbox::Customer {
+            tenant: "globex".into(),
+            plants: vec!["GLOBEX-01".into()],
+        }],
+        ..Config::default()
+    })
+    .await;
+    let missing = "urn:demo-platform:acme:DEMO-01:aas:machine#M-9999";
+    for rest in [
+        "",
+        "/aas/submodels",
+        "/aas/submodels/Nameplate",
+        "/aas/submodels/Nameplate/submodel/submodelElements",
+        "/aas/submodels/Nameplate/submodel/submodelElements/ManufacturerName",
+    ] {
+        let absent = f.get_as_demo(&f.aas_url(missing, rest)).await;
+        assert_error(&absent, 404, "not_found");
+        for id in [foreign.as_str(), USER_ASSET] {
+            let hidden = f.get_as_demo(&f.aas_url(id, rest)).await;
+            assert_eq!(
+                (hidden.status, &hidden.body),
+                (absent.status, &absent.body),
+                "{id}{rest}: no enumeration"
+            );
+        }
+    }
+    // Another customer's plant and a plant that does not exist: the same refusal.
+    let list = |plant: &str| {
+        format!(
+            "{}/aasList?AssetType=machine&PlantCode={plant}",
+            f.sandbox.info().gateway_url
+        )
+    };
+    let theirs = f.get_as_demo(&list("GLOBEX-01")).await;
+    let nowhere = f.get_as_demo(&list("NOWHERE-01")).await;
+    assert_error(&theirs, 403, "forbidden");
+    assert_eq!(
+        theirs.body.to_string().replace("GLOBEX-01", "NOWHERE-01"),
+        nowhere.body.to_string()
+    );
+}

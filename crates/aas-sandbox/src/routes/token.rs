@@ -12,7 +12,6 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use super::{ApiError, AppState};
-use crate::keys::Issuer;
 
 pub(super) async fn token(
     State(s): State<Arc<AppState>>,
@@ -119,5 +118,5 @@ pub(super) async fn certs(
             "realm not found",
         ));
     }
-    Ok(Json(Issuer::jwks()))
+    Ok(Json(s.issuer.jwks()))
 }

@@ -1,0 +1,124 @@
+#![allow(dead_code)] // each test binary uses part of it
+//! Real `aasmd` processes for the reliability tests: a sandbox that can be killed and
+//! started again, and a crawl whose stderr is read line by line as it runs.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+
+use serde_json::Value;
+
+pub const AASMD: &str = env!("CARGO_BIN_EXE_aasmd");
+
+/// A running `aasmd sandbox`; killed (SIGKILL) when dropped.
+pub struct Sandbox {
+    pub child: Child,
+    /// Its start-up line.
+    pub line: Value,
+}
+
+impl Sandbox {
+    /// Starts `aasmd sandbox ARGS` and reads its start-up line.
+    pub fn start(args: &[&str]) -> Sandbox {
+        Self::start_with_env(args, &[])
+    }
+
+    /// Like [`Sandbox::start`], with environment variables set for it.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Sandbox {
+        let mut child = Command::new(AASMD)
+            .arg("sandbox")
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("aasmd sandbox starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("start-up line");
+        let line = serde_json::from_str(&line).expect("one JSON line");
+        Sandbox { child, line }
+    }
+
+    /// Writes the start-up line where `aasmd --config` reads it.
+    pub fn write_config(&self, path: &Path) {
+        std::fs::write(path, self.line.to_string()).expect("config file");
+    }
+
+    /// `HOST:PORT` it listens on.
+    pub fn addr(&self) -> String {
+        let url = self.line["registry_url"].as_str().expect("registry_url");
+        url.trim_start_matches("http://").to_owned()
+    }
+
+    /// Requests served so far, from `/sandbox/stats`.
+    pub fn requests(&self) -> u64 {
+        let out = Command::new("curl")
+            .args(["-sf", &format!("http://{}/sandbox/stats", self.addr())])
+            .output()
+            .expect("curl runs");
+        let stats: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        stats["requests_total"].as_u64().unwrap_or(0)
+    }
+
+    /// SIGKILL, as a crash or `kill -9` would.
+    pub fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `aasmd --config CONFIG crawl ARGS` running, with its stderr lines as they come.
+pub fn crawl(config: &Path, args: &[&str]) -> (Child, Receiver<String>) {
+    let mut child = Command::new(AASMD)
+        .arg("--config")
+        .arg(config)
+        .arg("crawl")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aasmd crawl starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let (send, lines) = channel();
+    std::thread::spawn(move || {
+        // Read to the end even when nobody listens, so the crawl never writes to a
+        // closed pipe.
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = send.send(line);
+        }
+    });
+    (child, lines)
+}
+
+/// A fresh directory under the system's temp dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "aasmd-{name}-{}-{}",
+        std::process::id(),
+        rand::random::<u64>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The nodes of a raw export: node path → (URL, JSON).
+pub fn raw_nodes(file: &Path) -> std::collections::BTreeMap<String, (Value, Value)> {
+    let bundle: Value =
+        serde_json::from_slice(&std::fs::read(file).expect("read export")).expect("JSON");
+    bundle["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| (n["path"].to_string(), (n["url"].clone(), n["json"].clone())))
+        .collect()
+}

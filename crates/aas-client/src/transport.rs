@@ -1,0 +1,122 @@
+//! The HTTP client every request goes through: which servers it trusts, which
+//! redirects it follows, and how its failures are described.
+
+use std::error::Error as StdError;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// How far the transport may be trusted beyond the defaults; a profile keeps these too.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(default)]
+pub struct Transport {
+    /// Plain `http` to hosts other than this machine, which sends the tokens in clear
+    /// text: only for a network the user trusts, and only when asked for explicitly.
+    pub allow_plain_http: bool,
+    /// A PEM file of CA certificates trusted besides the built-in roots (a company CA).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ca_file: Option<PathBuf>,
+}
+
+/// Redirects followed at most, as reqwest's default policy does.
+const MAX_REDIRECTS: usize = 10;
+
+/// The pooled client: built-in roots plus the `ca_file`, and redirects followed only
+/// within one origin (reqwest drops `Authorization` on a cross-host redirect but would
+/// forward the `UserToken` header).
+pub(crate) fn http_client(transport: &Transport) -> Result<reqwest::Client> {
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .timeout(Duration::from_secs(60))
+        .redirect(reqwest::redirect::Policy::custom(same_origin_only));
+    if let Some(path) = &transport.ca_file {
+        let bad = |why: String| Error::Config(format!("CA file {}: {why}", path.display()));
+        let pem = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let certificates =
+            reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
+        if certificates.is_empty() {
+            return Err(bad("holds no PEM certificate".into()));
+        }
+        for certificate in certificates {
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    builder
+        .build()
+        .map_err(|e| Error::Config(format!("cannot set up HTTP: {e}")))
+}
+
+fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirect::Action {
+    let Some(first) = attempt.previous().first() else {
+        return attempt.follow();
+    };
+    if attempt.url().origin() != first.origin() {
+        let error = CrossOriginRedirect(attempt.url().origin().ascii_serialization());
+        return attempt.error(error);
+    }
+    if attempt.previous().len() > MAX_REDIRECTS {
+        return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+    }
+    attempt.follow()
+}
+
+/// A redirect to another scheme, host or port; it names only the origin, since the
+/// rest of the address may carry anything.
+#[derive(Debug)]
+struct CrossOriginRedirect(String);
+
+impl std::fmt::Display for CrossOriginRedirect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the server redirected to another origin ({}); not followed, so the tokens are not sent there: set the URL to where the service really is",
+            self.0
+        )
+    }
+}
+
+impl StdError for CrossOriginRedirect {}
+
+/// A transport failure, described without the request's headers.
+pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
+    if let Some(redirect) = find_cause::<CrossOriginRedirect>(&e) {
+        return Error::Config(format!("{url}: {redirect}"));
+    }
+    let reason = if let Some(tls) = find_cause::<rustls::Error>(&e) {
+        format!(
+            "the server's TLS certificate is not trusted ({tls}); if your company signs it with its own CA, give that CA's PEM file as ca_file (aasmd --ca-file)"
+        )
+    } else if e.is_timeout() {
+        "no answer in time".to_owned()
+    } else if e.is_connect() {
+        "connection refused or unreachable".to_owned()
+    } else {
+        e.without_url().to_string()
+    };
+    Error::Offline {
+        url: url.to_owned(),
+        reason,
+    }
+}
+
+/// The first error of type `T` among `e`'s causes. `io::Error` hides the error it
+/// wraps from `source()` (rustls' errors come wrapped twice), so the walk goes into it.
+fn find_cause<'e, T: StdError + 'static>(e: &'e (dyn StdError + 'static)) -> Option<&'e T> {
+    let mut cause = Some(e);
+    while let Some(err) = cause {
+        if let Some(found) = err.downcast_ref::<T>() {
+            return Some(found);
+        }
+        cause = match err
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(inner) => Some(inner as &(dyn StdError + 'static)),
+            None => err.source(),
+        };
+    }
+    None
+}

@@ -1,0 +1,36 @@
+//! The native save dialog: the only way a file path reaches the app's commands (the
+//! webview never names one).
+
+use std::path::PathBuf;
+
+use tauri::AppHandle;
+use tauri_plugin_dialog::DialogExt;
+
+use crate::error::IpcError;
+
+/// Names a folder to save into without asking (for tests that drive the window).
+const SAVE_DIR_VARIABLE: &str = "AAS_BROWSER_SAVE_DIR";
+
+/// Asks where to save `name`, offering files ending in `extension`; `None` when the
+/// user cancelled.
+pub async fn ask_save_path(
+    app: &AppHandle,
+    name: &str,
+    extension: &str,
+) -> Result<Option<PathBuf>, IpcError> {
+    // Set by whoever starts the app (the end-to-end tests), never by the webview: the
+    // native dialog cannot be driven through WebDriver.
+    if let Some(dir) = std::env::var_os(SAVE_DIR_VARIABLE) {
+        return Ok(Some(PathBuf::from(dir).join(name)));
+    }
+    let dialog = app
+        .dialog()
+        .file()
+        .set_file_name(name)
+        .add_filter(extension.to_uppercase(), &[extension]);
+    // The dialog blocks until answered: keep it off the async workers.
+    let chosen = tokio::task::spawn_blocking(move || dialog.blocking_save_file())
+        .await
+        .map_err(|e| IpcError::bad_request(e.to_string()))?;
+    Ok(chosen.and_then(|p| p.into_path().ok()))
+}

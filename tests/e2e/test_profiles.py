@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""End to end: connection profiles against a separately started `aasmd sandbox`: Test
+connection (passing, and failing with the server's words), the user token's expiry,
+the status bar, duplicate and delete; then the session-only path without a keychain."""
+
+import base64
+import json
+import os
+import re
+import subprocess
+import time
+import unittest
+
+from app_driver import AppTestCase, screenshot
+
+NAME = "Plant Nord"
+
+
+def start_sandbox():
+    """`aasmd sandbox` on a free port, and its start-up line."""
+    sandbox = subprocess.Popen([os.environ["AASMD_BIN"], "sandbox", "--addr", "127.0.0.1:0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return sandbox, json.loads(sandbox.stdout.readline())
+
+
+def stop_sandbox(sandbox):
+    sandbox.terminate()
+    sandbox.wait(10)
+    sandbox.stdout.close()
+
+
+def jwt(claims):
+    """A token shaped like a JWT (unsigned: the app only reads its expiry)."""
+    part = lambda data: base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+    return f"{part({'alg': 'none'})}.{part(claims)}.c2ln"
+
+
+class _ProfileForm(AppTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.sandbox, cls.line = start_sandbox()
+        try:
+            super().setUpClass()
+        except Exception:
+            stop_sandbox(cls.sandbox)
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            super().tearDownClass()
+        finally:
+            stop_sandbox(cls.sandbox)
+
+    def fill(self, field_id, text):
+        el = self.wd.wait_for(f"#{field_id}")
+        self.wd.clear(el)
+        self.wd.keys(el, text)
+
+    def open_dialog(self):
+        # The button works once the app has connected to its first profile.
+        self.wait_until(lambda: (self.wd.text_content("#status-connection") or "").startswith("Connected"),
+                        what=lambda: self.wd.text_content("#status-connection"))
+        self.wd.click(self.wd.wait_for("#profiles-edit"))
+        self.wait_until(lambda: self.wd.script("return document.getElementById('profile-dialog').open"),
+                        what="the profile dialog opens")
+
+    def fill_profile(self, name, **overrides):
+        """Opens the dialog and types the sandbox's connection as profile `name`."""
+        self.open_dialog()
+        values = dict(self.line, **overrides)
+        self.fill("pf-name", name)
+        for field_id, key in [("pf-registry", "registry_url"), ("pf-gateway", "gateway_url"),
+                              ("pf-auth", "auth_url"), ("pf-realm", "realm"), ("pf-client-id", "client_id"),
+                              ("pf-secret", "client_secret"), ("pf-user-token", "user_token")]:
+            self.fill(field_id, values[key])
+        self.fill("pf-plants", "DEMO-01")
+
+    def active_profile(self):
+        return self.wd.script("return document.getElementById('profile').value")
+
+    def wait_for_machines(self):
+        self.wait_until(lambda: self.wd.text_content('.chip[data-type="machine"] .count') == "3",
+                        what=lambda: self.wd.text_content('.chip[data-type="machine"] .count'))
+
+    def settings(self):
+        with open(self.settings_path()) as f:
+            return f.read()
+
+
+class ProfilesWithKeychain(_ProfileForm):
+    """Test names are numbered: each step starts where the one before left the app."""
+
+    def steps(self):
+        return self.wd.script(
+            "return [...document.querySelectorAll('#pf-test-steps li')]"
+            ".map((li) => [li.dataset.step, li.dataset.status, li.textContent])")
+
+    def test_1_test_connection_shows_each_step_and_the_servers_error(self):
+        wd = self.wd
+        self.fill_profile(NAME, user_token="not-a-user-token")
+        self.assertEqual(wd.text_content("#pf-user-token-note"), "Not a JWT: its expiry cannot be shown.")
+        wd.click(wd.wait_for("#pf-test"))
+        wd.wait_for('#pf-test-steps li[data-step="gateway"]')
+        steps = self.steps()
+        self.assertEqual([s[:2] for s in steps],
+                         [["token", "passed"], ["registry", "passed"], ["gateway", "failed"]], steps)
+        # The server's own error code and description, as it sent them.
+        self.assertIn("invalid_user_token", steps[2][2])
+        self.assertIn("HTTP 401", steps[2][2])
+        screenshot(os.path.join(self.out, "profile-test-failed.png"))
+
+        self.fill("pf-user-token", self.line["user_token"])
+        # The sandbox's user token is a JWT: its expiry shows as soon as it is pasted.
+        self.assertRegex(wd.text_content("#pf-user-token-note"), r"^JWT expires in \d")
+        wd.click(wd.wait_for("#pf-test"))
+        wd.wait_for('#pf-test-steps li[data-step="gateway"][data-status="passed"]')
+        steps = self.steps()
+        self.assertEqual([s[1] for s in steps], ["passed"] * 3, steps)
+        self.assertIn("21 AAS descriptors", steps[1][2])
+        screenshot(os.path.join(self.out, "profile-test-passed.png"))
+
+        # Nothing was saved by testing.
+        self.assertFalse(os.path.exists(self.settings_path()) and NAME in self.settings())
+        wd.click(wd.wait_for("#pf-save"))
+        self.wait_until(lambda: self.active_profile() == NAME, what=lambda: wd.text_content("#pf-status"))
+        self.wait_for_machines()
+
+    def test_2_status_bar_shows_token_lifetime_and_counts_requests(self):
+        wd = self.wd
+        self.wait_until(lambda: wd.text_content("#status-profile") == NAME,
+                        what=lambda: wd.text_content("#status-profile"))
+        token = self.wait_until(lambda: re.fullmatch(r"token (\d+ min( \d+ s)?|\d+ s) left",
+                                                     wd.text_content("#status-token")),
+                                what=lambda: wd.text_content("#status-token")).group(0)
+        # The lifetime counts down by itself, without any request.
+        self.wait_until(lambda: wd.text_content("#status-token") != token, timeout=10,
+                        what=lambda: wd.text_content("#status-token"))
+        self.assertRegex(wd.text_content("#status-user-token"), r"^user token expires in \d")
+
+        def requests():
+            match = re.fullmatch(r"(\d+) requests?, (\d+) errors?", wd.text_content("#status-requests"))
+            self.assertIsNotNone(match, wd.text_content("#status-requests"))
+            return int(match.group(1)), int(match.group(2))
+
+        before, errors = requests()
+        self.assertGreaterEqual(before, 8, "one aasList per asset type at least")
+        wd.click(wd.wait_for('li[role="treeitem"][data-label="Machine_M0001"] .twisty'))
+        wd.wait_for('li[role="treeitem"][data-label="Nameplate"]')
+        self.wait_until(lambda: requests()[0] > before, what=lambda: wd.text_content("#status-requests"))
+        self.assertEqual(requests()[1], errors)
+        screenshot(os.path.join(self.out, "status-bar.png"))
+
+    def test_3_a_user_token_about_to_lapse_is_warned_about(self):
+        wd = self.wd
+        self.open_dialog()
+        note = "#pf-user-token-note"
+        self.fill("pf-user-token", jwt({"sub": "u", "exp": int(time.time()) + 600}))
+        self.assertRegex(wd.text_content(note), r"^JWT expires in (9|10) min")
+        self.assertEqual(wd.script("return document.querySelector(arguments[0]).dataset.level", note), "warn")
+        screenshot(os.path.join(self.out, "profile-token-warning.png"))
+        self.fill("pf-user-token", jwt({"exp": int(time.time()) - 7200}))
+        self.assertRegex(wd.text_content(note), r"^JWT expired 2 h")
+        self.assertEqual(wd.script("return document.querySelector(arguments[0]).dataset.level", note), "expired")
+        self.wd.clear(wd.wait_for("#pf-user-token"))
+        wd.click(wd.wait_for("#pf-close"))
+
+    def test_4_duplicate_then_delete(self):
+        wd = self.wd
+        copy = f"{NAME} (copy)"
+        self.open_dialog()
+        self.assertEqual(wd.script("return document.getElementById('pf-name').value"), NAME)
+        wd.click(wd.wait_for("#pf-duplicate"))
+        self.wait_until(lambda: wd.script("return document.getElementById('pf-name').value") == copy,
+                        what=lambda: wd.text_content("#pf-status"))
+        self.assertIn(copy, wd.text_content("#pf-status"))
+        self.assertIn(f'"name": "{copy}"', self.settings())
+        # The secrets came along: saving the copy with both fields empty connects.
+        wd.click(wd.wait_for("#pf-save"))
+        self.wait_until(lambda: self.active_profile() == copy, what=lambda: wd.text_content("#pf-status"))
+        self.wait_for_machines()
+        text = self.settings()
+        self.assertNotIn(self.line["client_secret"], text)
+        self.assertNotIn(self.line["user_token"], text)
+
+        self.open_dialog()
+        wd.click(wd.wait_for("#pf-delete"))
+        self.wait_until(lambda: self.active_profile() == "Demo platform (built in)",
+                        what=lambda: wd.text_content("#pf-status"))
+        options = wd.script("return [...document.querySelectorAll('#profile option')].map((o) => o.value)")
+        self.assertEqual(options, ["Demo platform (built in)", NAME])
+        self.assertNotIn(copy, self.settings())
+
+
+class NoSecretService(_ProfileForm):
+    """The app in a session where no Secret Service can be reached."""
+
+    app_env = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/aas-e2e-no-bus"}
+
+    def test_secrets_are_kept_for_the_session_only_when_the_user_says_so(self):
+        wd = self.wd
+        name = "Plant without keychain"
+        self.fill_profile(name)
+        wd.click(wd.wait_for("#pf-save"))
+        self.wait_until(lambda: wd.script("return !document.getElementById('pf-keychain-missing').hidden"),
+                        what=lambda: wd.text_content("#pf-status"))
+        self.assertIn("keychain is not available", wd.text_content("#pf-status"))
+        # Nothing was written while the question is open: no silent fallback to a file.
+        self.assertFalse(os.path.exists(self.settings_path()) and name in self.settings())
+        screenshot(os.path.join(self.out, "profile-no-keychain.png"))
+
+        wd.click(wd.wait_for("#pf-session-only"))
+        self.wait_until(lambda: self.active_profile() == name, what=lambda: wd.text_content("#pf-status"))
+        self.wait_for_machines()
+        text = self.settings()
+        self.assertIn(f'"name": "{name}"', text)
+        self.assertNotIn(self.line["client_secret"], text)
+        self.assertNotIn(self.line["user_token"], text)
+        self.open_dialog()
+        self.assertIn("for this session only", wd.text_content("#pf-status"))
+        wd.click(wd.wait_for("#pf-close"))
+
+
+del _ProfileForm  # a base, not a test class of its own
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

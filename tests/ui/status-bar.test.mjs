@@ -1,0 +1,36 @@
+// The status bar's texts and the connection test's lines: node --test tests/ui
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { statusTexts } from '../../ui/status-bar.js';
+import { stepLine } from '../../ui/profiles.js';
+
+test('statusTexts shows the token lifetime, the user token expiry and the counts', () => {
+  const now = 1_000_000;
+  const texts = statusTexts({
+    profile: 'Plant Nord', token_expires_in: 250, user_token_expiry: now + 1800, requests: 12, errors: 1,
+  }, now);
+  assert.deepEqual(texts, {
+    profile: 'Plant Nord',
+    token: 'token 4 min 10 s left',
+    userToken: { level: 'warn', text: 'user token expires in 30 min' },
+    requests: '12 requests, 1 error',
+  });
+});
+
+test('statusTexts before the first request, with an opaque user token', () => {
+  const texts = statusTexts({
+    profile: 'Demo', token_expires_in: null, user_token_expiry: null, requests: 1, errors: 0,
+  }, 0);
+  assert.equal(texts.token, 'no access token yet');
+  assert.deepEqual(texts.userToken, { level: 'ok', text: '' });
+  assert.equal(texts.requests, '1 request, 0 errors');
+});
+
+test('stepLine marks each step and keeps the server text', () => {
+  assert.equal(stepLine({ step: 'registry', status: 'passed', text: '21 AAS descriptors' }), '✓ Registry: 21 AAS descriptors');
+  assert.equal(
+    stepLine({ step: 'gateway', status: 'failed', text: 'HTTP 401, invalid_user_token: bad' }),
+    '✗ Gateway: HTTP 401, invalid_user_token: bad',
+  );
+  assert.equal(stepLine({ step: 'token', status: 'skipped', text: 'x' }), '– Access token: x');
+});

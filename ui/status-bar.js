@@ -1,0 +1,37 @@
+// The status bar: active profile, access-token lifetime left, the user token's expiry,
+// requests made and failed. Asks the Rust side once a second, so it keeps itself current.
+
+import * as api from './api.js';
+import { describeExpiry, formatDuration } from './jwt.js';
+import { plural } from './format.js';
+
+const POLL_MS = 1000;
+
+/** Pure: the status texts for one answer of the `status` command at `now` (Unix s). */
+export function statusTexts(status, now) {
+  const user = status.user_token_expiry == null ? null : describeExpiry(status.user_token_expiry, now);
+  return {
+    profile: status.profile,
+    token: status.token_expires_in == null ? 'no access token yet' : `token ${formatDuration(status.token_expires_in)} left`,
+    userToken: user ? { level: user.level, text: `user token ${user.text}` } : { level: 'ok', text: '' },
+    requests: `${plural(status.requests, 'request')}, ${plural(status.errors, 'error')}`,
+  };
+}
+
+/** Starts polling; `els` holds the spans: profile, token, userToken, requests. */
+export function initStatusBar(els) {
+  async function update() {
+    try {
+      const texts = statusTexts(await api.status(), Date.now() / 1000);
+      els.profile.textContent = texts.profile;
+      els.token.textContent = texts.token;
+      els.userToken.textContent = texts.userToken.text;
+      els.userToken.dataset.level = texts.userToken.level;
+      els.requests.textContent = texts.requests;
+    } catch (e) {
+      els.token.textContent = `status unknown: ${e.message}`;
+    }
+  }
+  update();
+  setInterval(update, POLL_MS);
+}
