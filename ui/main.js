@@ -212,6 +212,7 @@ async function start() {
       ticked: tickedForExport,
       say: (text, level = 'error') => {
         $('status-errors').textContent = text;
+        $('status-errors').title = text; // the line may be cut short
         $('status-errors').dataset.level = level;
       },
     },

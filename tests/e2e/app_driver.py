@@ -178,12 +178,31 @@ class AppTestCase(unittest.TestCase):
 
     def fill(self, field_id, text):
         el = self.wd.wait_for(f"#{field_id}")
-        self.wd.clear(el)
+
+        def cleared():
+            # A field of a dialog that is still opening is "not interactable" for a moment.
+            try:
+                self.wd.clear(el)
+                return True
+            except AssertionError as e:
+                if "not interactable" not in str(e):
+                    raise
+                return False
+        self.wait_until(cleared, 10, f"#{field_id} to take input")
         self.wd.keys(el, text)
 
     def fill_profile_form(self, name, line, plants="DEMO-01"):
         """Opens the profile form and fills it from a sandbox start-up `line`."""
-        self.wd.click(self.wd.wait_for("#profiles-edit"))
+        is_open = "return document.getElementById('profile-dialog').open"
+        for _ in range(5):
+            # Right after start-up the button may not be wired yet: click again.
+            self.wd.click(self.wd.wait_for("#profiles-edit"))
+            try:
+                self.wait_until(lambda: self.wd.script(is_open), 2, "the profile dialog to open")
+                break
+            except AssertionError:
+                continue
+        self.assertTrue(self.wd.script(is_open), "the profile dialog opens")
         self.fill("pf-name", name)
         for field_id, key in [("pf-registry", "registry_url"), ("pf-gateway", "gateway_url"),
                               ("pf-auth", "auth_url"), ("pf-realm", "realm"),
