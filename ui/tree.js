@@ -10,7 +10,8 @@ import { badgeFor } from './format.js';
 
 const ROW_HEIGHT = 26; // px; CSS reads it as --row-height
 const OVERSCAN = 8;
-// Marked once, in the frame that first paints rows: bench/app_bench.py times start-up by it.
+// Marked once, in the frame that first paints rows, so a start-up benchmark can read
+// the time from performance.getEntriesByName('tree-first-rows').
 const FIRST_ROWS_MARK = 'tree-first-rows';
 let firstRowsMarked = false;
 
