@@ -47,6 +47,17 @@ pub struct ExportSummary {
     loaded: LoadSummary,
 }
 
+impl ExportSummary {
+    /// The user cancelled: no file was written.
+    fn unwritten(loaded: LoadSummary) -> Self {
+        ExportSummary {
+            path: None,
+            bytes: 0,
+            loaded,
+        }
+    }
+}
+
 #[tauri::command]
 pub async fn load_everything(
     state: State<'_, AppState>,
@@ -114,24 +125,17 @@ pub async fn export_selection(
     let plan = plan(plant, &asset_types)?;
     let selection = Selection::from(Some(picks));
     let Some(path) = ask_where(&app, format).await? else {
-        return Ok(ExportSummary {
-            path: None,
-            bytes: 0,
-            loaded: LoadSummary {
-                requests: 0,
-                failures: Vec::new(),
-                cancelled: true,
-            },
-        });
+        let nothing = LoadSummary {
+            requests: 0,
+            failures: Vec::new(),
+            cancelled: true,
+        };
+        return Ok(ExportSummary::unwritten(nothing));
     };
     let crawl = crawl(&state, &plan, &selection, &on_progress).await;
     let loaded = LoadSummary::of(&crawl);
     if crawl.cancelled {
-        return Ok(ExportSummary {
-            path: None,
-            bytes: 0,
-            loaded,
-        });
+        return Ok(ExportSummary::unwritten(loaded));
     }
     let bytes = export(&crawl, format, &state.session().profile.name, &path)?;
     *lock(&state.last_export) = Some(path.clone());

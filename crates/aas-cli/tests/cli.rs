@@ -1,58 +1,24 @@
 //! `aasmd` as users run it: the sandbox's one start-up line, data on stdout, messages
 //! on stderr, the documented exit codes, and a profile saved the way the app saves it.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 use aas_client::{ClientAuth, Keychain, Profile, ProfileStore, Secret, SecretKind};
 use serde_json::Value;
 
-const AASMD: &str = env!("CARGO_BIN_EXE_aasmd");
+mod support;
+
+use support::{temp_dir, Sandbox, AASMD};
+
 const MACHINE: &str = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
 
-struct Sandbox {
-    child: Child,
-    line: Value,
-    config: std::path::PathBuf,
-}
-
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.config);
-    }
-}
-
-fn sandbox() -> Sandbox {
-    let mut child = Command::new(AASMD)
-        .args(["sandbox", "--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("aasmd sandbox starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("start-up line");
-    let config = std::env::temp_dir().join(format!(
-        "aasmd-test-{}-{}.json",
-        std::process::id(),
-        unique()
-    ));
-    std::fs::write(&config, &line).expect("config file");
-    let line: Value = serde_json::from_str(&line).expect("one JSON line");
-    Sandbox {
-        child,
-        line,
-        config,
-    }
-}
-
-fn unique() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos())
+/// `aasmd sandbox` and its start-up line, written where `aasmd --config` reads it.
+fn sandbox() -> (Sandbox, PathBuf) {
+    let sb = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let config = temp_dir("cli").join("sandbox.json");
+    sb.write_config(&config);
+    (sb, config)
 }
 
 fn aasmd(args: &[&str]) -> Output {
@@ -61,7 +27,7 @@ fn aasmd(args: &[&str]) -> Output {
 
 #[test]
 fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() {
-    let sb = sandbox();
+    let (sb, config) = sandbox();
     for field in [
         "registry_url",
         "gateway_url",
@@ -78,7 +44,7 @@ fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() 
             sb.line
         );
     }
-    let config = sb.config.to_str().expect("path");
+    let config = config.to_str().expect("path");
     let out = aasmd(&[
         "--config", config, "list", "--plant", "DEMO-01", "--type", "machine",
     ]);
@@ -106,8 +72,8 @@ fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() 
 
 #[test]
 fn exit_codes_say_what_went_wrong() {
-    let sb = sandbox();
-    let config = sb.config.to_str().expect("path");
+    let (_sandbox, config) = sandbox();
+    let config = config.to_str().expect("path");
     let not_found = aasmd(&["--config", config, "aas", "urn:nope"]);
     assert_eq!(not_found.status.code(), Some(4));
     assert!(not_found.stdout.is_empty());
@@ -171,7 +137,7 @@ fn inspect_counts_model_types_and_reports_departures() {
 #[test]
 #[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
 fn profile_from_the_app_settings_and_the_keychain() {
-    let sb = sandbox();
+    let (sb, _config) = sandbox();
     let text = |f: &str| sb.line[f].as_str().expect("string").to_owned();
     let name = "Demo via keychain";
     let profile = Profile {

@@ -2,20 +2,12 @@
 
 use std::time::Duration;
 
-use aas_client::{Activity, CheckStep, Client, Connection, Outcome, Secret};
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_client::{Activity, CheckStep, Client, Outcome, Secret};
+use aas_sandbox::DEMO_PLANT;
 
-async fn sandbox() -> Sandbox {
-    Sandbox::start(Config::default())
-        .await
-        .expect("sandbox starts")
-}
+mod support;
 
-/// The connection exactly as `aasmd sandbox` prints it.
-fn connection(sandbox: &Sandbox) -> Connection {
-    let line = serde_json::to_string(sandbox.info()).expect("json");
-    serde_json::from_str(&line).expect("the start-up line is a connection")
-}
+use support::{connection, sandbox};
 
 fn statuses(steps: &[CheckStep]) -> Vec<(&str, &str)> {
     steps

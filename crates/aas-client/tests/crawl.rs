@@ -5,18 +5,18 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aas_client::{
-    export, Client, Connection, CrawlPlan, ErrorKind, Format, NodePath, Progress, RetryPolicy,
-};
+use aas_client::{export, Client, CrawlPlan, ErrorKind, Format, NodePath, Progress, RetryPolicy};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+mod support;
+
+use support::connection;
+
 fn client(sb: &Sandbox) -> Arc<Client> {
-    let line = serde_json::to_string(sb.info()).expect("json");
-    let conn: Connection = serde_json::from_str(&line).expect("connection");
-    Arc::new(Client::new(conn).expect("client"))
+    Arc::new(Client::new(connection(sb)).expect("client"))
 }
 
 fn plan(concurrency: usize) -> CrawlPlan {
@@ -185,8 +185,7 @@ async fn failed_nodes_are_recorded_and_the_rest_goes_on() {
     })
     .await
     .expect("sandbox");
-    let conn: Connection =
-        serde_json::from_str(&serde_json::to_string(sb.info()).expect("json")).expect("conn");
+    let conn = connection(&sb);
     let no_retry = RetryPolicy {
         attempts: 1,
         ..RetryPolicy::default()

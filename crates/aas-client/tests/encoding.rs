@@ -2,9 +2,11 @@
 //! spaces, non-ASCII…) round-trip through the client's one encoder and the sandbox's
 //! router: what is asked for is what comes back.
 
+mod support;
+
 use std::collections::BTreeSet;
 
-use aas_client::{Client, Connection};
+use aas_client::Client;
 use aas_sandbox::{demo_plant, Config, GrantSeed, Plant, Sandbox};
 use proptest::prelude::*;
 use serde_json::json;
@@ -40,9 +42,7 @@ proptest! {
             let sb = Sandbox::start(Config { plants: vec![plant(&ids)], grants, ..Config::default() })
                 .await
                 .expect("sandbox");
-            let conn: Connection = serde_json::from_str(&serde_json::to_string(sb.info()).expect("json"))
-                .expect("connection");
-            let client = Client::new(conn).expect("client");
+            let client = Client::new(support::connection(&sb)).expect("client");
             for id in &ids {
                 let shell = client.aas(id).await.unwrap_or_else(|e| panic!("{id:?}: {e}"));
                 assert_eq!(&shell.view().expect("shell").identification.id, id);

@@ -5,11 +5,13 @@
 //! the table in docs/RELIABILITY.md (`cargo test -p aas-client --test fault_matrix --
 //! --nocapture`).
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{export, Client, Connection, Crawl, CrawlPlan, Format, NodePath, RetryPolicy};
+use aas_client::{export, Client, Crawl, CrawlPlan, Format, NodePath, RetryPolicy};
 use aas_model::AssetType;
 use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
 use serde_json::Value;
@@ -39,9 +41,11 @@ async fn crawl(faults: &str, token_ttl: Duration, retry: RetryPolicy) -> Run {
     })
     .await
     .expect("sandbox");
-    let line = serde_json::to_string(sb.info()).expect("json");
-    let conn: Connection = serde_json::from_str(&line).expect("connection");
-    let client = Arc::new(Client::new(conn).expect("client").with_retry(retry));
+    let client = Arc::new(
+        Client::new(support::connection(&sb))
+            .expect("client")
+            .with_retry(retry),
+    );
     let plan = CrawlPlan {
         plant: DEMO_PLANT.into(),
         asset_types: AssetType::ALL.to_vec(),

@@ -3,11 +3,13 @@
 //! the export equals the original's as a JSON value. The conforming example of the
 //! independent implementation also passes its own `same` check.
 
+mod support;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aas_client::{export, Client, Connection, CrawlPlan, Format};
+use aas_client::{export, Client, CrawlPlan, Format};
 use aas_model::AssetType;
 use aas_sandbox::{load_environment, Config, Plant, Sandbox};
 use serde_json::Value;
@@ -58,9 +60,7 @@ async fn round_trip(file: &Path, out: &Path) {
     })
     .await
     .expect("sandbox");
-    let conn: Connection =
-        serde_json::from_str(&serde_json::to_string(sb.info()).expect("json")).expect("connection");
-    let client = Arc::new(Client::new(conn).expect("client"));
+    let client = Arc::new(Client::new(support::connection(&sb)).expect("client"));
     let plan = CrawlPlan {
         plant: "SAMPLES".into(),
         asset_types: vec![AssetType::Machine],

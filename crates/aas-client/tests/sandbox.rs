@@ -1,20 +1,12 @@
 //! The client against a real sandbox over loopback: no HTTP mocks.
 
-use aas_client::{Client, Connection, ErrorKind, RetryPolicy, Secret};
+use aas_client::{Client, ErrorKind, RetryPolicy, Secret};
 use aas_model::{AssetType, OutlineNode};
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 
-async fn sandbox() -> Sandbox {
-    Sandbox::start(Config::default())
-        .await
-        .expect("sandbox starts")
-}
+mod support;
 
-/// The connection exactly as `aasmd sandbox` prints it: the start-up line's JSON.
-fn connection(sandbox: &Sandbox) -> Connection {
-    let line = serde_json::to_string(sandbox.info()).expect("json");
-    serde_json::from_str(&line).expect("the start-up line is a connection")
-}
+use support::{connection, sandbox};
 
 fn client(sandbox: &Sandbox) -> Client {
     Client::new(connection(sandbox)).expect("client")
