@@ -17,6 +17,17 @@ export function stepLine({ step, status, text }) {
   return `${STEP_MARKS[status] ?? '?'} ${STEP_NAMES[step] ?? step}: ${text}`;
 }
 
+/**
+ * The connection settings the form does not edit (they live in the settings file and
+ * are kept on save), in words; '' when the profile has none.
+ */
+export function transportNote(profile) {
+  const parts = [];
+  if (profile?.allow_plain_http) parts.push('plain http to other hosts allowed (tokens travel unencrypted)');
+  if (profile?.ca_file) parts.push(`also trusts the CA certificates in ${profile.ca_file}`);
+  return parts.length ? `From the settings file, kept on save: ${parts.join('; ')}.` : '';
+}
+
 /** Plant codes as typed ("A, B  C") to a clean list. */
 export function parsePlants(text) {
   return text.split(/[\s,;]+/).map((p) => p.trim()).filter(Boolean);
@@ -46,6 +57,8 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
   function fill(profile) {
     for (const [field, id] of Object.entries(FIELDS)) $(id).value = profile?.[field] ?? (field === 'client_auth' ? 'form' : '');
     $('pf-plants').value = (profile?.plants ?? []).join(', ');
+    $('pf-transport').textContent = transportNote(profile);
+    $('pf-transport').hidden = !$('pf-transport').textContent;
     $('pf-secret').value = '';
     $('pf-user-token').value = '';
     showTokenNote();

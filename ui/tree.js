@@ -18,6 +18,7 @@ let firstRowsMarked = false;
 export class TreeView {
   #items = new Map(); // node -> its <li>, while rendered
   #range = null; // the rows last painted, so scrolling within them costs nothing
+  #free = []; // <li>s scrolled out, reused for the rows scrolled in (no garbage while scrolling)
 
   constructor(viewport, list, { onSelect, onMatches, onCheck = () => {} }) {
     this.viewport = viewport;
@@ -162,22 +163,25 @@ export class TreeView {
       if (!wanted.has(node)) {
         li.remove();
         this.#items.delete(node);
+        this.#free.push(li);
       }
     }
     // Rows kept stay in place (their order never changes), so the focused one is not
-    // moved, which would blur it; new rows go in between, in row order.
+    // moved, which would blur it; new rows go in between, in row order. A row kept
+    // while scrolling shows what it showed, so only new rows are filled then.
     let cursor = this.list.firstElementChild;
     for (const i of indices) {
       const node = this.rows[i].node;
       let li = this.#items.get(node);
+      const kept = li !== undefined;
       if (li && li === cursor) {
         cursor = cursor.nextElementSibling;
       } else {
-        li ??= document.createElement('li');
+        li ??= this.#free.pop() ?? document.createElement('li');
         this.#items.set(node, li);
         this.list.insertBefore(li, cursor);
       }
-      this.#fill(li, this.rows[i], i);
+      if (force || !kept) this.#fill(li, this.rows[i], i);
     }
     if (!firstRowsMarked && indices.length > 0) {
       firstRowsMarked = true;
@@ -205,41 +209,32 @@ export class TreeView {
     li.style.top = `${index * ROW_HEIGHT}px`;
     li.style.setProperty('--depth', String(depth - 1));
 
-    const twisty = span('twisty', expandable ? (expanded ? '▾' : '▸') : '');
-    twisty.setAttribute('aria-hidden', 'true');
+    const part = partsOf(li);
+    setText(part.twisty, expandable ? (expanded ? '▾' : '▸') : '');
     const badge = badgeFor(node.data?.model_type);
-    const parts = [twisty];
-    if (node.checkable) {
-      // The box is drawn from the row's aria-checked; screen readers read that.
-      const box = span('check', '');
-      box.setAttribute('aria-hidden', 'true');
-      box.title = 'Tick for export (Space)';
-      parts.push(box);
-    }
-    parts.push(span(`badge ${badge.css}`, badge.text), this.#marked('label', node.label));
+    part.badge.className = `badge ${badge.css}`;
+    setText(part.badge, badge.text);
+    this.#marked(part.label, node.label);
+    const shown = [part.twisty];
+    if (node.checkable) shown.push(part.check);
+    shown.push(part.badge, part.label);
     const value = node.data?.value;
-    if (value) parts.push(this.#marked('value', value));
-    if (node.data?.error) parts.push(errorSpan(`cannot read: ${node.data.error}`));
-    if (node.state === 'loading') parts.push(span('spinner', ''));
-    if (node.state === 'error') {
-      const retry = document.createElement('button');
-      retry.type = 'button';
-      retry.className = 'retry';
-      retry.textContent = 'Retry';
-      retry.tabIndex = -1; // the tree is one tab stop; Enter or → on the row retries too
-      parts.push(errorSpan(node.error.message), retry);
-    }
-    li.replaceChildren(...parts);
+    if (value) shown.push(this.#marked(part.value, value));
+    if (node.data?.error) shown.push(setError(part.unreadable, `cannot read: ${node.data.error}`));
+    if (node.state === 'loading') shown.push(part.spinner);
+    if (node.state === 'error') shown.push(setError(part.failure, node.error.message), part.retry);
+    if (shown.length !== li.childNodes.length || shown.some((el, i) => li.childNodes[i] !== el)) li.replaceChildren(...shown);
   }
 
-  /** A span of `text` with the filter's hits in <mark>. */
-  #marked(className, text) {
-    const s = span(className, '');
+  /** Shows `text` in `el` with the filter's hits in <mark>; returns `el`. */
+  #marked(el, text) {
+    if (!this.filter) return setText(el, text);
+    el.replaceChildren();
     for (const part of highlight(text, this.filter)) {
-      if (!part.hit) s.append(part.text);
-      else s.append(Object.assign(document.createElement('mark'), { textContent: part.text }));
+      if (!part.hit) el.append(part.text);
+      else el.append(Object.assign(document.createElement('mark'), { textContent: part.text }));
     }
-    return s;
+    return el;
   }
 
   #rowOf(target) {
@@ -317,12 +312,50 @@ function withReason(error) {
   return error;
 }
 
-// Rows cut long text, so the whole message is in the tooltip.
-const errorSpan = (text) => Object.assign(span('node-error', text), { title: text });
+// A row's spans, made once per <li> and reused whenever the <li> shows another node.
+const rowParts = new WeakMap();
 
-function span(className, text) {
+function partsOf(li) {
+  let parts = rowParts.get(li);
+  if (parts) return parts;
+  const twisty = span('twisty');
+  twisty.setAttribute('aria-hidden', 'true');
+  // The box is drawn from the row's aria-checked; screen readers read that.
+  const check = span('check');
+  check.setAttribute('aria-hidden', 'true');
+  check.title = 'Tick for export (Space)';
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'retry';
+  retry.textContent = 'Retry';
+  retry.tabIndex = -1; // the tree is one tab stop; Enter or → on the row retries too
+  parts = {
+    twisty, check, retry, badge: span('badge'), label: span('label'), value: span('value'),
+    unreadable: span('node-error'), failure: span('node-error'), spinner: span('spinner'),
+  };
+  rowParts.set(li, parts);
+  return parts;
+}
+
+/** Sets `el`'s text, reusing its text node (scrolling then makes no garbage); returns `el`. */
+function setText(el, text) {
+  const only = el.firstChild;
+  if (only && only === el.lastChild && only.nodeType === Node.TEXT_NODE) {
+    if (only.data !== text) only.data = text;
+  } else {
+    el.textContent = text;
+  }
+  return el;
+}
+
+// Rows cut long text, so the whole message is in the tooltip.
+function setError(el, text) {
+  el.title = text;
+  return setText(el, text);
+}
+
+function span(className) {
   const s = document.createElement('span');
   s.className = className;
-  s.textContent = text;
   return s;
 }

@@ -9,11 +9,13 @@ mod commands;
 mod error;
 mod loading;
 mod profiles;
+mod rendering;
 mod save_dialog;
 mod state;
 mod status;
 
 fn main() {
+    let software_drawing = rendering::choose_for_this_machine();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
@@ -21,13 +23,19 @@ fn main() {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
+    if software_drawing {
+        tracing::info!("no GPU render node: WebKit draws without compositing");
+    }
+    // The demo service (an RSA key to generate, a plant to build) starts while GTK and
+    // WebKit start, not after them: it was most of the time to the first paint.
+    let demo = tauri::async_runtime::spawn(state::AppState::demo());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         // Remembers the window's size and place between runs.
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             use tauri::Manager;
-            let state = tauri::async_runtime::block_on(state::AppState::demo())?;
+            let state = tauri::async_runtime::block_on(demo)??;
             app.manage(state);
             app.manage(aas_client::SecretStore::default());
             Ok(())

@@ -58,9 +58,10 @@ pub fn save_profile(
     user_token: String,
     session_only: bool,
 ) -> Reply<()> {
-    validate(&profile)?;
     let store = ProfileStore::app_default()?;
     let mut saved = store.load()?;
+    let profile = with_saved_transport(profile, &saved);
+    validate(&profile)?;
     match saved.iter_mut().find(|p| p.name == profile.name) {
         Some(existing) => *existing = profile.clone(),
         None => saved.push(profile.clone()),
@@ -104,6 +105,7 @@ pub async fn test_connection(
     client_secret: String,
     user_token: String,
 ) -> Reply<Vec<CheckStep>> {
+    let profile = with_saved_transport(profile, &ProfileStore::app_default()?.load()?);
     validate(&profile)?;
     let conn = profile.connection(|kind| {
         let form = match kind {
@@ -141,6 +143,19 @@ pub fn use_profile(
     Ok(view)
 }
 
+/// `profile` as the form sent it, with the transport settings (plain http to other
+/// hosts, a company CA file) of the saved profile of that name, or none for a new one.
+/// The page never sets them: they are edited in the settings file or through `aasmd`,
+/// so a page cannot turn on clear-text tokens or make the app read a file it names.
+fn with_saved_transport(mut profile: Profile, saved: &[Profile]) -> Profile {
+    profile.transport = saved
+        .iter()
+        .find(|p| p.name == profile.name)
+        .map(|p| p.transport.clone())
+        .unwrap_or_default();
+    profile
+}
+
 /// A secret as typed in the form; empty means "keep the stored one".
 fn typed(text: &str) -> Option<Secret> {
     let text = text.trim();
@@ -174,4 +189,48 @@ fn validate(p: &Profile) -> Reply<()> {
     check_url("gateway URL", &p.gateway_url, plain)?;
     check_url("token server URL", &p.auth_url, plain)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(name: &str, allow_plain_http: bool, ca_file: Option<&str>) -> Profile {
+        Profile {
+            name: name.into(),
+            registry_url: "http://plant.example/registry".into(),
+            gateway_url: "http://plant.example/gateway".into(),
+            auth_url: "http://plant.example/auth".into(),
+            realm: "r".into(),
+            client_id: "c".into(),
+            client_auth: Default::default(),
+            plants: vec![],
+            transport: aas_client::Transport {
+                allow_plain_http,
+                ca_file: ca_file.map(Into::into),
+            },
+        }
+    }
+
+    #[test]
+    fn saving_from_the_form_keeps_the_transport_of_the_settings_file() {
+        let saved = [profile("Plant", true, Some("/etc/company-ca.pem"))];
+        // The form has no such fields: what it sends has the defaults.
+        let kept = with_saved_transport(profile("Plant", false, None), &saved);
+        assert_eq!(kept.transport, saved[0].transport);
+        assert!(
+            validate(&kept).is_ok(),
+            "plain http stays allowed for this profile"
+        );
+    }
+
+    #[test]
+    fn the_page_cannot_set_the_transport() {
+        let sent = with_saved_transport(profile("New", true, Some("/etc/shadow")), &[]);
+        assert_eq!(sent.transport, aas_client::Transport::default());
+        assert!(
+            validate(&sent).is_err(),
+            "plain http to another host is refused"
+        );
+    }
 }

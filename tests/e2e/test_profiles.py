@@ -191,6 +191,30 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertEqual(options, ["Demo platform (built in)", NAME])
         self.assertNotIn(copy, self.settings())
 
+    def test_5_saving_from_the_form_keeps_what_only_the_settings_file_sets(self):
+        wd = self.wd
+        ca_file = "/etc/ssl/certs/ca-certificates.crt"  # a real PEM bundle: the client loads it
+        with open(self.settings_path()) as f:
+            settings = json.load(f)
+        (profile,) = [p for p in settings["profiles"] if p["name"] == NAME]
+        profile.update(allow_plain_http=True, ca_file=ca_file)
+        with open(self.settings_path(), "w") as f:
+            json.dump(settings, f)
+        # Switching to the profile reads the settings file again.
+        wd.script("const s = document.getElementById('profile'); s.value = arguments[0];"
+                  "s.dispatchEvent(new Event('change'));", NAME)
+        self.wait_for_machines()
+        self.open_dialog()
+        note = wd.text_content("#pf-transport")
+        self.assertIn("plain http to other hosts allowed", note)
+        self.assertIn(ca_file, note)
+        wd.click(wd.wait_for("#pf-save"))  # secrets left empty: the stored ones are kept
+        self.wait_until(lambda: not wd.script("return document.getElementById('profile-dialog').open"),
+                        what=lambda: wd.text_content("#pf-status"))
+        (profile,) = [p for p in json.loads(self.settings())["profiles"] if p["name"] == NAME]
+        self.assertTrue(profile.get("allow_plain_http"), profile)
+        self.assertEqual(profile.get("ca_file"), ca_file)
+
 
 class NoSecretService(_ProfileForm):
     """The app in a session where no Secret Service can be reached."""

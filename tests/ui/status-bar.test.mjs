@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statusTexts } from '../../ui/status-bar.js';
-import { stepLine } from '../../ui/profiles.js';
+import { stepLine, transportNote } from '../../ui/profiles.js';
 
 test('statusTexts shows the token lifetime, the user token expiry and the counts', () => {
   const now = 1_000_000;
@@ -33,4 +33,13 @@ test('stepLine marks each step and keeps the server text', () => {
     '✗ Gateway: HTTP 401, invalid_user_token: bad',
   );
   assert.equal(stepLine({ step: 'token', status: 'skipped', text: 'x' }), '– Access token: x');
+});
+
+test('transportNote says what the settings file sets beyond the form', () => {
+  assert.equal(transportNote({ allow_plain_http: false }), '');
+  assert.equal(transportNote(null), '');
+  const note = transportNote({ allow_plain_http: true, ca_file: '/etc/ssl/company-ca.pem' });
+  assert.match(note, /plain http to other hosts allowed/);
+  assert.match(note, /\/etc\/ssl\/company-ca\.pem/);
+  assert.match(transportNote({ ca_file: '/ca.pem' }), /^From the settings file, kept on save: also trusts/);
 });

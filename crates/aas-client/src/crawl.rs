@@ -44,6 +44,7 @@ pub enum NodePath {
 pub struct Fetched {
     pub path: NodePath,
     pub url: String,
+    /// The answer as sent; it passed a JSON syntax check when it arrived.
     pub raw: String,
 }
 

@@ -49,7 +49,8 @@ impl std::str::FromStr for Format {
 /// bundle's manifest. Returns the number of bytes written.
 pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Result<u64> {
     let bytes = match format {
-        Format::Raw => raw_bundle(crawl, profile)?,
+        // Streamed: the answers are most of a bundle, and they are written as they are.
+        Format::Raw => return write_atomically_with(path, |out| raw_bundle(crawl, profile, out)),
         Format::Env => environment(crawl)?,
         Format::Aasx => aas_model::aasx::write(&environment(crawl)?)?,
         Format::Csv => csv(crawl)?,
@@ -64,6 +65,14 @@ fn io_error(e: impl std::fmt::Display) -> Error {
 
 /// Writes a temporary file beside `path`, syncs it, then renames it over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, |out| out.write_all(bytes)).map(drop)
+}
+
+/// [`write_atomically`] of what `write` writes (buffered); returns the file's size.
+fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<u64> {
     let name = path
         .file_name()
         .ok_or_else(|| Error::Config(format!("{} is not a file path", path.display())))?;
@@ -72,11 +81,16 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    let written = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
+    let written = (|| -> std::io::Result<u64> {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        write(&mut out)?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
-        std::fs::rename(&tmp, path)
+        let size = file.metadata()?.len();
+        std::fs::rename(&tmp, path)?;
+        Ok(size)
     })();
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
@@ -86,12 +100,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 
 fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_seconds(t).to_string()
-}
-
-#[derive(Serialize)]
-struct Bundle<'c> {
-    manifest: Manifest<'c>,
-    nodes: Vec<BundleNode<'c>>,
 }
 
 #[derive(Serialize)]
@@ -109,42 +117,38 @@ struct Manifest<'c> {
     failures: &'c [crate::crawl::Failure],
 }
 
-#[derive(Serialize)]
-struct BundleNode<'c> {
-    path: &'c NodePath,
-    url: &'c str,
-    json: &'c RawValue,
-}
-
-fn raw_bundle(crawl: &Crawl, profile: &str) -> Result<Vec<u8>> {
-    let nodes = crawl
-        .fetched
-        .iter()
-        .map(|f| {
-            let json = serde_json::from_str::<&RawValue>(&f.raw).map_err(io_error)?;
-            Ok(BundleNode {
-                path: &f.path,
-                url: &f.url,
-                json,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let bundle = Bundle {
-        manifest: Manifest {
-            format: "aas-browser-raw-bundle/1",
-            created: rfc3339(SystemTime::now()),
-            crawl_started: rfc3339(crawl.started),
-            profile,
-            plant: &crawl.plan.plant,
-            asset_types: &crawl.plan.asset_types,
-            cancelled: crawl.cancelled,
-            selection: &crawl.selection,
-            nodes: nodes.len(),
-            failures: &crawl.failures,
-        },
-        nodes,
+/// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`. Each answer goes in as
+/// the server sent it, unparsed: every fetched answer passed a JSON syntax check when
+/// it arrived (`Client::get`), and a second parse here cost the crawl a tenth of its time.
+fn raw_bundle(crawl: &Crawl, profile: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let manifest = Manifest {
+        format: "aas-browser-raw-bundle/1",
+        created: rfc3339(SystemTime::now()),
+        crawl_started: rfc3339(crawl.started),
+        profile,
+        plant: &crawl.plan.plant,
+        asset_types: &crawl.plan.asset_types,
+        cancelled: crawl.cancelled,
+        selection: &crawl.selection,
+        nodes: crawl.fetched.len(),
+        failures: &crawl.failures,
     };
-    serde_json::to_vec(&bundle).map_err(io_error)
+    out.write_all(b"{\"manifest\":")?;
+    serde_json::to_writer(&mut *out, &manifest)?;
+    out.write_all(b",\"nodes\":[")?;
+    for (i, f) in crawl.fetched.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"{\"path\":")?;
+        serde_json::to_writer(&mut *out, &f.path)?;
+        out.write_all(b",\"url\":")?;
+        serde_json::to_writer(&mut *out, &f.url)?;
+        out.write_all(b",\"json\":")?;
+        out.write_all(f.raw.as_bytes())?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"]}")
 }
 
 /// The items of every answer at one level, each exactly as sent, that the crawl's

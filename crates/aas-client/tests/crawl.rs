@@ -90,7 +90,8 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
     let dir = temp_dir("formats");
     let raw = dir.join("bundle.json");
     export(&crawl, Format::Raw, "demo", &raw).expect("raw");
-    let bundle: Value = serde_json::from_slice(&std::fs::read(&raw).expect("read")).expect("json");
+    let bundle_text = std::fs::read_to_string(&raw).expect("read");
+    let bundle: Value = serde_json::from_str(&bundle_text).expect("json");
     assert_eq!(bundle["manifest"]["plant"], DEMO_PLANT);
     assert_eq!(bundle["manifest"]["nodes"], crawl.fetched.len());
     for (node, fetched) in bundle["nodes"]
@@ -101,6 +102,16 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
     {
         let sent: Value = serde_json::from_str(&fetched.raw).expect("json");
         assert_eq!(node["json"], sent, "the bundle holds the server's JSON");
+        assert_eq!(node["url"], fetched.url.as_str());
+        assert_eq!(
+            node["path"],
+            serde_json::to_value(&fetched.path).expect("path")
+        );
+        assert!(
+            bundle_text.contains(&format!(",\"json\":{}}}", fetched.raw)),
+            "the answer is in the bundle byte for byte: {}",
+            fetched.url
+        );
     }
 
     let env = dir.join("plant.json");
