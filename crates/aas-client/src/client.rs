@@ -208,19 +208,29 @@ impl Client {
 
     /// GETs `url`, retrying transient failures as the [`RetryPolicy`] says.
     pub(crate) async fn get(&self, url: &str, service: Service) -> Result<String> {
-        self.get_counting_retries(url, service).await.0
+        let check = |body: &str| serde_json::from_str::<serde::de::IgnoredAny>(body).map(drop);
+        let (got, _) = self.get_reading(url, service, check).await;
+        got.map(|(body, ())| body)
     }
 
-    /// [`Client::get`], and how many retries it took (so a crawl can report them).
-    pub(crate) async fn get_counting_retries(
+    /// [`Client::get`] that reads the body with `read` (which must reject text that is
+    /// not JSON), and says how many retries it took, so a crawl can check an answer and
+    /// take what it needs from it in one pass, and report the retries. A cut or garbled
+    /// answer is retried like a lost one; JSON of the wrong shape is bad data.
+    pub(crate) async fn get_reading<T>(
         &self,
         url: &str,
         service: Service,
-    ) -> (Result<String>, u32) {
+        read: impl Fn(&str) -> serde_json::Result<T>,
+    ) -> (Result<(String, T)>, u32) {
         self.activity.requests.fetch_add(1, Ordering::Relaxed);
         let mut retry = 0;
         loop {
-            match self.get_authorized(url, service).await {
+            let got = self.get_authorized(url, service).await.and_then(|body| {
+                let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
+                Ok((body, read))
+            });
+            match got {
                 Err(e) if RetryPolicy::is_transient(&e) && retry + 1 < self.retry.attempts => {
                     retry += 1;
                     let retry_after = match &e {
@@ -279,8 +289,6 @@ impl Client {
         if status != StatusCode::OK {
             return Err(Error::from_response(status.as_u16(), &body, retry_after));
         }
-        // A syntax check here, so a cut or garbled answer is retried like a lost one.
-        serde_json::from_str::<serde::de::IgnoredAny>(&body).map_err(|e| incomplete(url, e))?;
         Ok(body)
     }
 }
@@ -317,6 +325,23 @@ async fn read_body(url: &str, mut response: reqwest::Response, limit: usize) -> 
             ),
         })
     })
+}
+
+/// A body `read` refused: cut or garbled text is incomplete (and retried), JSON of
+/// another shape is bad data. A reader may meet the wrong shape before the broken
+/// syntax (`{` where a list belongs), so a shape error is checked against the syntax.
+fn unreadable(url: &str, body: &str, e: serde_json::Error) -> Error {
+    let garbled =
+        e.is_syntax() || e.is_eof() || serde_json::from_str::<serde::de::IgnoredAny>(body).is_err();
+    if garbled {
+        incomplete(url, e)
+    } else {
+        aas_model::Error::Decode {
+            path: ".".into(),
+            message: e.to_string(),
+        }
+        .into()
+    }
 }
 
 fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {

@@ -9,11 +9,11 @@ use std::time::{Duration, SystemTime};
 
 use aas_model::AssetType;
 use serde::Serialize;
-use serde_json::value::RawValue;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::Service;
+use crate::follow::ids_in_list;
 use crate::{Client, ErrorKind, Result, Selection};
 
 /// What to load.
@@ -261,11 +261,9 @@ impl Client {
             NodePath::Registry => Service::Registry,
             _ => Service::Gateway,
         };
-        let (raw, retries) = self.get_counting_retries(&url, service).await;
-        let result = raw.and_then(|raw| {
-            let children = children(&path, &raw)?;
-            Ok((raw, children))
-        });
+        let (result, retries) = self
+            .get_reading(&url, service, |raw| children(&path, raw))
+            .await;
         (path, url, result, retries)
     }
 }
@@ -279,52 +277,27 @@ fn wanted(selection: &Selection, path: &NodePath) -> bool {
     }
 }
 
-/// The requests below a node: each AAS's submodels, each submodel's elements. Only the
-/// identifiers are read, item by item (an item without one is not followed): typing
-/// whole shells and submodels here would copy every element once more per request.
-fn children(path: &NodePath, raw: &str) -> Result<Vec<NodePath>> {
+/// The requests below a node: each AAS's submodels, each submodel's elements, read in
+/// the pass that checks the answer's syntax (an item without an identifier is not
+/// followed). Answers that lead nowhere are only checked.
+fn children(path: &NodePath, raw: &str) -> serde_json::Result<Vec<NodePath>> {
     Ok(match path {
-        NodePath::Registry | NodePath::Elements { .. } => Vec::new(),
-        NodePath::AasList { .. } => items::<ShellId>(raw)?
-            .map(|aas| NodePath::Submodels {
-                aas_id: aas.identification.id,
-            })
+        NodePath::Registry | NodePath::Elements { .. } => {
+            serde_json::from_str::<serde::de::IgnoredAny>(raw)?;
+            Vec::new()
+        }
+        NodePath::AasList { .. } => ids_in_list(raw, &["identification", "id"])?
+            .into_iter()
+            .map(|aas_id| NodePath::Submodels { aas_id })
             .collect(),
-        NodePath::Submodels { aas_id } => items::<SubmodelId>(raw)?
+        NodePath::Submodels { aas_id } => ids_in_list(raw, &["idShort"])?
+            .into_iter()
             // An empty idShort cannot be addressed; its elements came with the list.
-            .filter(|sm| !sm.id_short.is_empty())
-            .map(|sm| NodePath::Elements {
+            .filter(|id_short| !id_short.is_empty())
+            .map(|submodel| NodePath::Elements {
                 aas_id: aas_id.clone(),
-                submodel: sm.id_short,
+                submodel,
             })
             .collect(),
     })
-}
-
-/// The items of a JSON array that read as `T`; fails only when `raw` is not an array.
-fn items<'r, T: serde::Deserialize<'r>>(raw: &'r str) -> Result<impl Iterator<Item = T> + 'r> {
-    let list: Vec<&'r RawValue> =
-        serde_json::from_str(raw).map_err(|e| aas_model::Error::Decode {
-            path: ".".into(),
-            message: e.to_string(),
-        })?;
-    Ok(list
-        .into_iter()
-        .filter_map(|item| serde_json::from_str(item.get()).ok()))
-}
-
-#[derive(serde::Deserialize)]
-struct ShellId {
-    identification: Identifier,
-}
-
-#[derive(serde::Deserialize)]
-struct Identifier {
-    id: String,
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SubmodelId {
-    id_short: String,
 }

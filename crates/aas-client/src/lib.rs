@@ -9,6 +9,7 @@ mod crawl;
 mod curl;
 mod error;
 mod export;
+mod follow;
 mod profiles;
 mod retry;
 mod secret;
