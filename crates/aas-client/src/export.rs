@@ -118,8 +118,8 @@ struct Manifest<'c> {
 }
 
 /// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`. Each answer goes in as
-/// the server sent it, unparsed: every fetched answer passed a JSON syntax check when
-/// it arrived (`Client::get`), and a second parse here cost the crawl a tenth of its time.
+/// the server sent it, unparsed: the crawl read every fetched answer as JSON when it
+/// arrived (`Client::get_reading`), so it is not parsed a second time here.
 fn raw_bundle(crawl: &Crawl, profile: &str, out: &mut dyn Write) -> std::io::Result<()> {
     let manifest = Manifest {
         format: "aas-browser-raw-bundle/1",
