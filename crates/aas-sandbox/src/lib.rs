@@ -8,6 +8,7 @@
 //! - admin surface at `/sandbox/admin/...` (admin token), counters at `/sandbox/stats`
 
 mod access;
+mod answers;
 mod demo;
 mod environment;
 mod faults;
@@ -325,10 +326,11 @@ impl Service {
             realm,
             apps,
             customers,
-            plants: config.plants,
+            plants: (config.plants.into_iter())
+                .map(|p| answers::ServedPlant::new(p, &info.gateway_url))
+                .collect(),
             index,
             grants,
-            gateway_url: info.gateway_url.clone(),
             admin_token: admin_token.clone(),
             stats: stats::Stats::default(),
             faults: config.faults.map(faults::Faults::new),

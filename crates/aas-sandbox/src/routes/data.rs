@@ -5,53 +5,24 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use aas_model::AssetType;
+use axum::body::Body;
 use axum::extract::{OriginalUri, Query, RawPathParams, State};
 use axum::http::{header, StatusCode};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
-use serde_json::Value;
 
 use super::middleware::{access_token, faults, user_token};
 use super::{ApiError, AppState, GATEWAY_PREFIX};
+use crate::answers::{json_list, ServedAsset, ServedSubmodel};
 use crate::keys::{AccessClaims, UserClaims};
-use crate::plant::Asset;
 
 type Shared = State<Arc<AppState>>;
 type ApiResult = Result<Response, ApiError>;
 
-/// Serialises straight from the stored value: no clone of the (possibly large) tree.
-fn json(value: &Value) -> Response {
-    match serde_json::to_vec(value) {
-        Ok(bytes) => ([(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
-        Err(e) => ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "server_error",
-            e.to_string(),
-        )
-        .into_response(),
-    }
-}
-
-/// A JSON array of stored values, serialised without building the array first.
-fn json_list<'v>(items: impl Iterator<Item = &'v Value>) -> Response {
-    let mut out = b"[".to_vec();
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        if let Err(e) = serde_json::to_writer(&mut out, item) {
-            return ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "server_error",
-                e.to_string(),
-            )
-            .into_response();
-        }
-    }
-    out.push(b']');
-    ([(header::CONTENT_TYPE, "application/json")], out).into_response()
+fn json(body: impl Into<Body>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body.into()).into_response()
 }
 
 pub(super) fn routes(state: Arc<AppState>) -> Router<Arc<AppState>> {
@@ -84,8 +55,7 @@ async fn registry(State(s): Shared, Extension(app): Extension<AccessClaims>) -> 
         .iter()
         .flat_map(|p| &p.assets)
         .filter(|a| s.shared_with(&app.azp, a));
-    let descriptors: Vec<Value> = shared.map(|a| a.descriptor(&s.gateway_url)).collect();
-    Ok(json_list(descriptors.iter()))
+    Ok(json(json_list(shared.map(|a| &a.descriptor))))
 }
 
 async fn aas_list(
@@ -119,7 +89,7 @@ async fn aas_list(
         .filter(|p| &p.code == plant_code)
         .flat_map(|p| &p.assets)
         .filter(|a| a.asset_type == asset_type && s.shared_with(&app.azp, a));
-    Ok(json_list(shells.map(|a| &a.shell)))
+    Ok(json(json_list(shells.map(|a| &a.shell))))
 }
 
 /// The plant belongs to the user's customer and is one of the user's plants.
@@ -130,7 +100,7 @@ fn user_may_see(s: &AppState, user: &UserClaims, plant: &str) -> bool {
 /// The caller and the `{aas_id}`/`{sm}` of the path. Axum has percent-decoded the
 /// parameters once already (`+` stays a plus): they must not be decoded again.
 struct Target<'s> {
-    asset: &'s Asset,
+    asset: &'s ServedAsset,
     sm: Option<String>,
 }
 
@@ -157,7 +127,7 @@ impl<'s> Target<'s> {
         })
     }
 
-    fn submodel(&self) -> Result<&'s Value, ApiError> {
+    fn submodel(&self) -> Result<&'s ServedSubmodel, ApiError> {
         self.asset
             .submodel(self.sm.as_deref().unwrap_or_default())
             .ok_or_else(ApiError::not_found)
@@ -171,7 +141,9 @@ async fn shell(
     (Extension(app), Extension(user)): Caller,
     raw: RawPathParams,
 ) -> ApiResult {
-    Ok(json(&Target::find(&s, &app, &user, &raw)?.asset.shell))
+    Ok(json(
+        Target::find(&s, &app, &user, &raw)?.asset.shell.clone(),
+    ))
 }
 
 async fn submodels(
@@ -180,7 +152,9 @@ async fn submodels(
     raw: RawPathParams,
 ) -> ApiResult {
     let target = Target::find(&s, &app, &user, &raw)?;
-    Ok(json_list(target.asset.submodels.iter()))
+    Ok(json(json_list(
+        target.asset.submodels.iter().map(|sm| &sm.json),
+    )))
 }
 
 async fn submodel(
@@ -188,7 +162,12 @@ async fn submodel(
     (Extension(app), Extension(user)): Caller,
     raw: RawPathParams,
 ) -> ApiResult {
-    Ok(json(Target::find(&s, &app, &user, &raw)?.submodel()?))
+    Ok(json(
+        Target::find(&s, &app, &user, &raw)?
+            .submodel()?
+            .json
+            .clone(),
+    ))
 }
 
 async fn elements(
@@ -196,9 +175,9 @@ async fn elements(
     (Extension(app), Extension(user)): Caller,
     raw: RawPathParams,
 ) -> ApiResult {
-    let sm = Target::find(&s, &app, &user, &raw)?.submodel()?;
-    let elements = sm.get("submodelElements").and_then(Value::as_array);
-    Ok(json_list(elements.into_iter().flatten()))
+    Ok(json(
+        Target::find(&s, &app, &user, &raw)?.submodel()?.elements(),
+    ))
 }
 
 async fn element(
@@ -207,8 +186,7 @@ async fn element(
     raw: RawPathParams,
     uri: OriginalUri,
 ) -> ApiResult {
-    let target = Target::find(&s, &app, &user, &raw)?;
-    target.submodel()?;
+    let submodel = Target::find(&s, &app, &user, &raw)?.submodel()?;
     // The nested element path is split on the `/` of the raw URI and each segment is
     // decoded once, so an idShort holding an encoded `%2F` stays one segment.
     const MARK: &str = "/submodel/submodelElements/";
@@ -226,10 +204,7 @@ async fn element(
                 .map_err(|_| ApiError::bad_request("path is not UTF-8 once decoded"))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let sm = target.sm.as_deref().unwrap_or_default();
-    let found = target
-        .asset
-        .element(sm, &path)
-        .ok_or_else(ApiError::not_found)?;
-    Ok(json(found))
+    Ok(json(
+        submodel.element(&path).ok_or_else(ApiError::not_found)?,
+    ))
 }

@@ -16,9 +16,9 @@ use axum::{Json, Router};
 use serde_json::json;
 
 use crate::access::{Application, Customer, Grants};
+use crate::answers::{ServedAsset, ServedPlant};
 use crate::faults::Faults;
 use crate::keys::Issuer;
-use crate::plant::{Asset, Plant};
 use crate::stats::Stats;
 
 /// Everything the handlers share.
@@ -28,11 +28,10 @@ pub(crate) struct AppState {
     pub realm: String,
     pub apps: Vec<Application>,
     pub customers: Vec<Customer>,
-    pub plants: Vec<Plant>,
+    pub plants: Vec<ServedPlant>,
     /// aasId -> (plant index, asset index), so lookups do not scan every plant.
     pub index: HashMap<String, (usize, usize)>,
     pub grants: Grants,
-    pub gateway_url: String,
     pub admin_token: String,
     pub stats: Stats,
     pub faults: Option<Faults>,
@@ -52,13 +51,13 @@ impl AppState {
 
     /// Whether the customer allowed `asset` to the application `client_id`, for an
     /// asset type the application requested.
-    pub fn shared_with(&self, client_id: &str, asset: &Asset) -> bool {
+    pub fn shared_with(&self, client_id: &str, asset: &ServedAsset) -> bool {
         self.app(client_id)
             .is_some_and(|app| app.requested.contains(&asset.asset_type))
             && self.grants.is_allowed(client_id, &asset.aas_id)
     }
 
-    pub fn asset(&self, aas_id: &str) -> Option<(&Plant, &Asset)> {
+    pub fn asset(&self, aas_id: &str) -> Option<(&ServedPlant, &ServedAsset)> {
         let (p, a) = *self.index.get(aas_id)?;
         let plant = &self.plants[p];
         Some((plant, &plant.assets[a]))
