@@ -27,7 +27,14 @@ fn main() -> ExitCode {
         )
         .init();
     let args = cli::Cli::parse();
-    let runtime = match tokio::runtime::Runtime::new() {
+    // A client mostly waits on sockets: one thread does that without waking other
+    // threads for every answer (bench/RESULTS.md: ~40% less CPU per request than the
+    // multi-thread runtime). The sandbox serves many clients at once: every core.
+    let mut runtime = match args.command {
+        cli::Command::Sandbox(_) => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match runtime.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("aasmd: cannot start the async runtime: {e}");
