@@ -418,8 +418,8 @@ def main():
     write_report(results)
 
 
-# The last figures before the work on issue 6 (bench/RESULTS.md of 2026-11-22 01:44 UTC,
-# unpinned, same machine) for the before/after comparison; this run's are above them.
+# Earlier figures (bench/RESULTS.md of former runs) for the before/after comparison;
+# this run's are above them.
 BEFORE_AFTER = [
     "**Before** (2026-11-22 01:44 UTC, unpinned, 1,000 assets, concurrency 64): 0.66 s wall, "
     "0.5 s crawl, 9,351 req/s against wrk's 20,238 — ratio 0.46 (wall), 0.61 (crawl); "
@@ -440,6 +440,19 @@ BEFORE_AFTER = [
     "crawl follows are read in the pass that checks the syntax (`aas-client` `follow.rs`); "
     "`aasmd` allocates with mimalloc; the raw bundle is streamed to the file, each answer "
     "written as received instead of parsed again.",
+    "**And then** (2026-11-22 09:04 UTC, the last suite on an Intel Xeon machine; the runs "
+    "above are on an AMD EPYC one, so compare ratios, not seconds): best concurrency 8, "
+    "0.52 s wall, 0.46 s crawl, 11,684 req/s against wrk's 12,866 — ratio 0.91 (wall), 1.04 "
+    "(crawl), 62 µs of client CPU per request against wrk's 29; 18.7× the sequential script "
+    "(missed). Both clients were held back by the sandbox: it serialised every answer from "
+    "`serde_json::Value` trees on each request, and wrk hit the same wall. What changed "
+    "since: the sandbox serialises its answers once at start (`aas-sandbox` `answers.rs`; "
+    "pinned wrk against it at concurrency 8: 14.8-17.1k → 21.1-21.3k req/s in one session, "
+    "and 209 → 69 MB resident for 1,000 assets), which uncovered the client's own cost: "
+    "`strace -c` counted 9,863 futex calls per crawl, a cross-thread wake-up per answer on "
+    "the multi-thread runtime; client commands of `aasmd` now run on a current-thread "
+    "runtime (pinned crawl at concurrency 8, four runs each way: 0.35-0.51 s → 0.29-0.32 s, "
+    "client CPU 60-90 → ~50 µs per request).",
 ]
 
 
