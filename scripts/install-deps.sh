@@ -44,7 +44,9 @@ fi
 if [ "$what" = test ]; then
   # The independent AAS checker installs itself on its first use; tests call it in
   # parallel, and two first uses at once break each other's pip install.
-  "$(dirname "$0")/../../shared/tools/aasv2-check" example "$(mktemp -d)/example.json" >/dev/null
+  scratch=$(mktemp -d)
+  "$(dirname "$0")/../../shared/tools/aasv2-check" example "$scratch/example.json" >/dev/null
+  rm -rf "$scratch"
 fi
 if [ "$what" = test ]; then
   command -v node >/dev/null || { echo "Node.js is needed for the UI unit tests" >&2; exit 1; }
