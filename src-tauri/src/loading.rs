@@ -15,9 +15,6 @@ use crate::error::IpcError;
 use crate::save_dialog::ask_save_path;
 use crate::state::AppState;
 
-/// Requests in flight during "load everything" and exports.
-const CONCURRENCY: usize = 8;
-
 #[derive(Debug, Serialize)]
 pub struct LoadSummary {
     requests: usize,
@@ -161,11 +158,7 @@ fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan, IpcError> {
         .iter()
         .map(|t| t.parse::<AssetType>())
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(CrawlPlan {
-        plant,
-        asset_types,
-        concurrency: CONCURRENCY,
-    })
+    Ok(CrawlPlan::new(plant, asset_types))
 }
 
 /// Runs one crawl at a time per window, cancellable through [`cancel_loading`].

@@ -173,8 +173,10 @@ pub enum Query {
     Elements { aas_id: String, submodel: String },
     /// Load a whole plant (registry, AAS of each asset type, submodels, elements) and
     /// export it. A progress bar goes to stderr; the exit code is 6 when some nodes
-    /// failed (the file still holds everything else, and the raw format lists the
-    /// failures).
+    /// failed or the node limit was reached (the file still holds everything else, and
+    /// the raw format lists the failures). A URL that keeps failing while the service
+    /// answers fails on its own; a service that answers nothing is waited for
+    /// (--offline-wait), then what is left fails.
     Crawl {
         #[arg(long)]
         plant: String,
@@ -182,8 +184,15 @@ pub enum Query {
         #[arg(long = "type", value_parser = parse_asset_type)]
         asset_types: Vec<AssetType>,
         /// Requests in flight at most.
-        #[arg(long, default_value_t = 8)]
+        #[arg(long, default_value_t = aas_client::DEFAULT_CONCURRENCY)]
         concurrency: usize,
+        /// How long to wait for a service that stopped answering (e.g. 90s, 10m,
+        /// 1h) before the nodes still to fetch are reported failed.
+        #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+        offline_wait: std::time::Duration,
+        /// Requests a crawl makes at most; past it the crawl ends partial (exit 6).
+        #[arg(long, default_value_t = aas_client::DEFAULT_MAX_NODES)]
+        max_nodes: u64,
         /// raw (the exact answers and a manifest), env (AAS V2.0.1 environment JSON),
         /// aasx (a package of it) or csv (property-like elements).
         #[arg(long, value_parser = parse_format)]

@@ -82,10 +82,20 @@ pub async fn run(
     for f in &crawl.failures {
         eprintln!("aasmd: failed: {}: {}", f.url, f.message);
     }
+    if crawl.node_limit_reached {
+        eprintln!(
+            "aasmd: the plant has more than {} nodes (--max-nodes); those past it were not fetched",
+            crawl.plan.max_nodes
+        );
+    }
     if crawl.cancelled {
         Err(CliError::Interrupted)
-    } else if !crawl.failures.is_empty() {
-        Err(CliError::Partial(crawl.failures.len()))
+    } else if crawl.is_partial() {
+        let mut why = vec![format!("{} nodes failed", crawl.failures.len())];
+        if crawl.node_limit_reached {
+            why.push("node limit reached".into());
+        }
+        Err(CliError::Partial(why.join(", ")))
     } else {
         Ok(())
     }

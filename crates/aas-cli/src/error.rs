@@ -13,8 +13,8 @@ pub enum CliError {
     Usage(String),
     #[error("cannot write to stdout: {0}")]
     Output(#[from] std::io::Error),
-    #[error("{0} nodes could not be fetched; the export holds everything else")]
-    Partial(usize),
+    #[error("the crawl is incomplete ({0}); the export holds everything else")]
+    Partial(String),
     #[error("interrupted; what was fetched so far is written")]
     Interrupted,
     #[error(transparent)]

@@ -23,13 +23,16 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
             plant,
             asset_types,
             concurrency,
+            offline_wait,
+            max_nodes,
             format,
             out,
         } => {
             let plan = CrawlPlan {
-                plant,
-                asset_types: crate::crawl::types_or_all(asset_types),
                 concurrency,
+                offline_wait,
+                max_nodes,
+                ..CrawlPlan::new(plant, crate::crawl::types_or_all(asset_types))
             };
             return crate::crawl::run(client, plan, format, &out).await;
         }

@@ -106,6 +106,37 @@ fn exit_codes_say_what_went_wrong() {
 }
 
 #[test]
+fn a_crawl_over_the_node_limit_ends_partial_and_says_why() {
+    let (_sandbox, config) = sandbox();
+    let out_file = temp_dir("node-limit").join("plant.json");
+    let out = aasmd(&[
+        "--config",
+        config.to_str().expect("path"),
+        "crawl",
+        "--plant",
+        "DEMO-01",
+        "--max-nodes",
+        "30",
+        "--offline-wait",
+        "1m",
+        "--format",
+        "raw",
+        "--out",
+        out_file.to_str().expect("path"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(6), "{stderr}");
+    assert!(
+        stderr.contains("more than 30 nodes (--max-nodes)"),
+        "{stderr}"
+    );
+    let bundle: Value =
+        serde_json::from_slice(&std::fs::read(&out_file).expect("written")).expect("JSON");
+    assert_eq!(bundle["manifest"]["node_limit_reached"], true);
+    assert_eq!(bundle["nodes"].as_array().map(Vec::len), Some(30));
+}
+
+#[test]
 fn inspect_counts_model_types_and_reports_departures() {
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),

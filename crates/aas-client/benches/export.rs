@@ -32,9 +32,8 @@ fn crawl() -> Crawl {
         let conn: Connection = serde_json::from_str(&line).expect("connection");
         let client = Arc::new(Client::new(conn).expect("client"));
         let plan = CrawlPlan {
-            plant: DEMO_PLANT.into(),
-            asset_types: AssetType::ALL.to_vec(),
             concurrency: 32,
+            ..CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
         };
         let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
         assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);

@@ -1,4 +1,5 @@
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use aas_model::{
@@ -9,7 +10,7 @@ use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
-use crate::transport::offline;
+use crate::transport::{offline, read_body, DEFAULT_IDLE_TIMEOUT};
 use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
@@ -22,6 +23,8 @@ pub struct Client {
     retry: RetryPolicy,
     max_body: usize,
     activity: Counters,
+    /// A shell the service has listed, for [`Client::reachable`] to ask about.
+    known_shell: OnceLock<String>,
 }
 
 /// Requests made through a [`Client`] and how many of them failed (after retries),
@@ -42,6 +45,9 @@ struct Counters {
 /// what would exhaust memory if a proxy or a broken server sent without end.
 pub const DEFAULT_MAX_BODY: usize = 256 * 1024 * 1024;
 
+/// How long a reachability probe waits for any answer at all.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Whether a request goes to the gateway, which also wants the user's token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Service {
@@ -52,7 +58,7 @@ pub(crate) enum Service {
 impl Client {
     pub fn new(conn: Connection) -> Result<Self> {
         conn.check()?;
-        let http = crate::transport::http_client(&conn.transport)?;
+        let http = crate::transport::http_client(&conn.transport, DEFAULT_IDLE_TIMEOUT)?;
         let tokens = TokenSource::new(http.clone(), &conn);
         Ok(Client {
             http,
@@ -61,7 +67,16 @@ impl Client {
             retry: RetryPolicy::default(),
             max_body: DEFAULT_MAX_BODY,
             activity: Counters::default(),
+            known_shell: OnceLock::new(),
         })
+    }
+
+    /// Replaces [`DEFAULT_IDLE_TIMEOUT`]: how long a request may go without a byte
+    /// arriving before it counts as lost.
+    pub fn with_idle_timeout(mut self, idle: Duration) -> Result<Self> {
+        self.http = crate::transport::http_client(&self.conn.transport, idle)?;
+        self.tokens = TokenSource::new(self.http.clone(), &self.conn);
+        Ok(self)
     }
 
     /// Replaces the default [`RetryPolicy`].
@@ -102,6 +117,26 @@ impl Client {
         &self.tokens
     }
 
+    /// Remembers a shell the service listed, for [`Client::reachable`].
+    pub(crate) fn note_shell(&self, aas_id: &str) {
+        if self.known_shell.get().is_none() {
+            let _ = self.known_shell.set(aas_id.to_owned());
+        }
+    }
+
+    /// Whether the service answers at all: `GET {gateway}/aasList/{a known aasId}`, or
+    /// the token endpoint before any shell is known, where any HTTP status counts. It
+    /// carries no token: the question is only whether something answers.
+    pub async fn reachable(&self) -> bool {
+        let url = match self.known_shell.get() {
+            Some(aas_id) => self.aas_url(aas_id),
+            None => self.conn.token_url(),
+        };
+        let answered = self.http.get(&url).timeout(PROBE_TIMEOUT).send().await;
+        tracing::debug!(reachable = answered.is_ok(), "probe");
+        answered.is_ok()
+    }
+
     /// `GET {registry}/api/v1/registry`
     pub async fn registry(&self) -> Result<Vec<Parsed<AasDescriptor>>> {
         Ok(parse_list(&self.registry_text().await?)?)
@@ -120,7 +155,12 @@ impl Client {
         plant: &str,
     ) -> Result<Vec<Parsed<AssetAdministrationShell>>> {
         let url = self.aas_list_url(asset_type, plant)?;
-        Ok(parse_list(&self.get(&url, Service::Gateway).await?)?)
+        let shells: Vec<Parsed<AssetAdministrationShell>> =
+            parse_list(&self.get(&url, Service::Gateway).await?)?;
+        if let Some(Ok(shell)) = shells.first().map(Parsed::view) {
+            self.note_shell(&shell.identification.id);
+        }
+        Ok(shells)
     }
 
     pub(crate) fn aas_list_url(&self, asset_type: AssetType, plant: &str) -> Result<String> {
@@ -291,40 +331,6 @@ impl Client {
         }
         Ok(body)
     }
-}
-
-/// The most a body's buffer is sized for before its bytes arrive.
-const PRESIZE_MAX: usize = 8 * 1024 * 1024;
-
-/// The body as text, read chunk by chunk so an oversized answer is refused before it
-/// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
-async fn read_body(url: &str, mut response: reqwest::Response, limit: usize) -> Result<String> {
-    // Sized for the announced length, so the body is not copied as the buffer grows;
-    // capped, since the announcement is the server's word.
-    let announced = response.content_length().unwrap_or(0);
-    let mut bytes = Vec::with_capacity(announced.min(PRESIZE_MAX.min(limit) as u64) as usize);
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|e| incomplete(url, e.without_url()))?
-    {
-        if bytes.len() + chunk.len() > limit {
-            return Err(Error::TooLarge {
-                url: url.to_owned(),
-                limit,
-            });
-        }
-        bytes.extend_from_slice(&chunk);
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        Error::BadData(aas_model::Error::Decode {
-            path: ".".into(),
-            message: format!(
-                "the answer is not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            ),
-        })
-    })
 }
 
 /// A body `read` refused: cut or garbled text is incomplete (and retried), JSON of

@@ -1,28 +1,59 @@
 //! "Load everything": plant × asset types → AAS → submodels → elements, with bounded
 //! concurrency, progress, and cancellation. A node that fails is recorded with its
-//! reason and the crawl goes on; what was fetched is never thrown away. A server that
-//! stops answering mid-crawl is waited for (see [`Progress::offline`]), not given up on.
+//! reason and the crawl goes on; what was fetched is never thrown away.
+//!
+//! A crawl always ends. A connection error on one URL while the service still answers
+//! ([`Client::reachable`]) is that node's failure; only when the probe finds nothing
+//! answering is the service offline, and then it is waited for at most
+//! [`CrawlPlan::offline_wait`]. The server's lists are not trusted to be finite or
+//! distinct: repeated ids are fetched once and [`CrawlPlan::max_nodes`] caps the walk.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use aas_model::AssetType;
 use serde::Serialize;
-use tokio::task::JoinSet;
+use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
 use crate::client::Service;
 use crate::follow::ids_in_list;
-use crate::{Client, ErrorKind, Result, Selection};
+use crate::{Client, Error, ErrorKind, Result, Selection};
 
-/// What to load.
+/// What to load, and the bounds of the walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrawlPlan {
     pub plant: String,
     pub asset_types: Vec<AssetType>,
     /// Requests in flight at most.
     pub concurrency: usize,
+    /// How long an offline service is waited for before the nodes still to fetch are
+    /// reported failed and the crawl ends.
+    pub offline_wait: Duration,
+    /// Requests a crawl makes at most; past it the crawl ends partial
+    /// ([`Crawl::node_limit_reached`]).
+    pub max_nodes: u64,
+}
+
+/// Requests in flight unless a plan says otherwise.
+pub const DEFAULT_CONCURRENCY: usize = 8;
+/// Ten minutes: a restart or a short network outage is waited out, a dead service is not.
+pub const DEFAULT_OFFLINE_WAIT: Duration = Duration::from_secs(600);
+/// Enough for a 100,000-asset plant (about 15 requests per asset).
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
+impl CrawlPlan {
+    /// Every node of `asset_types` in `plant`, with the default bounds.
+    pub fn new(plant: impl Into<String>, asset_types: Vec<AssetType>) -> Self {
+        CrawlPlan {
+            plant: plant.into(),
+            asset_types,
+            concurrency: DEFAULT_CONCURRENCY,
+            offline_wait: DEFAULT_OFFLINE_WAIT,
+            max_nodes: DEFAULT_MAX_NODES,
+        }
+    }
 }
 
 /// One request of the crawl: where its answer sits in the tree.
@@ -66,7 +97,7 @@ pub struct Progress {
     pub failures: u64,
     /// Requests repeated after a transient failure (see [`crate::RetryPolicy`]).
     pub retries: u64,
-    /// The server stopped answering: the crawl is probing it and goes on when it is back.
+    /// Nothing answers: the crawl is probing the service and goes on when it is back.
     pub offline: bool,
 }
 
@@ -81,8 +112,13 @@ pub struct Crawl {
     pub fetched: Vec<Fetched>,
     pub failures: Vec<Failure>,
     pub cancelled: bool,
+    /// The plant has more nodes than [`CrawlPlan::max_nodes`]: those past it were not
+    /// fetched.
+    pub node_limit_reached: bool,
     /// Requests repeated after a transient failure, all nodes together.
     pub retries: u64,
+    /// Reachability probes sent ([`Client::reachable`]) after connection errors.
+    pub probes: u64,
 }
 
 impl Crawl {
@@ -93,16 +129,186 @@ impl Crawl {
     ) -> impl Iterator<Item = &'c Fetched> + 'c {
         self.fetched.iter().filter(move |f| wanted(&f.path))
     }
+
+    /// Whether something wanted is missing: failed nodes or the node limit.
+    pub fn is_partial(&self) -> bool {
+        !self.failures.is_empty() || self.node_limit_reached
+    }
 }
 
 /// A finished request: its answer and the requests it leads to, or why it failed; and
 /// how many retries it took.
 type Outcome = (NodePath, String, Result<(String, Vec<NodePath>)>, u32);
 
-/// Waits between probes of a server that stopped answering: doubling from the first to
-/// the last, so a restart is noticed soon and a long outage costs few requests.
+/// Waits between probes of a service that stopped answering: doubling from the first
+/// to the last, so a restart is noticed soon and a long outage costs few requests.
 const PROBE_FIRST: Duration = Duration::from_millis(250);
 const PROBE_MAX: Duration = Duration::from_secs(5);
+
+/// What the crawl has gathered so far, and what is left to ask.
+struct Walk<'p> {
+    plan: &'p CrawlPlan,
+    selection: &'p Selection,
+    queue: VecDeque<NodePath>,
+    /// The shells already queued: a shell listed twice (in one list or under two asset
+    /// types) is fetched once. It grows with the shells, not with every URL.
+    shells: HashSet<String>,
+    progress: Progress,
+    fetched: Vec<Fetched>,
+    failures: Vec<Failure>,
+    node_limit_reached: bool,
+    /// Nodes whose connection failed, waiting for a probe's verdict.
+    suspects: Vec<(NodePath, String, Error)>,
+    /// Nodes already asked again after a connection error while the service answered;
+    /// only such nodes, so it stays as small as the failures.
+    asked_again: HashSet<NodePath>,
+}
+
+impl<'p> Walk<'p> {
+    fn new(plan: &'p CrawlPlan, selection: &'p Selection) -> Self {
+        let queue: VecDeque<NodePath> = std::iter::once(NodePath::Registry)
+            .chain(
+                plan.asset_types
+                    .iter()
+                    .map(|&asset_type| NodePath::AasList { asset_type }),
+            )
+            .take(usize::try_from(plan.max_nodes).unwrap_or(usize::MAX))
+            .collect();
+        Walk {
+            plan,
+            selection,
+            progress: Progress {
+                requests_known: queue.len() as u64,
+                ..Progress::default()
+            },
+            queue,
+            shells: HashSet::new(),
+            fetched: Vec::new(),
+            failures: Vec::new(),
+            node_limit_reached: false,
+            suspects: Vec::new(),
+            asked_again: HashSet::new(),
+        }
+    }
+
+    fn answered(&mut self, path: NodePath, url: String, raw: String, children: Vec<NodePath>) {
+        self.progress.requests_done += 1;
+        self.progress.bytes += raw.len() as u64;
+        for child in children {
+            if !wanted(self.selection, &child) {
+                continue;
+            }
+            if let NodePath::Submodels { aas_id } = &child {
+                if !self.shells.insert(aas_id.clone()) {
+                    continue;
+                }
+            }
+            if self.progress.requests_known >= self.plan.max_nodes {
+                if !self.node_limit_reached {
+                    tracing::warn!(limit = self.plan.max_nodes, "crawl: node limit reached");
+                }
+                self.node_limit_reached = true;
+                break;
+            }
+            self.progress.requests_known += 1;
+            self.queue.push_back(child);
+        }
+        self.fetched.push(Fetched { path, url, raw });
+    }
+
+    fn failed(&mut self, path: NodePath, url: String, kind: ErrorKind, message: String) {
+        self.progress.requests_done += 1;
+        self.progress.failures += 1;
+        tracing::debug!(?path, %message, "crawl: node failed");
+        self.failures.push(Failure {
+            path,
+            url,
+            kind,
+            message,
+        });
+    }
+
+    /// Asks for `path` again before anything else (a retry).
+    fn again(&mut self, path: NodePath) {
+        self.progress.retries += 1;
+        self.queue.push_front(path);
+    }
+
+    /// Fails every node still queued, for `why`; their URLs are what they would have been.
+    fn fail_queued(&mut self, client: &Client, why: &str) {
+        while let Some(path) = self.queue.pop_front() {
+            let url = client.node_url(&self.plan.plant, &path).unwrap_or_default();
+            self.failed(path, url, ErrorKind::Offline, why.to_owned());
+        }
+    }
+
+    /// What a probe's verdict means for the nodes waiting on it, and the state after it.
+    fn probed(&mut self, client: &Client, verdict: Verdict, reach: Reach) -> Reach {
+        match verdict {
+            Verdict::Answers => {
+                if let Reach::Offline { .. } = reach {
+                    tracing::info!("crawl: the server answers again");
+                    self.progress.offline = false;
+                }
+                // The service answers, so the node's connection error is its own: one
+                // more try (the service may just have come back), then it fails.
+                for (path, url, e) in std::mem::take(&mut self.suspects) {
+                    if self.asked_again.insert(path.clone()) {
+                        self.again(path);
+                    } else {
+                        self.failed(path, url, e.kind(), e.to_string());
+                    }
+                }
+                Reach::Answering
+            }
+            Verdict::NeverAnswered => {
+                for (path, url, e) in std::mem::take(&mut self.suspects) {
+                    self.failed(path, url, e.kind(), e.to_string());
+                }
+                self.fail_queued(client, "not asked: the server could not be reached");
+                Reach::GaveUp
+            }
+            Verdict::Offline => {
+                let (since, next_wait) = match reach {
+                    Reach::Offline { since, next_wait } => (since, next_wait),
+                    _ => {
+                        tracing::info!("crawl: the server stopped answering; waiting for it");
+                        self.progress.offline = true;
+                        (Instant::now(), PROBE_FIRST)
+                    }
+                };
+                if since.elapsed() < self.plan.offline_wait {
+                    for (path, _, _) in std::mem::take(&mut self.suspects) {
+                        self.again(path);
+                    }
+                    return Reach::Offline { since, next_wait };
+                }
+                tracing::warn!("crawl: the server stayed offline; giving up");
+                self.progress.offline = false;
+                let why = format!(
+                    "not fetched: the server stopped answering and was not back within {}",
+                    humantime::format_duration(self.plan.offline_wait)
+                );
+                for (path, url, _) in std::mem::take(&mut self.suspects) {
+                    self.failed(path, url, ErrorKind::Offline, why.clone());
+                }
+                self.fail_queued(client, &why);
+                Reach::GaveUp
+            }
+        }
+    }
+}
+
+/// Whether the service answers, as the crawl last found out.
+#[derive(Debug)]
+enum Reach {
+    /// It answers; a node's connection error is the node's own.
+    Answering,
+    /// Nothing answered since `since`: nodes wait (or fail once `offline_wait` is over).
+    Offline { since: Instant, next_wait: Duration },
+    /// It stayed offline longer than the plan waits: what is left fails.
+    GaveUp,
+}
 
 impl Client {
     /// Crawls the whole of `plan`: see [`Client::crawl_selection`].
@@ -121,10 +327,12 @@ impl Client {
     /// request. Cancelling `cancel` stops it at once and returns what was fetched so
     /// far, marked `cancelled`.
     ///
-    /// When a server that has answered in this crawl becomes unreachable, the node is
-    /// kept, `Progress::offline` is set, and one request at a time probes the server
-    /// with capped backoff until it answers (or the crawl is cancelled). A server that
-    /// never answered is not waited for: its nodes fail as offline.
+    /// A node whose connection fails (after its retries) makes the crawl probe the
+    /// service. If the service answers the probe, the node is asked once more and then
+    /// fails: one bad URL never stalls the crawl. If nothing answers, new requests
+    /// pause, `Progress::offline` is set and the probe repeats with capped backoff
+    /// until the service is back (the paused nodes go on) or `plan.offline_wait` has
+    /// passed (they fail). A service that never answered in this crawl is not waited for.
     pub async fn crawl_selection(
         self: &Arc<Self>,
         plan: &CrawlPlan,
@@ -133,127 +341,138 @@ impl Client {
         on_progress: impl Fn(&Progress),
     ) -> Crawl {
         let started = SystemTime::now();
-        let mut queue: VecDeque<NodePath> = std::iter::once(NodePath::Registry)
-            .chain(
-                plan.asset_types
-                    .iter()
-                    .map(|&asset_type| NodePath::AasList { asset_type }),
-            )
-            .collect();
-        let mut progress = Progress {
-            requests_known: queue.len() as u64,
-            ..Progress::default()
-        };
-        let (mut fetched, mut failures) = (Vec::new(), Vec::new());
+        let mut walk = Walk::new(plan, selection);
         let mut running: JoinSet<Outcome> = JoinSet::new();
         let mut cancelled = false;
         let mut server_answered = false;
-        // While the server is offline: the wait before the next probe.
-        let mut probe_wait: Option<Duration> = None;
+        let mut reach = Reach::Answering;
+        // While set, the service is being probed and no new request starts.
+        let mut probe: Option<JoinHandle<bool>> = None;
+        let mut probes = 0;
         loop {
-            let limit = match probe_wait {
-                Some(_) => 1,
-                None => plan.concurrency.max(1),
-            };
-            while running.len() < limit {
-                let Some(path) = queue.pop_front() else { break };
-                let client = Arc::clone(self);
-                let plant = plan.plant.clone();
-                let wait = probe_wait.unwrap_or_default();
-                running.spawn(async move {
-                    // Only when probing: even a zero sleep waits for the timer's next tick.
-                    if !wait.is_zero() {
-                        tokio::time::sleep(wait).await;
-                    }
-                    client.fetch_node(&plant, path).await
-                });
+            if probe.is_none() {
+                while running.len() < plan.concurrency.max(1) {
+                    let Some(path) = walk.queue.pop_front() else {
+                        break;
+                    };
+                    let client = Arc::clone(self);
+                    let plant = plan.plant.clone();
+                    running.spawn(async move { client.fetch_node(&plant, path).await });
+                }
+                if running.is_empty() {
+                    break;
+                }
             }
-            let outcome = tokio::select! {
+            tokio::select! {
                 biased;
                 _ = cancel.cancelled() => {
                     running.abort_all();
+                    if let Some(p) = probe.take() {
+                        p.abort();
+                    }
                     cancelled = true;
                     break;
                 }
-                next = running.join_next() => match next {
-                    None => break,
-                    Some(Ok(outcome)) => outcome,
-                    // A task only ends without an outcome when aborted, i.e. cancelled.
-                    Some(Err(_)) => continue,
-                },
-            };
-            let (path, url, result, retries) = outcome;
-            progress.retries += u64::from(retries);
-            match &result {
-                Err(e) if e.kind() == ErrorKind::Offline && server_answered => {
-                    // The server is gone, not this node: keep it for when the server is
-                    // back. Asking again is a retry too.
-                    queue.push_front(path);
-                    progress.retries += 1;
-                    probe_wait = Some(probe_wait.map_or(PROBE_FIRST, |w| (w * 2).min(PROBE_MAX)));
-                    if !progress.offline {
-                        tracing::info!("crawl: the server stopped answering; waiting for it");
-                        progress.offline = true;
+                answers = async {
+                    match probe.as_mut() {
+                        // A probe task only ends without a verdict when aborted.
+                        Some(task) => task.await.unwrap_or(false),
+                        None => std::future::pending().await,
                     }
-                    on_progress(&progress);
-                    continue;
+                }, if probe.is_some() => {
+                    probe = None;
+                    let verdict = if answers {
+                        Verdict::Answers
+                    } else if server_answered {
+                        Verdict::Offline
+                    } else {
+                        Verdict::NeverAnswered
+                    };
+                    reach = walk.probed(self, verdict, reach);
+                    if let Reach::Offline { next_wait, .. } = &mut reach {
+                        probe = Some(self.probe_after(*next_wait));
+                        probes += 1;
+                        *next_wait = (*next_wait * 2).min(PROBE_MAX);
+                    }
                 }
-                Err(e) if e.kind() == ErrorKind::Offline => {}
-                _ => {
-                    server_answered = true;
-                    if progress.offline {
-                        tracing::info!("crawl: the server answers again");
+                next = running.join_next(), if !running.is_empty() => {
+                    let Some(Ok((path, url, result, retries))) = next else {
+                        // A task only ends without an outcome when aborted, i.e. cancelled.
+                        continue;
+                    };
+                    walk.progress.retries += u64::from(retries);
+                    match result {
+                        Err(e) if e.kind() == ErrorKind::Offline => match reach {
+                            Reach::GaveUp => walk.failed(path, url, e.kind(), e.to_string()),
+                            Reach::Offline { .. } => walk.again(path),
+                            Reach::Answering => {
+                                walk.suspects.push((path, url, e));
+                                if probe.is_none() {
+                                    probe = Some(self.probe_after(Duration::ZERO));
+                                    probes += 1;
+                                }
+                            }
+                        },
+                        result => {
+                            server_answered = true;
+                            if let Reach::Offline { .. } = reach {
+                                // An answer is as good as a probe's: the service is back.
+                                tracing::info!("crawl: the server answers again");
+                                walk.progress.offline = false;
+                                reach = Reach::Answering;
+                                if let Some(p) = probe.take() {
+                                    p.abort();
+                                }
+                            }
+                            match result {
+                                Ok((raw, children)) => walk.answered(path, url, raw, children),
+                                Err(e) => walk.failed(path, url, e.kind(), e.to_string()),
+                            }
+                        }
                     }
-                    probe_wait = None;
-                    progress.offline = false;
                 }
             }
-            progress.requests_done += 1;
-            match result {
-                Ok((raw, children)) => {
-                    progress.bytes += raw.len() as u64;
-                    let children: Vec<NodePath> = children
-                        .into_iter()
-                        .filter(|c| wanted(selection, c))
-                        .collect();
-                    progress.requests_known += children.len() as u64;
-                    queue.extend(children);
-                    fetched.push(Fetched { path, url, raw });
-                }
-                Err(e) => {
-                    progress.failures += 1;
-                    tracing::debug!(?path, error = %e, "crawl: node failed");
-                    failures.push(Failure {
-                        path,
-                        url,
-                        kind: e.kind(),
-                        message: e.to_string(),
-                    });
-                }
-            }
-            on_progress(&progress);
+            on_progress(&walk.progress);
         }
         Crawl {
             plan: plan.clone(),
             selection: selection.clone(),
             started,
             finished: SystemTime::now(),
-            fetched,
-            failures,
+            fetched: walk.fetched,
+            failures: walk.failures,
             cancelled,
-            retries: progress.retries,
+            node_limit_reached: walk.node_limit_reached,
+            retries: walk.progress.retries,
+            probes,
+        }
+    }
+
+    /// A probe of the service after `wait`.
+    fn probe_after(self: &Arc<Self>, wait: Duration) -> JoinHandle<bool> {
+        let client = Arc::clone(self);
+        tokio::spawn(async move {
+            // Only when waiting: even a zero sleep waits for the timer's next tick.
+            if !wait.is_zero() {
+                tokio::time::sleep(wait).await;
+            }
+            client.reachable().await
+        })
+    }
+
+    /// The URL of one node.
+    fn node_url(&self, plant: &str, path: &NodePath) -> Result<String> {
+        match path {
+            NodePath::Registry => Ok(self.connection().registry_list_url()),
+            NodePath::AasList { asset_type } => self.aas_list_url(*asset_type, plant),
+            NodePath::Submodels { aas_id } => Ok(self.submodels_url(aas_id)),
+            NodePath::Elements { aas_id, submodel } => Ok(self.elements_url(aas_id, submodel, &[])),
         }
     }
 
     /// Fetches one node and reads which nodes lie below it.
     async fn fetch_node(&self, plant: &str, path: NodePath) -> Outcome {
-        let url = match &path {
-            NodePath::Registry => Ok(self.connection().registry_list_url()),
-            NodePath::AasList { asset_type } => self.aas_list_url(*asset_type, plant),
-            NodePath::Submodels { aas_id } => Ok(self.submodels_url(aas_id)),
-            NodePath::Elements { aas_id, submodel } => Ok(self.elements_url(aas_id, submodel, &[])),
-        };
-        let url = match url {
+        let url = match self.node_url(plant, &path) {
             Ok(url) => url,
             Err(e) => return (path, String::new(), Err(e), 0),
         };
@@ -264,8 +483,23 @@ impl Client {
         let (result, retries) = self
             .get_reading(&url, service, |raw| children(&path, raw))
             .await;
+        if let Ok((_, children)) = &result {
+            if let Some(NodePath::Submodels { aas_id }) = children.first() {
+                self.note_shell(aas_id);
+            }
+        }
         (path, url, result, retries)
     }
+}
+
+/// What a probe found.
+#[derive(Debug, Clone, Copy)]
+enum Verdict {
+    Answers,
+    /// Nothing answers, though the service did earlier in this crawl.
+    Offline,
+    /// Nothing answers, and nothing did in this crawl: a wrong address, not an outage.
+    NeverAnswered,
 }
 
 /// Whether the selection leads to the request at `path`.
@@ -290,14 +524,18 @@ fn children(path: &NodePath, raw: &str) -> serde_json::Result<Vec<NodePath>> {
             .into_iter()
             .map(|aas_id| NodePath::Submodels { aas_id })
             .collect(),
-        NodePath::Submodels { aas_id } => ids_in_list(raw, &["idShort"])?
-            .into_iter()
-            // An empty idShort cannot be addressed; its elements came with the list.
-            .filter(|id_short| !id_short.is_empty())
-            .map(|submodel| NodePath::Elements {
-                aas_id: aas_id.clone(),
-                submodel,
-            })
-            .collect(),
+        NodePath::Submodels { aas_id } => {
+            let mut seen = HashSet::new();
+            ids_in_list(raw, &["idShort"])?
+                .into_iter()
+                // An empty idShort cannot be addressed; its elements came with the list.
+                // One listed twice is fetched once.
+                .filter(|id_short| !id_short.is_empty() && seen.insert(id_short.clone()))
+                .map(|submodel| NodePath::Elements {
+                    aas_id: aas_id.clone(),
+                    submodel,
+                })
+                .collect()
+        }
     })
 }

@@ -111,6 +111,8 @@ struct Manifest<'c> {
     plant: &'c str,
     asset_types: &'c [aas_model::AssetType],
     cancelled: bool,
+    /// The plant had more nodes than the crawl's limit; those past it are missing.
+    node_limit_reached: bool,
     /// The picked shells and submodels; `null` when everything was loaded.
     selection: &'c Selection,
     nodes: usize,
@@ -129,6 +131,7 @@ fn raw_bundle(crawl: &Crawl, profile: &str, out: &mut dyn Write) -> std::io::Res
         plant: &crawl.plan.plant,
         asset_types: &crawl.plan.asset_types,
         cancelled: crawl.cancelled,
+        node_limit_reached: crawl.node_limit_reached,
         selection: &crawl.selection,
         nodes: crawl.fetched.len(),
         failures: &crawl.failures,

@@ -20,7 +20,10 @@ mod transport;
 pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
-pub use crawl::{Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress};
+pub use crawl::{
+    Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress, DEFAULT_CONCURRENCY, DEFAULT_MAX_NODES,
+    DEFAULT_OFFLINE_WAIT,
+};
 pub use curl::curl_command;
 pub use error::{Error, ErrorKind, Result};
 pub use export::{export, write_atomically, Format};
@@ -28,5 +31,5 @@ pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};
-pub use token::{read_token_response, TokenSource};
-pub use transport::Transport;
+pub use token::{read_token_response, TokenSource, MAX_TOKEN_BODY};
+pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT};

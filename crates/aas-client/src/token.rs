@@ -34,6 +34,10 @@ struct TokenResponse {
     expires_in: Option<serde_json::Value>,
 }
 
+/// The largest token answer read: real ones are a few kilobytes (a JWT with its
+/// claims), so anything near this is not a token server talking.
+pub const MAX_TOKEN_BODY: usize = 1024 * 1024;
+
 /// When neither `expires_in` nor the token's own `exp` says how long it lives.
 const ASSUMED_LIFETIME: Duration = Duration::from_secs(60);
 
@@ -142,10 +146,7 @@ impl TokenSource {
             .await
             .map_err(|e| crate::transport::offline(&self.url, e))?;
         let status = response.status();
-        let body = response
-            .text()
-            .await
-            .map_err(|e| crate::transport::offline(&self.url, e))?;
+        let body = crate::transport::read_body(&self.url, response, MAX_TOKEN_BODY).await?;
         if !status.is_success() {
             return Err(Error::from_response(status.as_u16(), &body, None));
         }

@@ -21,16 +21,21 @@ pub struct Transport {
     pub ca_file: Option<PathBuf>,
 }
 
+/// How long a request may go without a byte arriving (the answer's head or the next
+/// piece of its body) before it counts as lost. It limits silence, not the whole
+/// request, so a large answer on a slow link still arrives.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Redirects followed at most, as reqwest's default policy does.
 const MAX_REDIRECTS: usize = 10;
 
 /// The pooled client: built-in roots plus the `ca_file`, and redirects followed only
 /// within one origin (reqwest drops `Authorization` on a cross-host redirect but would
 /// forward the `UserToken` header).
-pub(crate) fn http_client(transport: &Transport) -> Result<reqwest::Client> {
+pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwest::Client> {
     let mut builder = reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
-        .timeout(Duration::from_secs(60))
+        .read_timeout(idle)
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
     if let Some(path) = &transport.ca_file {
         let bad = |why: String| Error::Config(format!("CA file {}: {why}", path.display()));
@@ -89,16 +94,60 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
         format!(
             "the server's TLS certificate is not trusted ({tls}); if your company signs it with its own CA, give that CA's PEM file as ca_file (aasmd --ca-file)"
         )
-    } else if e.is_timeout() {
-        "no answer in time".to_owned()
     } else if e.is_connect() {
         "connection refused or unreachable".to_owned()
     } else {
-        e.without_url().to_string()
+        idle_or(e.without_url())
     };
     Error::Offline {
         url: url.to_owned(),
         reason,
+    }
+}
+
+/// The most a body's buffer is sized for before its bytes arrive.
+const PRESIZE_MAX: usize = 8 * 1024 * 1024;
+
+/// The body as text, read chunk by chunk so an oversized answer is refused before it
+/// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
+pub(crate) async fn read_body(
+    url: &str,
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<String> {
+    // Sized for the announced length, so the body is not copied as the buffer grows;
+    // capped, since the announcement is the server's word.
+    let announced = response.content_length().unwrap_or(0);
+    let mut bytes = Vec::with_capacity(announced.min(PRESIZE_MAX.min(limit) as u64) as usize);
+    while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
+        url: url.to_owned(),
+        reason: idle_or(e.without_url()),
+    })? {
+        if bytes.len() + chunk.len() > limit {
+            return Err(Error::TooLarge {
+                url: url.to_owned(),
+                limit,
+            });
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::BadData(aas_model::Error::Decode {
+            path: ".".into(),
+            message: format!(
+                "the answer is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
+        })
+    })
+}
+
+/// A timeout said in words; any other failure as reqwest says it.
+fn idle_or(e: reqwest::Error) -> String {
+    if e.is_timeout() {
+        "no answer in time (nothing arrived for longer than the idle timeout)".to_owned()
+    } else {
+        e.to_string()
     }
 }
 

@@ -21,9 +21,8 @@ fn client(sb: &Sandbox) -> Arc<Client> {
 
 fn plan(concurrency: usize) -> CrawlPlan {
     CrawlPlan {
-        plant: DEMO_PLANT.into(),
-        asset_types: AssetType::ALL.to_vec(),
         concurrency,
+        ..CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
     }
 }
 

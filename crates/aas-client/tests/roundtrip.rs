@@ -62,9 +62,8 @@ async fn round_trip(file: &Path, out: &Path) {
     .expect("sandbox");
     let client = Arc::new(Client::new(support::connection(&sb)).expect("client"));
     let plan = CrawlPlan {
-        plant: "SAMPLES".into(),
-        asset_types: vec![AssetType::Machine],
         concurrency: 4,
+        ..CrawlPlan::new("SAMPLES", vec![AssetType::Machine])
     };
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     assert!(

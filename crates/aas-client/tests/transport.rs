@@ -202,9 +202,8 @@ async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
         .expect("client with the CA"),
     );
     let plan = CrawlPlan {
-        plant: DEMO_PLANT.into(),
-        asset_types: vec![AssetType::Machine],
         concurrency: 4,
+        ..CrawlPlan::new(DEMO_PLANT, vec![AssetType::Machine])
     };
     let crawl = trusting
         .crawl(&plan, &CancellationToken::new(), |_| {})
