@@ -30,7 +30,7 @@ unit:
 	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error
 	cargo test --workspace
 	# The keychain tests, against a real GNOME Keyring in a private D-Bus session.
-	scripts/with-keyring.sh cargo test -p aas-client -p aas-cli -- --ignored keychain
+	scripts/with-keyring.sh cargo test -p aas-app -p aas-cli -- --ignored keychain
 
 ui-unit:
 	node --test tests/ui

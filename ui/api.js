@@ -1,5 +1,6 @@
 // The only module that talks to the Rust side. Views call these functions and get
-// plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data", …).
+// plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data",
+// "busy", …) and `.detail` (the server's answer or the causes, for a bug report; or null).
 
 const reachability = new Set();
 // Error kinds that only an answering server produces.
@@ -9,37 +10,64 @@ function invoke(command, args) {
   return window.__TAURI__.core.invoke(command, args);
 }
 
-async function call(command, args) {
+// A command answered by this app alone (profiles, dialogs, curl text…). It says
+// nothing of the service: while offline, its success must not hide the banner.
+async function localCall(command, args) {
   try {
-    const answer = await invoke(command, args);
-    tellReachable(true);
-    return answer;
+    return await invoke(command, args);
   } catch (raw) {
-    const error = new Error(raw?.message ?? String(raw));
-    error.kind = raw?.kind ?? 'unknown';
+    throw asError(raw);
+  }
+}
+
+// A command that reaches the active profile's service: its outcome is news of the
+// service. `answered(result)` tells whether a success really heard from it.
+async function serverCall(command, args, answered = () => true) {
+  let result;
+  try {
+    result = await invoke(command, args);
+  } catch (raw) {
+    const error = asError(raw);
     if (error.kind === 'offline') tellReachable(false);
     else if (SERVER_ANSWERS.has(error.kind)) tellReachable(true);
     throw error;
   }
+  if (answered(result)) tellReachable(true);
+  return result;
+}
+
+// A crawl resolves even when every request failed (or nothing was asked, as after a
+// cancelled save dialog): only something fetched proves the service answered. An
+// unexpected shape says nothing rather than turn a success into a failure.
+const fetchedAny = (summary) => summary?.requests > (summary?.failures?.length ?? 0);
+
+function asError(raw) {
+  const error = new Error(raw?.message ?? String(raw));
+  error.kind = raw?.kind ?? 'unknown';
+  error.detail = raw?.detail ?? null;
+  return error;
 }
 
 function tellReachable(up) {
   for (const fn of reachability) fn(up);
 }
 
-/** Calls `fn(false)` when a call finds the service unreachable, `fn(true)` when one succeeds. */
+/**
+ * Calls `fn(false)` when a call to the service finds it unreachable, `fn(true)` when the
+ * service answers. Commands this app answers alone never call it.
+ */
 export function onReachability(fn) {
   reachability.add(fn);
 }
 
-export const connectionInfo = () => call('connection_info');
-export const listAas = (assetType, plant) => call('list_aas', { assetType, plant });
-export const listSubmodels = (aasId) => call('list_submodels', { aasId });
-export const listElements = (aasId, submodel) => call('list_elements', { aasId, submodel });
+export const connectionInfo = () => localCall('connection_info');
+export const listAas = (assetType, plant) => serverCall('list_aas', { assetType, plant });
+export const listSubmodels = (aasId) => serverCall('list_submodels', { aasId });
+export const listElements = (aasId, submodel) => serverCall('list_elements', { aasId, submodel });
 
 /** Crawls the plant; `onProgress({requests_done, requests_known, bytes, failures})`. */
 export function loadEverything(plant, assetTypes, onProgress) {
-  return call('load_everything', { plant, assetTypes, onProgress: progressChannel(onProgress) });
+  return serverCall('load_everything', { plant, assetTypes, onProgress: progressChannel(onProgress) }, fetchedAny);
 }
 
 function progressChannel(onProgress) {
@@ -47,42 +75,40 @@ function progressChannel(onProgress) {
   channel.onmessage = onProgress;
   return channel;
 }
-export const cancelLoading = () => call('cancel_loading');
+export const cancelLoading = () => localCall('cancel_loading');
 /** Whether the active profile's service answers (rejects with kind "offline" if not). */
-export const checkConnection = () => call('check_connection');
+export const checkConnection = () => serverCall('check_connection');
 /** Asks where to save and writes what was loaded; resolves to the path, or null if cancelled. */
-export const exportLoaded = (format) => call('export_loaded', { format });
+export const exportLoaded = (format) => localCall('export_loaded', { format });
 /**
  * Asks where to save, fetches `picks` (`[{aas_id, submodels}]`, submodels null for a
  * whole shell) with progress, and writes them. Resolves to `{path, bytes, loaded}`,
  * path null when cancelled.
  */
 export function exportSelection({ plant, assetTypes, picks, format }, onProgress) {
-  return call('export_selection', { plant, assetTypes, picks, format, onProgress: progressChannel(onProgress) });
+  return serverCall('export_selection', { plant, assetTypes, picks, format, onProgress: progressChannel(onProgress) },
+    (summary) => fetchedAny(summary?.loaded));
 }
 /** Shows the last exported file in the system's file manager. */
-export const revealExport = () => call('reveal_export');
+export const revealExport = () => localCall('reveal_export');
 
-export const listProfiles = () => call('list_profiles');
+export const listProfiles = () => localCall('list_profiles');
 /** Saves a profile; empty secrets keep the ones in the keychain. */
 export const saveProfile = (profile, clientSecret, userToken, sessionOnly = false) =>
-  call('save_profile', { profile, clientSecret, userToken, sessionOnly });
-export const deleteProfile = (name) => call('delete_profile', { name });
-export const useProfile = (name) => call('use_profile', { name });
+  localCall('save_profile', { profile, clientSecret, userToken, sessionOnly });
+export const deleteProfile = (name) => localCall('delete_profile', { name });
+export const useProfile = (name) => localCall('use_profile', { name });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */
-export const duplicateProfile = (name) => call('duplicate_profile', { name });
+export const duplicateProfile = (name) => localCall('duplicate_profile', { name });
 /** Tries the profile as filled in: resolves to `[{step, status: passed|failed|skipped, text}]`. */
 export const testConnection = (profile, clientSecret, userToken) =>
-  call('test_connection', { profile, clientSecret, userToken });
-/**
- * `{profile, token_expires_in, user_token_expiry, requests, errors}` of the active connection.
- * Not through `call`: it asks this app, not the server, so it says nothing of reachability.
- */
-export const status = () => invoke('status');
+  localCall('test_connection', { profile, clientSecret, userToken });
+/** `{profile, token_expires_in, user_token_expiry, requests, errors}` of the active connection. */
+export const status = () => localCall('status');
 /** Asks where to save the Blob at `{aasId, submodel, path}` and writes its decoded content; resolves to the path, or null if cancelled. */
-export const saveBlob = ({ aasId, submodel, path }) => call('save_blob', { aasId, submodel, idShorts: path });
+export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', { aasId, submodel, idShorts: path });
 /** Opens the web address of the File at `{aasId, submodel, path}` in the browser. */
 export const openFileAddress = ({ aasId, submodel, path }) =>
-  call('open_file_address', { aasId, submodel, idShorts: path });
+  serverCall('open_file_address', { aasId, submodel, idShorts: path });
 /** `{aasId, submodel, path}` of a node (see request-path.js) as a curl command. */
-export const curlFor = ({ aasId, submodel, path }) => call('curl_for', { aasId, submodel, idShorts: path });
+export const curlFor = ({ aasId, submodel, path }) => localCall('curl_for', { aasId, submodel, idShorts: path });

@@ -1,67 +1,220 @@
-//! Tauri commands: a few lines each over `aas-client`; the UI calls them through
-//! `ui/api.js` only.
+//! Tauri commands: a few lines each over `aas-app`; the UI calls them through
+//! `ui/api.js` only. Paths come from the save dialog only: the webview never names one.
 
-use aas_model::{AssetType, OutlineNode};
-use tauri::State;
+use std::path::PathBuf;
+
+use aas_app::{
+    App, ExportRequest, ExportSummary, LoadSummary, Profile, ProfileForm, ProfileList, ProfileView,
+    StatusView,
+};
+use aas_client::{CheckStep, ElementAddress, Pick, Progress, Secret};
+use aas_model::OutlineNode;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, State};
 
 use crate::error::IpcError;
-use crate::state::{AppState, ProfileView};
+use crate::save_dialog::ask_save_path;
 
 type Reply<T> = Result<T, IpcError>;
 
 #[tauri::command]
-pub fn connection_info(state: State<'_, AppState>) -> ProfileView {
-    state.session().profile
+pub fn connection_info(app: State<'_, App>) -> ProfileView {
+    app.session().profile
 }
 
 #[tauri::command]
 pub async fn list_aas(
-    state: State<'_, AppState>,
+    app: State<'_, App>,
     asset_type: String,
     plant: String,
 ) -> Reply<Vec<OutlineNode>> {
-    let asset_type: AssetType = asset_type.parse()?;
-    let shells = state.session().client.aas_list(asset_type, &plant).await?;
+    let client = app.session().client;
+    let shells = client.aas_list(asset_type.parse()?, &plant).await?;
     Ok(shells.iter().map(OutlineNode::shell).collect())
 }
 
 #[tauri::command]
-pub async fn list_submodels(state: State<'_, AppState>, aas_id: String) -> Reply<Vec<OutlineNode>> {
-    let submodels = state.session().client.submodels(&aas_id).await?;
+pub async fn list_submodels(app: State<'_, App>, aas_id: String) -> Reply<Vec<OutlineNode>> {
+    let submodels = app.session().client.submodels(&aas_id).await?;
     Ok(submodels.iter().map(OutlineNode::submodel).collect())
 }
 
 #[tauri::command]
 pub async fn list_elements(
-    state: State<'_, AppState>,
+    app: State<'_, App>,
     aas_id: String,
     submodel: String,
 ) -> Reply<Vec<OutlineNode>> {
-    let elements = state.session().client.elements(&aas_id, &submodel).await?;
+    let elements = app.session().client.elements(&aas_id, &submodel).await?;
     Ok(elements.iter().map(OutlineNode::element).collect())
 }
 
-/// The node's request as a curl command, with placeholders where the tokens go.
+/// The node's request as a curl command, with placeholders where the tokens go;
+/// `id_shorts` from the outermost collection down to the element.
 #[tauri::command]
 pub fn curl_for(
-    state: State<'_, AppState>,
+    app: State<'_, App>,
     aas_id: String,
     submodel: Option<String>,
     id_shorts: Vec<String>,
 ) -> String {
-    // The idShorts from the outermost collection down to the element.
-    let nested: Vec<&str> = id_shorts.iter().map(String::as_str).collect();
-    let url = state
-        .session()
-        .client
-        .resource_url(&aas_id, submodel.as_deref(), &nested);
-    aas_client::curl_command(&url)
+    let client = app.session().client;
+    aas_client::curl_command(&client.resource_url(&aas_id, submodel.as_deref(), &id_shorts))
 }
 
 /// Whether the active profile's service answers (a registry read), so the UI can
 /// leave its offline state by itself.
 #[tauri::command]
-pub async fn check_connection(state: State<'_, AppState>) -> Reply<()> {
-    state.session().client.registry().await?;
+pub async fn check_connection(app: State<'_, App>) -> Reply<()> {
+    app.session().client.registry().await?;
     Ok(())
+}
+
+#[tauri::command]
+pub async fn status(app: State<'_, App>) -> Reply<StatusView> {
+    Ok(app.status().await)
+}
+
+#[tauri::command]
+pub async fn save_blob(
+    handle: AppHandle,
+    app: State<'_, App>,
+    aas_id: String,
+    submodel: String,
+    id_shorts: Vec<String>,
+) -> Reply<Option<PathBuf>> {
+    let at = ElementAddress {
+        aas_id,
+        submodel,
+        id_shorts,
+    };
+    Ok(app.save_blob(&at, |s| ask_save_path(&handle, s)).await?)
+}
+
+/// Opens the File's web address in the system's browser.
+#[tauri::command]
+pub async fn open_file_address(
+    app: State<'_, App>,
+    aas_id: String,
+    submodel: String,
+    id_shorts: Vec<String>,
+) -> Reply<()> {
+    let at = ElementAddress {
+        aas_id,
+        submodel,
+        id_shorts,
+    };
+    let address = app.file_address(&at).await?;
+    tauri_plugin_opener::open_url(&address, None::<&str>)
+        .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
+}
+
+#[tauri::command]
+pub async fn load_everything(
+    app: State<'_, App>,
+    plant: String,
+    asset_types: Vec<String>,
+    on_progress: Channel<Progress>,
+) -> Reply<LoadSummary> {
+    // The window may be gone; the crawl need not care.
+    let progress = |p: &Progress| drop(on_progress.send(*p));
+    Ok(app.load_everything(plant, &asset_types, progress).await?)
+}
+
+#[tauri::command]
+pub fn cancel_loading(app: State<'_, App>) {
+    app.cancel_job();
+}
+
+#[tauri::command]
+pub async fn export_loaded(
+    handle: AppHandle,
+    app: State<'_, App>,
+    format: String,
+) -> Reply<Option<PathBuf>> {
+    Ok(app
+        .export_loaded(&format, |s| ask_save_path(&handle, s))
+        .await?)
+}
+
+#[tauri::command]
+pub async fn export_selection(
+    handle: AppHandle,
+    app: State<'_, App>,
+    plant: String,
+    asset_types: Vec<String>,
+    picks: Vec<Pick>,
+    format: String,
+    on_progress: Channel<Progress>,
+) -> Reply<ExportSummary> {
+    let request = ExportRequest {
+        plant,
+        asset_types,
+        picks,
+        format,
+    };
+    let progress = |p: &Progress| drop(on_progress.send(*p));
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.export_selection(request, chosen, progress).await?)
+}
+
+/// Shows the last exported file in the system's file manager.
+#[tauri::command]
+pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
+    let path = app.last_export()?;
+    tauri_plugin_opener::reveal_item_in_dir(&path)
+        .map_err(|e| IpcError::local(format!("cannot show {}: {e}", path.display())))
+}
+
+#[tauri::command]
+pub fn list_profiles(app: State<'_, App>) -> Reply<ProfileList> {
+    Ok(app.profiles()?)
+}
+
+/// Saves a profile; a secret left empty keeps the stored one. Secrets go to the
+/// keychain, or to memory when `session_only` (the user's answer to "no keychain").
+#[tauri::command]
+pub fn save_profile(
+    app: State<'_, App>,
+    profile: Profile,
+    client_secret: Secret,
+    user_token: Secret,
+    session_only: bool,
+) -> Reply<()> {
+    let form = ProfileForm {
+        profile,
+        client_secret,
+        user_token,
+    };
+    Ok(app.save_profile(form, session_only)?)
+}
+
+#[tauri::command]
+pub fn delete_profile(app: State<'_, App>, name: String) -> Reply<()> {
+    Ok(app.delete_profile(&name)?)
+}
+
+#[tauri::command]
+pub fn duplicate_profile(app: State<'_, App>, name: String) -> Reply<Profile> {
+    Ok(app.duplicate_profile(&name)?)
+}
+
+#[tauri::command]
+pub fn use_profile(app: State<'_, App>, name: String) -> Reply<ProfileView> {
+    Ok(app.use_profile(&name)?)
+}
+
+#[tauri::command]
+pub async fn test_connection(
+    app: State<'_, App>,
+    profile: Profile,
+    client_secret: Secret,
+    user_token: Secret,
+) -> Reply<Vec<CheckStep>> {
+    let form = ProfileForm {
+        profile,
+        client_secret,
+        user_token,
+    };
+    Ok(app.test_profile(form).await?)
 }

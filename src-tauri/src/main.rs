@@ -2,17 +2,12 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 //! The desktop shell: starts the built-in demo service, then serves the web UI in
-//! `ui/` and a few thin commands over `aas-client`.
+//! `ui/` and a few thin commands over `aas-app`.
 
-mod attachments;
 mod commands;
 mod error;
-mod loading;
-mod profiles;
 mod rendering;
 mod save_dialog;
-mod state;
-mod status;
 
 fn main() {
     let software_drawing = rendering::choose_for_this_machine();
@@ -28,16 +23,14 @@ fn main() {
     }
     // The demo service (an RSA key to generate, a plant to build) starts while GTK and
     // WebKit start, not after them: it was most of the time to the first paint.
-    let demo = tauri::async_runtime::spawn(state::AppState::demo());
+    let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         // Remembers the window's size and place between runs.
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             use tauri::Manager;
-            let state = tauri::async_runtime::block_on(demo)??;
-            app.manage(state);
-            app.manage(aas_client::SecretStore::default());
+            app.manage(tauri::async_runtime::block_on(demo)??);
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -46,21 +39,21 @@ fn main() {
             commands::list_submodels,
             commands::list_elements,
             commands::curl_for,
-            attachments::save_blob,
-            attachments::open_file_address,
-            loading::load_everything,
-            loading::cancel_loading,
-            loading::export_loaded,
-            loading::export_selection,
-            loading::reveal_export,
+            commands::save_blob,
+            commands::open_file_address,
+            commands::load_everything,
+            commands::cancel_loading,
+            commands::export_loaded,
+            commands::export_selection,
+            commands::reveal_export,
             commands::check_connection,
-            profiles::list_profiles,
-            profiles::save_profile,
-            profiles::delete_profile,
-            profiles::use_profile,
-            profiles::duplicate_profile,
-            profiles::test_connection,
-            status::status,
+            commands::list_profiles,
+            commands::save_profile,
+            commands::delete_profile,
+            commands::use_profile,
+            commands::duplicate_profile,
+            commands::test_connection,
+            commands::status,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -3,34 +3,29 @@
 
 use std::path::PathBuf;
 
+use aas_app::SaveAs;
 use tauri::AppHandle;
 use tauri_plugin_dialog::DialogExt;
-
-use crate::error::IpcError;
 
 /// Names a folder to save into without asking (for tests that drive the window).
 const SAVE_DIR_VARIABLE: &str = "AAS_BROWSER_SAVE_DIR";
 
-/// Asks where to save `name`, offering files ending in `extension`; `None` when the
-/// user cancelled.
-pub async fn ask_save_path(
-    app: &AppHandle,
-    name: &str,
-    extension: &str,
-) -> Result<Option<PathBuf>, IpcError> {
+/// Asks where to save `offer.name`, offering files ending in its extension; `None`
+/// when the user cancelled.
+pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
     // Set by whoever starts the app (the end-to-end tests), never by the webview: the
     // native dialog cannot be driven through WebDriver.
     if let Some(dir) = std::env::var_os(SAVE_DIR_VARIABLE) {
-        return Ok(Some(PathBuf::from(dir).join(name)));
+        return Ok(Some(PathBuf::from(dir).join(offer.name)));
     }
     let dialog = app
         .dialog()
         .file()
-        .set_file_name(name)
-        .add_filter(extension.to_uppercase(), &[extension]);
+        .set_file_name(&offer.name)
+        .add_filter(offer.extension.to_uppercase(), &[offer.extension]);
     // The dialog blocks until answered: keep it off the async workers.
     let chosen = tokio::task::spawn_blocking(move || dialog.blocking_save_file())
         .await
-        .map_err(|e| IpcError::bad_request(e.to_string()))?;
+        .map_err(|e| aas_app::Error::BadRequest(format!("the save dialog failed: {e}")))?;
     Ok(chosen.and_then(|p| p.into_path().ok()))
 }

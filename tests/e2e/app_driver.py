@@ -118,6 +118,19 @@ class AppTestCase(unittest.TestCase):
 
     app_env = {}
 
+    def start_sandbox(self, port, state, *more):
+        """`aasmd sandbox` on `port` keeping its state in `state` (so a restart on the
+        same address accepts the same credentials); returns its start-up line."""
+        self.sandbox = subprocess.Popen(
+            [os.environ["AASMD_BIN"], "sandbox", "--addr", f"127.0.0.1:{port}", "--state", state, *more],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return json.loads(self.sandbox.stdout.readline())
+
+    def stop_sandbox(self):
+        self.sandbox.terminate()
+        self.sandbox.wait(10)
+        self.sandbox.stdout.close()
+
     @classmethod
     def setUpClass(cls):
         app = os.path.abspath(os.environ["AAS_BROWSER_BIN"])

@@ -91,22 +91,11 @@ class Browse(AppTestCase):
 
 
 class ServerComesAndGoes(AppTestCase):
-    def start_sandbox(self, port, state):
-        self.sandbox = subprocess.Popen(
-            [os.environ["AASMD_BIN"], "sandbox", "--addr", f"127.0.0.1:{port}", "--state", state, "--admin-token"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        return json.loads(self.sandbox.stdout.readline())
-
-    def stop_sandbox(self):
-        self.sandbox.terminate()
-        self.sandbox.wait(10)
-        self.sandbox.stdout.close()
-
     def test_offline_banner_recovery_and_withdrawn_grant(self):
         wd = self.wd
         port = free_port()
         state = os.path.join(self.data_home, "sandbox-state.json")
-        line = self.start_sandbox(port, state)
+        line = self.start_sandbox(port, state, "--admin-token")
         try:
             self.fill_profile_form("Comes and goes", line)
             self.save_profile_and_connect("Comes and goes")
@@ -126,7 +115,7 @@ class ServerComesAndGoes(AppTestCase):
 
             # It comes back on the same address: the banner goes by itself and the
             # failed node is fetched again.
-            line = self.start_sandbox(port, state)
+            line = self.start_sandbox(port, state, "--admin-token")
             self.wait_until(lambda: wd.script(banner_hidden), 30, "the banner to go")
             self.wait_until(lambda: wd.script(
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",

@@ -18,6 +18,8 @@ Exit codes:
   4  not found, or not shared with this application (403/404)
   5  the server cannot be reached
   6  crawl: finished, but some nodes could not be fetched (see the summary)
+  7  cannot write the output (the --out file, or stdout); a closed pipe
+     (aasmd registry | head) ends quietly with 0
   130 crawl: interrupted (Ctrl-C); what was fetched is written
 
 Examples:

@@ -8,11 +8,17 @@ pub enum CliError {
     #[error(transparent)]
     Client(#[from] aas_client::Error),
     #[error(transparent)]
+    App(#[from] aas_app::Error),
+    #[error(transparent)]
     Sandbox(#[from] aas_sandbox::Error),
     #[error("{0}")]
     Usage(String),
     #[error("cannot write to stdout: {0}")]
-    Output(#[from] std::io::Error),
+    Stdout(#[from] std::io::Error),
+    #[error("cannot encode the output as JSON: {0}")]
+    Encode(#[source] serde_json::Error),
+    #[error("cannot wait for Ctrl-C: {0}")]
+    Signal(#[source] std::io::Error),
     #[error("the crawl is incomplete ({0}); the export holds everything else")]
     Partial(String),
     #[error("interrupted; what was fetched so far is written")]
@@ -23,35 +29,67 @@ pub enum CliError {
     Unreadable(usize),
 }
 
+/// Exit code for "cannot write the output" (an `--out` file, or stdout).
+const OUTPUT_FAILED: u8 = 7;
+
+impl From<serde_json::Error> for CliError {
+    /// Writing JSON to stdout fails either in the writing (an I/O error, a closed
+    /// pipe) or in the encoding; each gets its own words.
+    fn from(e: serde_json::Error) -> Self {
+        match e.io_error_kind() {
+            Some(_) => CliError::Stdout(e.into()),
+            None => CliError::Encode(e),
+        }
+    }
+}
+
 impl CliError {
     pub fn exit_code(&self) -> ExitCode {
-        ExitCode::from(match self {
-            CliError::Client(e) => match e.kind() {
-                ErrorKind::Auth => 3,
-                ErrorKind::NotFound | ErrorKind::NotAllowed => 4,
-                ErrorKind::Offline => 5,
-                ErrorKind::Config | ErrorKind::BadRequest => 2,
-                _ => 1,
-            },
-            CliError::Usage(_) => 2,
-            CliError::Partial(_) => 6,
-            CliError::Interrupted => 130,
-            CliError::Sandbox(_)
-            | CliError::Output(_)
-            | CliError::Model(_)
-            | CliError::Unreadable(_) => 1,
+        let kind = match self {
+            CliError::Client(e) => Some(e.kind()),
+            CliError::App(e) => Some(e.kind()),
+            _ => None,
+        };
+        ExitCode::from(match (self, kind) {
+            (_, Some(ErrorKind::Auth)) => 3,
+            (_, Some(ErrorKind::NotFound | ErrorKind::NotAllowed)) => 4,
+            (_, Some(ErrorKind::Offline)) => 5,
+            (_, Some(ErrorKind::Io)) => OUTPUT_FAILED,
+            (
+                _,
+                Some(
+                    ErrorKind::Config
+                    | ErrorKind::BadRequest
+                    | ErrorKind::Keychain
+                    | ErrorKind::KeychainUnavailable,
+                ),
+            ) => 2,
+            (_, Some(_)) => 1,
+            (CliError::Usage(_), _) => 2,
+            (CliError::Stdout(_), _) => OUTPUT_FAILED,
+            (CliError::Partial(_), _) => 6,
+            (CliError::Interrupted, _) => 130,
+            _ => 1,
         })
+    }
+
+    /// A reader that went away (`aasmd registry | head`): Unix tools end quietly then.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, CliError::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<&'static str> {
-        match self {
-            CliError::Client(e) => match e.kind() {
-                ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),
-                ErrorKind::NotFound => Some("the id may be wrong, or the customer has not allowed this asset to the application"),
-                ErrorKind::Offline => Some("is the service running, and are the URLs right?"),
-                _ => None,
-            },
+        let kind = match self {
+            CliError::Client(e) => e.kind(),
+            CliError::App(e) => e.kind(),
+            _ => return None,
+        };
+        match kind {
+            ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),
+            ErrorKind::NotFound => Some("the id may be wrong, or the customer has not allowed this asset to the application"),
+            ErrorKind::Offline => Some("is the service running, and are the URLs right?"),
+            ErrorKind::Io => Some("check that the folder exists, is writable and has space"),
             _ => None,
         }
     }

@@ -14,7 +14,7 @@ pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
     let report = inspect_environment(&env)?;
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &report).map_err(std::io::Error::other)?;
+        serde_json::to_writer_pretty(&mut out, &report)?;
         writeln!(out)?;
     } else {
         print_text(&mut out, &report)?;

@@ -43,6 +43,7 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(args)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_closed_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("aasmd: {e}");
             if let Some(hint) = e.hint() {

@@ -1,8 +1,8 @@
 use std::io::Write;
 
-use aas_client::{Client, Connection, CrawlPlan, Keychain, ProfileStore, SecretKind};
+use aas_app::{ConnectionSource, Overrides};
+use aas_client::{Client, Connection, CrawlPlan, Secret};
 use aas_model::Parsed;
-use serde_json::Value;
 
 use crate::cli::{ConnectionArgs, Query};
 use crate::error::CliError;
@@ -57,67 +57,24 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
 /// The connection from `--profile` or `--config`, overridden field by field by the
 /// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
 fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
-    let mut fields = match (&args.profile, &args.config) {
-        (Some(name), _) => profile_fields(name)?,
-        (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
-            serde_json::from_str::<serde_json::Map<String, Value>>(&text).map_err(|e| {
-                CliError::Usage(format!("{} is not a connection file: {e}", path.display()))
-            })?
-        }
-        (None, None) => serde_json::Map::new(),
+    let source = match (&args.profile, &args.config) {
+        (Some(name), _) => ConnectionSource::Profile(name.clone()),
+        (None, Some(path)) => ConnectionSource::File(path.clone()),
+        (None, None) => ConnectionSource::Nothing,
     };
-    let overrides = [
-        ("registry_url", args.registry_url.clone()),
-        ("gateway_url", args.gateway_url.clone()),
-        ("auth_url", args.auth_url.clone()),
-        ("realm", args.realm.clone()),
-        ("client_id", args.client_id.clone()),
-        ("client_secret", std::env::var("AASMD_CLIENT_SECRET").ok()),
-        ("user_token", std::env::var("AASMD_USER_TOKEN").ok()),
-    ];
-    for (name, value) in overrides {
-        if let Some(v) = value {
-            fields.insert(name.into(), Value::String(v));
-        }
-    }
-    if args.allow_plain_http {
-        fields.insert("allow_plain_http".into(), Value::Bool(true));
-    }
-    if let Some(path) = &args.ca_file {
-        let path = serde_json::to_value(path).map_err(std::io::Error::other)?;
-        fields.insert("ca_file".into(), path);
-    }
-    if let Some(auth) = args.client_auth {
-        fields.insert(
-            "client_auth".into(),
-            serde_json::to_value(auth).map_err(std::io::Error::other)?,
-        );
-    }
-    serde_json::from_value(Value::Object(fields)).map_err(|e| {
-        CliError::Usage(format!(
-            "incomplete connection ({e}); give --config FILE, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN"
-        ))
-    })
-}
-
-/// A saved profile's fields, with the secrets the keychain holds for it.
-fn profile_fields(name: &str) -> Result<serde_json::Map<String, Value>, CliError> {
-    let profile = ProfileStore::app_default()?.find(name)?;
-    let mut fields = match serde_json::to_value(&profile).map_err(std::io::Error::other)? {
-        Value::Object(map) => map,
-        _ => serde_json::Map::new(),
-    };
-    for (field, kind) in [
-        ("client_secret", SecretKind::ClientSecret),
-        ("user_token", SecretKind::UserToken),
-    ] {
-        if let Some(secret) = Keychain.get(name, kind)? {
-            fields.insert(field.into(), Value::String(secret.expose().to_owned()));
-        }
-    }
-    Ok(fields)
+    let secret = |name| std::env::var(name).ok().map(Secret::new);
+    Ok(source.connection(Overrides {
+        registry_url: args.registry_url.clone(),
+        gateway_url: args.gateway_url.clone(),
+        auth_url: args.auth_url.clone(),
+        realm: args.realm.clone(),
+        client_id: args.client_id.clone(),
+        client_secret: secret("AASMD_CLIENT_SECRET"),
+        user_token: secret("AASMD_USER_TOKEN"),
+        client_auth: args.client_auth,
+        allow_plain_http: args.allow_plain_http,
+        ca_file: args.ca_file.clone(),
+    })?)
 }
 
 /// A list as a JSON array of the items' exact texts.

@@ -51,12 +51,12 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
     if args.admin_token {
         info.admin_token = Some(sandbox.admin_token().to_owned());
     }
-    let line = serde_json::to_string(&info).map_err(std::io::Error::other)?;
+    let line = serde_json::to_string(&info)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}")?;
     out.flush()?;
     drop(out);
     eprintln!("aasmd: sandbox listening on {}", info.registry_url);
-    tokio::signal::ctrl_c().await?;
+    tokio::signal::ctrl_c().await.map_err(CliError::Signal)?;
     Ok(())
 }

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use aas_client::{ClientAuth, Keychain, Profile, ProfileStore, Secret, SecretKind};
+use aas_app::{Keychain, Profile, ProfileStore, SecretKind};
+use aas_client::{ClientAuth, Secret};
 use serde_json::Value;
 
 mod support;
@@ -105,25 +106,32 @@ fn exit_codes_say_what_went_wrong() {
     assert_eq!(gone.status.code(), Some(5));
 }
 
+/// `aasmd crawl` of the demo plant with `args`, written to `out`.
+fn crawl_demo(config: &std::path::Path, args: &[&str], out: &str) -> Output {
+    let config = config.to_str().expect("path");
+    let mut all = vec![
+        "--config", config, "crawl", "--plant", "DEMO-01", "--out", out,
+    ];
+    all.extend_from_slice(args);
+    aasmd(&all)
+}
+
 #[test]
 fn a_crawl_over_the_node_limit_ends_partial_and_says_why() {
     let (_sandbox, config) = sandbox();
     let out_file = temp_dir("node-limit").join("plant.json");
-    let out = aasmd(&[
-        "--config",
-        config.to_str().expect("path"),
-        "crawl",
-        "--plant",
-        "DEMO-01",
-        "--max-nodes",
-        "30",
-        "--offline-wait",
-        "1m",
-        "--format",
-        "raw",
-        "--out",
+    let out = crawl_demo(
+        &config,
+        &[
+            "--max-nodes",
+            "30",
+            "--offline-wait",
+            "1m",
+            "--format",
+            "raw",
+        ],
         out_file.to_str().expect("path"),
-    ]);
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(6), "{stderr}");
     assert!(
@@ -134,6 +142,48 @@ fn a_crawl_over_the_node_limit_ends_partial_and_says_why() {
         serde_json::from_slice(&std::fs::read(&out_file).expect("written")).expect("JSON");
     assert_eq!(bundle["manifest"]["node_limit_reached"], true);
     assert_eq!(bundle["nodes"].as_array().map(Vec::len), Some(30));
+}
+
+#[test]
+fn an_output_that_cannot_be_written_names_the_path_and_exits_7() {
+    let (_sandbox, config) = sandbox();
+    let out = crawl_demo(
+        &config,
+        &["--type", "machine", "--format", "env"],
+        "/nonexistent-folder-of-this-test/plant.json",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(7), "{stderr}");
+    assert!(
+        stderr.contains("cannot write /nonexistent-folder-of-this-test/plant.json")
+            && stderr.contains("No such file or directory"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_aasmd_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let (_sandbox, config) = sandbox();
+    let mut child = Command::new(AASMD)
+        .args(["--config", config.to_str().expect("path"), "registry"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("aasmd runs");
+    // The reader closes its end before aasmd writes: what `| head -c0` does.
+    drop(child.stdout.take());
+    let status = child.wait().expect("ends");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read");
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(stderr.is_empty(), "no message for a closed pipe: {stderr}");
 }
 
 #[test]

@@ -7,7 +7,8 @@ use std::io::Read;
 use std::path::Path;
 use std::process::Command;
 
-use aas_client::{Profile, ProfileStore, Transport};
+use aas_app::{Profile, ProfileStore};
+use aas_client::Transport;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use serde_json::Value;

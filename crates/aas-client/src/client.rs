@@ -165,7 +165,7 @@ impl Client {
 
     pub(crate) fn aas_list_url(&self, asset_type: AssetType, plant: &str) -> Result<String> {
         let mut url = reqwest::Url::parse(&self.conn.gateway(&[]))
-            .map_err(|e| Error::Config(format!("gateway URL: {e}")))?;
+            .map_err(|e| Error::Settings(format!("gateway URL: {e}")))?;
         url.query_pairs_mut()
             .append_pair("AssetType", asset_type.code())
             .append_pair("PlantCode", plant);

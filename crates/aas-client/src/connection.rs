@@ -34,7 +34,7 @@ pub enum ClientAuth {
 /// Accepts `https` URLs, and `http` only to this machine (loopback) unless
 /// `allow_plain_http`, so tokens never cross a network in clear text by accident.
 pub fn check_url(what: &str, url: &str, allow_plain_http: bool) -> crate::Result<()> {
-    let bad = |why: &str| Err(crate::Error::Config(format!("{what} {url:?}: {why}")));
+    let bad = |why: &str| Err(crate::Error::Settings(format!("{what} {url:?}: {why}")));
     let Ok(parsed) = reqwest::Url::parse(url) else {
         return bad("not a URL");
     };

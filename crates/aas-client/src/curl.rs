@@ -2,12 +2,18 @@ use crate::Client;
 
 impl Client {
     /// The gateway URL of an AAS, one of its submodels, or an element inside one
-    /// (`path`: idShorts from the outermost collection down), identifiers encoded once.
-    pub fn resource_url(&self, aas_id: &str, submodel: Option<&str>, path: &[&str]) -> String {
+    /// (`id_shorts` from the outermost collection down), identifiers encoded once.
+    pub fn resource_url(
+        &self,
+        aas_id: &str,
+        submodel: Option<&str>,
+        id_shorts: &[String],
+    ) -> String {
+        let path: Vec<&str> = id_shorts.iter().map(String::as_str).collect();
         match submodel {
             None => self.aas_url(aas_id),
             Some(sm) if path.is_empty() => self.submodel_url(aas_id, sm),
-            Some(sm) => self.elements_url(aas_id, sm, path),
+            Some(sm) => self.elements_url(aas_id, sm, &path),
         }
     }
 }

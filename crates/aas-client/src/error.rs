@@ -1,3 +1,5 @@
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 /// What went wrong, in the kinds the UI acts on (see [`ErrorKind`]). Messages never
@@ -12,10 +14,17 @@ pub enum Error {
         description: Option<String>,
         /// The server's `Retry-After`, when it sent one.
         retry_after: Option<std::time::Duration>,
+        /// The start of the server's answer ([`MAX_ERROR_BODY`] at most), for a bug report.
+        body: String,
     },
     /// The server could not be reached or did not answer in time.
     #[error("cannot reach the server at {url}: {reason}")]
-    Offline { url: String, reason: String },
+    Offline {
+        url: String,
+        reason: String,
+        #[source]
+        source: Option<reqwest::Error>,
+    },
     /// The answer was cut short or is not JSON at all (a proxy's page, a truncated
     /// body): worth another attempt, unlike [`Error::BadData`].
     #[error("the server's answer from {url} was incomplete or not JSON: {reason}")]
@@ -28,15 +37,20 @@ pub enum Error {
     BadData(#[from] aas_model::Error),
     /// The connection settings are unusable.
     #[error("connection settings: {0}")]
-    Config(String),
-    /// The OS keychain could not be used.
-    #[error("keychain: {0}")]
-    Keychain(String),
-    /// No OS keychain is reachable (no Secret Service on Linux): the user may choose
-    /// to keep secrets for this session only, never silently in a file.
-    #[error("{0}")]
-    KeychainUnavailable(String),
+    Settings(String),
+    /// A file could not be read or written (an export, a CA file).
+    #[error("cannot {action} {}: {source}", .path.display())]
+    Io {
+        /// What was tried, as a verb: "write", "read".
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
+
+/// The most of an error answer's body kept in [`Error::Api`].
+pub const MAX_ERROR_BODY: usize = 2048;
 
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -52,8 +66,16 @@ pub enum ErrorKind {
     Server,
     Offline,
     BadData,
+    /// Unusable settings: a profile, a command line, a configuration file.
     Config,
+    /// A local file could not be read or written.
+    Io,
+    /// The OS keychain refused or failed.
+    Keychain,
+    /// No OS keychain is reachable: the user may keep secrets for this session only.
     KeychainUnavailable,
+    /// Another job of the same kind is running.
+    Busy,
 }
 
 impl Error {
@@ -71,9 +93,24 @@ impl Error {
             Error::BadData(_) | Error::Incomplete { .. } | Error::TooLarge { .. } => {
                 ErrorKind::BadData
             }
-            Error::Config(_) | Error::Keychain(_) => ErrorKind::Config,
-            Error::KeychainUnavailable(_) => ErrorKind::KeychainUnavailable,
+            Error::Settings(_) => ErrorKind::Config,
+            Error::Io { .. } => ErrorKind::Io,
         }
+    }
+
+    /// What a bug report needs beyond the message: the server's body for an API
+    /// error, else the chain of causes; `None` when there is nothing more.
+    pub fn detail(&self) -> Option<String> {
+        if let Error::Api { body, .. } = self {
+            return (!body.is_empty()).then(|| body.clone());
+        }
+        let mut causes = Vec::new();
+        let mut cause = std::error::Error::source(self);
+        while let Some(e) = cause {
+            causes.push(e.to_string());
+            cause = e.source();
+        }
+        (!causes.is_empty()).then(|| causes.join(": "))
     }
 
     /// Builds the error for a non-success answer from its status and body, reading
@@ -88,8 +125,8 @@ impl Error {
             error: Option<String>,
             error_description: Option<String>,
         }
-        let body: Option<Body> = serde_json::from_str(body).ok();
-        let (error, description) = body
+        let fields: Option<Body> = serde_json::from_str(body).ok();
+        let (error, description) = fields
             .map(|b| (b.error, b.error_description))
             .unwrap_or_default();
         Error::Api {
@@ -97,8 +134,18 @@ impl Error {
             error,
             description,
             retry_after,
+            body: truncate(body, MAX_ERROR_BODY).to_owned(),
         }
     }
+}
+
+/// The longest start of `text` of at most `max` bytes that ends on a character.
+fn truncate(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> String {

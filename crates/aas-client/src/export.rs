@@ -59,9 +59,25 @@ pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Resu
     Ok(bytes.len() as u64)
 }
 
-fn io_error(e: impl std::fmt::Display) -> Error {
-    Error::Config(format!("cannot write the export: {e}"))
+/// A crawled answer that no longer reads as the list it was read as.
+fn unreadable(e: serde_json::Error) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: ".".into(),
+        message: e.to_string(),
+    })
 }
+
+/// The CSV is built in memory before it is written: a failure there is no file's.
+fn csv_failed(e: csv::Error) -> Error {
+    Error::Io {
+        action: "build",
+        path: "the CSV in memory".into(),
+        source: e.into(),
+    }
+}
+
+/// A process-wide count, so two writers in one process never share a temporary file.
+static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Writes a temporary file beside `path`, syncs it, then renames it over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -75,11 +91,12 @@ fn write_atomically_with(
 ) -> Result<u64> {
     let name = path
         .file_name()
-        .ok_or_else(|| Error::Config(format!("{} is not a file path", path.display())))?;
+        .ok_or_else(|| Error::Settings(format!("{} is not a file path", path.display())))?;
     let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
+        ".{}.tmp-{}-{}",
         name.to_string_lossy(),
-        std::process::id()
+        std::process::id(),
+        TEMP_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
     let written = (|| -> std::io::Result<u64> {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
@@ -92,9 +109,13 @@ fn write_atomically_with(
         std::fs::rename(&tmp, path)?;
         Ok(size)
     })();
-    written.map_err(|e| {
+    written.map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
-        io_error(format_args!("{}: {e}", path.display()))
+        Error::Io {
+            action: "write",
+            path: path.to_owned(),
+            source,
+        }
     })
 }
 
@@ -163,7 +184,7 @@ fn items<'c>(
     let mut out = Vec::new();
     for f in crawl.at(level) {
         // The crawl already read each of these as a list.
-        let list: Vec<&RawValue> = serde_json::from_str(&f.raw).map_err(io_error)?;
+        let list: Vec<&RawValue> = serde_json::from_str(&f.raw).map_err(unreadable)?;
         if crawl.selection.is_everything() {
             out.extend(list);
         } else {
@@ -251,7 +272,7 @@ fn assets_of<'c>(crawl: &'c Crawl, shells: &[&RawValue]) -> Result<Vec<&'c RawVa
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for f in crawl.at(|p| *p == NodePath::Registry) {
-        let descriptors: Vec<Descriptor> = serde_json::from_str(&f.raw).map_err(io_error)?;
+        let descriptors: Vec<Descriptor> = serde_json::from_str(&f.raw).map_err(unreadable)?;
         for d in descriptors {
             let Some(asset) = d.asset else { continue };
             let aas_id = d.identification["id"].as_str().unwrap_or_default();
@@ -293,7 +314,7 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
         "unit",
         "semantic_id",
     ])
-    .map_err(io_error)?;
+    .map_err(csv_failed)?;
     for f in crawl.at(|p| matches!(p, NodePath::Submodels { .. })) {
         let NodePath::Submodels { aas_id } = &f.path else {
             continue;
@@ -312,7 +333,8 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
             rows(&mut out, &row, "", &sm.elements())?;
         }
     }
-    out.into_inner().map_err(io_error)
+    out.into_inner()
+        .map_err(|e| csv_failed(e.into_error().into()))
 }
 
 struct Row<'a> {
@@ -361,7 +383,7 @@ fn rows(
                 e.unit().unwrap_or_default(),
                 semantic,
             ])
-            .map_err(io_error)?;
+            .map_err(csv_failed)?;
         }
         rows(out, row, &path, &e.children().unwrap_or_default())?;
     }

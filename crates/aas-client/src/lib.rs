@@ -2,6 +2,7 @@
 //! reads the registry and the gateway, and hands back every node with the exact JSON
 //! the server sent (see [`aas_model::Parsed`]).
 
+mod address;
 mod check;
 mod client;
 mod connection;
@@ -10,13 +11,13 @@ mod curl;
 mod error;
 mod export;
 mod follow;
-mod profiles;
 mod retry;
 mod secret;
 mod selection;
 mod token;
 mod transport;
 
+pub use address::ElementAddress;
 pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
@@ -25,9 +26,8 @@ pub use crawl::{
     DEFAULT_OFFLINE_WAIT,
 };
 pub use curl::curl_command;
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
 pub use export::{export, write_atomically, Format};
-pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};

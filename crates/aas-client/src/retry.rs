@@ -45,11 +45,9 @@ impl RetryPolicy {
             Error::Offline { .. } | Error::Incomplete { .. } => true,
             // 500 too: for an idempotent GET a server error is often a passing fault.
             Error::Api { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
-            Error::BadData(_)
-            | Error::TooLarge { .. }
-            | Error::Config(_)
-            | Error::Keychain(_)
-            | Error::KeychainUnavailable(_) => false,
+            Error::BadData(_) | Error::TooLarge { .. } | Error::Settings(_) | Error::Io { .. } => {
+                false
+            }
         }
     }
 }
@@ -84,6 +82,7 @@ mod tests {
             error: None,
             description: None,
             retry_after: None,
+            body: String::new(),
         };
         for status in [429, 500, 502, 503, 504] {
             assert!(RetryPolicy::is_transient(&api(status)), "{status}");

@@ -38,8 +38,12 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
         .read_timeout(idle)
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
     if let Some(path) = &transport.ca_file {
-        let bad = |why: String| Error::Config(format!("CA file {}: {why}", path.display()));
-        let pem = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let bad = |why: String| Error::Settings(format!("CA file {}: {why}", path.display()));
+        let pem = std::fs::read(path).map_err(|source| Error::Io {
+            action: "read the CA file",
+            path: path.clone(),
+            source,
+        })?;
         let certificates =
             reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
         if certificates.is_empty() {
@@ -51,7 +55,7 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
     }
     builder
         .build()
-        .map_err(|e| Error::Config(format!("cannot set up HTTP: {e}")))
+        .map_err(|e| Error::Settings(format!("cannot set up HTTP: {e}")))
 }
 
 fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirect::Action {
@@ -88,7 +92,7 @@ impl StdError for CrossOriginRedirect {}
 /// A transport failure, described without the request's headers.
 pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
     if let Some(redirect) = find_cause::<CrossOriginRedirect>(&e) {
-        return Error::Config(format!("{url}: {redirect}"));
+        return Error::Settings(format!("{url}: {redirect}"));
     }
     let reason = if let Some(tls) = find_cause::<rustls::Error>(&e) {
         format!(
@@ -97,11 +101,13 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
     } else if e.is_connect() {
         "connection refused or unreachable".to_owned()
     } else {
-        idle_or(e.without_url())
+        idle_or(&e)
     };
+    // The URL is in the message already; the cause chain is for the details.
     Error::Offline {
         url: url.to_owned(),
         reason,
+        source: Some(e.without_url()),
     }
 }
 
@@ -121,7 +127,7 @@ pub(crate) async fn read_body(
     let mut bytes = Vec::with_capacity(announced.min(PRESIZE_MAX.min(limit) as u64) as usize);
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
         url: url.to_owned(),
-        reason: idle_or(e.without_url()),
+        reason: idle_or(&e.without_url()),
     })? {
         if bytes.len() + chunk.len() > limit {
             return Err(Error::TooLarge {
@@ -143,7 +149,7 @@ pub(crate) async fn read_body(
 }
 
 /// A timeout said in words; any other failure as reqwest says it.
-fn idle_or(e: reqwest::Error) -> String {
+fn idle_or(e: &reqwest::Error) -> String {
     if e.is_timeout() {
         "no answer in time (nothing arrived for longer than the idle timeout)".to_owned()
     } else {

@@ -133,7 +133,10 @@ async fn crawl(client: Client, plan: &CrawlPlan) -> (Crawl, bool) {
 
 /// One line of figures for docs/RELIABILITY.md (`-- --nocapture`).
 fn report(what: &str, crawl: &Crawl) {
-    let took = crawl.finished.duration_since(crawl.started).unwrap_or_default();
+    let took = crawl
+        .finished
+        .duration_since(crawl.started)
+        .unwrap_or_default();
     eprintln!(
         "{what}: {} fetched, {} failed, {} retries, {} probes, {:.1} s",
         crawl.fetched.len(),

@@ -1,27 +1,32 @@
-use std::sync::{Arc, Mutex, RwLock};
+//! What the app is connected to: the active profile's client, and the built-in demo
+//! service, which lives as long as the app so the demo profile can always be switched
+//! back to.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use aas_client::{Client, ClientAuth, Connection, Crawl, Secret};
 use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
-use tokio_util::sync::CancellationToken;
 
-use crate::error::StartError;
+use crate::jobs::Jobs;
+use crate::{Result, SecretStore};
 
 /// The name under which the built-in demo profile appears.
 pub const DEMO_PROFILE: &str = "Demo platform (built in)";
 
-/// What the app is connected to. The demo sandbox lives here so it runs as long as
-/// the app does, and the demo profile can always be switched back to.
+/// The application's state, shared by every command of a front end.
 #[derive(Debug)]
-pub struct AppState {
+pub struct App {
     session: RwLock<Session>,
     demo: Session,
-    /// Cancels the "load everything" crawl that is running, if one is.
-    pub loading: Mutex<Option<CancellationToken>>,
+    /// Secrets of saved profiles: the keychain, or memory for session-only ones.
+    pub(crate) secrets: SecretStore,
+    pub(crate) jobs: Jobs,
     /// What the last "load everything" fetched, for export.
-    pub loaded: Mutex<Option<Crawl>>,
+    pub(crate) loaded: Mutex<Option<Crawl>>,
     /// The file the last export wrote, for "Show in folder".
-    pub last_export: Mutex<Option<std::path::PathBuf>>,
+    pub(crate) last_export: Mutex<Option<PathBuf>>,
     _sandbox: Sandbox,
 }
 
@@ -43,12 +48,7 @@ pub struct ProfileView {
 }
 
 impl Session {
-    pub fn new(
-        name: &str,
-        builtin: bool,
-        conn: Connection,
-        plants: Vec<String>,
-    ) -> Result<Self, aas_client::Error> {
+    pub fn new(name: &str, builtin: bool, conn: Connection, plants: Vec<String>) -> Result<Self> {
         let profile = ProfileView {
             name: name.to_owned(),
             builtin,
@@ -63,10 +63,10 @@ impl Session {
     }
 }
 
-impl AppState {
-    /// Starts on the built-in demo profile: a sandbox in this process on a random
+impl App {
+    /// Starts on the built-in demo profile: a service in this process on a random
     /// loopback port.
-    pub async fn demo() -> Result<Self, StartError> {
+    pub async fn start_with_demo() -> Result<Self> {
         let sandbox = Sandbox::start(Config::default()).await?;
         let info = sandbox.info();
         let conn = Connection {
@@ -81,16 +81,18 @@ impl AppState {
             transport: Default::default(),
         };
         let demo = Session::new(DEMO_PROFILE, true, conn, info.plants.clone())?;
-        Ok(AppState {
+        Ok(App {
             session: RwLock::new(demo.clone()),
             demo,
-            loading: Mutex::new(None),
+            secrets: SecretStore::default(),
+            jobs: Jobs::default(),
             loaded: Mutex::new(None),
             last_export: Mutex::new(None),
             _sandbox: sandbox,
         })
     }
 
+    /// The active session.
     pub fn session(&self) -> Session {
         self.session
             .read()
@@ -98,13 +100,46 @@ impl AppState {
             .clone()
     }
 
-    pub fn demo_session(&self) -> Session {
+    pub(crate) fn demo_session(&self) -> Session {
         self.demo.clone()
     }
 
     /// Makes `session` the active one; what was loaded for the previous one is dropped.
-    pub fn switch(&self, session: Session) {
+    pub(crate) fn switch(&self, session: Session) {
         *self.session.write().unwrap_or_else(|e| e.into_inner()) = session;
-        *self.loaded.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        *lock(&self.loaded) = None;
+    }
+}
+
+/// A poisoned lock only means another command panicked; the data is still usable.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the status bar shows; no secret, only lifetimes and counts.
+#[derive(Debug, Serialize)]
+pub struct StatusView {
+    pub profile: String,
+    /// Seconds the current access token has left; `None` before the first request.
+    pub token_expires_in: Option<u64>,
+    /// The user token's `exp` (Unix seconds) when it is a JWT.
+    pub user_token_expiry: Option<u64>,
+    pub requests: u64,
+    pub errors: u64,
+}
+
+impl App {
+    /// What the active connection has done so far.
+    pub async fn status(&self) -> StatusView {
+        let session = self.session();
+        let client = &session.client;
+        let activity = client.activity();
+        StatusView {
+            profile: session.profile.name.clone(),
+            token_expires_in: client.token_expires_in().await.map(|d| d.as_secs()),
+            user_token_expiry: client.user_token_expiry(),
+            requests: activity.requests,
+            errors: activity.errors,
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Secrets in a real Secret Service (GNOME Keyring in a private D-Bus session):
-//! `scripts/with-keyring.sh cargo test -p aas-client --test keychain -- --include-ignored`
+//! `scripts/with-keyring.sh cargo test -p aas-app --test keychain -- --include-ignored`
 //! (`make test` does this).
 
-use aas_client::{ClientAuth, Keychain, Profile, ProfileStore, Secret, SecretKind};
+use aas_app::{Keychain, Profile, ProfileStore, SecretKind};
+use aas_client::{ClientAuth, Secret};
 
 const NEEDS: &str = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)";
 

@@ -1,38 +1,31 @@
-//! A File's or Blob's content, on the user's request. The webview names only the
-//! element: it is read again from the server here, so the webview can neither choose
-//! what is written nor which address is opened. A Blob's base64 value is decoded and
-//! written where the user chose in the save dialog; a File whose value is a web
-//! address is opened in the browser (a path inside the AASX package is not served).
+//! A File's or Blob's content, on the user's request. The front end names only the
+//! element: it is read again from the server here, so a page can neither choose what
+//! is written nor which address is opened. A Blob's base64 value is decoded and
+//! written where the user chose; a File whose value is a web address may be opened in
+//! the browser (a path inside the AASX package is not served).
 
-use aas_client::Client;
+use std::future::Future;
+use std::path::PathBuf;
+
+use aas_client::{Client, ElementAddress};
 use aas_model::{Blob, ElementBody};
 use base64::Engine;
-use tauri::{AppHandle, State};
 
-use crate::error::IpcError;
-use crate::save_dialog::ask_save_path;
-use crate::state::AppState;
-
-/// Where an element is: AAS id, submodel idShort, and the idShorts from the outermost
-/// collection down to the element.
-type ElementAt<'a> = (&'a str, &'a str, &'a [String]);
+use crate::{App, Error, Result};
 
 /// The File or Blob (`model_type`) at `at`: its idShort and its mimeType and value.
 async fn fetch_content(
     client: &Client,
-    (aas_id, submodel, id_shorts): ElementAt<'_>,
+    at: &ElementAddress,
     model_type: &str,
-) -> Result<(String, Blob), IpcError> {
-    let path: Vec<&str> = id_shorts.iter().map(String::as_str).collect();
-    let element = client.element(aas_id, submodel, &path).await?;
-    let element = element
-        .view()
-        .map_err(|e| IpcError::bad_data(e.to_string()))?;
+) -> Result<(String, Blob)> {
+    let element = client.element_at(at).await?;
+    let element = element.view().map_err(|e| Error::BadData(e.to_string()))?;
     match &element.body {
         ElementBody::Blob(b) | ElementBody::File(b) if element.model_type.name == model_type => {
             Ok((element.id_short.clone(), b.clone()))
         }
-        _ => Err(IpcError::bad_request(format!(
+        _ => Err(Error::BadRequest(format!(
             "{} is a {}, not a {model_type}",
             element.id_short, element.model_type.name
         ))),
@@ -41,22 +34,22 @@ async fn fetch_content(
 
 /// The decoded content of a Blob element.
 #[derive(Debug)]
-struct BlobContent {
-    id_short: String,
-    mime_type: Option<String>,
-    bytes: Vec<u8>,
+pub struct BlobContent {
+    pub id_short: String,
+    pub mime_type: Option<String>,
+    pub bytes: Vec<u8>,
 }
 
 impl BlobContent {
     /// Reads the Blob at `at`.
-    async fn fetch(client: &Client, at: ElementAt<'_>) -> Result<Self, IpcError> {
+    async fn fetch(client: &Client, at: &ElementAddress) -> Result<Self> {
         let (id_short, blob) = fetch_content(client, at, "Blob").await?;
         let text = blob.value.as_ref().map(String::as_str).unwrap_or_default();
         // Some servers wrap long base64 lines.
         let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(compact)
-            .map_err(|e| IpcError::bad_data(format!("{id_short}: the value is not base64: {e}")))?;
+            .map_err(|e| Error::BadData(format!("{id_short}: the value is not base64: {e}")))?;
         Ok(BlobContent {
             id_short,
             mime_type: blob.mime_type.as_ref().cloned(),
@@ -65,7 +58,7 @@ impl BlobContent {
     }
 
     /// The file name extension for the MIME type; `bin` for one not listed here.
-    fn extension(&self) -> &'static str {
+    pub fn extension(&self) -> &'static str {
         let essence = self.mime_type.as_deref().unwrap_or_default();
         let essence = essence.split(';').next().unwrap_or_default().trim();
         match essence.to_ascii_lowercase().as_str() {
@@ -83,25 +76,40 @@ impl BlobContent {
     }
 }
 
-/// Asks where to save the Blob's decoded content, then writes it; `None` when the user
-/// cancelled.
-#[tauri::command]
-pub async fn save_blob(
-    app: AppHandle,
-    state: State<'_, AppState>,
-    aas_id: String,
-    submodel: String,
-    id_shorts: Vec<String>,
-) -> Result<Option<String>, IpcError> {
-    let client = state.session().client;
-    let blob = BlobContent::fetch(&client, (&aas_id, &submodel, &id_shorts)).await?;
-    let extension = blob.extension();
-    let name = format!("{}.{extension}", blob.id_short);
-    let Some(chosen) = ask_save_path(&app, &name, extension).await? else {
-        return Ok(None);
-    };
-    aas_client::write_atomically(&chosen, &blob.bytes)?;
-    Ok(Some(chosen.display().to_string()))
+/// What a save dialog is asked for: a suggested file name and its extension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaveAs {
+    pub name: String,
+    pub extension: &'static str,
+}
+
+impl App {
+    /// Reads the Blob at `at`, asks `choose` where to save its decoded content, then
+    /// writes it there atomically; `None` when the user cancelled.
+    pub async fn save_blob<F, Fut>(&self, at: &ElementAddress, choose: F) -> Result<Option<PathBuf>>
+    where
+        F: FnOnce(SaveAs) -> Fut,
+        Fut: Future<Output = Result<Option<PathBuf>>>,
+    {
+        let blob = BlobContent::fetch(&self.session().client, at).await?;
+        let extension = blob.extension();
+        let name = format!("{}.{extension}", blob.id_short);
+        let Some(chosen) = choose(SaveAs { name, extension }).await? else {
+            return Ok(None);
+        };
+        aas_client::write_atomically(&chosen, &blob.bytes)?;
+        Ok(Some(chosen))
+    }
+
+    /// The web address of the File at `at`, for the front end to open in a browser.
+    pub async fn file_address(&self, at: &ElementAddress) -> Result<String> {
+        let (id_short, file) = fetch_content(&self.session().client, at, "File").await?;
+        web_address(&file).map(str::to_owned).ok_or_else(|| {
+            Error::BadRequest(format!(
+                "{id_short} is a path in the package, not a web address"
+            ))
+        })
+    }
 }
 
 /// A File's value when it is an http(s) address, the only kind handed to the browser.
@@ -110,25 +118,6 @@ fn web_address(file: &Blob) -> Option<&str> {
     let scheme = value.split_once("://")?.0.to_ascii_lowercase();
     let plain = !value.chars().any(char::is_whitespace);
     (plain && (scheme == "http" || scheme == "https")).then_some(value)
-}
-
-/// Opens the File's web address in the system's browser.
-#[tauri::command]
-pub async fn open_file_address(
-    state: State<'_, AppState>,
-    aas_id: String,
-    submodel: String,
-    id_shorts: Vec<String>,
-) -> Result<(), IpcError> {
-    let client = state.session().client;
-    let (id_short, file) = fetch_content(&client, (&aas_id, &submodel, &id_shorts), "File").await?;
-    let address = web_address(&file).ok_or_else(|| {
-        IpcError::bad_request(format!(
-            "{id_short} is a path in the package, not a web address"
-        ))
-    })?;
-    tauri_plugin_opener::open_url(address, None::<&str>)
-        .map_err(|e| IpcError::bad_request(format!("cannot open {address}: {e}")))
 }
 
 #[cfg(test)]
@@ -140,10 +129,17 @@ mod tests {
 
     const AAS: &str = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
 
-    async fn fetch(submodel: &str, id_shorts: &[&str]) -> Result<BlobContent, IpcError> {
-        let state = AppState::demo().await.expect("demo service");
-        let id_shorts: Vec<String> = id_shorts.iter().map(|s| s.to_string()).collect();
-        BlobContent::fetch(&state.session().client, (AAS, submodel, &id_shorts)).await
+    fn at(submodel: &str, id_shorts: &[&str]) -> ElementAddress {
+        ElementAddress {
+            aas_id: AAS.into(),
+            submodel: submodel.into(),
+            id_shorts: id_shorts.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    async fn fetch(submodel: &str, id_shorts: &[&str]) -> Result<BlobContent> {
+        let app = App::start_with_demo().await.expect("demo service");
+        BlobContent::fetch(&app.session().client, &at(submodel, id_shorts)).await
     }
 
     #[tokio::test]
@@ -178,11 +174,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_file_in_the_package_has_no_web_address() {
-        let state = AppState::demo().await.expect("demo service");
-        let id_shorts = ["GeneralInformation".to_owned(), "ProductImage".to_owned()];
-        let request = (AAS, "TechnicalData", &id_shorts[..]);
-        let client = state.session().client;
-        let (_, file) = fetch_content(&client, request, "File")
+        let app = App::start_with_demo().await.expect("demo service");
+        let request = at("TechnicalData", &["GeneralInformation", "ProductImage"]);
+        let client = app.session().client;
+        let (_, file) = fetch_content(&client, &request, "File")
             .await
             .expect("the File");
         assert_eq!(
@@ -190,7 +185,7 @@ mod tests {
             Some("image/png")
         );
         assert_eq!(web_address(&file), None);
-        let error = fetch_content(&client, request, "Blob")
+        let error = fetch_content(&client, &request, "Blob")
             .await
             .expect_err("not a Blob");
         assert_eq!(error.to_string(), "ProductImage is a File, not a Blob");

@@ -10,7 +10,9 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{write_atomically, ClientAuth, Connection, Error, Result, Secret, Transport};
+use aas_client::{write_atomically, ClientAuth, Connection, Secret, Transport};
+
+use crate::{Error, Result};
 
 /// The app's bundle identifier: its settings live in `<data dir>/<identifier>/`.
 pub const APP_IDENTIFIER: &str = "org.aasbrowser.desktop";
@@ -44,8 +46,8 @@ impl Profile {
     ) -> Result<Connection> {
         let secret = |kind: SecretKind| {
             lookup(kind)?.ok_or_else(|| {
-                Error::Config(format!(
-                    "profile {:?} has no {} in the keychain",
+                Error::Settings(format!(
+                    "profile {:?} has no {} in the keychain; open the profile and enter it",
                     self.name,
                     kind.account("").trim_start_matches('/')
                 ))
@@ -79,7 +81,7 @@ impl ProfileStore {
     /// The app's own settings file (where tauri-plugin-store keeps it).
     pub fn app_default() -> Result<Self> {
         let dir = dirs::data_dir()
-            .ok_or_else(|| Error::Config("no user data folder (is HOME set?)".into()))?;
+            .ok_or_else(|| Error::Settings("no user data folder (is HOME set?)".into()))?;
         Ok(Self::at(dir.join(APP_IDENTIFIER).join(SETTINGS_FILE)))
     }
 
@@ -92,7 +94,7 @@ impl ProfileStore {
         match settings.get(PROFILES_KEY) {
             None => Ok(Vec::new()),
             Some(list) => serde_json::from_value(list.clone())
-                .map_err(|e| Error::Config(format!("profiles in {}: {e}", self.path.display()))),
+                .map_err(|e| Error::Settings(format!("profiles in {}: {e}", self.path.display()))),
         }
     }
 
@@ -107,12 +109,12 @@ impl ProfileStore {
             .iter()
             .find(|p| p.name == name)
             .cloned()
-            .ok_or(Error::Config(message))
+            .ok_or(Error::Settings(message))
     }
 
     /// Saves `profiles`, keeping the file's other settings, atomically.
     pub fn save(&self, profiles: &[Profile]) -> Result<()> {
-        let list = serde_json::to_value(profiles).map_err(|e| Error::Config(e.to_string()))?;
+        let list = serde_json::to_value(profiles).map_err(|e| Error::Settings(e.to_string()))?;
         self.set(PROFILES_KEY, list)
     }
 
@@ -152,27 +154,32 @@ impl ProfileStore {
         let mut settings = self.settings()?;
         settings.insert(key.into(), value);
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| Error::Config(format!("{}: {e}", dir.display())))?;
+            std::fs::create_dir_all(dir).map_err(|source| aas_client::Error::Io {
+                action: "create the folder",
+                path: dir.to_owned(),
+                source,
+            })?;
         }
         let bytes =
-            serde_json::to_vec_pretty(&settings).map_err(|e| Error::Config(e.to_string()))?;
-        write_atomically(&self.path, &bytes)
+            serde_json::to_vec_pretty(&settings).map_err(|e| Error::Settings(e.to_string()))?;
+        Ok(write_atomically(&self.path, &bytes)?)
     }
 
     fn settings(&self) -> Result<Map<String, Value>> {
         match std::fs::read(&self.path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::Config(format!(
+                Error::Settings(format!(
                     "{} is not a settings file: {e}",
                     self.path.display()
                 ))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
-            Err(e) => Err(Error::Config(format!(
-                "cannot read {}: {e}",
-                self.path.display()
-            ))),
+            Err(source) => Err(aas_client::Error::Io {
+                action: "read",
+                path: self.path.clone(),
+                source,
+            }
+            .into()),
         }
     }
 }

@@ -8,7 +8,8 @@
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use aas_client::{ClientAuth, Profile, ProfileStore};
+use aas_app::{Profile, ProfileStore};
+use aas_client::ClientAuth;
 
 const WRITER_ENV: &str = "AAS_SETTINGS_WRITER";
 const KILLS: usize = 40;

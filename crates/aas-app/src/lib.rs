@@ -1,0 +1,21 @@
+//! The application layer under both front ends (the desktop app and `aasmd`): the
+//! session with the built-in demo service, connection profiles and the keychain, the
+//! connection from a profile with command-line overrides, load and export jobs (one at
+//! a time), and a Blob's or File's content. No Tauri here: the desktop shell's
+//! commands are a few lines over this crate, and everything is tested over loopback.
+
+mod connect;
+mod content;
+mod error;
+mod jobs;
+mod profile_form;
+mod profiles;
+mod session;
+
+pub use connect::{ConnectionSource, Overrides};
+pub use content::{BlobContent, SaveAs};
+pub use error::{Error, Result};
+pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
+pub use profile_form::{ProfileForm, ProfileList};
+pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER};
+pub use session::{App, ProfileView, Session, StatusView, DEMO_PROFILE};

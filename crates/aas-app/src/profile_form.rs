@@ -1,0 +1,217 @@
+//! What the Profiles dialog does with a profile: list, save (secrets to the keychain,
+//! or to memory when the user chose so), remove, duplicate, connect to, and try one
+//! as filled in. The form never sets the transport (see [`with_saved_transport`]).
+
+use aas_client::{check_url, CheckStep, Client, Secret};
+use serde::{Deserialize, Serialize};
+
+use crate::session::{ProfileView, Session, DEMO_PROFILE};
+use crate::{App, Error, Profile, ProfileStore, Result, SecretKind};
+
+/// Longest name or URL accepted from the form.
+const MAX_FIELD: usize = 2048;
+
+#[derive(Debug, Serialize)]
+pub struct ProfileList {
+    pub builtin: String,
+    pub saved: Vec<Profile>,
+    pub active: String,
+    /// The profile used when the app was last closed, to start on it again.
+    pub last: Option<String>,
+    /// Saved profiles whose secrets are kept in memory, for this session only.
+    pub session_only: Vec<String>,
+}
+
+/// A profile as the form sends it; a secret left empty keeps the stored one.
+#[derive(Debug, Deserialize)]
+pub struct ProfileForm {
+    pub profile: Profile,
+    pub client_secret: Secret,
+    pub user_token: Secret,
+}
+
+impl App {
+    pub fn profiles(&self) -> Result<ProfileList> {
+        let store = ProfileStore::app_default()?;
+        let saved = store.load()?;
+        let session_only = saved
+            .iter()
+            .filter(|p| self.secrets.is_session_only(&p.name))
+            .map(|p| p.name.clone())
+            .collect();
+        Ok(ProfileList {
+            builtin: DEMO_PROFILE.into(),
+            saved,
+            active: self.session().profile.name,
+            last: store.last_used()?,
+            session_only,
+        })
+    }
+
+    /// Saves the form's profile. Secrets go to the keychain, or to memory when
+    /// `session_only` (the user's answer to "no keychain").
+    pub fn save_profile(&self, form: ProfileForm, session_only: bool) -> Result<()> {
+        let store = ProfileStore::app_default()?;
+        let mut saved = store.load()?;
+        let profile = with_saved_transport(form.profile, &saved);
+        validate(&profile)?;
+        match saved.iter_mut().find(|p| p.name == profile.name) {
+            Some(existing) => *existing = profile.clone(),
+            None => saved.push(profile.clone()),
+        }
+        for (kind, secret) in [
+            (SecretKind::ClientSecret, &form.client_secret),
+            (SecretKind::UserToken, &form.user_token),
+        ] {
+            if let Some(secret) = typed(secret) {
+                self.secrets
+                    .set(&profile.name, kind, &secret, session_only)?;
+            }
+        }
+        store.save(&saved)
+    }
+
+    pub fn delete_profile(&self, name: &str) -> Result<()> {
+        let store = ProfileStore::app_default()?;
+        let mut saved = store.load()?;
+        saved.retain(|p| p.name != name);
+        store.save(&saved)?;
+        self.secrets.delete(name)
+    }
+
+    /// Saves a copy of profile `name`, its secrets included, and returns the copy.
+    pub fn duplicate_profile(&self, name: &str) -> Result<Profile> {
+        let copy = ProfileStore::app_default()?.duplicate(name)?;
+        self.secrets.copy(name, &copy.name)?;
+        Ok(copy)
+    }
+
+    /// Tries the form's profile (token, registry, one gateway call) without saving it;
+    /// a secret left empty is the one stored for that profile name.
+    pub async fn test_profile(&self, form: ProfileForm) -> Result<Vec<CheckStep>> {
+        let saved = ProfileStore::app_default()?.load()?;
+        let profile = with_saved_transport(form.profile, &saved);
+        validate(&profile)?;
+        let conn = profile.connection(|kind| {
+            let typed_in = match kind {
+                SecretKind::ClientSecret => &form.client_secret,
+                SecretKind::UserToken => &form.user_token,
+            };
+            match typed(typed_in) {
+                Some(secret) => Ok(Some(secret)),
+                None => self.secrets.get(&profile.name, kind),
+            }
+        })?;
+        let client = Client::new(conn)?;
+        Ok(client
+            .check(profile.plants.first().map(String::as_str))
+            .await)
+    }
+
+    /// Connects to a saved profile (its stored secrets), or back to the demo.
+    pub fn use_profile(&self, name: &str) -> Result<ProfileView> {
+        let session = if name == DEMO_PROFILE {
+            self.demo_session()
+        } else {
+            let profile = ProfileStore::app_default()?.find(name)?;
+            let conn = self.secrets.connection(&profile)?;
+            Session::new(&profile.name, false, conn, profile.plants.clone())?
+        };
+        let view = session.profile.clone();
+        self.switch(session);
+        ProfileStore::app_default()?.set_last_used(name)?;
+        Ok(view)
+    }
+}
+
+/// `profile` as the form sent it, with the transport settings (plain http to other
+/// hosts, a company CA file) of the saved profile of that name, or none for a new one.
+/// The page never sets them: they are edited in the settings file or through `aasmd`,
+/// so a page cannot turn on clear-text tokens or make the app read a file it names.
+fn with_saved_transport(mut profile: Profile, saved: &[Profile]) -> Profile {
+    profile.transport = saved
+        .iter()
+        .find(|p| p.name == profile.name)
+        .map(|p| p.transport.clone())
+        .unwrap_or_default();
+    profile
+}
+
+/// A secret as typed in the form; empty means "keep the stored one".
+fn typed(secret: &Secret) -> Option<Secret> {
+    let text = secret.expose().trim();
+    (!text.is_empty()).then(|| Secret::new(text))
+}
+
+fn validate(p: &Profile) -> Result<()> {
+    let fields = [
+        &p.name,
+        &p.registry_url,
+        &p.gateway_url,
+        &p.auth_url,
+        &p.realm,
+        &p.client_id,
+    ];
+    if fields
+        .iter()
+        .any(|f| f.trim().is_empty() || f.len() > MAX_FIELD)
+    {
+        return Err(Error::BadRequest(
+            "every field is needed, each shorter than 2048 characters".into(),
+        ));
+    }
+    if p.name == DEMO_PROFILE {
+        return Err(Error::BadRequest(
+            "that name belongs to the built-in demo profile".into(),
+        ));
+    }
+    let plain = p.transport.allow_plain_http;
+    check_url("registry URL", &p.registry_url, plain)?;
+    check_url("gateway URL", &p.gateway_url, plain)?;
+    check_url("token server URL", &p.auth_url, plain)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(name: &str, allow_plain_http: bool, ca_file: Option<&str>) -> Profile {
+        Profile {
+            name: name.into(),
+            registry_url: "http://plant.example/registry".into(),
+            gateway_url: "http://plant.example/gateway".into(),
+            auth_url: "http://plant.example/auth".into(),
+            realm: "r".into(),
+            client_id: "c".into(),
+            client_auth: Default::default(),
+            plants: vec![],
+            transport: aas_client::Transport {
+                allow_plain_http,
+                ca_file: ca_file.map(Into::into),
+            },
+        }
+    }
+
+    #[test]
+    fn saving_from_the_form_keeps_the_transport_of_the_settings_file() {
+        let saved = [profile("Plant", true, Some("/etc/company-ca.pem"))];
+        // The form has no such fields: what it sends has the defaults.
+        let kept = with_saved_transport(profile("Plant", false, None), &saved);
+        assert_eq!(kept.transport, saved[0].transport);
+        assert!(
+            validate(&kept).is_ok(),
+            "plain http stays allowed for this profile"
+        );
+    }
+
+    #[test]
+    fn the_page_cannot_set_the_transport() {
+        let sent = with_saved_transport(profile("New", true, Some("/etc/shadow")), &[]);
+        assert_eq!(sent.transport, aas_client::Transport::default());
+        assert!(
+            validate(&sent).is_err(),
+            "plain http to another host is refused"
+        );
+    }
+}

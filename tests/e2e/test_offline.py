@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""End to end: the offline banner listens to the server only. With a separately started
+sandbox stopped, what the app answers by itself (selecting a loaded node, the Raw JSON
+tab's curl command) leaves the banner up and the failed node alone; the sandbox started
+again on the same address makes the banner go by itself."""
+
+import os
+import unittest
+
+from app_driver import AppTestCase, free_port, row, screenshot
+
+BANNER_HIDDEN = "return document.getElementById('offline-banner').hidden"
+
+# Counts every time the banner is hidden, however briefly: a local command that hid it
+# would have the failed nodes fetched again, fail again and show it again at once.
+COUNT_HIDINGS = """
+const banner = document.getElementById('offline-banner');
+window.bannerHidings = 0;
+new MutationObserver((records) => {
+  // oldValue null: the hidden attribute was added.
+  window.bannerHidings += records.filter((r) => r.oldValue === null).length;
+}).observe(banner, { attributes: true, attributeFilter: ['hidden'], attributeOldValue: true });
+"""
+
+
+class OfflineBannerListensToTheServer(AppTestCase):
+    def wait_for_curl(self, *parts):
+        """The Raw JSON tab's curl command, once it names every one of `parts`."""
+        def curl():
+            text = self.wd.text_content("#curl") or ""
+            return text if text.startswith("curl ") and all(p in text for p in parts) else None
+        return self.wait_until(curl, 15, lambda: self.wd.text_content("#curl"))
+
+    def test_local_commands_leave_the_banner_up_until_the_server_is_back(self):
+        wd = self.wd
+        port = free_port()
+        # The state file keeps the client secret and signing key across the restart.
+        state = os.path.join(self.data_home, "sandbox-state.json")
+        line = self.start_sandbox(port, state)
+        try:
+            self.fill_profile_form("Offline", line)
+            self.save_profile_and_connect("Offline")
+            self.chip_count("machine", "3")
+            wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
+            wd.wait_for(row("Nameplate"))
+            self.assertTrue(wd.script(BANNER_HIDDEN))
+
+            # The server goes away: a request fails as offline, the banner shows.
+            self.stop_sandbox()
+            wd.click(wd.wait_for(row("Machine_M0002") + " .twisty"))
+            self.wait_until(lambda: not wd.script(BANNER_HIDDEN), 30, "the offline banner")
+            failed = row("Machine_M0002") + '[data-failure="offline"]'
+            wd.wait_for(failed)
+            wd.script(COUNT_HIDINGS)
+
+            # What the app answers by itself: details and curl of already loaded nodes.
+            wd.click(wd.wait_for(row("Nameplate") + " .label"))
+            wd.wait_for('#details dd[data-field="idShort"]', text="Nameplate")
+            wd.click(wd.wait_for("#tab-raw"))
+            self.assertIn("$ACCESS_TOKEN", self.wait_for_curl("%23M-0001/aas/submodels/Nameplate'"))
+            wd.click(wd.wait_for(row("Machine_M0001") + " .label"))
+            self.assertNotIn("/aas/submodels", self.wait_for_curl("%23M-0001'"))
+            wd.click(wd.wait_for("#tab-details"))
+            wd.wait_for('#details dd[data-field="idShort"]', text="Machine_M0001")
+            screenshot(os.path.join(self.out, "offline-local-clicks.png"))
+
+            self.assertFalse(wd.script(BANNER_HIDDEN), "the banner stays while the server is away")
+            self.assertEqual(wd.script("return window.bannerHidings"), 0,
+                             "no local command hid the banner, not even for a moment")
+            self.assertIsNotNone(wd.text_content(failed), "M0002 is still marked offline, not being fetched again")
+
+            # The server comes back on the same address: the banner goes by itself and
+            # the failed node is fetched again.
+            self.start_sandbox(port, state)
+            self.wait_until(lambda: wd.script(BANNER_HIDDEN), 30, "the banner to go")
+            self.wait_until(lambda: wd.script(
+                "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
+                row("Machine_M0002")) == "true", 30, "M0002 expanded after the retry")
+            self.assertEqual(wd.script("return window.bannerHidings"), 1)
+        finally:
+            if self.sandbox.poll() is None:
+                self.stop_sandbox()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,104 @@
+// Which calls tell the offline banner about the service: node --test tests/ui
+// Only calls that reach the service may; a local command that succeeds while the
+// service is down must not hide the banner.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+// The Tauri bridge, stubbed: `answer(command)` decides each call's outcome.
+let answer = () => null;
+globalThis.window = {
+  __TAURI__: {
+    core: {
+      invoke: async (command, args) => answer(command, args),
+      Channel: class { onmessage = null; },
+    },
+  },
+};
+const api = await import('../../ui/api.js');
+
+const heard = [];
+api.onReachability((up) => heard.push(up));
+
+function reset(outcome) {
+  heard.length = 0;
+  answer = outcome;
+}
+
+const offline = () => { throw { kind: 'offline', message: 'connection refused' }; };
+const node = { aasId: 'urn:aas:1', submodel: 'urn:sm:1', path: ['Temp'] };
+
+test('a local command that succeeds says nothing of the service', async () => {
+  reset(() => 'ok');
+  await api.curlFor(node);
+  await api.listProfiles();
+  await api.connectionInfo();
+  await api.cancelLoading();
+  await api.useProfile('Demo');
+  await api.saveProfile({ name: 'Demo' }, '', '');
+  await api.duplicateProfile('Demo');
+  await api.deleteProfile('Demo');
+  await api.revealExport();
+  await api.exportLoaded('json');
+  await api.testConnection({ name: 'Draft' }, '', '');
+  await api.status();
+  assert.deepEqual(heard, []);
+});
+
+test('a local command that fails says nothing of the service either', async () => {
+  reset(offline);
+  await assert.rejects(api.testConnection({ name: 'Draft' }, '', ''), { kind: 'offline' });
+  answer = () => { throw { kind: 'server', message: 'keychain' }; };
+  await assert.rejects(api.saveProfile({ name: 'Demo' }, 's', ''), { kind: 'server' });
+  assert.deepEqual(heard, []);
+});
+
+// What a crawl resolves to: `failed` of `requests` failed.
+const summary = (requests, failed) => ({ requests, failures: Array(failed).fill('url: offline'), cancelled: false });
+const crawled = (requests, failed) => (command) => {
+  const loaded = summary(requests, failed);
+  return command === 'export_selection' ? { path: requests ? '/tmp/x.json' : null, bytes: 0, loaded } : loaded;
+};
+
+test('a server command that succeeds reports the service reachable', async () => {
+  reset(crawled(3, 1));
+  await api.listAas('Pump', 'Nord');
+  await api.listSubmodels('urn:aas:1');
+  await api.listElements('urn:aas:1', 'urn:sm:1');
+  await api.checkConnection();
+  await api.saveBlob(node);
+  await api.openFileAddress(node);
+  await api.loadEverything('Nord', ['Pump'], () => {});
+  await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
+  assert.deepEqual(heard, [true, true, true, true, true, true, true, true]);
+});
+
+test('an offline error from a server command reports it unreachable', async () => {
+  reset(offline);
+  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'offline', message: 'connection refused' });
+  await assert.rejects(api.checkConnection(), { kind: 'offline' });
+  assert.deepEqual(heard, [false, false]);
+});
+
+test('an error only an answering server gives reports it reachable', async () => {
+  reset(() => { throw { kind: 'not_found', message: 'no such shell' }; });
+  await assert.rejects(api.listSubmodels('urn:aas:gone'), { kind: 'not_found' });
+  answer = () => { throw { kind: 'unknown', message: '?' }; };
+  await assert.rejects(api.listSubmodels('urn:aas:1'), { kind: 'unknown' });
+  assert.deepEqual(heard, [true], 'an unknown error says nothing');
+});
+
+test('a crawl that fetched nothing says nothing of the service', async () => {
+  reset(crawled(4, 4)); // every request failed, the service away all along
+  await api.loadEverything('Nord', ['Pump'], () => {});
+  await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
+  answer = crawled(0, 0); // the save dialog cancelled: nothing asked
+  await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
+  assert.deepEqual(heard, []);
+});
+
+test('the progress callback gets the channel messages', async () => {
+  const got = [];
+  reset((command, args) => { args.onProgress.onmessage({ requests_done: 1 }); return summary(1, 0); });
+  await api.loadEverything('Nord', ['Pump'], (p) => got.push(p));
+  assert.deepEqual(got, [{ requests_done: 1 }]);
+});
