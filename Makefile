@@ -30,7 +30,11 @@ unit:
 	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error
 	cargo test --workspace
 	# The keychain tests, against a real GNOME Keyring in a private D-Bus session.
-	scripts/with-keyring.sh cargo test -p aas-app -p aas-cli -- --ignored keychain
+	# The filter must match them: two tests passing, not zero.
+	scripts/with-keyring.sh cargo test -p aas-app -p aas-cli -- --ignored keychain \
+	  > $(CARGO_TARGET_DIR)/keychain-tests.log 2>&1 || { cat $(CARGO_TARGET_DIR)/keychain-tests.log; exit 1; }
+	cat $(CARGO_TARGET_DIR)/keychain-tests.log
+	test "$$(grep -c '^test .*keychain.* \.\.\. ok$$' $(CARGO_TARGET_DIR)/keychain-tests.log)" -ge 2
 
 ui-unit:
 	node --test tests/ui
@@ -47,7 +51,9 @@ e2e:
 # stays fixed. Nightly Rust and cargo-fuzz, own target dir (fuzz/README.md).
 FUZZ_TARGET_DIR ?= $(HOME)/.cache/aas-browser/fuzz-target
 fuzz-replay:
-	for t in $$(cargo +nightly fuzz list); do \
+	targets=$$(cargo +nightly fuzz list) && [ -n "$$targets" ] || \
+	  { echo "cargo fuzz list failed or found no fuzz target" >&2; exit 1; }; \
+	for t in $$targets; do \
 	  CARGO_TARGET_DIR=$(FUZZ_TARGET_DIR) cargo +nightly fuzz run \
 	    --target-dir $(FUZZ_TARGET_DIR) $$t -- -runs=0 || exit 1; \
 	done

@@ -7,7 +7,9 @@ use aas_app::SaveAs;
 use tauri::AppHandle;
 use tauri_plugin_dialog::DialogExt;
 
-/// Names a folder to save into without asking (for tests that drive the window).
+/// Names a folder to save into without asking (for tests that drive the window); only
+/// debug builds read it, so an installed app always asks.
+#[cfg(debug_assertions)]
 const SAVE_DIR_VARIABLE: &str = "AAS_BROWSER_SAVE_DIR";
 
 /// Asks where to save `offer.name`, offering files ending in its extension; `None`
@@ -15,6 +17,7 @@ const SAVE_DIR_VARIABLE: &str = "AAS_BROWSER_SAVE_DIR";
 pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
     // Set by whoever starts the app (the end-to-end tests), never by the webview: the
     // native dialog cannot be driven through WebDriver.
+    #[cfg(debug_assertions)]
     if let Some(dir) = std::env::var_os(SAVE_DIR_VARIABLE) {
         return Ok(Some(PathBuf::from(dir).join(offer.name)));
     }

@@ -93,7 +93,7 @@ impl App {
     {
         let blob = BlobContent::fetch(&self.session().client, at).await?;
         let extension = blob.extension();
-        let name = format!("{}.{extension}", blob.id_short);
+        let name = format!("{}.{extension}", file_name(&blob.id_short));
         let Some(chosen) = choose(SaveAs { name, extension }).await? else {
             return Ok(None);
         };
@@ -109,6 +109,26 @@ impl App {
                 "{id_short} is a path in the package, not a web address"
             ))
         })
+    }
+}
+
+/// A file name from the server's idShort that stays in the folder the user chose: no
+/// folder separators, no `..`, no control characters, no leading dot.
+fn file_name(id_short: &str) -> String {
+    let plain: String = id_short
+        .chars()
+        .map(|c| match c {
+            '/' | '\\' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    let plain = plain.replace("..", "_");
+    let plain = plain.trim().trim_start_matches('.');
+    if plain.is_empty() {
+        "blob".to_owned()
+    } else {
+        plain.to_owned()
     }
 }
 
@@ -212,6 +232,29 @@ mod tests {
             "https://x.example/a b",
         ] {
             assert_eq!(web_address(&file(not)), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn a_blobs_file_name_never_leaves_the_chosen_folder() {
+        for (id_short, name) in [
+            ("LastConfiguration", "LastConfiguration"),
+            ("../../etc/passwd", "____etc_passwd"),
+            ("..\\..\\boot.ini", "____boot.ini"),
+            ("/abs", "_abs"),
+            (".hidden", "hidden"),
+            ("..", "_"),
+            ("a\u{0}b", "a_b"),
+            ("", "blob"),
+            ("...", "_."),
+        ] {
+            let got = file_name(id_short);
+            assert_eq!(got, name, "{id_short:?}");
+            assert_eq!(
+                std::path::Path::new("/chosen").join(&got).parent(),
+                Some(std::path::Path::new("/chosen")),
+                "{id_short:?}"
+            );
         }
     }
 

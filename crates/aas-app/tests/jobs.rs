@@ -61,3 +61,14 @@ async fn an_export_that_cannot_be_written_names_the_file_and_the_os_error() {
     let detail = e.detail().expect("the OS error as the cause");
     assert!(detail.contains("No such file or directory"), "{detail}");
 }
+
+#[tokio::test]
+async fn debug_output_of_the_app_holds_no_secret() {
+    let app = App::start_with_demo().await.expect("demo service");
+    let client = app.session().client;
+    let conn = client.connection();
+    let shown = format!("{app:?} {:?}", app.session());
+    for secret in [conn.client_secret.expose(), conn.user_token.expose()] {
+        assert!(!shown.contains(secret), "a secret in {shown}");
+    }
+}

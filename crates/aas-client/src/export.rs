@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::crawl::{Crawl, NodePath};
+use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result, Selection};
 
 /// The export formats.
@@ -302,8 +303,8 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
             }
         }
     }
-    let mut out = csv::Writer::from_writer(Vec::new());
-    out.write_record([
+    let mut out = SafeCsv::new(Vec::new());
+    out.write_row(&[
         "aas_id",
         "asset_type",
         "submodel",
@@ -333,8 +334,7 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
             rows(&mut out, &row, "", &sm.elements())?;
         }
     }
-    out.into_inner()
-        .map_err(|e| csv_failed(e.into_error().into()))
+    out.into_inner().map_err(|e| csv_failed(e.into()))
 }
 
 struct Row<'a> {
@@ -344,7 +344,7 @@ struct Row<'a> {
 }
 
 fn rows(
-    out: &mut csv::Writer<Vec<u8>>,
+    out: &mut SafeCsv<Vec<u8>>,
     row: &Row,
     prefix: &str,
     elements: &[Parsed<SubmodelElement>],
@@ -372,7 +372,7 @@ fn rows(
                 .as_ref()
                 .and_then(|r| r.target())
                 .unwrap_or_default();
-            out.write_record([
+            out.write_row(&[
                 row.aas_id,
                 row.asset_type,
                 row.submodel,

@@ -14,6 +14,7 @@ mod follow;
 mod retry;
 mod secret;
 mod selection;
+mod spreadsheet;
 mod token;
 mod transport;
 
@@ -31,5 +32,6 @@ pub use export::{export, write_atomically, Format};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};
+pub use spreadsheet::{neutralised, SafeCsv};
 pub use token::{read_token_response, TokenSource, MAX_TOKEN_BODY};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT};

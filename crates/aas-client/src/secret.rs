@@ -1,11 +1,13 @@
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// A secret (client secret, access or user token). Debug and Display print
 /// `[redacted]`, so it cannot reach a log line or an error message by accident; only
-/// [`Secret::expose`] gives the text, at the one place it is put on the wire.
-#[derive(Clone, PartialEq, Eq, Deserialize, Serialize)]
+/// [`Secret::expose`] gives the text, at the one place it is put on the wire. It is
+/// read from settings and forms but never written by serde: no export, settings file or
+/// IPC answer can carry one.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(transparent)]
 pub struct Secret(String);
 

@@ -77,9 +77,8 @@ fn raw_export(crawl: &Crawl, base: &str) -> Nodes {
     let bundle: Value =
         serde_json::from_slice(&std::fs::read(&file).expect("read")).expect("bundle json");
     std::fs::remove_file(&file).expect("cleanup");
-    bundle["nodes"]
-        .as_array()
-        .expect("nodes")
+    let listed = bundle["nodes"].as_array().expect("nodes");
+    let nodes: Nodes = listed
         .iter()
         .map(|n| {
             let url = n["url"].as_str().expect("url");
@@ -88,7 +87,18 @@ fn raw_export(crawl: &Crawl, base: &str) -> Nodes {
             let json = n["json"].to_string().replace(base, "http://sandbox");
             (n["path"].to_string(), (url.to_owned(), json))
         })
-        .collect()
+        .collect();
+    // No node is recorded twice: node count = distinct paths = the manifest's count,
+    // and no failed node is among the answers.
+    assert_eq!(nodes.len(), listed.len(), "a node recorded twice");
+    assert_eq!(bundle["manifest"]["nodes"], listed.len());
+    for failure in &crawl.failures {
+        let path = serde_json::to_value(&failure.path)
+            .expect("path")
+            .to_string();
+        assert!(!nodes.contains_key(&path), "{path} both fetched and failed");
+    }
+    nodes
 }
 
 /// The fault-free crawl every run is compared with, made once per test binary.

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use aas_model::AssetType;
 use base64::engine::general_purpose::STANDARD;
@@ -103,6 +103,9 @@ pub struct Grants {
     map: RwLock<BTreeMap<(String, String), Grant>>,
     /// The state file and the identity saved beside the grants.
     state: Option<(PathBuf, Identity)>,
+    /// Held from a save's snapshot to its rename, so saves never overlap: the one that
+    /// renames last took its snapshot last, and no two write one temporary file.
+    saving: Mutex<()>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -208,6 +211,7 @@ impl Grants {
         let grants = Grants {
             map: RwLock::new(map),
             state,
+            saving: Mutex::new(()),
         };
         grants.save()?;
         Ok(grants)
@@ -254,6 +258,7 @@ impl Grants {
         let Some((path, identity)) = &self.state else {
             return Ok(());
         };
+        let _saving = self.saving.lock().unwrap_or_else(|e| e.into_inner());
         let snapshot = StateFile {
             grants: self
                 .list()
@@ -362,6 +367,46 @@ mod tests {
         }
         let leftovers: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
         assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn concurrent_grant_changes_leave_a_state_file_that_matches_the_grants() {
+        let dir = std::env::temp_dir().join(format!("aas-grants-{}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("state.json");
+        let apps = [Application::new("a", "s", [AssetType::Tool])];
+        let assets: Vec<(String, AssetType)> = (0..50)
+            .map(|i| (format!("t{i}"), AssetType::Tool))
+            .collect();
+        let mut specs = [crate::AppSpec::demo()];
+        let identity = Identity::restore(&path, &crate::keys::key_pair(), &mut specs).expect("new");
+        let grants = Grants::new(
+            &apps,
+            &assets,
+            &GrantSeed::AllDenied,
+            Some((path.clone(), identity)),
+        )
+        .expect("grants");
+        std::thread::scope(|scope| {
+            for (aas_id, _) in &assets {
+                let grants = &grants;
+                scope.spawn(move || grants.set("a", aas_id, Grant::Allowed).expect("saved"));
+            }
+        });
+        let saved: BTreeMap<(String, String), Grant> = read_state(&path)
+            .expect("the state file parses")
+            .grants
+            .into_iter()
+            .map(|g| ((g.client_id, g.aas_id), g.grant))
+            .collect();
+        let now: BTreeMap<(String, String), Grant> = grants
+            .list()
+            .into_iter()
+            .map(|(c, a, g)| ((c, a), g))
+            .collect();
+        assert_eq!(saved, now, "the file holds every change");
+        assert!(saved.values().all(|g| *g == Grant::Allowed));
         std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

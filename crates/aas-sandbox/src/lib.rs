@@ -155,13 +155,21 @@ impl std::fmt::Debug for StartupInfo {
     }
 }
 
-/// A running sandbox; it stops when dropped.
-#[derive(Debug)]
+/// A running sandbox; it stops when dropped. Its Debug shows no secret.
 pub struct Sandbox {
     info: StartupInfo,
     admin_token: String,
     addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("info", &self.info)
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
 }
 
 /// How long the demo user's token lives.
@@ -227,13 +235,20 @@ impl Sandbox {
 }
 
 /// The sandbox's whole HTTP surface without a listener: [`Sandbox::start`] serves it,
-/// the fuzz target sends it requests in-process.
-#[derive(Debug)]
+/// the fuzz target sends it requests in-process. Its Debug shows no secret.
 pub struct Service {
     pub router: axum::Router,
     pub info: StartupInfo,
     /// The token of the admin surface (`/sandbox/admin/...`).
     pub admin_token: String,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Service {

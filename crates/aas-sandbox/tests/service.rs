@@ -323,3 +323,22 @@ async fn grants_persist_across_restarts() {
     assert_eq!(tool["tenant"], "acme");
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+#[tokio::test]
+async fn debug_output_of_the_sandbox_and_its_service_holds_no_secret() {
+    let f = Fixture::start(Config::default()).await;
+    let info = f.sandbox.info();
+    let service =
+        aas_sandbox::Service::new(Config::default(), "http://127.0.0.1:9").expect("service");
+    let shown = format!("{:?} {:?} {:?}", f.sandbox, service, info);
+    for secret in [
+        f.sandbox.admin_token(),
+        &info.client_secret,
+        &info.user_token,
+        &service.admin_token,
+        &service.info.client_secret,
+        &service.info.user_token,
+    ] {
+        assert!(!shown.contains(secret), "a secret in {shown}");
+    }
+}

@@ -115,10 +115,18 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub fn raw_nodes(file: &Path) -> std::collections::BTreeMap<String, (Value, Value)> {
     let bundle: Value =
         serde_json::from_slice(&std::fs::read(file).expect("read export")).expect("JSON");
-    bundle["nodes"]
-        .as_array()
-        .expect("nodes")
+    let listed = bundle["nodes"].as_array().expect("nodes");
+    let nodes: std::collections::BTreeMap<_, _> = listed
         .iter()
         .map(|n| (n["path"].to_string(), (n["url"].clone(), n["json"].clone())))
-        .collect()
+        .collect();
+    // No node is recorded twice: distinct paths = nodes listed = the manifest's count.
+    assert_eq!(
+        nodes.len(),
+        listed.len(),
+        "a node recorded twice in {}",
+        file.display()
+    );
+    assert_eq!(bundle["manifest"]["nodes"], listed.len());
+    nodes
 }

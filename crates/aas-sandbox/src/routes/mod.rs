@@ -21,8 +21,7 @@ use crate::faults::Faults;
 use crate::keys::Issuer;
 use crate::stats::Stats;
 
-/// Everything the handlers share.
-#[derive(Debug)]
+/// Everything the handlers share. Its Debug shows no secret.
 pub(crate) struct AppState {
     pub issuer: Issuer,
     pub realm: String,
@@ -35,6 +34,17 @@ pub(crate) struct AppState {
     pub admin_token: String,
     pub stats: Stats,
     pub faults: Option<Faults>,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("issuer", &self.issuer)
+            .field("realm", &self.realm)
+            .field("apps", &self.apps)
+            .field("plants", &self.plants.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl AppState {
