@@ -98,6 +98,17 @@ export const saveProfile = (profile, clientSecret, userToken, sessionOnly = fals
   localCall('save_profile', { profile, clientSecret, userToken, sessionOnly });
 export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
+/**
+ * The app's own preferences, kept by the Rust side: `{theme: 'light'|'dark'|null,
+ * last_profile, views: {<profile>: {plant, asset_type}}, export_format, imported}`.
+ */
+export const getPreferences = () => localCall('get_preferences');
+/**
+ * Stores ONE change: `{theme}`, `{view: {profile, plant?, asset_type?}}` (the parts given
+ * replace, the others are kept), `{export_format}`, or `{imported: {theme?, views?}}`
+ * (fills only what is not set yet, once).
+ */
+export const setPreference = (change) => localCall('set_preference', { change });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */
 export const duplicateProfile = (name) => localCall('duplicate_profile', { name });
 /** Tries the profile as filled in: resolves to `[{step, status: passed|failed|skipped, text}]`. */

@@ -9,11 +9,22 @@ import { plural } from './format.js';
  * `current()` gives `{plant, assetTypes}` to load; `ticked()` gives `{count, plant,
  * assetTypes, picks}` of what is ticked; `say(text, level)` reports in the status bar
  * (level 'error' unless 'info').
+ * `exportFormat` is the format chosen last time (from the preferences, or null); a new
+ * choice is stored with `api.setPreference`.
  * Returns `{reset, update}`: reset when what was loaded no longer applies (another
  * profile or plant), update when the ticks changed.
  */
-export function initLoading(els, { current, ticked, say }) {
+export function initLoading(els, { current, ticked, say, exportFormat = null }) {
   let loaded = false;
+
+  if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
+  els.format.addEventListener('change', async () => {
+    try {
+      await api.setPreference({ export_format: els.format.value });
+    } catch (e) {
+      say(`The export format was not remembered: ${e.message}`);
+    }
+  });
 
   /** Runs `work(onProgress)` with the bar shown and Cancel offered. */
   async function withProgress(startText, work) {

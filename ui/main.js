@@ -11,7 +11,8 @@ import { TreeView } from './tree.js';
 import { initCopy, showDetails } from './details.js';
 import { initFilterBox } from './filter-box.js';
 import { plural } from './format.js';
-import { initTheme } from './theme.js';
+import { applyTheme, initTheme } from './theme.js';
+import { migrate, normalize, webStorage } from './preferences.js';
 import { pick, recall, remember } from './view-memory.js';
 import { initOffline } from './offline.js';
 
@@ -81,7 +82,7 @@ async function selectPlant(plant, types) {
   rootsByType = new Map();
   currentType = null;
   currentPlant = plant;
-  remember(active.name, { plant });
+  remember(prefs, active.name, { plant });
   loading.reset();
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
@@ -93,7 +94,7 @@ async function selectPlant(plant, types) {
     }
   }));
   if (currentType === null) {
-    const remembered = recall(active.name).assetType;
+    const remembered = recall(prefs, active.name).assetType;
     const first = types.includes(remembered) ? remembered : await firstNonEmpty(types);
     if (first) selectType(first);
   }
@@ -109,7 +110,7 @@ async function firstNonEmpty(types) {
 
 async function selectType(type) {
   currentType = type;
-  remember(active.name, { assetType: type });
+  remember(prefs, active.name, { assetType: type });
   for (const chip of document.querySelectorAll('.chip')) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
@@ -154,6 +155,45 @@ async function showCurl(node) {
 
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
 let loading = { reset() {}, update() {} };
+// The app's preferences (see preferences.js), read once at start-up and kept up to date.
+let prefs = normalize(null);
+// How long the page waits for the preferences before it shows itself with the defaults.
+const PREFERENCES_WAIT_MS = 3000;
+
+/** Reports in the status bar (level 'error' unless 'info'). */
+function say(text, level = 'error') {
+  $('status-errors').textContent = text;
+  $('status-errors').title = text; // the line may be cut short
+  $('status-errors').dataset.level = level;
+}
+
+function withTimeout(promise, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Reads the preferences and shows their theme, then lets the page paint (style.css
+ * hides it until the root has data-ready): no flash of the wrong theme. Unreadable
+ * preferences only mean the defaults; the page is shown in any case.
+ */
+async function loadPreferences() {
+  try {
+    prefs = normalize(await withTimeout(api.getPreferences(), PREFERENCES_WAIT_MS));
+    // What an earlier version left in localStorage joins `prefs` at once; handing it
+    // to the Rust side and removing it from the webview's storage goes on meanwhile.
+    migrate(prefs, webStorage(), api.setPreference);
+  } catch (e) {
+    prefs = normalize(null);
+    say(`Preferences could not be read, defaults are used: ${e.message}`);
+  } finally {
+    applyTheme(prefs.theme);
+    document.documentElement.dataset.ready = '';
+  }
+}
 
 /** What is ticked for export, over every asset type shown for the plant. */
 function tickedForExport() {
@@ -186,13 +226,14 @@ async function applyProfile(info) {
   $('raw-json').textContent = '';
   $('curl').textContent = '';
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
-  const plantCode = pick(recall(info.name).plant, info.plants);
+  const plantCode = pick(recall(prefs, info.name).plant, info.plants);
   plant.value = plantCode ?? '';
   if (plantCode) await selectPlant(plantCode, info.asset_types);
 }
 
 async function start() {
-  initTheme($('theme'));
+  await loadPreferences();
+  initTheme($('theme'), prefs, (e) => say(`The theme was not remembered: ${e.message}`));
   initTabs();
   initFilterBox($('filter'), (query) => tree.setFilter(query));
   initCopy($('copy-raw'), $('raw-json'), $('copy-status'));
@@ -210,11 +251,8 @@ async function start() {
     {
       current: () => ({ plant: plant.value, assetTypes: active.asset_types }),
       ticked: tickedForExport,
-      say: (text, level = 'error') => {
-        $('status-errors').textContent = text;
-        $('status-errors').title = text; // the line may be cut short
-        $('status-errors').dataset.level = level;
-      },
+      say,
+      exportFormat: prefs.export_format,
     },
   );
   initOffline($('offline-banner'), () => {

@@ -1,27 +1,41 @@
 // Remembers, per profile, the plant and asset type last shown, so the next start opens
-// where the user left off. (Only these names are kept in the webview's storage.)
+// where the user left off. They live in the preferences (see preferences.js): read from
+// the object loaded at start-up, and each change is also sent to the Rust side.
 
-const KEY = 'aas-browser.view';
+import * as api from './api.js';
 
-function all(storage) {
-  try {
-    return JSON.parse(storage.getItem(KEY) ?? '{}') ?? {};
-  } catch {
-    return {}; // a damaged entry only loses the memory, never the start
+/** `{plant, assetType}` last shown for `profile` in `prefs` (either may be null). */
+export function recall(prefs, profile) {
+  const view = Object.hasOwn(prefs.views, profile) ? prefs.views[profile] : null;
+  return { plant: view?.plant ?? null, assetType: view?.asset_type ?? null };
+}
+
+/**
+ * Stores the parts of `{plant, assetType}` given for `profile`, keeping the others: in
+ * `prefs` at once, and on the Rust side with `send(change)`. Resolves to the change
+ * sent, or null when nothing changed (then nothing is sent). A failed send only loses
+ * the memory: it is logged, never thrown.
+ */
+export async function remember(prefs, profile, view, send = api.setPreference) {
+  const old = recall(prefs, profile);
+  const change = { profile };
+  if (typeof view.plant === 'string' && view.plant !== old.plant) change.plant = view.plant;
+  if (typeof view.assetType === 'string' && view.assetType !== old.assetType) change.asset_type = view.assetType;
+  if (!('plant' in change) && !('asset_type' in change)) return null;
+  if (!Object.hasOwn(prefs.views, profile)) {
+    // Defined, not assigned: a profile named "__proto__" is only a key.
+    Object.defineProperty(prefs.views, profile, { value: null, writable: true, enumerable: true, configurable: true });
   }
-}
-
-/** `{plant, assetType}` last shown for `profile` (either may be missing). */
-export function recall(profile, storage = localStorage) {
-  const view = all(storage)[profile];
-  return { plant: view?.plant ?? null, assetType: view?.assetType ?? null };
-}
-
-/** Stores the parts of `{plant, assetType}` given, keeping the others. */
-export function remember(profile, view, storage = localStorage) {
-  const views = all(storage);
-  views[profile] = { ...views[profile], ...view };
-  storage.setItem(KEY, JSON.stringify(views));
+  prefs.views[profile] = {
+    plant: change.plant ?? old.plant,
+    asset_type: change.asset_type ?? old.assetType,
+  };
+  try {
+    await send({ view: change });
+  } catch (e) {
+    console.warn('preferences: the view was not remembered', e);
+  }
+  return change;
 }
 
 /** The first of `preferred` that is among `offered`, else `offered[0]` (or null). */

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, LoadSummary, Profile, ProfileForm, ProfileList, ProfileView,
-    StatusView,
+    App, ExportRequest, ExportSummary, LoadSummary, PreferenceChange, Preferences, Profile,
+    ProfileForm, ProfileList, ProfileView, RecentErrors, StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, Pick, Progress, Secret};
 use aas_model::OutlineNode;
@@ -13,6 +13,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
 use crate::error::IpcError;
+use crate::preferences;
 use crate::save_dialog::ask_save_path;
 
 type Reply<T> = Result<T, IpcError>;
@@ -167,8 +168,8 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
 }
 
 #[tauri::command]
-pub fn list_profiles(app: State<'_, App>) -> Reply<ProfileList> {
-    Ok(app.profiles()?)
+pub fn list_profiles(handle: AppHandle, app: State<'_, App>) -> Reply<ProfileList> {
+    Ok(app.profiles(preferences::load(&handle)?.last_profile)?)
 }
 
 /// Saves a profile; a secret left empty keeps the stored one. Secrets go to the
@@ -200,8 +201,24 @@ pub fn duplicate_profile(app: State<'_, App>, name: String) -> Reply<Profile> {
 }
 
 #[tauri::command]
-pub fn use_profile(app: State<'_, App>, name: String) -> Reply<ProfileView> {
-    Ok(app.use_profile(&name)?)
+pub fn use_profile(handle: AppHandle, app: State<'_, App>, name: String) -> Reply<ProfileView> {
+    let view = app.use_profile(&name)?;
+    let mut remembered = preferences::load(&handle)?;
+    remembered.last_profile = Some(name);
+    preferences::save(&handle, &remembered)?;
+    Ok(view)
+}
+
+#[tauri::command]
+pub fn get_preferences(handle: AppHandle) -> Reply<Preferences> {
+    preferences::load(&handle)
+}
+
+#[tauri::command]
+pub fn set_preference(handle: AppHandle, change: PreferenceChange) -> Reply<()> {
+    let mut remembered = preferences::load(&handle)?;
+    remembered.apply(change)?;
+    preferences::save(&handle, &remembered)
 }
 
 #[tauri::command]
@@ -217,4 +234,10 @@ pub async fn test_connection(
         user_token,
     };
     Ok(app.test_profile(form).await?)
+}
+
+/// Help → Copy diagnostics: version, platform, profile addresses, last errors.
+#[tauri::command]
+pub fn diagnostics(app: State<'_, App>, recent: State<'_, RecentErrors>) -> String {
+    app.diagnostics(&recent)
 }

@@ -13,6 +13,8 @@ pub struct IpcError {
 
 impl From<aas_app::Error> for IpcError {
     fn from(e: aas_app::Error) -> Self {
+        // Every failure the page sees goes to the log (and so to Copy diagnostics).
+        tracing::warn!(kind = ?e.kind(), "{e}");
         IpcError {
             kind: e.kind(),
             message: e.to_string(),
@@ -36,6 +38,7 @@ impl From<aas_model::UnknownAssetType> for IpcError {
 impl IpcError {
     /// A failure of this machine's desktop (opening a browser, a file manager).
     pub fn local(message: String) -> Self {
+        tracing::warn!("{message}");
         IpcError {
             kind: aas_client::ErrorKind::Io,
             message,

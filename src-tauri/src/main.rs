@@ -6,18 +6,14 @@
 
 mod commands;
 mod error;
+mod logging;
+mod preferences;
 mod rendering;
 mod save_dialog;
 
 fn main() {
     let software_drawing = rendering::choose_for_this_machine();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("AAS_BROWSER_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .init();
+    let recent_errors = logging::start();
     if software_drawing {
         tracing::info!("no GPU render node: WebKit draws without compositing");
     }
@@ -26,11 +22,17 @@ fn main() {
     let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_store::Builder::default().build())
         // Remembers the window's size and place between runs.
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             use tauri::Manager;
             app.manage(tauri::async_runtime::block_on(demo)??);
+            app.manage(recent_errors);
+            // Where it fails the last profile is only not remembered: no reason not to start.
+            if let Err(e) = preferences::migrate(app.handle()) {
+                tracing::warn!(error = %e, "preferences: the last profile was not moved");
+            }
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -54,6 +56,9 @@ fn main() {
             commands::duplicate_profile,
             commands::test_connection,
             commands::status,
+            commands::get_preferences,
+            commands::set_preference,
+            commands::diagnostics,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -114,9 +114,14 @@ def row(label):
 class AppTestCase(unittest.TestCase):
     """Starts the app once per test class, with its own empty settings folder
     (XDG_DATA_HOME), so every class begins on the built-in demo profile. `app_env`
-    adds variables to the app's environment."""
+    adds variables to the app's environment; `before_start(data_home)` may put files
+    there before the app starts."""
 
     app_env = {}
+
+    @classmethod
+    def before_start(cls, data_home):
+        """Runs after the empty settings folder `data_home` is made, before the app starts."""
 
     def start_sandbox(self, port, state, *more):
         """`aasmd sandbox` on `port` keeping its state in `state` (so a restart on the
@@ -138,6 +143,7 @@ class AppTestCase(unittest.TestCase):
         os.makedirs(cls.out, exist_ok=True)
         cls.log = open(os.path.join(cls.out, f"webdriver-{cls.__name__}.log"), "w")
         cls.data_home = tempfile.mkdtemp(prefix="aas-e2e-")
+        cls.before_start(cls.data_home)
         port = free_port()
         if os.environ.get("E2E_DRIVER") == "tauri-driver":
             # tauri-driver in front of WebKitWebDriver. It was seen here to drop about
@@ -175,8 +181,17 @@ class AppTestCase(unittest.TestCase):
         cls.log.close()
         shutil.rmtree(cls.data_home, ignore_errors=True)
 
+    @classmethod
+    def app_data_path(cls, name, data_home=None):
+        """A file in the app's data folder (under XDG_DATA_HOME)."""
+        return os.path.join(data_home or cls.data_home, "org.aasbrowser.desktop", name)
+
     def settings_path(self):
-        return os.path.join(self.data_home, "org.aasbrowser.desktop", "settings.json")
+        return self.app_data_path("settings.json")
+
+    def preferences_path(self):
+        """The app's preferences (theme, last profile, views…): a tauri-plugin-store store."""
+        return self.app_data_path("preferences.json")
 
     def wait_until(self, condition, timeout=20, what=""):
         """Polls `condition` until it returns something truthy; fails with `what`."""
@@ -208,8 +223,15 @@ class AppTestCase(unittest.TestCase):
         """Opens the profile form and fills it from a sandbox start-up `line`."""
         is_open = "return document.getElementById('profile-dialog').open"
         for _ in range(5):
-            # Right after start-up the button may not be wired yet: click again.
-            self.wd.click(self.wd.wait_for("#profiles-edit"))
+            # Right after start-up the button may not be wired yet, or the page not shown
+            # yet (it waits for the preferences' theme): click again.
+            try:
+                self.wd.click(self.wd.wait_for("#profiles-edit"))
+            except AssertionError as e:
+                if "not interactable" not in str(e):
+                    raise
+                time.sleep(0.5)
+                continue
             try:
                 self.wait_until(lambda: self.wd.script(is_open), 2, "the profile dialog to open")
                 break

@@ -10,7 +10,24 @@ import unittest
 from app_driver import AppTestCase, row, screenshot
 
 
-class DemoProfile(AppTestCase):
+class PreferencesFile:
+    """Mixed into test classes: reads the app's preferences file."""
+
+    def preferences(self):
+        with open(self.preferences_path()) as f:
+            return json.load(f)
+
+    def wait_for_preference(self, key, value):
+        def stored():
+            try:
+                return self.preferences().get(key) == value
+            except (OSError, ValueError):  # not written yet
+                return False
+        self.wait_until(stored, 10, lambda: f"{key!r} = {value!r} in {self.preferences_path()}")
+        return value
+
+
+class DemoProfile(PreferencesFile, AppTestCase):
     def test_drill_down_to_a_property_and_read_its_details(self):
         wd = self.wd
         # Choose the demo plant.
@@ -83,11 +100,20 @@ class DemoProfile(AppTestCase):
         self.assertFalse(wd.script("return document.getElementById('export').disabled"))
         screenshot(os.path.join(self.out, "loaded.png"))
 
-        # The dark theme, one click away (the OS setting is followed until then).
+        # The dark theme, one click away (the OS setting is followed until then). It is
+        # kept in the app's preferences file; nothing goes to the webview's storage.
         wd.click(wd.wait_for("#theme"))
         self.assertEqual(wd.script("return document.documentElement.dataset.theme"), "dark")
+        self.wait_for_preference("theme", "dark")
+        self.assertEqual(wd.script("return window.localStorage.length"), 0)
         screenshot(os.path.join(self.out, "dark.png"))
         wd.click(wd.wait_for("#theme"))
+        self.assertEqual(wd.script("return document.documentElement.dataset.theme"), "light")
+        self.wait_for_preference("theme", "light")
+        # Where the user left off, for the next start.
+        view = self.preferences()["views"]["Demo platform (built in)"]
+        self.assertEqual(view, {"plant": "DEMO-01", "asset_type": "machine"})
+        self.assertEqual(wd.script("return window.localStorage.length"), 0)
 
 
 class _Profiles:
@@ -116,10 +142,15 @@ class _Profiles:
             wd.wait_for(row("Machine_M0001"))
             screenshot(os.path.join(self.out, "profile.png"))
 
-            # The settings file has the profile, and neither secret.
+            # The settings file has the profile, and neither secret; the preferences
+            # name it as the last profile, so the next start reconnects to it.
             with open(self.settings_path()) as f:
                 text = f.read()
-            self.assertEqual(json.loads(text)["last_profile"], name, "the next start reconnects to it")
+            self.assertIn(name, text)
+            self.assertNotIn("last_profile", json.loads(text))
+            self.assertEqual(self.wait_for_preference("last_profile", name), name)
+            with open(self.preferences_path()) as f:
+                text += f.read()
             self.assertNotIn(line["client_secret"], text)
             self.assertNotIn(line["user_token"], text)
         finally:
@@ -129,6 +160,51 @@ class _Profiles:
 
 
 DemoProfile.test_profile_with_secrets_in_the_keychain = _Profiles.test_profile_with_secrets_in_the_keychain
+
+
+class DamagedPreferences(PreferencesFile, AppTestCase):
+    """A preferences file cut short (a crash while writing, a full disk) costs only the
+    preferences: the app starts on the demo profile, and the next choice repairs it."""
+
+    @classmethod
+    def before_start(cls, data_home):
+        path = cls.app_data_path("preferences.json", data_home)
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            f.write('{"theme": ')
+
+    def test_a_damaged_preferences_file_still_starts_on_the_demo_profile(self):
+        wd = self.wd
+        self.wait_until(lambda: (wd.text_content("#status-connection") or "").startswith("Connected"), 20,
+                        lambda: wd.text_content("#status-connection"))
+        self.assertEqual(wd.script("return document.getElementById('profile').value"), "Demo platform (built in)")
+        self.chip_count("machine", "3")
+        wd.wait_for(row("Machine_M0001"))
+        # The page was let paint (it stays hidden until the theme is applied).
+        self.assertEqual(wd.script("return getComputedStyle(document.body).visibility"), "visible")
+        self.assertTrue(wd.script("return document.documentElement.hasAttribute('data-ready')"))
+        self.assertIsNone(wd.script("return document.documentElement.dataset.theme ?? null"),
+                          "no stored theme: the OS decides")
+        screenshot(os.path.join(self.out, "damaged-preferences.png"))
+
+        # Choosing a theme writes a whole, valid file again; the button still toggles.
+        wd.click(wd.wait_for("#theme"))
+        self.assertEqual(wd.script("return document.documentElement.dataset.theme"), "dark")
+        self.wait_for_preference("theme", "dark")
+        with open(self.preferences_path()) as f:
+            self.assertIn('"theme": "dark"', f.read())
+        wd.click(wd.wait_for("#theme"))
+        self.assertEqual(wd.script("return document.documentElement.dataset.theme"), "light")
+        self.wait_for_preference("theme", "light")
+        wd.click(wd.wait_for("#theme"))
+        self.wait_for_preference("theme", "dark")
+
+        # The export format chosen is kept too.
+        wd.script("const s = document.getElementById('export-format'); s.value = 'csv';"
+                  "s.dispatchEvent(new Event('change'));")
+        self.wait_for_preference("export_format", "csv")
+        self.assertEqual(self.preferences()["imported"], True, "the webview's storage was looked at once")
+        self.assertEqual(wd.script("return window.localStorage.length"), 0, "nothing of the app in localStorage")
 
 
 if __name__ == "__main__":

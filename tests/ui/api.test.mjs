@@ -41,6 +41,8 @@ test('a local command that succeeds says nothing of the service', async () => {
   await api.exportLoaded('json');
   await api.testConnection({ name: 'Draft' }, '', '');
   await api.status();
+  await api.getPreferences();
+  await api.setPreference({ theme: 'dark' });
   assert.deepEqual(heard, []);
 });
 
@@ -101,4 +103,18 @@ test('the progress callback gets the channel messages', async () => {
   reset((command, args) => { args.onProgress.onmessage({ requests_done: 1 }); return summary(1, 0); });
   await api.loadEverything('Nord', ['Pump'], (p) => got.push(p));
   assert.deepEqual(got, [{ requests_done: 1 }]);
+});
+
+test('preferences are read and changed through the two local commands', async () => {
+  const calls = [];
+  reset((command, args) => { calls.push([command, args]); return command === 'get_preferences' ? { imported: true } : null; });
+  assert.deepEqual(await api.getPreferences(), { imported: true });
+  await api.setPreference({ view: { profile: 'P', asset_type: 'tool' } });
+  assert.deepEqual(calls, [
+    ['get_preferences', undefined],
+    ['set_preference', { change: { view: { profile: 'P', asset_type: 'tool' } } }],
+  ]);
+  answer = () => { throw { kind: 'bad_request', message: 'unknown format', detail: null }; };
+  await assert.rejects(api.setPreference({ export_format: 'exe' }), { kind: 'bad_request', message: 'unknown format' });
+  assert.deepEqual(heard, []);
 });

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adopt, checkState, createNode, setChecked, ticked } from '../../ui/tree-model.js';
 import { pick, recall, remember } from '../../ui/view-memory.js';
+import { normalize } from '../../ui/preferences.js';
 
 function shells() {
   const a = createNode({ label: 'A', checkable: true });
@@ -48,20 +49,44 @@ test('ticked lists whole nodes, and the ticked parts of mixed ones', () => {
   assert.deepEqual(picked[1], { node: b, parts: null });
 });
 
-function memoryStorage() {
-  const items = new Map();
-  return { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => items.set(k, String(v)) };
-}
+test('the view is remembered per profile in the preferences, and sent as one change', async () => {
+  const prefs = normalize({ views: { q: { plant: 'X', asset_type: 'tool' } } });
+  const sent = [];
+  const send = async (change) => { sent.push(change); };
+  assert.deepEqual(recall(prefs, 'p'), { plant: null, assetType: null });
+  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool' }, 'asset_type as the Rust side says');
+  await remember(prefs, 'p', { plant: 'DEMO-01' }, send);
+  await remember(prefs, 'p', { assetType: 'tool' }, send);
+  assert.deepEqual(recall(prefs, 'p'), { plant: 'DEMO-01', assetType: 'tool' });
+  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool' }, 'other profiles are kept');
+  assert.deepEqual(sent, [
+    { view: { profile: 'p', plant: 'DEMO-01' } },
+    { view: { profile: 'p', asset_type: 'tool' } },
+  ], 'only the parts given, in snake case');
+  assert.equal(await remember(prefs, 'p', { plant: 'DEMO-01', assetType: 'tool' }, send), null);
+  assert.equal(sent.length, 2, 'what is already remembered is not sent again');
+});
 
-test('the view is remembered per profile, and a damaged entry is ignored', () => {
-  const storage = memoryStorage();
-  assert.deepEqual(recall('p', storage), { plant: null, assetType: null });
-  remember('p', { plant: 'DEMO-01' }, storage);
-  remember('p', { assetType: 'tool' }, storage);
-  remember('q', { plant: 'X' }, storage);
-  assert.deepEqual(recall('p', storage), { plant: 'DEMO-01', assetType: 'tool' });
-  storage.setItem('aas-browser.view', '{not json');
-  assert.deepEqual(recall('p', storage), { plant: null, assetType: null });
+test('a view that cannot be stored is still remembered for this run', async () => {
+  const prefs = normalize(null);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    await remember(prefs, 'p', { plant: 'A' }, async () => { throw new Error('disk full'); });
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(recall(prefs, 'p'), { plant: 'A', assetType: null });
+});
+
+test('any profile name is only a key, "__proto__" and "constructor" included', async () => {
+  const prefs = normalize(null);
+  const send = async () => {};
+  assert.deepEqual(recall(prefs, 'constructor'), { plant: null, assetType: null });
+  await remember(prefs, '__proto__', { plant: 'P' }, send);
+  assert.deepEqual(recall(prefs, '__proto__'), { plant: 'P', assetType: null });
+  assert.deepEqual(recall(prefs, 'other'), { plant: null, assetType: null });
+  assert.deepEqual(Object.keys(prefs.views), ['__proto__']);
 });
 
 test('pick prefers the remembered value only when it is still offered', () => {

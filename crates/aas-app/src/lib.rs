@@ -6,8 +6,11 @@
 
 mod connect;
 mod content;
+mod diagnostics;
 mod error;
 mod jobs;
+mod logging;
+mod preferences;
 mod profile_form;
 mod profiles;
 mod session;
@@ -16,6 +19,10 @@ pub use connect::{ConnectionSource, Overrides};
 pub use content::{BlobContent, SaveAs};
 pub use error::{Error, Result};
 pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
+pub use logging::{start_logging, RecentErrors};
+pub use preferences::{PreferenceChange, Preferences, Theme, View, PREFERENCES_FILE};
 pub use profile_form::{ProfileForm, ProfileList};
-pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER};
+pub use profiles::{
+    app_data_dir, Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER,
+};
 pub use session::{App, ProfileView, Session, StatusView, DEMO_PROFILE};

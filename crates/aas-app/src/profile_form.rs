@@ -31,7 +31,8 @@ pub struct ProfileForm {
 }
 
 impl App {
-    pub fn profiles(&self) -> Result<ProfileList> {
+    /// The saved profiles; `last` is the one used last (from the preferences).
+    pub fn profiles(&self, last: Option<String>) -> Result<ProfileList> {
         let store = ProfileStore::app_default()?;
         let saved = store.load()?;
         let session_only = saved
@@ -43,7 +44,7 @@ impl App {
             builtin: DEMO_PROFILE.into(),
             saved,
             active: self.session().profile.name,
-            last: store.last_used()?,
+            last,
             session_only,
         })
     }
@@ -119,7 +120,6 @@ impl App {
         };
         let view = session.profile.clone();
         self.switch(session);
-        ProfileStore::app_default()?.set_last_used(name)?;
         Ok(view)
     }
 }

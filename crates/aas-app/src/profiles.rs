@@ -21,6 +21,13 @@ const PROFILES_KEY: &str = "profiles";
 const LAST_USED_KEY: &str = "last_profile";
 const KEYCHAIN_SERVICE: &str = "aas-browser";
 
+/// The app's data folder, `<data dir>/<identifier>/`, shared with `aasmd`.
+pub fn app_data_dir() -> Result<PathBuf> {
+    let dir = dirs::data_dir()
+        .ok_or_else(|| Error::Settings("no user data folder (is HOME set?)".into()))?;
+    Ok(dir.join(APP_IDENTIFIER))
+}
+
 /// Where and as whom to connect; no secrets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Profile {
@@ -78,11 +85,9 @@ impl ProfileStore {
         ProfileStore { path: path.into() }
     }
 
-    /// The app's own settings file (where tauri-plugin-store keeps it).
+    /// The app's own settings file (where tauri-plugin-store keeps its stores).
     pub fn app_default() -> Result<Self> {
-        let dir = dirs::data_dir()
-            .ok_or_else(|| Error::Settings("no user data folder (is HOME set?)".into()))?;
-        Ok(Self::at(dir.join(APP_IDENTIFIER).join(SETTINGS_FILE)))
+        Ok(Self::at(app_data_dir()?.join(SETTINGS_FILE)))
     }
 
     pub fn path(&self) -> &Path {
@@ -136,23 +141,25 @@ impl ProfileStore {
         Ok(copy)
     }
 
-    /// The profile the app used last, so it can start there again.
-    pub fn last_used(&self) -> Result<Option<String>> {
-        Ok(self
-            .settings()?
-            .get(LAST_USED_KEY)
-            .and_then(Value::as_str)
-            .map(str::to_owned))
-    }
-
-    pub fn set_last_used(&self, name: &str) -> Result<()> {
-        self.set(LAST_USED_KEY, Value::String(name.to_owned()))
+    /// Removes and returns the last profile used, which versions before the
+    /// preferences store kept here (see `Preferences::take_last_profile_from`).
+    pub fn take_last_used(&self) -> Result<Option<String>> {
+        let mut settings = self.settings()?;
+        let Some(last) = settings.remove(LAST_USED_KEY) else {
+            return Ok(None);
+        };
+        self.write(&settings)?;
+        Ok(last.as_str().map(str::to_owned))
     }
 
     /// Sets one setting, keeping the others, and writes the file atomically.
     fn set(&self, key: &str, value: Value) -> Result<()> {
         let mut settings = self.settings()?;
         settings.insert(key.into(), value);
+        self.write(&settings)
+    }
+
+    fn write(&self, settings: &Map<String, Value>) -> Result<()> {
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir).map_err(|source| aas_client::Error::Io {
                 action: "create the folder",
@@ -161,7 +168,7 @@ impl ProfileStore {
             })?;
         }
         let bytes =
-            serde_json::to_vec_pretty(&settings).map_err(|e| Error::Settings(e.to_string()))?;
+            serde_json::to_vec_pretty(settings).map_err(|e| Error::Settings(e.to_string()))?;
         Ok(write_atomically(&self.path, &bytes)?)
     }
 
@@ -349,16 +356,23 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("aas-profiles-{}", std::process::id()));
         let store = ProfileStore::at(dir.join("settings.json"));
         std::fs::create_dir_all(&dir).expect("dir");
-        std::fs::write(store.path(), br#"{"theme":"dark"}"#).expect("write");
+        std::fs::write(
+            store.path(),
+            br#"{"theme":"dark","last_profile":"Plant B"}"#,
+        )
+        .expect("write");
         store
             .save(&[profile("Plant A"), profile("Plant B")])
             .expect("save");
         assert_eq!(store.find("Plant B").expect("found"), profile("Plant B"));
-        assert_eq!(store.last_used().expect("read"), None);
-        store.set_last_used("Plant B").expect("saved");
-        assert_eq!(store.last_used().expect("read").as_deref(), Some("Plant B"));
         assert_eq!(store.load().expect("profiles kept").len(), 2);
         assert!(store.find("Nope").is_err());
+        assert_eq!(
+            store.take_last_used().expect("moved").as_deref(),
+            Some("Plant B")
+        );
+        assert_eq!(store.take_last_used().expect("gone"), None, "taken once");
+        assert_eq!(store.load().expect("profiles kept").len(), 2);
         let text = std::fs::read_to_string(store.path()).expect("read");
         assert!(
             text.contains("\"theme\": \"dark\""),

@@ -292,10 +292,13 @@ impl Client {
     }
 
     /// GETs `url` with the tokens; a 401 is retried once with a fresh access token,
-    /// since the cached one may have been revoked or outlived on the server's clock.
+    /// since the cached one may have been revoked or outlived on the server's clock,
+    /// unless it is the user token that was refused.
     async fn get_authorized(&self, url: &str, service: Service) -> Result<String> {
         let token = self.tokens.token().await?;
         match self.get_once(url, service, &token).await {
+            // The user token was refused: a fresh access token would not help.
+            Err(e) if e.is_user_token_refused() => Err(e),
             Err(Error::Api { status: 401, .. }) => {
                 self.tokens.invalidate(&token).await;
                 let fresh = self.tokens.token().await?;
@@ -322,8 +325,7 @@ impl Client {
             .headers()
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok())
-            .map(Duration::from_secs);
+            .and_then(|v| retry_after(v, std::time::SystemTime::now()));
         let body = read_body(url, response, self.max_body).await?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.len(), "GET");
         if status != StatusCode::OK {
@@ -331,6 +333,17 @@ impl Client {
         }
         Ok(body)
     }
+}
+
+/// `Retry-After` in either of its forms (RFC 9110 §10.2.3): seconds, or an HTTP date
+/// (a date already past means now).
+fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or_default())
 }
 
 /// A body `read` refused: cut or garbled text is incomplete (and retried), JSON of
@@ -354,5 +367,25 @@ fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {
     Error::Incomplete {
         url: url.to_owned(),
         reason: reason.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_read_as_seconds_or_as_an_http_date() {
+        let now = httpdate::parse_http_date("Sun, 22 Nov 2026 10:00:00 GMT").expect("date");
+        assert_eq!(retry_after(" 7 ", now), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_after("Sun, 22 Nov 2026 10:00:30 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            retry_after("Sun, 22 Nov 2026 09:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(retry_after("soon", now), None);
     }
 }

@@ -49,6 +49,9 @@ pub enum Error {
     },
 }
 
+/// Token endpoint error codes that mean the client id or secret was refused.
+const CREDENTIALS_REFUSED: [&str; 3] = ["unauthorized_client", "invalid_client", "invalid_grant"];
+
 /// The most of an error answer's body kept in [`Error::Api`].
 pub const MAX_ERROR_BODY: usize = 2048;
 
@@ -81,6 +84,11 @@ pub enum ErrorKind {
 impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
+            // The token endpoint's words for a refused client id or secret (RFC 6749
+            // §5.2), whatever the status: Keycloak answers some with 400.
+            Error::Api {
+                error: Some(code), ..
+            } if CREDENTIALS_REFUSED.contains(&code.as_str()) => ErrorKind::Auth,
             Error::Api { status, .. } => match status {
                 401 => ErrorKind::Auth,
                 403 => ErrorKind::NotAllowed,
@@ -96,6 +104,12 @@ impl Error {
             Error::Settings(_) => ErrorKind::Config,
             Error::Io { .. } => ErrorKind::Io,
         }
+    }
+
+    /// The gateway refused the user token (`401 invalid_user_token`): a new one must be
+    /// pasted into the profile.
+    pub fn is_user_token_refused(&self) -> bool {
+        matches!(self, Error::Api { status: 401, error: Some(code), .. } if code == "invalid_user_token")
     }
 
     /// What a bug report needs beyond the message: the server's body for an API
@@ -149,12 +163,18 @@ fn truncate(text: &str, max: usize) -> &str {
 }
 
 fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> String {
-    let what = match status {
-        401 => "the server did not accept our credentials",
-        403 => "access is not allowed",
-        404 => "not found, or not shared with this application",
-        429 => "the server is busy (rate limited)",
-        400..=499 => "the server rejected the request",
+    let what = match (status, error) {
+        (401, Some("invalid_user_token")) => {
+            "the user token was refused or has expired: open the profile and paste a new one"
+        }
+        (_, Some(code)) if CREDENTIALS_REFUSED.contains(&code) => {
+            "the token server refused the client id or secret"
+        }
+        (401, _) => "the server did not accept our credentials",
+        (403, _) => "the user token does not grant access to this plant",
+        (404, _) => "not found, or not shared with this application",
+        (429, _) => "the server is busy (rate limited)",
+        (400..=499, _) => "the server rejected the request",
         _ => "the server failed",
     };
     let detail = [error, description]
@@ -166,5 +186,34 @@ fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> S
         format!("{what} (HTTP {status})")
     } else {
         format!("{what} (HTTP {status}, {detail})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn api(status: u16, code: &str) -> Error {
+        Error::from_response(status, &format!(r#"{{"error":"{code}"}}"#), None)
+    }
+
+    #[test]
+    fn each_refusal_has_its_kind_and_its_words() {
+        for code in ["unauthorized_client", "invalid_client", "invalid_grant"] {
+            for status in [400, 401] {
+                let e = api(status, code);
+                assert_eq!(e.kind(), ErrorKind::Auth, "{status} {code}");
+                assert!(e.to_string().contains("client id or secret"), "{e}");
+            }
+        }
+        let user = api(401, "invalid_user_token");
+        assert!(user.is_user_token_refused());
+        assert!(user.to_string().contains("paste a new one"), "{user}");
+        assert!(!api(401, "invalid_token").is_user_token_refused());
+        assert_eq!(api(400, "invalid_request").kind(), ErrorKind::BadRequest);
+        assert!(api(403, "forbidden").to_string().contains("does not grant"));
+        assert!(api(404, "not_found").to_string().contains("not shared"));
+        let long = Error::from_response(500, &"x".repeat(5000), None);
+        assert_eq!(long.detail().map(|d| d.len()), Some(MAX_ERROR_BODY));
     }
 }

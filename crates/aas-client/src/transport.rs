@@ -33,7 +33,7 @@ const MAX_REDIRECTS: usize = 10;
 /// within one origin (reqwest drops `Authorization` on a cross-host redirect but would
 /// forward the `UserToken` header).
 pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwest::Client> {
-    let mut builder = reqwest::Client::builder()
+    let mut builder = with_proxies(reqwest::Client::builder())?
         .connect_timeout(Duration::from_secs(10))
         .read_timeout(idle)
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
@@ -56,6 +56,41 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
     builder
         .build()
         .map_err(|e| Error::Settings(format!("cannot set up HTTP: {e}")))
+}
+
+/// This machine, never reached through a proxy: the built-in demo and local services
+/// must work for a user who has a proxy exported.
+const LOOPBACK: &str = "localhost,127.0.0.0/8,::1";
+
+/// The environment's proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, and `NO_PROXY`
+/// for hosts to reach directly, upper or lower case), except for this machine.
+fn with_proxies(builder: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilder> {
+    let env = |names: [&str; 2]| {
+        names
+            .iter()
+            .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
+    };
+    let direct = match env(["NO_PROXY", "no_proxy"]) {
+        Some(list) => format!("{LOOPBACK},{list}"),
+        None => LOOPBACK.to_owned(),
+    };
+    type Make = fn(String) -> reqwest::Result<reqwest::Proxy>;
+    let kinds: [([&str; 2], Make); 3] = [
+        (["HTTPS_PROXY", "https_proxy"], reqwest::Proxy::https),
+        (["HTTP_PROXY", "http_proxy"], reqwest::Proxy::http),
+        (["ALL_PROXY", "all_proxy"], reqwest::Proxy::all),
+    ];
+    // The automatic proxies off, ours on: the same variables, with the loopback rule.
+    let mut builder = builder.no_proxy();
+    for (names, make) in kinds {
+        let Some(url) = env(names) else { continue };
+        // The address may hold the proxy's password: it is not repeated in the error.
+        let proxy = make(url).map_err(|_| {
+            Error::Settings(format!("the proxy in {} is not a usable URL", names[0]))
+        })?;
+        builder = builder.proxy(proxy.no_proxy(reqwest::NoProxy::from_string(&direct)));
+    }
+    Ok(builder)
 }
 
 fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirect::Action {

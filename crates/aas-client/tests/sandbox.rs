@@ -159,7 +159,17 @@ async fn a_wrong_user_token_is_refused_by_the_gateway() {
         .await
         .expect_err("refused");
     assert_eq!(err.kind(), ErrorKind::Auth);
-    assert!(err.to_string().contains("invalid_user_token"), "{err}");
+    assert!(err.is_user_token_refused());
+    assert!(err.to_string().contains("paste a new one"), "{err}");
+    // The access token was fine: it is not thrown away and fetched again.
+    let stats: serde_json::Value =
+        reqwest::get(format!("{}/sandbox/stats", sb.info().registry_url))
+            .await
+            .expect("stats")
+            .json()
+            .await
+            .expect("json");
+    assert_eq!(stats["token_requests"], 1, "{stats}");
 }
 
 #[tokio::test]

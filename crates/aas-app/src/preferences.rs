@@ -1,0 +1,244 @@
+//! The app's own preferences, apart from the profiles: theme, last profile, the plant
+//! and asset type last shown per profile, the export format. The desktop shell keeps
+//! them in a tauri-plugin-store store ([`PREFERENCES_FILE`]); this module reads them
+//! key by key, so a damaged or foreign value falls back to its default and never stops
+//! the app from starting, and checks every change the page asks for.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Error, ProfileStore, Result};
+
+/// The store's file, beside the profiles' `settings.json` (the plugin's default name
+/// would be that very file).
+pub const PREFERENCES_FILE: &str = "preferences.json";
+
+/// Longest profile, plant or asset type name kept.
+const MAX_NAME: usize = 2048;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Preferences {
+    /// `None`: follow the OS.
+    pub theme: Option<Theme>,
+    pub last_profile: Option<String>,
+    /// Per profile name: what was shown last.
+    pub views: BTreeMap<String, View>,
+    pub export_format: Option<String>,
+    /// What the webview's localStorage held was moved here (once, on the first start).
+    pub imported: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    #[serde(default)]
+    pub plant: Option<String>,
+    #[serde(default)]
+    pub asset_type: Option<String>,
+}
+
+/// One change the page asks for, e.g. `{"theme": "dark"}` or
+/// `{"view": {"profile": "Plant Nord", "plant": "P1"}}`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PreferenceChange {
+    Theme(Theme),
+    /// The parts given replace the profile's; the others are kept.
+    View {
+        profile: String,
+        #[serde(default)]
+        plant: Option<String>,
+        #[serde(default)]
+        asset_type: Option<String>,
+    },
+    ExportFormat(String),
+    /// What the webview's localStorage held before: fills what is not set yet.
+    Imported {
+        #[serde(default)]
+        theme: Option<Theme>,
+        #[serde(default)]
+        views: BTreeMap<String, View>,
+    },
+}
+
+impl Preferences {
+    /// Reads the preferences from a store's values, each key on its own.
+    pub fn read(get: impl Fn(&str) -> Option<Value>) -> Self {
+        fn value<T: serde::de::DeserializeOwned>(v: Option<Value>) -> Option<T> {
+            v.and_then(|v| serde_json::from_value(v).ok())
+        }
+        Preferences {
+            theme: value(get("theme")),
+            last_profile: value(get("last_profile")),
+            views: value(get("views")).unwrap_or_default(),
+            export_format: value::<String>(get("export_format"))
+                .filter(|f| f.parse::<aas_client::Format>().is_ok()),
+            imported: value(get("imported")).unwrap_or(false),
+        }
+    }
+
+    /// The store's keys and values.
+    pub fn entries(&self) -> Vec<(&'static str, Value)> {
+        let json = |v: serde_json::Result<Value>| v.unwrap_or(Value::Null);
+        vec![
+            ("theme", json(serde_json::to_value(self.theme))),
+            (
+                "last_profile",
+                json(serde_json::to_value(&self.last_profile)),
+            ),
+            ("views", json(serde_json::to_value(&self.views))),
+            (
+                "export_format",
+                json(serde_json::to_value(&self.export_format)),
+            ),
+            ("imported", Value::Bool(self.imported)),
+        ]
+    }
+
+    /// Applies a change from the page, refusing what is not a preference.
+    pub fn apply(&mut self, change: PreferenceChange) -> Result<()> {
+        match change {
+            PreferenceChange::Theme(theme) => self.theme = Some(theme),
+            PreferenceChange::View {
+                profile,
+                plant,
+                asset_type,
+            } => {
+                for name in [Some(&profile), plant.as_ref(), asset_type.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    check_name(name)?;
+                }
+                let view = self.views.entry(profile).or_default();
+                view.plant = plant.or(view.plant.take());
+                view.asset_type = asset_type.or(view.asset_type.take());
+            }
+            PreferenceChange::ExportFormat(format) => {
+                format
+                    .parse::<aas_client::Format>()
+                    .map_err(Error::BadRequest)?;
+                self.export_format = Some(format);
+            }
+            PreferenceChange::Imported { theme, views } => {
+                self.theme = self.theme.or(theme);
+                for (profile, view) in views {
+                    let names = [
+                        Some(&profile),
+                        view.plant.as_ref(),
+                        view.asset_type.as_ref(),
+                    ];
+                    if names.into_iter().flatten().all(|n| check_name(n).is_ok()) {
+                        self.views.entry(profile).or_insert(view);
+                    }
+                }
+                self.imported = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Earlier versions kept the last profile in the profiles' settings file: moves it
+    /// here, once. Says whether anything moved.
+    pub fn take_last_profile_from(&mut self, profiles: &ProfileStore) -> Result<bool> {
+        let Some(name) = profiles.take_last_used()? else {
+            return Ok(false);
+        };
+        self.last_profile = self.last_profile.take().or(Some(name));
+        Ok(true)
+    }
+}
+
+fn check_name(name: &str) -> Result<()> {
+    if name.len() > MAX_NAME {
+        return Err(Error::BadRequest(format!(
+            "a name longer than {MAX_NAME} bytes is not remembered"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_of_the_wrong_shape_fall_back_to_defaults_and_the_rest_is_kept() {
+        let stored = json!({
+            "theme": "purple",
+            "last_profile": "Plant Nord",
+            "views": "not a map",
+            "export_format": "exe",
+            "imported": true
+        });
+        let prefs = Preferences::read(|k| stored.get(k).cloned());
+        assert_eq!(
+            prefs,
+            Preferences {
+                last_profile: Some("Plant Nord".into()),
+                imported: true,
+                ..Preferences::default()
+            }
+        );
+        let read_back = Preferences::read(|k| {
+            prefs
+                .entries()
+                .into_iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v)
+        });
+        assert_eq!(read_back, prefs);
+    }
+
+    #[test]
+    fn changes_merge_and_nonsense_is_refused() {
+        let mut prefs = Preferences::default();
+        let change = |v: Value| serde_json::from_value::<PreferenceChange>(v).expect("change");
+        prefs
+            .apply(change(json!({"theme": "dark"})))
+            .expect("theme");
+        prefs
+            .apply(change(
+                json!({"view": {"profile": "P", "plant": "DEMO-01"}}),
+            ))
+            .expect("view");
+        prefs
+            .apply(change(
+                json!({"view": {"profile": "P", "asset_type": "tool"}}),
+            ))
+            .expect("view");
+        assert_eq!(
+            prefs.views["P"],
+            View {
+                plant: Some("DEMO-01".into()),
+                asset_type: Some("tool".into())
+            }
+        );
+        assert!(prefs
+            .apply(change(json!({"export_format": "exe"})))
+            .is_err());
+        prefs
+            .apply(change(json!({"export_format": "csv"})))
+            .expect("csv");
+        assert!(serde_json::from_value::<PreferenceChange>(json!({"theme": "purple"})).is_err());
+        // An import fills only what is not set, and happens once.
+        prefs
+            .apply(change(json!({"imported": {"theme": "light", "views": {
+                "P": {"plant": "OLD"}, "Q": {"plant": "Q-1"}
+            }}})))
+            .expect("import");
+        assert_eq!(prefs.theme, Some(Theme::Dark));
+        assert_eq!(prefs.views["P"].plant.as_deref(), Some("DEMO-01"));
+        assert_eq!(prefs.views["Q"].plant.as_deref(), Some("Q-1"));
+        assert!(prefs.imported);
+    }
+}
