@@ -92,6 +92,9 @@ export function exportSelection({ plant, assetTypes, picks, format }, onProgress
 /** Shows the last exported file in the system's file manager. */
 export const revealExport = () => localCall('reveal_export');
 
+/** Help → Copy diagnostics: version, platform, profile addresses, last errors, to the clipboard. */
+export const copyDiagnostics = () => localCall('copy_diagnostics');
+
 export const listProfiles = () => localCall('list_profiles');
 /** Saves a profile; empty secrets keep the ones in the keychain. */
 export const saveProfile = (profile, clientSecret, userToken, sessionOnly = false) =>

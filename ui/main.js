@@ -12,6 +12,7 @@ import { initCopy, showDetails } from './details.js';
 import { initFilterBox } from './filter-box.js';
 import { plural } from './format.js';
 import { applyTheme, initTheme } from './theme.js';
+import { initDiagnostics } from './diagnostics.js';
 import { migrate, normalize, webStorage } from './preferences.js';
 import { pick, recall, remember } from './view-memory.js';
 import { initOffline } from './offline.js';
@@ -234,6 +235,7 @@ async function applyProfile(info) {
 async function start() {
   await loadPreferences();
   initTheme($('theme'), prefs, (e) => say(`The theme was not remembered: ${e.message}`));
+  initDiagnostics($('diagnostics'), say);
   initTabs();
   initFilterBox($('filter'), (query) => tree.setFilter(query));
   initCopy($('copy-raw'), $('raw-json'), $('copy-status'));

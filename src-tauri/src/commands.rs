@@ -236,8 +236,18 @@ pub async fn test_connection(
     Ok(app.test_profile(form).await?)
 }
 
-/// Help → Copy diagnostics: version, platform, profile addresses, last errors.
+/// Help → Copy diagnostics: version, platform, profile addresses and the last errors
+/// to the clipboard, from here (the webview's clipboard API needs a user gesture).
 #[tauri::command]
-pub fn diagnostics(app: State<'_, App>, recent: State<'_, RecentErrors>) -> String {
-    app.diagnostics(&recent)
+pub fn copy_diagnostics(
+    handle: AppHandle,
+    app: State<'_, App>,
+    recent: State<'_, RecentErrors>,
+) -> Reply<()> {
+    use tauri_plugin_clipboard_manager::ClipboardExt;
+    let report = app.diagnostics(&recent);
+    handle
+        .clipboard()
+        .write_text(report)
+        .map_err(|e| IpcError::local(format!("cannot reach the clipboard: {e}")))
 }

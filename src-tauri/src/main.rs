@@ -22,6 +22,8 @@ fn main() {
     let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        // The Rust side writes the clipboard (Copy diagnostics); the page has no permission.
+        .plugin(tauri_plugin_clipboard_manager::init())
         .plugin(tauri_plugin_store::Builder::default().build())
         // Remembers the window's size and place between runs.
         .plugin(tauri_plugin_window_state::Builder::default().build())
@@ -58,7 +60,7 @@ fn main() {
             commands::status,
             commands::get_preferences,
             commands::set_preference,
-            commands::diagnostics,
+            commands::copy_diagnostics,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

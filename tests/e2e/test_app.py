@@ -206,6 +206,15 @@ class DamagedPreferences(PreferencesFile, AppTestCase):
         self.assertEqual(self.preferences()["imported"], True, "the webview's storage was looked at once")
         self.assertEqual(wd.script("return window.localStorage.length"), 0, "nothing of the app in localStorage")
 
+        # Help → Copy diagnostics: the report reaches the clipboard, and says so.
+        wd.click(wd.wait_for("#diagnostics"))
+        self.wait_until(lambda: "Diagnostics copied" in (wd.text_content("#status-errors") or ""), 10,
+                        lambda: wd.text_content("#status-errors"))
+        pasted = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True,
+                                text=True, timeout=10).stdout
+        self.assertIn("AAS Master Data Browser", pasted)
+        self.assertIn("active profile: Demo platform (built in)", pasted)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
