@@ -98,7 +98,7 @@ export const copyDiagnostics = () => localCall('copy_diagnostics');
 export const listProfiles = () => localCall('list_profiles');
 /** Saves a profile; empty secrets keep the ones in the keychain. */
 export const saveProfile = (profile, clientSecret, userToken, sessionOnly = false) =>
-  localCall('save_profile', { profile, clientSecret, userToken, sessionOnly });
+  localCall('save_profile', { form: { profile, client_secret: clientSecret, user_token: userToken }, sessionOnly });
 export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
 /**
@@ -116,13 +116,13 @@ export const setPreference = (change) => localCall('set_preference', { change })
 export const duplicateProfile = (name) => localCall('duplicate_profile', { name });
 /** Tries the profile as filled in: resolves to `[{step, status: passed|failed|skipped, text}]`. */
 export const testConnection = (profile, clientSecret, userToken) =>
-  localCall('test_connection', { profile, clientSecret, userToken });
+  localCall('test_connection', { form: { profile, client_secret: clientSecret, user_token: userToken } });
 /** `{profile, token_expires_in, user_token_expiry, requests, errors}` of the active connection. */
 export const status = () => localCall('status');
 /** Asks where to save the Blob at `{aasId, submodel, path}` and writes its decoded content; resolves to the path, or null if cancelled. */
-export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', { aasId, submodel, idShorts: path });
+export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', { at: { aas_id: aasId, submodel, id_shorts: path } });
 /** Opens the web address of the File at `{aasId, submodel, path}` in the browser. */
 export const openFileAddress = ({ aasId, submodel, path }) =>
-  serverCall('open_file_address', { aasId, submodel, idShorts: path });
+  serverCall('open_file_address', { at: { aas_id: aasId, submodel, id_shorts: path } });
 /** `{aasId, submodel, path}` of a node (see request-path.js) as a curl command. */
 export const curlFor = ({ aasId, submodel, path }) => localCall('curl_for', { aasId, submodel, idShorts: path });

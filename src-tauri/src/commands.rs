@@ -7,7 +7,7 @@ use aas_app::{
     App, ExportRequest, ExportSummary, LoadSummary, PreferenceChange, Preferences, Profile,
     ProfileForm, ProfileList, ProfileView, RecentErrors, StatusView,
 };
-use aas_client::{CheckStep, ElementAddress, Pick, Progress, Secret};
+use aas_client::{CheckStep, ElementAddress, Pick, Progress};
 use aas_model::OutlineNode;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -80,31 +80,14 @@ pub async fn status(app: State<'_, App>) -> Reply<StatusView> {
 pub async fn save_blob(
     handle: AppHandle,
     app: State<'_, App>,
-    aas_id: String,
-    submodel: String,
-    id_shorts: Vec<String>,
+    at: ElementAddress,
 ) -> Reply<Option<PathBuf>> {
-    let at = ElementAddress {
-        aas_id,
-        submodel,
-        id_shorts,
-    };
     Ok(app.save_blob(&at, |s| ask_save_path(&handle, s)).await?)
 }
 
 /// Opens the File's web address in the system's browser.
 #[tauri::command]
-pub async fn open_file_address(
-    app: State<'_, App>,
-    aas_id: String,
-    submodel: String,
-    id_shorts: Vec<String>,
-) -> Reply<()> {
-    let at = ElementAddress {
-        aas_id,
-        submodel,
-        id_shorts,
-    };
+pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply<()> {
     let address = app.file_address(&at).await?;
     tauri_plugin_opener::open_url(&address, None::<&str>)
         .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
@@ -175,18 +158,7 @@ pub fn list_profiles(handle: AppHandle, app: State<'_, App>) -> Reply<ProfileLis
 /// Saves a profile; a secret left empty keeps the stored one. Secrets go to the
 /// keychain, or to memory when `session_only` (the user's answer to "no keychain").
 #[tauri::command]
-pub fn save_profile(
-    app: State<'_, App>,
-    profile: Profile,
-    client_secret: Secret,
-    user_token: Secret,
-    session_only: bool,
-) -> Reply<()> {
-    let form = ProfileForm {
-        profile,
-        client_secret,
-        user_token,
-    };
+pub fn save_profile(app: State<'_, App>, form: ProfileForm, session_only: bool) -> Reply<()> {
     Ok(app.save_profile(form, session_only)?)
 }
 
@@ -222,17 +194,7 @@ pub fn set_preference(handle: AppHandle, change: PreferenceChange) -> Reply<()> 
 }
 
 #[tauri::command]
-pub async fn test_connection(
-    app: State<'_, App>,
-    profile: Profile,
-    client_secret: Secret,
-    user_token: Secret,
-) -> Reply<Vec<CheckStep>> {
-    let form = ProfileForm {
-        profile,
-        client_secret,
-        user_token,
-    };
+pub async fn test_connection(app: State<'_, App>, form: ProfileForm) -> Reply<Vec<CheckStep>> {
     Ok(app.test_profile(form).await?)
 }
 

@@ -3,11 +3,14 @@
 M-0001), the Blob's save action and "Go to target" of references.
 
 The Blob's "Save to disk…" opens the native GTK save dialog, which WebDriver cannot
-drive: the save itself (refetch, base64 decode, atomic write) is tested in Rust
-(src-tauri/src/attachments.rs, against the demo service); here the button is checked."""
+drive: this debug build saves into AAS_BROWSER_SAVE_DIR instead, and the file written
+is read back. The decoding and the file name rules are also tested in Rust
+(crates/aas-app/src/content.rs, against the demo service)."""
 
 import json
 import os
+import shutil
+import tempfile
 import unittest
 
 from app_driver import AppTestCase, row, screenshot
@@ -18,6 +21,14 @@ SM_PREFIX = "urn:demo-platform:acme:DEMO-01:sm:machine#M-0001"
 
 
 class Details(AppTestCase):
+    # Debug builds save here instead of asking (the native dialog cannot be driven).
+    save_dir = tempfile.mkdtemp(prefix="aas-e2e-blob-")
+    app_env = {"AAS_BROWSER_SAVE_DIR": save_dir}
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.save_dir, ignore_errors=True)
     def fields(self):
         """Every field of the details pane: name -> the text shown."""
         return self.wd.script(
@@ -111,6 +122,12 @@ class Details(AppTestCase):
         self.assertRegex(blob["Size"], r"^\d+ bytes")
         save = wd.wait_for('#details dd[data-field="Size"] .field-action')
         self.assertEqual(wd.text(save), "Save to disk…")
+        # Saving refetches the Blob by its address and writes the decoded bytes.
+        wd.click(save)
+        self.wait_until(lambda: "Saved to" in (wd.text_content('#details dd[data-field="Size"]') or ""), 15,
+                        lambda: wd.text_content('#details dd[data-field="Size"]'))
+        with open(os.path.join(self.save_dir, "LastConfiguration.json")) as f:
+            self.assertEqual(json.load(f)["program"], "P-M-0001")
         self.assertIsNone(wd.script("return document.querySelector('#details dd[data-field=\"Value\"]')"),
                           "the base64 text is not shown as a value")
         operation = self.open("RequestMaintenance")
