@@ -25,11 +25,13 @@ fn the_content_security_policy_is_present_and_strict() {
     assert_eq!(directive("default-src"), "default-src 'self'");
     assert_eq!(directive("script-src"), "script-src 'self'");
     assert_eq!(directive("object-src"), "object-src 'none'");
-    for forbidden in ["'unsafe-inline'", "'unsafe-eval'", "http:", "https:", "*"] {
-        assert!(
-            !csp.split_whitespace().any(|t| t == forbidden),
-            "{forbidden} in {csp}"
-        );
+    // Every source is this app's own: no remote origin of any form (a host, a scheme,
+    // a wildcard), no inline or eval'd script. Tauri's IPC is the one address.
+    let own = ["'self'", "'none'", "data:", "ipc:", "http://ipc.localhost"];
+    for d in csp.split(';').map(str::trim).filter(|d| !d.is_empty()) {
+        for source in d.split_whitespace().skip(1) {
+            assert!(own.contains(&source), "{source} in {d:?}");
+        }
     }
     // No remote page: the UI is the bundled ui/ folder.
     assert_eq!(conf["build"]["frontendDist"], "../ui");
@@ -40,16 +42,30 @@ fn the_content_security_policy_is_present_and_strict() {
 fn capabilities_allow_only_core_events_and_the_save_dialog() {
     let caps = json("capabilities/default.json");
     assert_eq!(caps["windows"], serde_json::json!(["main"]));
+    // A permission is a string or an object naming one (with scopes): both count.
     let permissions: Vec<&str> = caps["permissions"]
         .as_array()
         .expect("permissions")
         .iter()
-        .filter_map(Value::as_str)
+        .map(|p| {
+            p.as_str()
+                .or_else(|| p["identifier"].as_str())
+                .unwrap_or_else(|| panic!("a permission without identifier: {p}"))
+        })
         .collect();
     assert_eq!(permissions, ["core:event:default", "dialog:allow-save"]);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("capabilities");
     let files = std::fs::read_dir(dir).expect("capabilities folder").count();
     assert_eq!(files, 1, "one capability file, the one checked here");
+    // Capabilities can also be written inline in tauri.conf.json: only by name here.
+    let conf = json("tauri.conf.json");
+    for inline in conf["app"]["security"]["capabilities"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        assert_eq!(inline, "main-window", "an inline capability: {inline}");
+    }
 }
 
 #[test]

@@ -55,7 +55,24 @@ async fn redirecting_service(seen: Seen, elsewhere: String) -> String {
         )
         .route(
             "/gateway/aasList/away",
-            get(move || async move { Redirect::temporary(&format!("{elsewhere}/steal")) }),
+            get({
+                let elsewhere = elsewhere.clone();
+                move || async move { Redirect::temporary(&format!("{elsewhere}/steal")) }
+            }),
+        )
+        // Only the scheme changes: the same host and port, https.
+        .route(
+            "/gateway/aasList/to-https",
+            get(|headers: HeaderMap| async move {
+                let host = header(&headers, "host").unwrap_or_default();
+                Redirect::temporary(&format!("https://{host}/gateway/aasList/here"))
+            }),
+        )
+        // The token POST (its body holds the client secret) sent on elsewhere with a 307,
+        // which keeps the method and the body.
+        .route(
+            "/auth/realms/moved/protocol/openid-connect/token",
+            post(move || async move { Redirect::temporary(&format!("{elsewhere}/token")) }),
         )
         .route(
             "/gateway/aasList/here",
@@ -120,6 +137,42 @@ async fn a_redirect_to_another_host_is_not_followed_and_gets_no_token() {
     assert_eq!(
         header(&seen[0], "usertoken").as_deref(),
         Some(format!("Bearer {USER}").as_str())
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_scheme_or_port_or_of_the_token_post_is_not_followed() {
+    let (here, away) = (Seen::default(), Seen::default());
+    // The same host, another port.
+    let other = recording_server(away.clone()).await;
+    let base =
+        redirecting_service(here.clone(), format!("http://127.0.0.1:{}", other.port())).await;
+    let client = Client::new(connection(&base, Transport::default())).expect("client");
+    for (id, origin) in [
+        ("away", format!("127.0.0.1:{}", other.port())),
+        ("to-https", "https://".into()),
+    ] {
+        let err = client.aas(id).await.expect_err("not followed");
+        assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+        assert!(err.to_string().contains(&origin), "{id}: {err}");
+    }
+    let moved = Connection {
+        realm: "moved".into(),
+        ..connection(&base, Transport::default())
+    };
+    let err = Client::new(moved)
+        .expect("client")
+        .registry()
+        .await
+        .expect_err("the token POST is not sent on");
+    assert_eq!(err.kind(), ErrorKind::Config, "{err}");
+    assert!(
+        away.lock().expect("lock").is_empty(),
+        "the other port got a request (a token POST would carry the secret)"
+    );
+    assert!(
+        here.lock().expect("lock").is_empty(),
+        "nothing was followed"
     );
 }
 
