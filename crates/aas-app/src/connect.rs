@@ -31,6 +31,7 @@ pub struct Overrides {
     pub client_secret: Option<Secret>,
     pub user_token: Option<Secret>,
     pub client_auth: Option<ClientAuth>,
+    pub token_url: Option<String>,
     /// Only turns plain http on: a source that allows it keeps it.
     pub allow_plain_http: bool,
     pub ca_file: Option<PathBuf>,
@@ -47,6 +48,7 @@ struct Partial {
     client_secret: Option<Secret>,
     user_token: Option<Secret>,
     client_auth: Option<ClientAuth>,
+    token_url: Option<String>,
     #[serde(flatten)]
     transport: Transport,
 }
@@ -65,6 +67,7 @@ impl ConnectionSource {
         replace(&mut c.client_secret, o.client_secret);
         replace(&mut c.user_token, o.user_token);
         replace(&mut c.client_auth, o.client_auth);
+        replace(&mut c.token_url, o.token_url);
         replace(&mut c.transport.ca_file, o.ca_file);
         c.transport.allow_plain_http |= o.allow_plain_http;
         let missing: Vec<&str> = [
@@ -111,6 +114,7 @@ impl ConnectionSource {
             client_secret,
             user_token,
             client_auth: c.client_auth.unwrap_or_default(),
+            token_url: c.token_url,
             transport: c.transport,
         })
     }
@@ -136,6 +140,7 @@ impl ConnectionSource {
                     realm: Some(p.realm),
                     client_id: Some(p.client_id),
                     client_auth: Some(p.client_auth),
+                    token_url: p.token_url,
                     transport: p.transport,
                 })
             }

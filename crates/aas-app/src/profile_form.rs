@@ -185,6 +185,7 @@ mod tests {
             realm: "r".into(),
             client_id: "c".into(),
             client_auth: Default::default(),
+            token_url: None,
             plants: vec![],
             transport: aas_client::Transport {
                 allow_plain_http,

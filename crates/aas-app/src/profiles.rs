@@ -39,6 +39,9 @@ pub struct Profile {
     pub client_id: String,
     #[serde(default)]
     pub client_auth: ClientAuth,
+    /// The token endpoint itself, when discovery from `auth_url` cannot find it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_url: Option<String>,
     #[serde(default)]
     pub plants: Vec<String>,
     #[serde(flatten)]
@@ -69,6 +72,7 @@ impl Profile {
             client_secret: secret(SecretKind::ClientSecret)?,
             user_token: secret(SecretKind::UserToken)?,
             client_auth: self.client_auth,
+            token_url: self.token_url.clone(),
             transport: self.transport.clone(),
         })
     }
@@ -346,6 +350,7 @@ mod tests {
             realm: "realm".into(),
             client_id: "client".into(),
             client_auth: ClientAuth::Basic,
+            token_url: None,
             plants: vec!["P1".into()],
             transport: Transport::default(),
         }

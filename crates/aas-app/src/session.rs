@@ -78,6 +78,7 @@ impl App {
             client_secret: Secret::new(info.client_secret.clone()),
             user_token: Secret::new(info.user_token.clone()),
             client_auth: ClientAuth::Form,
+            token_url: None,
             transport: Default::default(),
         };
         let demo = Session::new(DEMO_PROFILE, true, conn, info.plants.clone())?;

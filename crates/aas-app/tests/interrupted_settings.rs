@@ -26,6 +26,7 @@ fn profiles(generation: u64) -> Vec<Profile> {
             realm: format!("generation-{generation}"),
             client_id: "aas-browser".into(),
             client_auth: ClientAuth::Form,
+            token_url: None,
             plants: vec!["P1".into(), "P2".into()],
             transport: Default::default(),
         })

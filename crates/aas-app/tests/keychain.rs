@@ -33,6 +33,7 @@ fn secrets_round_trip_through_the_os_keychain_and_never_reach_the_settings_file(
         realm: "plant".into(),
         client_id: "client".into(),
         client_auth: ClientAuth::Form,
+        token_url: None,
         plants: vec!["P1".into()],
         transport: Default::default(),
     };

@@ -43,6 +43,7 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
         realm: demo.realm.clone(),
         client_id: demo.client_id.clone(),
         client_auth: ClientAuth::Basic,
+        token_url: None,
         plants: vec!["DEMO-01".into()],
         transport: Default::default(),
     };

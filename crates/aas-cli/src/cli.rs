@@ -83,6 +83,16 @@ pub struct SandboxArgs {
     /// Asset type of the assets read with --data.
     #[arg(long, value_name = "TYPE", default_value = "machine", value_parser = parse_asset_type)]
     pub asset_type: AssetType,
+    /// Where the token server's realms are: /auth (the spec's layout, Keycloak up to
+    /// 16) or "" (Keycloak 17 and later). Discovery documents are served there too; the
+    /// start-up line's auth_url stays the bare http://HOST:PORT.
+    #[arg(
+        long,
+        value_name = "PREFIX",
+        default_value = "/auth",
+        allow_hyphen_values = true
+    )]
+    pub auth_path_prefix: String,
     /// Lifetime of access tokens, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub token_ttl: u64,
@@ -126,13 +136,19 @@ pub struct ConnectionArgs {
     /// Base URL of the gateway (`.../aasList` is appended).
     #[arg(long, global = true, value_name = "URL")]
     pub gateway_url: Option<String>,
-    /// Base URL of the token server (`.../auth/realms/REALM/...` is appended).
+    /// Base URL of the token server: http://HOST:PORT, with or without /auth, or the
+    /// realm's issuer URL (.../realms/REALM); the token endpoint is found by OpenID
+    /// Connect discovery.
     #[arg(long, global = true, value_name = "URL")]
     pub auth_url: Option<String>,
     #[arg(long, global = true)]
     pub realm: Option<String>,
     #[arg(long, global = true)]
     pub client_id: Option<String>,
+    /// The token endpoint itself, when discovery cannot find it (a token server behind
+    /// a proxy that announces an internal address).
+    #[arg(long, global = true, value_name = "URL")]
+    pub token_url: Option<String>,
     /// How the client authenticates at the token endpoint: form (default) or basic.
     #[arg(long, global = true, value_name = "form|basic", value_parser = parse_client_auth)]
     pub client_auth: Option<aas_client::ClientAuth>,

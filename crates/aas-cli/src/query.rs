@@ -72,6 +72,7 @@ fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
         client_secret: secret("AASMD_CLIENT_SECRET"),
         user_token: secret("AASMD_USER_TOKEN"),
         client_auth: args.client_auth,
+        token_url: args.token_url.clone(),
         allow_plain_http: args.allow_plain_http,
         ca_file: args.ca_file.clone(),
     })?)

@@ -38,6 +38,7 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
         addr: args.addr,
         plants,
         token_ttl: Duration::from_secs(args.token_ttl),
+        auth_path_prefix: args.auth_path_prefix,
         faults: args.faults,
         state_file: args.state,
         tls: args

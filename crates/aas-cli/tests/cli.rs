@@ -229,6 +229,7 @@ fn profile_from_the_app_settings_and_the_keychain() {
         realm: text("realm"),
         client_id: text("client_id"),
         client_auth: ClientAuth::Form,
+        token_url: None,
         plants: vec!["DEMO-01".into()],
         transport: Default::default(),
     };

@@ -136,6 +136,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         realm: text(&line, "realm"),
         client_id: text(&line, "client_id"),
         client_auth: Default::default(),
+        token_url: None,
         plants: vec!["DEMO-01".into()],
         transport: Transport::default(),
     };

@@ -40,9 +40,13 @@ impl Client {
                 step("gateway", skipped()),
             ];
         }
+        let from = self.tokens().endpoint_known();
         let lifetime = match self.token_expires_in().await {
-            Some(left) => format!("access token received, valid for {} s", left.as_secs()),
-            None => "access token received".to_owned(),
+            Some(left) => format!(
+                "access token received from {from}, valid for {} s",
+                left.as_secs()
+            ),
+            None => format!("access token received from {from}"),
         };
         let registry = self.registry().await;
         let registry_outcome = match &registry {

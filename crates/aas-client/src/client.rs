@@ -130,7 +130,7 @@ impl Client {
     pub async fn reachable(&self) -> bool {
         let url = match self.known_shell.get() {
             Some(aas_id) => self.aas_url(aas_id),
-            None => self.conn.token_url(),
+            None => self.tokens.endpoint_known(),
         };
         let answered = self.http.get(&url).timeout(PROBE_TIMEOUT).send().await;
         tracing::debug!(reachable = answered.is_ok(), "probe");

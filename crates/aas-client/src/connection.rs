@@ -16,6 +16,10 @@ pub struct Connection {
     /// How the client authenticates at the token endpoint; form fields unless set.
     #[serde(default)]
     pub client_auth: ClientAuth,
+    /// The token endpoint itself; unset, it is found from `auth_url` by OpenID Connect
+    /// discovery (see [`crate::TokenSource`]).
+    #[serde(default)]
+    pub token_url: Option<String>,
     #[serde(flatten)]
     pub transport: Transport,
 }
@@ -62,15 +66,11 @@ impl Connection {
         let plain = self.transport.allow_plain_http;
         check_url("registry URL", &self.registry_url, plain)?;
         check_url("gateway URL", &self.gateway_url, plain)?;
-        check_url("token server URL", &self.auth_url, plain)
-    }
-
-    pub(crate) fn token_url(&self) -> String {
-        format!(
-            "{}/auth/realms/{}/protocol/openid-connect/token",
-            self.auth_url.trim_end_matches('/'),
-            aas_model::encode_segment(&self.realm)
-        )
+        check_url("token server URL", &self.auth_url, plain)?;
+        match &self.token_url {
+            Some(url) => check_url("token endpoint", url, plain),
+            None => Ok(()),
+        }
     }
 
     pub fn registry_list_url(&self) -> String {

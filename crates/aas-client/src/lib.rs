@@ -8,6 +8,7 @@ mod client;
 mod connection;
 mod crawl;
 mod curl;
+mod discovery;
 mod error;
 mod export;
 mod follow;

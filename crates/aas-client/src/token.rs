@@ -1,3 +1,4 @@
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
@@ -10,7 +11,10 @@ use crate::{ClientAuth, Connection, Error, Result, Secret};
 #[derive(Debug)]
 pub struct TokenSource {
     http: reqwest::Client,
-    url: String,
+    auth_url: String,
+    realm: String,
+    /// The token endpoint: the connection's `token_url`, or found by discovery.
+    endpoint: OnceLock<String>,
     client_id: String,
     client_secret: Secret,
     client_auth: ClientAuth,
@@ -88,7 +92,13 @@ impl TokenSource {
     pub fn new(http: reqwest::Client, conn: &Connection) -> Self {
         TokenSource {
             http,
-            url: conn.token_url(),
+            auth_url: conn.auth_url.clone(),
+            realm: conn.realm.clone(),
+            endpoint: conn
+                .token_url
+                .clone()
+                .map(OnceLock::from)
+                .unwrap_or_default(),
             client_id: conn.client_id.clone(),
             client_secret: conn.client_secret.clone(),
             client_auth: conn.client_auth,
@@ -106,6 +116,27 @@ impl TokenSource {
         let token = fresh.token.clone();
         *cached = Some(fresh);
         Ok(token)
+    }
+
+    /// The token endpoint: given, or found by discovery once (a guess made while the
+    /// server could not be asked is not kept).
+    async fn endpoint(&self) -> Result<String> {
+        if let Some(url) = self.endpoint.get() {
+            return Ok(url.clone());
+        }
+        let found = crate::discovery::discover(&self.http, &self.auth_url, &self.realm).await?;
+        if found.certain {
+            let _ = self.endpoint.set(found.url.clone());
+        }
+        Ok(found.url)
+    }
+
+    /// The token endpoint used, once known; else the spec's, for a reachability probe.
+    pub fn endpoint_known(&self) -> String {
+        self.endpoint
+            .get()
+            .cloned()
+            .unwrap_or_else(|| crate::discovery::spec_token_url(&self.auth_url, &self.realm))
     }
 
     /// How long the cached access token has left, or `None` before the first one.
@@ -126,7 +157,8 @@ impl TokenSource {
 
     async fn fetch(&self) -> Result<Cached> {
         let started = Instant::now();
-        let request = self.http.post(&self.url);
+        let url = self.endpoint().await?;
+        let request = self.http.post(&url);
         let request = match self.client_auth {
             ClientAuth::Form => request.form(&[
                 ("grant_type", "client_credentials"),
@@ -144,9 +176,9 @@ impl TokenSource {
         let response = request
             .send()
             .await
-            .map_err(|e| crate::transport::offline(&self.url, e))?;
+            .map_err(|e| crate::transport::offline(&url, e))?;
         let status = response.status();
-        let body = crate::transport::read_body(&self.url, response, MAX_TOKEN_BODY).await?;
+        let body = crate::transport::read_body(&url, response, MAX_TOKEN_BODY).await?;
         if !status.is_success() {
             return Err(Error::from_response(status.as_u16(), &body, None));
         }

@@ -99,13 +99,19 @@ async fn forward(
     client.shutdown().await
 }
 
-/// The sandbox's connection with every URL pointing at `proxy`.
+/// The sandbox's connection with every URL pointing at `proxy`. The token endpoint is
+/// given outright: the sandbox's discovery document names its own address, which a
+/// client that reaches it through a proxy must not send the secret to.
 fn through(conn: &Connection, sandbox: SocketAddr, proxy: SocketAddr) -> Connection {
     let swap = |url: &str| url.replace(&sandbox.to_string(), &proxy.to_string());
     Connection {
         registry_url: swap(&conn.registry_url),
         gateway_url: swap(&conn.gateway_url),
         auth_url: swap(&conn.auth_url),
+        token_url: Some(format!(
+            "http://{proxy}/auth/realms/{}/protocol/openid-connect/token",
+            conn.realm
+        )),
         ..conn.clone()
     }
 }
@@ -329,6 +335,7 @@ fn hostile_client(base: &str, realm: &str) -> Client {
         client_secret: Secret::new("s"),
         user_token: Secret::new("u"),
         client_auth: ClientAuth::Form,
+        token_url: None,
         transport: Default::default(),
     };
     Client::new(conn).expect("client").with_retry(RetryPolicy {

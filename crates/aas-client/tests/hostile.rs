@@ -69,6 +69,7 @@ fn client(base: &str) -> Client {
         client_secret: Secret::new("s"),
         user_token: Secret::new("u"),
         client_auth: ClientAuth::Form,
+        token_url: None,
         transport: Default::default(),
     };
     let quick = RetryPolicy {

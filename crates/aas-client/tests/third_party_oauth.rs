@@ -51,6 +51,7 @@ fn connection(server: &Server, client: usize, auth: ClientAuth) -> Connection {
         client_secret: Secret::new(text(&c["client_secret"])),
         user_token: Secret::new("unused"),
         client_auth: auth,
+        token_url: None,
         transport: Default::default(),
     }
 }

@@ -94,6 +94,7 @@ fn connection(base: &str, transport: Transport) -> Connection {
         client_secret: Secret::new("s"),
         user_token: Secret::new(USER),
         client_auth: Default::default(),
+        token_url: None,
         transport,
     }
 }

@@ -132,15 +132,23 @@ const CACHE_LIMIT: usize = 10_000;
 
 impl Issuer {
     /// An issuer signing with this process's key; see [`Issuer::with_keys`].
-    pub fn new(auth_url: &str, realm: &str, access_ttl: Duration) -> Self {
+    /// `base` is `http://HOST:PORT`; the realms are under `auth_prefix` there: `/auth`
+    /// (Keycloak up to 16) or `` (17 and later).
+    pub fn new(base: &str, auth_prefix: &str, realm: &str, access_ttl: Duration) -> Self {
         Issuer {
             keys: key_pair(),
-            access_iss: format!("{auth_url}/auth/realms/{realm}"),
-            user_iss: format!("{auth_url}/platform/user-data"),
+            access_iss: format!("{base}{auth_prefix}/realms/{realm}"),
+            user_iss: format!("{base}/platform/user-data"),
             access_ttl,
             verified_access: Mutex::new(HashMap::new()),
             verified_user: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The access tokens' issuer: the realm's address, under which the OpenID
+    /// Connect discovery document and the token endpoint are.
+    pub fn access_issuer(&self) -> &str {
+        &self.access_iss
     }
 
     /// Signs and verifies with `keys` instead of this process's key.
@@ -258,7 +266,12 @@ mod tests {
     use super::*;
 
     fn issuer() -> Issuer {
-        Issuer::new("http://127.0.0.1:1", "demo", Duration::from_secs(300))
+        Issuer::new(
+            "http://127.0.0.1:1",
+            "/auth",
+            "demo",
+            Duration::from_secs(300),
+        )
     }
 
     #[test]
@@ -274,8 +287,13 @@ mod tests {
         let first = issuer();
         let user = first.mint_user("acme", "u", &["P".into()], Duration::from_secs(60));
         let saved = KeyPair::from_der(key_pair().der()).expect("key");
-        let restarted = Issuer::new("http://127.0.0.1:1", "demo", Duration::from_secs(300))
-            .with_keys(Arc::new(saved));
+        let restarted = Issuer::new(
+            "http://127.0.0.1:1",
+            "/auth",
+            "demo",
+            Duration::from_secs(300),
+        )
+        .with_keys(Arc::new(saved));
         assert!(restarted.verify_user(&user).is_ok());
         assert_eq!(restarted.jwks(), first.jwks());
         assert!(KeyPair::from_der(b"not a key").is_err());
@@ -293,7 +311,12 @@ mod tests {
 
     #[test]
     fn a_token_of_another_issuer_or_kind_is_refused() {
-        let other = Issuer::new("http://127.0.0.1:2", "demo", Duration::from_secs(300));
+        let other = Issuer::new(
+            "http://127.0.0.1:2",
+            "/auth",
+            "demo",
+            Duration::from_secs(300),
+        );
         assert!(issuer().verify_access(&other.mint_access("app")).is_err());
         let i = issuer();
         let user = i.mint_user("acme", "u", &["P".into()], Duration::from_secs(60));

@@ -56,6 +56,9 @@ pub enum Error {
     /// A plant file that holds no usable AAS data.
     #[error("{}: {reason}", path.display())]
     Data { path: PathBuf, reason: String },
+    /// A setting that cannot be served.
+    #[error("{0}")]
+    Config(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -105,6 +108,10 @@ pub struct Config {
     /// (written atomically at start and on every change).
     pub state_file: Option<PathBuf>,
     pub token_ttl: Duration,
+    /// Where the token server's realms are: `/auth` (the spec's layout, Keycloak up to
+    /// 16) or `""` (Keycloak 17 and later). The start-up line's `auth_url` is the bare
+    /// `http://HOST:PORT` either way: clients find the layout by OpenID Connect discovery.
+    pub auth_path_prefix: String,
     pub faults: Option<FaultSpec>,
     /// Serve https with this certificate and key instead of plain http.
     pub tls: Option<TlsFiles>,
@@ -121,6 +128,7 @@ impl Default for Config {
             grants: GrantSeed::AllowedExcept(vec![AssetType::User]),
             state_file: None,
             token_ttl: Duration::from_secs(300),
+            auth_path_prefix: "/auth".into(),
             faults: None,
             tls: None,
         }
@@ -257,7 +265,14 @@ impl Service {
     pub fn new(mut config: Config, base: &str) -> Result<Service> {
         let base = base.to_owned();
         let realm = "demo".to_owned();
-        let mut issuer = keys::Issuer::new(&base, &realm, config.token_ttl);
+        let prefix = config.auth_path_prefix.trim_end_matches('/');
+        if !(prefix.is_empty() || prefix.starts_with('/')) {
+            return Err(Error::Config(format!(
+                "the auth path prefix {prefix:?} must be empty or start with /"
+            )));
+        }
+        let prefix = prefix.to_owned();
+        let mut issuer = keys::Issuer::new(&base, &prefix, &realm, config.token_ttl);
         // With a state file, a restart keeps the key and the secrets: clients go on.
         let state = match config.state_file.take() {
             Some(path) => {
@@ -351,7 +366,7 @@ impl Service {
             faults: config.faults.map(faults::Faults::new),
         });
         Ok(Service {
-            router: routes::router(state),
+            router: routes::router(state, &prefix),
             info,
             admin_token,
         })

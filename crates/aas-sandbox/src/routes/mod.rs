@@ -77,15 +77,21 @@ impl AppState {
 /// Gateway routes sit under this prefix of the one port; see `gateway_url`.
 pub(crate) const GATEWAY_PREFIX: &str = "/gateway";
 
-pub(crate) fn router(state: Arc<AppState>) -> Router {
+/// Every route; the token server's under `auth_prefix` (`/auth` or ``).
+pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
+    let realm = format!("{auth_prefix}/realms/{{realm}}");
     let token_routes = Router::new()
         .route(
-            "/auth/realms/{realm}/protocol/openid-connect/token",
+            &format!("{realm}/protocol/openid-connect/token"),
             post(token::token),
         )
         .route(
-            "/auth/realms/{realm}/protocol/openid-connect/certs",
+            &format!("{realm}/protocol/openid-connect/certs"),
             get(token::certs),
+        )
+        .route(
+            &format!("{realm}/.well-known/openid-configuration"),
+            get(token::discovery),
         );
     let admin = admin::routes(state.clone());
     Router::new()

@@ -1,4 +1,5 @@
-//! `POST .../openid-connect/token` (client-credentials grant) and `GET .../certs`.
+//! `POST .../openid-connect/token` (client-credentials grant), `GET .../certs`, and the
+//! realm's OpenID Connect discovery document.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -119,4 +120,27 @@ pub(super) async fn certs(
         ));
     }
     Ok(Json(s.issuer.jwks()))
+}
+
+/// `GET {realm}/.well-known/openid-configuration`: where the token endpoint and the key
+/// set are, as Keycloak announces them.
+pub(super) async fn discovery(
+    State(s): State<Arc<AppState>>,
+    Path(realm): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    if realm != s.realm {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "realm not found",
+        ));
+    }
+    let issuer = s.issuer.access_issuer();
+    Ok(Json(json!({
+        "issuer": issuer,
+        "token_endpoint": format!("{issuer}/protocol/openid-connect/token"),
+        "jwks_uri": format!("{issuer}/protocol/openid-connect/certs"),
+        "grant_types_supported": ["client_credentials"],
+        "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+    })))
 }
