@@ -342,3 +342,33 @@ async fn debug_output_of_the_sandbox_and_its_service_holds_no_secret() {
         assert!(!shown.contains(secret), "a secret in {shown}");
     }
 }
+
+#[tokio::test]
+async fn every_endpoint_a_registry_descriptor_names_answers() {
+    let f = Fixture::start(Config::default()).await;
+    let token = f.token().await;
+    let registry = f
+        .get_as_demo(&format!(
+            "{}/api/v1/registry",
+            f.sandbox.info().registry_url
+        ))
+        .await;
+    let mut addresses = Vec::new();
+    for shell in registry.body.as_array().expect("descriptors") {
+        let submodels = shell["submodelDescriptors"]
+            .as_array()
+            .into_iter()
+            .flatten();
+        for descriptor in std::iter::once(shell).chain(submodels) {
+            for endpoint in descriptor["endpoints"].as_array().into_iter().flatten() {
+                addresses.push(endpoint["address"].as_str().expect("address").to_owned());
+            }
+        }
+    }
+    assert!(addresses.len() > 100, "{} endpoints", addresses.len());
+    for address in &addresses {
+        let got = answer(f.demo_request(address, &token).send().await.expect("GET")).await;
+        assert_eq!(got.status, 200, "{address}: {:?}", got.body);
+        assert!(got.body["idShort"].is_string(), "{address}: {:?}", got.body);
+    }
+}

@@ -32,8 +32,12 @@ pub(super) fn routes(state: Arc<AppState>) -> Router<Arc<AppState>> {
     let gateway = Router::new()
         .route("/aasList", get(aas_list))
         .route(aas, get(shell))
+        // BaSyx V1's addresses of the shell alone and the submodel alone, which the
+        // registry's descriptors name as endpoints.
+        .route(&format!("{aas}/aas"), get(shell))
         .route(&format!("{aas}/aas/submodels"), get(submodels))
         .route(sm, get(submodel))
+        .route(&format!("{sm}/submodel"), get(submodel))
         .route(&format!("{sm}/submodel/submodelElements"), get(elements))
         .route(
             &format!("{sm}/submodel/submodelElements/{{*path}}"),
