@@ -12,9 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{
-    Client, ClientAuth, Connection, Crawl, CrawlPlan, ErrorKind, NodePath, RetryPolicy, Secret,
-};
+use aas_client::{Client, Connection, Crawl, CrawlPlan, ErrorKind, NodePath, RetryPolicy};
 use aas_model::{encode_segment, AssetType};
 use aas_sandbox::DEMO_PLANT;
 use axum::body::{Body, Bytes};
@@ -325,31 +323,11 @@ fn pieces(
     })
 }
 
-fn hostile_client(base: &str, realm: &str) -> Client {
-    let conn = Connection {
-        registry_url: base.into(),
-        gateway_url: format!("{base}/gateway"),
-        auth_url: base.into(),
-        realm: realm.into(),
-        client_id: "c".into(),
-        client_secret: Secret::new("s"),
-        user_token: Secret::new("u"),
-        client_auth: ClientAuth::Form,
-        token_url: None,
-        transport: Default::default(),
-    };
-    Client::new(conn).expect("client").with_retry(RetryPolicy {
-        attempts: 2,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(5),
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ids_a_list_repeats_are_fetched_once() {
     let base = repeating_server().await;
     let plan = CrawlPlan::new("P", vec![AssetType::Machine, AssetType::Tool]);
-    let (crawl, _) = crawl(hostile_client(&base, "r"), &plan).await;
+    let (crawl, _) = crawl(support::quick_client(&base, "r"), &plan).await;
     assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
     let levels: Vec<&str> = crawl
         .fetched
@@ -371,7 +349,7 @@ async fn ids_a_list_repeats_are_fetched_once() {
 #[tokio::test]
 async fn a_token_answer_is_capped_like_any_other() {
     let base = repeating_server().await;
-    let err = hostile_client(&base, "huge")
+    let err = support::quick_client(&base, "huge")
         .registry()
         .await
         .expect_err("2 MiB is no token answer");
@@ -382,7 +360,7 @@ async fn a_token_answer_is_capped_like_any_other() {
 #[tokio::test]
 async fn silence_ends_a_request_and_a_slow_answer_still_arrives() {
     let base = repeating_server().await;
-    let client = hostile_client(&base, "r")
+    let client = support::quick_client(&base, "r")
         .with_idle_timeout(Duration::from_secs(1))
         .expect("client");
     let trickled = client

@@ -2,9 +2,9 @@
 //! sandbox is too well-behaved): each gives a clear bad_data error on its node, nothing
 //! panics, and the next request still works.
 
-use std::time::Duration;
+mod support;
 
-use aas_client::{Client, ClientAuth, Connection, ErrorKind, RetryPolicy, Secret};
+use aas_client::{Client, ErrorKind};
 use axum::extract::Path;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
@@ -60,27 +60,7 @@ async fn hostile_server() -> String {
 }
 
 fn client(base: &str) -> Client {
-    let conn = Connection {
-        registry_url: base.into(),
-        gateway_url: format!("{base}/gateway"),
-        auth_url: base.into(),
-        realm: "r".into(),
-        client_id: "c".into(),
-        client_secret: Secret::new("s"),
-        user_token: Secret::new("u"),
-        client_auth: ClientAuth::Form,
-        token_url: None,
-        transport: Default::default(),
-    };
-    let quick = RetryPolicy {
-        attempts: 2,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(5),
-    };
-    Client::new(conn)
-        .expect("client")
-        .with_retry(quick)
-        .with_max_body(1 << 20)
+    support::quick_client(base, "r").with_max_body(1 << 20)
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ mod support;
 use std::io::Read;
 use std::time::Duration;
 
-use aas_client::{Client, ClientAuth, Connection, Secret, Transport};
+use aas_client::{Client, Connection, Transport};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn loopback_is_never_proxied_and_other_hosts_are() {
@@ -39,19 +39,11 @@ async fn loopback_is_never_proxied_and_other_hosts_are() {
     assert!(!registry.is_empty());
 
     let elsewhere = Connection {
-        registry_url: "http://plant.example".into(),
-        gateway_url: "http://plant.example/gateway".into(),
-        auth_url: "http://plant.example".into(),
-        realm: "r".into(),
-        client_id: "c".into(),
-        client_secret: Secret::new("s"),
-        user_token: Secret::new("u"),
-        client_auth: ClientAuth::Form,
-        token_url: None,
         transport: Transport {
             allow_plain_http: true,
             ca_file: None,
         },
+        ..support::connection_to("http://plant.example", "r")
     };
     let client = Client::new(elsewhere)
         .expect("client")

@@ -1,7 +1,9 @@
 #![allow(dead_code)] // each test binary uses part of it
 //! What the client's tests share: a demo sandbox and the connection to it.
 
-use aas_client::Connection;
+use std::time::Duration;
+
+use aas_client::{Client, ClientAuth, Connection, RetryPolicy, Secret};
 use aas_sandbox::{Config, Sandbox};
 
 /// The demo sandbox on a random loopback port.
@@ -15,4 +17,33 @@ pub async fn sandbox() -> Sandbox {
 pub fn connection(sandbox: &Sandbox) -> Connection {
     let line = serde_json::to_string(sandbox.info()).expect("json");
     serde_json::from_str(&line).expect("the start-up line is a connection")
+}
+
+/// A connection to a test server at `base` (plain http), realm `realm`, with dummy
+/// credentials: for servers built to misbehave.
+pub fn connection_to(base: &str, realm: &str) -> Connection {
+    Connection {
+        registry_url: base.into(),
+        gateway_url: format!("{base}/gateway"),
+        auth_url: base.into(),
+        realm: realm.into(),
+        client_id: "c".into(),
+        client_secret: Secret::new("s"),
+        user_token: Secret::new("u"),
+        client_auth: ClientAuth::Form,
+        token_url: None,
+        transport: Default::default(),
+    }
+}
+
+/// A client of [`connection_to`] that retries once, at once: a test of bad answers
+/// need not wait for backoff.
+pub fn quick_client(base: &str, realm: &str) -> Client {
+    Client::new(connection_to(base, realm))
+        .expect("client")
+        .with_retry(RetryPolicy {
+            attempts: 2,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(5),
+        })
 }
