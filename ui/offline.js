@@ -1,13 +1,19 @@
 // The offline banner: shown when a call finds the service unreachable. While it shows,
-// the service is probed every few seconds; the first answer hides it again and lets
-// the caller fetch what failed meanwhile.
+// the service is probed (one small request, no token), first after 3 s, then backing
+// off to once a minute; the first answer hides it again and lets the caller fetch what
+// failed meanwhile.
 
 import * as api from './api.js';
 
-const PROBE_EVERY_MS = 3000;
+export const FIRST_PROBE_MS = 3000;
+export const LAST_PROBE_MS = 60000;
+
+/** The wait before the probe after one that waited `ms`. */
+export const nextProbeWait = (ms) => Math.min(ms * 2, LAST_PROBE_MS);
 
 export function initOffline(banner, onBack) {
   let timer = null;
+  let wait = FIRST_PROBE_MS;
   const probe = () => {
     timer = null;
     // An answer of any kind reports itself through onReachability.
@@ -16,12 +22,18 @@ export function initOffline(banner, onBack) {
   api.onReachability((reachable) => {
     if (!reachable) {
       banner.hidden = false;
-      timer ??= setTimeout(probe, PROBE_EVERY_MS);
-    } else if (!banner.hidden) {
-      banner.hidden = true;
-      clearTimeout(timer);
-      timer = null;
-      onBack();
+      if (timer === null) {
+        timer = setTimeout(probe, wait);
+        wait = nextProbeWait(wait);
+      }
+    } else {
+      wait = FIRST_PROBE_MS;
+      if (!banner.hidden) {
+        banner.hidden = true;
+        clearTimeout(timer);
+        timer = null;
+        onBack();
+      }
     }
   });
 }

@@ -63,12 +63,11 @@ pub fn curl_for(
     aas_client::curl_command(&client.resource_url(&aas_id, submodel.as_deref(), &id_shorts))
 }
 
-/// Whether the active profile's service answers (a registry read), so the UI can
-/// leave its offline state by itself.
+/// Whether the active profile's service answers at all (one small request, no token),
+/// so the UI can leave its offline state by itself.
 #[tauri::command]
 pub async fn check_connection(app: State<'_, App>) -> Reply<()> {
-    app.session().client.registry().await?;
-    Ok(())
+    Ok(app.session().client.probe().await?)
 }
 
 #[tauri::command]

@@ -116,7 +116,7 @@ class ServerComesAndGoes(AppTestCase):
             # It comes back on the same address: the banner goes by itself and the
             # failed node is fetched again.
             line = self.start_sandbox(port, state, "--admin-token")
-            self.wait_until(lambda: wd.script(banner_hidden), 30, "the banner to go")
+            self.wait_until(lambda: wd.script(banner_hidden), 75, "the banner to go")
             self.wait_until(lambda: wd.script(
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
                 row("Machine_M0002")) == "true", 30, "M0002 expanded after the retry")

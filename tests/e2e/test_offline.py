@@ -72,7 +72,7 @@ class OfflineBannerListensToTheServer(AppTestCase):
             # The server comes back on the same address: the banner goes by itself and
             # the failed node is fetched again.
             self.start_sandbox(port, state)
-            self.wait_until(lambda: wd.script(BANNER_HIDDEN), 30, "the banner to go")
+            self.wait_until(lambda: wd.script(BANNER_HIDDEN), 75, "the banner to go")
             self.wait_until(lambda: wd.script(
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
                 row("Machine_M0002")) == "true", 30, "M0002 expanded after the retry")

@@ -23,7 +23,7 @@ pub struct Client {
     retry: RetryPolicy,
     max_body: usize,
     activity: Counters,
-    /// A shell the service has listed, for [`Client::reachable`] to ask about.
+    /// A shell the service has listed, for [`Client::probe`] to ask about.
     known_shell: OnceLock<String>,
 }
 
@@ -117,7 +117,7 @@ impl Client {
         &self.tokens
     }
 
-    /// Remembers a shell the service listed, for [`Client::reachable`].
+    /// Remembers a shell the service listed, for [`Client::probe`].
     pub(crate) fn note_shell(&self, aas_id: &str) {
         if self.known_shell.get().is_none() {
             let _ = self.known_shell.set(aas_id.to_owned());
@@ -126,15 +126,16 @@ impl Client {
 
     /// Whether the service answers at all: `GET {gateway}/aasList/{a known aasId}`, or
     /// the token endpoint before any shell is known, where any HTTP status counts. It
-    /// carries no token: the question is only whether something answers.
-    pub async fn reachable(&self) -> bool {
+    /// carries no token: the question is only whether something answers. The one
+    /// probe of the crawl's offline handling and the app's offline banner.
+    pub async fn probe(&self) -> Result<()> {
         let url = match self.known_shell.get() {
             Some(aas_id) => self.aas_url(aas_id),
             None => self.tokens.endpoint_known(),
         };
         let answered = self.http.get(&url).timeout(PROBE_TIMEOUT).send().await;
         tracing::debug!(reachable = answered.is_ok(), "probe");
-        answered.is_ok()
+        answered.map(drop).map_err(|e| offline(&url, e))
     }
 
     /// `GET {registry}/api/v1/registry`

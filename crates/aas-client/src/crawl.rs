@@ -3,7 +3,7 @@
 //! reason and the crawl goes on; what was fetched is never thrown away.
 //!
 //! A crawl always ends. A connection error on one URL while the service still answers
-//! ([`Client::reachable`]) is that node's failure; only when the probe finds nothing
+//! ([`Client::probe`]) is that node's failure; only when the probe finds nothing
 //! answering is the service offline, and then it is waited for at most
 //! [`CrawlPlan::offline_wait`]. The server's lists are not trusted to be finite or
 //! distinct: repeated ids are fetched once and [`CrawlPlan::max_nodes`] caps the walk.
@@ -117,7 +117,7 @@ pub struct Crawl {
     pub node_limit_reached: bool,
     /// Requests repeated after a transient failure, all nodes together.
     pub retries: u64,
-    /// Reachability probes sent ([`Client::reachable`]) after connection errors.
+    /// Reachability probes sent ([`Client::probe`]) after connection errors.
     pub probes: u64,
 }
 
@@ -456,7 +456,7 @@ impl Client {
             if !wait.is_zero() {
                 tokio::time::sleep(wait).await;
             }
-            client.reachable().await
+            client.probe().await.is_ok()
         })
     }
 
