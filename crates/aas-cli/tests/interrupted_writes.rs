@@ -1,5 +1,6 @@
-//! `kill -9` of a real `aasmd` at random moments while it writes an export: the file is
-//! always either the previous one, byte for byte, or the complete new one.
+//! `kill -9` of a real `aasmd` at random moments while it writes an export, and as soon
+//! as its temporary file appears (so the kill lands mid-write): the file is always
+//! either the previous one, byte for byte, or the complete new one.
 
 mod support;
 
@@ -11,6 +12,8 @@ use serde_json::Value;
 use support::{temp_dir, Sandbox, AASMD};
 
 const KILLS: usize = 40;
+/// Of those, the kills aimed at the write itself: sent when the temporary file appears.
+const AIMED: usize = 20;
 
 fn crawl_command(config: &Path, out: &Path, types: &[&str]) -> Command {
     let mut cmd = Command::new(AASMD);
@@ -33,6 +36,22 @@ fn is_complete(bytes: &[u8], nodes: u64) -> bool {
     bundle["manifest"]["cancelled"] == false
         && bundle["manifest"]["nodes"].as_u64() == Some(nodes)
         && bundle["nodes"].as_array().map(Vec::len) == Some(nodes as usize)
+}
+
+/// Returns once a temporary file appears in `dir` (the export is being written), or
+/// after `limit`.
+fn wait_for_temporary_file(dir: &Path, limit: std::time::Duration) {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        let writing = std::fs::read_dir(dir)
+            .expect("dir")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().contains(".tmp-"));
+        if writing {
+            return;
+        }
+        std::thread::yield_now();
+    }
 }
 
 #[test]
@@ -62,11 +81,14 @@ fn an_export_killed_at_random_points_leaves_the_old_file_or_the_complete_new_one
     std::fs::write(&out, &previous).expect("restore the previous file");
 
     let (mut kept_old, mut new_complete, mut mid_write) = (0, 0, 0);
-    for _ in 0..KILLS {
-        // Most kills land near the end of a run, where the file is written.
-        let delay = run_time.mul_f64(0.5 + rand::random::<f64>() * 0.6);
+    for kill in 0..KILLS {
         let mut child = crawl_command(&config, &out, &[]).spawn().expect("spawn");
-        std::thread::sleep(delay);
+        if kill < AIMED {
+            wait_for_temporary_file(&dir, run_time * 3);
+        } else {
+            // Most kills land near the end of a run, where the file is written.
+            std::thread::sleep(run_time.mul_f64(0.5 + rand::random::<f64>() * 0.6));
+        }
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
         let now = std::fs::read(&out).expect("the file is always there");
@@ -90,7 +112,11 @@ fn an_export_killed_at_random_points_leaves_the_old_file_or_the_complete_new_one
         }
     }
     eprintln!(
-        "kill -9 of an export, {KILLS} times: previous file kept {kept_old}, complete new file {new_complete}, killed while the temporary file was being written {mid_write}"
+        "kill -9 of an export, {KILLS} times ({AIMED} aimed at the write): previous file kept {kept_old}, complete new file {new_complete}, killed while the temporary file was being written {mid_write}"
+    );
+    assert!(
+        mid_write >= AIMED / 2,
+        "only {mid_write} kills landed mid-write: the test did not test the write"
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
