@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use aas_client::{ClientAuth, Connection, Secret, Transport};
+use aas_model::AssetType;
 use serde::Deserialize;
 
 use crate::{Error, Keychain, ProfileStore, Result, SecretKind};
@@ -117,6 +118,16 @@ impl ConnectionSource {
             token_url: c.token_url,
             transport: c.transport,
         })
+    }
+
+    /// The asset types to query: those a profile's application requested, else all.
+    pub fn requested_types(&self) -> Result<Vec<AssetType>> {
+        match self {
+            ConnectionSource::Profile(name) => {
+                Ok(ProfileStore::app_default()?.find(name)?.requested_types())
+            }
+            _ => Ok(AssetType::ALL.to_vec()),
+        }
     }
 
     fn partial(&self) -> Result<Partial> {

@@ -116,7 +116,8 @@ impl App {
         } else {
             let profile = ProfileStore::app_default()?.find(name)?;
             let conn = self.secrets.connection(&profile)?;
-            Session::new(&profile.name, false, conn, profile.plants.clone())?
+            let types = profile.requested_types();
+            Session::new(&profile.name, false, conn, profile.plants.clone(), &types)?
         };
         let view = session.profile.clone();
         self.switch(session);
@@ -129,11 +130,13 @@ impl App {
 /// The page never sets them: they are edited in the settings file or through `aasmd`,
 /// so a page cannot turn on clear-text tokens or make the app read a file it names.
 fn with_saved_transport(mut profile: Profile, saved: &[Profile]) -> Profile {
-    profile.transport = saved
-        .iter()
-        .find(|p| p.name == profile.name)
-        .map(|p| p.transport.clone())
-        .unwrap_or_default();
+    let before = saved.iter().find(|p| p.name == profile.name);
+    profile.transport = before.map(|p| p.transport.clone()).unwrap_or_default();
+    // Nor does it edit the requested asset types or the token endpoint: kept as saved.
+    if let Some(before) = before {
+        profile.asset_types.clone_from(&before.asset_types);
+        profile.token_url = profile.token_url.or_else(|| before.token_url.clone());
+    }
     profile
 }
 
@@ -187,6 +190,7 @@ mod tests {
             client_auth: Default::default(),
             token_url: None,
             plants: vec![],
+            asset_types: vec![],
             transport: aas_client::Transport {
                 allow_plain_http,
                 ca_file: ca_file.map(Into::into),

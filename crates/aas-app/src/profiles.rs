@@ -44,11 +44,24 @@ pub struct Profile {
     pub token_url: Option<String>,
     #[serde(default)]
     pub plants: Vec<String>,
+    /// The asset types the profile's application requested: only those are queried and
+    /// shown. Empty (the default): all eight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asset_types: Vec<aas_model::AssetType>,
     #[serde(flatten)]
     pub transport: Transport,
 }
 
 impl Profile {
+    /// The asset types to query: the requested ones, or all eight.
+    pub fn requested_types(&self) -> Vec<aas_model::AssetType> {
+        if self.asset_types.is_empty() {
+            aas_model::AssetType::ALL.to_vec()
+        } else {
+            self.asset_types.clone()
+        }
+    }
+
     /// The connection of this profile, with the secrets `lookup` finds for it.
     pub fn connection(
         &self,
@@ -352,6 +365,7 @@ mod tests {
             client_auth: ClientAuth::Basic,
             token_url: None,
             plants: vec!["P1".into()],
+            asset_types: vec![],
             transport: Transport::default(),
         }
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use aas_client::{Client, ClientAuth, Connection, Crawl, Secret};
+use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
 
@@ -48,13 +49,21 @@ pub struct ProfileView {
 }
 
 impl Session {
-    pub fn new(name: &str, builtin: bool, conn: Connection, plants: Vec<String>) -> Result<Self> {
+    /// A session of `conn`, offering `plants` and the `asset_types` its application
+    /// requested.
+    pub fn new(
+        name: &str,
+        builtin: bool,
+        conn: Connection,
+        plants: Vec<String>,
+        asset_types: &[AssetType],
+    ) -> Result<Self> {
         let profile = ProfileView {
             name: name.to_owned(),
             builtin,
             gateway_url: conn.gateway_url.clone(),
             plants,
-            asset_types: aas_model::AssetType::ALL.iter().map(|t| t.code()).collect(),
+            asset_types: asset_types.iter().map(|t| t.code()).collect(),
         };
         Ok(Session {
             client: Arc::new(Client::new(conn)?),
@@ -81,7 +90,13 @@ impl App {
             token_url: None,
             transport: Default::default(),
         };
-        let demo = Session::new(DEMO_PROFILE, true, conn, info.plants.clone())?;
+        let demo = Session::new(
+            DEMO_PROFILE,
+            true,
+            conn,
+            info.plants.clone(),
+            &AssetType::ALL,
+        )?;
         Ok(App {
             session: RwLock::new(demo.clone()),
             demo,

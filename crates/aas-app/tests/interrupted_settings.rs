@@ -28,6 +28,7 @@ fn profiles(generation: u64) -> Vec<Profile> {
             client_auth: ClientAuth::Form,
             token_url: None,
             plants: vec!["P1".into(), "P2".into()],
+            asset_types: vec![],
             transport: Default::default(),
         })
         .collect()

@@ -35,6 +35,7 @@ fn secrets_round_trip_through_the_os_keychain_and_never_reach_the_settings_file(
         client_auth: ClientAuth::Form,
         token_url: None,
         plants: vec!["P1".into()],
+        asset_types: vec![],
         transport: Default::default(),
     };
     let store = ProfileStore::app_default().expect("data dir");

@@ -45,6 +45,7 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
         client_auth: ClientAuth::Basic,
         token_url: None,
         plants: vec!["DEMO-01".into()],
+        asset_types: vec![],
         transport: Default::default(),
     };
     ProfileStore::app_default()

@@ -4,7 +4,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aas_client::{export, Client, CrawlPlan, Format};
-use aas_model::AssetType;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 
@@ -98,14 +97,5 @@ pub async fn run(
         Err(CliError::Partial(why.join(", ")))
     } else {
         Ok(())
-    }
-}
-
-/// All eight asset types when none were named.
-pub fn types_or_all(types: Vec<AssetType>) -> Vec<AssetType> {
-    if types.is_empty() {
-        AssetType::ALL.to_vec()
-    } else {
-        types
     }
 }

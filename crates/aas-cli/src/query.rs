@@ -9,7 +9,8 @@ use crate::error::CliError;
 
 /// Runs one data command and prints the server's JSON as it came.
 pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
-    let client = Client::new(connection(conn)?)?;
+    let source = source(conn);
+    let client = Client::new(connection(conn, &source)?)?;
     let json = match query {
         Query::Registry => list(client.registry().await?),
         Query::List { plant, asset_type } => list(client.aas_list(asset_type, &plant).await?),
@@ -28,11 +29,17 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
             format,
             out,
         } => {
+            // None named: those the profile's application requested (all without one).
+            let asset_types = if asset_types.is_empty() {
+                source.requested_types()?
+            } else {
+                asset_types
+            };
             let plan = CrawlPlan {
                 concurrency,
                 offline_wait,
                 max_nodes,
-                ..CrawlPlan::new(plant, crate::crawl::types_or_all(asset_types))
+                ..CrawlPlan::new(plant, asset_types)
             };
             return crate::crawl::run(client, plan, format, &out).await;
         }
@@ -54,14 +61,18 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The connection from `--profile` or `--config`, overridden field by field by the
-/// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
-fn connection(args: &ConnectionArgs) -> Result<Connection, CliError> {
-    let source = match (&args.profile, &args.config) {
+/// Where the connection's settings start: `--profile`, `--config`, or nothing.
+fn source(args: &ConnectionArgs) -> ConnectionSource {
+    match (&args.profile, &args.config) {
         (Some(name), _) => ConnectionSource::Profile(name.clone()),
         (None, Some(path)) => ConnectionSource::File(path.clone()),
         (None, None) => ConnectionSource::Nothing,
-    };
+    }
+}
+
+/// The connection from `--profile` or `--config`, overridden field by field by the
+/// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
+fn connection(args: &ConnectionArgs, source: &ConnectionSource) -> Result<Connection, CliError> {
     let secret = |name| std::env::var(name).ok().map(Secret::new);
     Ok(source.connection(Overrides {
         registry_url: args.registry_url.clone(),

@@ -231,6 +231,7 @@ fn profile_from_the_app_settings_and_the_keychain() {
         client_auth: ClientAuth::Form,
         token_url: None,
         plants: vec!["DEMO-01".into()],
+        asset_types: vec![],
         transport: Default::default(),
     };
     ProfileStore::app_default()

@@ -138,6 +138,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         client_auth: Default::default(),
         token_url: None,
         plants: vec!["DEMO-01".into()],
+        asset_types: vec![],
         transport: Transport::default(),
     };
     store.save(&[profile]).expect("profile saved");

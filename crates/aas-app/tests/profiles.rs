@@ -1,0 +1,56 @@
+//! A saved profile used by the app, against its own demo service over loopback: the
+//! asset types its application requested are the only ones offered, and what the
+//! profile form cannot edit is kept when the form saves. One test in its own binary:
+//! it points the process's data folder at a temporary one.
+
+use aas_app::{App, Profile, ProfileForm, ProfileStore};
+use aas_client::{ClientAuth, Secret};
+use aas_model::AssetType;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_profile_offers_only_the_asset_types_its_application_requested() {
+    let home = std::env::temp_dir().join(format!("aas-profiles-test-{}", std::process::id()));
+    std::env::set_var("XDG_DATA_HOME", &home);
+    let app = App::start_with_demo().await.expect("demo service");
+    let demo = app.session().client.connection().clone();
+    let profile = Profile {
+        name: "Two types".into(),
+        registry_url: demo.registry_url.clone(),
+        gateway_url: demo.gateway_url.clone(),
+        auth_url: demo.auth_url.clone(),
+        realm: demo.realm.clone(),
+        client_id: demo.client_id.clone(),
+        client_auth: ClientAuth::Form,
+        token_url: None,
+        plants: vec!["DEMO-01".into()],
+        asset_types: vec![AssetType::Machine, AssetType::Tool],
+        transport: Default::default(),
+    };
+    // Written as an administrator would, in the settings file.
+    let store = ProfileStore::app_default().expect("data dir");
+    store.save(std::slice::from_ref(&profile)).expect("saved");
+    // The form sends the profile without asset types, and the secrets.
+    let form = ProfileForm {
+        profile: Profile {
+            asset_types: Vec::new(),
+            ..profile.clone()
+        },
+        client_secret: Secret::new(demo.client_secret.expose()),
+        user_token: Secret::new(demo.user_token.expose()),
+    };
+    app.save_profile(form, true).expect("saved from the form");
+    assert_eq!(
+        store.find("Two types").expect("kept").asset_types,
+        profile.asset_types,
+        "the form does not clear what it cannot edit"
+    );
+
+    let view = app.use_profile("Two types").expect("connected");
+    assert_eq!(view.asset_types, ["machine", "tool"]);
+    let loaded = app
+        .load_everything("DEMO-01".into(), &["machine".into()], |_| {})
+        .await
+        .expect("loaded with the profile's secrets, kept for this session");
+    assert!(loaded.failures.is_empty(), "{:?}", loaded.failures);
+    std::fs::remove_dir_all(&home).expect("cleanup");
+}
