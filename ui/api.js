@@ -103,13 +103,12 @@ export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
 /**
  * The app's own preferences, kept by the Rust side: `{theme: 'light'|'dark'|null,
- * last_profile, views: {<profile>: {plant, asset_type}}, export_format, imported}`.
+ * last_profile, views: {<profile>: {plant, asset_type}}, export_format}`.
  */
 export const getPreferences = () => localCall('get_preferences');
 /**
  * Stores ONE change: `{theme}`, `{view: {profile, plant?, asset_type?}}` (the parts given
- * replace, the others are kept), `{export_format}`, or `{imported: {theme?, views?}}`
- * (fills only what is not set yet, once).
+ * replace, the others are kept) or `{export_format}`.
  */
 export const setPreference = (change) => localCall('set_preference', { change });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */

@@ -13,7 +13,7 @@ import { initFilterBox } from './filter-box.js';
 import { plural } from './format.js';
 import { applyTheme, initTheme } from './theme.js';
 import { initDiagnostics } from './diagnostics.js';
-import { migrate, normalize, webStorage } from './preferences.js';
+import { normalize } from './preferences.js';
 import { pick, recall, remember } from './view-memory.js';
 import { initOffline } from './offline.js';
 
@@ -184,9 +184,6 @@ function withTimeout(promise, ms) {
 async function loadPreferences() {
   try {
     prefs = normalize(await withTimeout(api.getPreferences(), PREFERENCES_WAIT_MS));
-    // What an earlier version left in localStorage joins `prefs` at once; handing it
-    // to the Rust side and removing it from the webview's storage goes on meanwhile.
-    migrate(prefs, webStorage(), api.setPreference);
   } catch (e) {
     prefs = normalize(null);
     say(`Preferences could not be read, defaults are used: ${e.message}`);

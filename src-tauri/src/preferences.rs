@@ -3,7 +3,7 @@
 //! them only through the app's own commands, so it is granted no store permission.
 
 use aas_app::{Preferences, ProfileStore, PREFERENCES_FILE};
-use tauri::AppHandle;
+use tauri::{AppHandle, Manager};
 use tauri_plugin_store::StoreExt;
 
 use crate::error::IpcError;
@@ -23,11 +23,22 @@ pub fn save(app: &AppHandle, preferences: &Preferences) -> Result<(), IpcError> 
     store.save().map_err(store_failed)
 }
 
-/// Once per start: the last profile moves out of the profiles' settings file, where
-/// earlier versions kept it.
+/// At start, what earlier versions kept elsewhere: the last profile moves out of the
+/// profiles' settings file; the webview's own storage (their theme and views) is
+/// emptied once, since the app keeps nothing there now and the page never reads it.
 pub fn migrate(app: &AppHandle) -> Result<(), IpcError> {
     let mut preferences = load(app)?;
-    if preferences.take_last_profile_from(&ProfileStore::app_default()?)? {
+    let mut changed = preferences.take_last_profile_from(&ProfileStore::app_default()?)?;
+    if !preferences.web_storage_cleared {
+        if let Some(window) = app.get_webview_window("main") {
+            window
+                .clear_all_browsing_data()
+                .map_err(|e| IpcError::local(format!("cannot empty the webview's storage: {e}")))?;
+            preferences.web_storage_cleared = true;
+            changed = true;
+        }
+    }
+    if changed {
         save(app, &preferences)?;
     }
     Ok(())

@@ -203,7 +203,7 @@ class DamagedPreferences(PreferencesFile, AppTestCase):
         wd.script("const s = document.getElementById('export-format'); s.value = 'csv';"
                   "s.dispatchEvent(new Event('change'));")
         self.wait_for_preference("export_format", "csv")
-        self.assertEqual(self.preferences()["imported"], True, "the webview's storage was looked at once")
+        self.assertEqual(self.preferences()["web_storage_cleared"], True, "the webview's storage was emptied once")
         self.assertEqual(wd.script("return window.localStorage.length"), 0, "nothing of the app in localStorage")
 
         # Help → Copy diagnostics: the report reaches the clipboard, and says so.

@@ -107,8 +107,8 @@ test('the progress callback gets the channel messages', async () => {
 
 test('preferences are read and changed through the two local commands', async () => {
   const calls = [];
-  reset((command, args) => { calls.push([command, args]); return command === 'get_preferences' ? { imported: true } : null; });
-  assert.deepEqual(await api.getPreferences(), { imported: true });
+  reset((command, args) => { calls.push([command, args]); return command === 'get_preferences' ? { theme: 'dark' } : null; });
+  assert.deepEqual(await api.getPreferences(), { theme: 'dark' });
   await api.setPreference({ view: { profile: 'P', asset_type: 'tool' } });
   assert.deepEqual(calls, [
     ['get_preferences', undefined],

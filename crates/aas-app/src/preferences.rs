@@ -26,8 +26,9 @@ pub struct Preferences {
     /// Per profile name: what was shown last.
     pub views: BTreeMap<String, View>,
     pub export_format: Option<String>,
-    /// What the webview's localStorage held was moved here (once, on the first start).
-    pub imported: bool,
+    /// The webview's own storage, where versions before this store kept the theme and
+    /// views, was emptied (once, on the first start): nothing of the app stays there.
+    pub web_storage_cleared: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,13 +61,6 @@ pub enum PreferenceChange {
         asset_type: Option<String>,
     },
     ExportFormat(String),
-    /// What the webview's localStorage held before: fills what is not set yet.
-    Imported {
-        #[serde(default)]
-        theme: Option<Theme>,
-        #[serde(default)]
-        views: BTreeMap<String, View>,
-    },
 }
 
 impl Preferences {
@@ -81,7 +75,7 @@ impl Preferences {
             views: value(get("views")).unwrap_or_default(),
             export_format: value::<String>(get("export_format"))
                 .filter(|f| f.parse::<aas_client::Format>().is_ok()),
-            imported: value(get("imported")).unwrap_or(false),
+            web_storage_cleared: value(get("web_storage_cleared")).unwrap_or(false),
         }
     }
 
@@ -99,7 +93,7 @@ impl Preferences {
                 "export_format",
                 json(serde_json::to_value(&self.export_format)),
             ),
-            ("imported", Value::Bool(self.imported)),
+            ("web_storage_cleared", Value::Bool(self.web_storage_cleared)),
         ]
     }
 
@@ -127,20 +121,6 @@ impl Preferences {
                     .parse::<aas_client::Format>()
                     .map_err(Error::BadRequest)?;
                 self.export_format = Some(format);
-            }
-            PreferenceChange::Imported { theme, views } => {
-                self.theme = self.theme.or(theme);
-                for (profile, view) in views {
-                    let names = [
-                        Some(&profile),
-                        view.plant.as_ref(),
-                        view.asset_type.as_ref(),
-                    ];
-                    if names.into_iter().flatten().all(|n| check_name(n).is_ok()) {
-                        self.views.entry(profile).or_insert(view);
-                    }
-                }
-                self.imported = true;
             }
         }
         Ok(())
@@ -178,14 +158,14 @@ mod tests {
             "last_profile": "Plant Nord",
             "views": "not a map",
             "export_format": "exe",
-            "imported": true
+            "web_storage_cleared": true
         });
         let prefs = Preferences::read(|k| stored.get(k).cloned());
         assert_eq!(
             prefs,
             Preferences {
                 last_profile: Some("Plant Nord".into()),
-                imported: true,
+                web_storage_cleared: true,
                 ..Preferences::default()
             }
         );
@@ -230,15 +210,5 @@ mod tests {
             .apply(change(json!({"export_format": "csv"})))
             .expect("csv");
         assert!(serde_json::from_value::<PreferenceChange>(json!({"theme": "purple"})).is_err());
-        // An import fills only what is not set, and happens once.
-        prefs
-            .apply(change(json!({"imported": {"theme": "light", "views": {
-                "P": {"plant": "OLD"}, "Q": {"plant": "Q-1"}
-            }}})))
-            .expect("import");
-        assert_eq!(prefs.theme, Some(Theme::Dark));
-        assert_eq!(prefs.views["P"].plant.as_deref(), Some("DEMO-01"));
-        assert_eq!(prefs.views["Q"].plant.as_deref(), Some("Q-1"));
-        assert!(prefs.imported);
     }
 }
