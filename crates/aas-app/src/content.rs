@@ -34,10 +34,10 @@ async fn fetch_content(
 
 /// The decoded content of a Blob element.
 #[derive(Debug)]
-pub struct BlobContent {
-    pub id_short: String,
-    pub mime_type: Option<String>,
-    pub bytes: Vec<u8>,
+struct BlobContent {
+    id_short: String,
+    mime_type: Option<String>,
+    bytes: Vec<u8>,
 }
 
 impl BlobContent {
@@ -58,7 +58,7 @@ impl BlobContent {
     }
 
     /// The file name extension for the MIME type; `bin` for one not listed here.
-    pub fn extension(&self) -> &'static str {
+    fn extension(&self) -> &'static str {
         let essence = self.mime_type.as_deref().unwrap_or_default();
         let essence = essence.split(';').next().unwrap_or_default().trim();
         match essence.to_ascii_lowercase().as_str() {

@@ -16,7 +16,7 @@ mod profiles;
 mod session;
 
 pub use connect::{ConnectionSource, Overrides};
-pub use content::{BlobContent, SaveAs};
+pub use content::SaveAs;
 pub use error::{Error, Result};
 pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
 pub use logging::{start_logging, RecentErrors};

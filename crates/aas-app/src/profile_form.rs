@@ -1,6 +1,6 @@
 //! What the Profiles dialog does with a profile: list, save (secrets to the keychain,
 //! or to memory when the user chose so), remove, duplicate, connect to, and try one
-//! as filled in. The form never sets the transport (see [`with_saved_transport`]).
+//! as filled in. The form never sets the transport (see [`with_what_the_form_cannot_edit`]).
 
 use aas_client::{check_url, CheckStep, Client, Secret};
 use serde::{Deserialize, Serialize};
@@ -54,7 +54,7 @@ impl App {
     pub fn save_profile(&self, form: ProfileForm, session_only: bool) -> Result<()> {
         let store = ProfileStore::app_default()?;
         let mut saved = store.load()?;
-        let profile = with_saved_transport(form.profile, &saved);
+        let profile = with_what_the_form_cannot_edit(form.profile, &saved);
         validate(&profile)?;
         match saved.iter_mut().find(|p| p.name == profile.name) {
             Some(existing) => *existing = profile.clone(),
@@ -91,7 +91,7 @@ impl App {
     /// a secret left empty is the one stored for that profile name.
     pub async fn test_profile(&self, form: ProfileForm) -> Result<Vec<CheckStep>> {
         let saved = ProfileStore::app_default()?.load()?;
-        let profile = with_saved_transport(form.profile, &saved);
+        let profile = with_what_the_form_cannot_edit(form.profile, &saved);
         validate(&profile)?;
         let conn = profile.connection(|kind| {
             let typed_in = match kind {
@@ -126,10 +126,11 @@ impl App {
 }
 
 /// `profile` as the form sent it, with the transport settings (plain http to other
-/// hosts, a company CA file) of the saved profile of that name, or none for a new one.
+/// hosts, a company CA file) of the saved profile of that name (none for a new one), and
+/// its requested asset types and token endpoint.
 /// The page never sets them: they are edited in the settings file or through `aasmd`,
 /// so a page cannot turn on clear-text tokens or make the app read a file it names.
-fn with_saved_transport(mut profile: Profile, saved: &[Profile]) -> Profile {
+fn with_what_the_form_cannot_edit(mut profile: Profile, saved: &[Profile]) -> Profile {
     let before = saved.iter().find(|p| p.name == profile.name);
     profile.transport = before.map(|p| p.transport.clone()).unwrap_or_default();
     // Nor does it edit the requested asset types or the token endpoint: kept as saved.
@@ -202,7 +203,7 @@ mod tests {
     fn saving_from_the_form_keeps_the_transport_of_the_settings_file() {
         let saved = [profile("Plant", true, Some("/etc/company-ca.pem"))];
         // The form has no such fields: what it sends has the defaults.
-        let kept = with_saved_transport(profile("Plant", false, None), &saved);
+        let kept = with_what_the_form_cannot_edit(profile("Plant", false, None), &saved);
         assert_eq!(kept.transport, saved[0].transport);
         assert!(
             validate(&kept).is_ok(),
@@ -212,7 +213,7 @@ mod tests {
 
     #[test]
     fn the_page_cannot_set_the_transport() {
-        let sent = with_saved_transport(profile("New", true, Some("/etc/shadow")), &[]);
+        let sent = with_what_the_form_cannot_edit(profile("New", true, Some("/etc/shadow")), &[]);
         assert_eq!(sent.transport, aas_client::Transport::default());
         assert!(
             validate(&sent).is_err(),

@@ -2,6 +2,8 @@
 //! demo service's real ones go through the app at trace level (a refused token
 //! request, a whole plant loaded), then every log file is searched for them.
 
+mod support;
+
 use aas_app::{start_logging, App, Profile, ProfileForm, ProfileStore};
 use aas_client::{ClientAuth, Secret};
 use base64::Engine;
@@ -36,17 +38,8 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
     let app = App::start_with_demo().await.expect("demo service");
     let demo = app.session().client.connection().clone();
     let profile = Profile {
-        name: "Canary".into(),
-        registry_url: demo.registry_url.clone(),
-        gateway_url: demo.gateway_url.clone(),
-        auth_url: demo.auth_url.clone(),
-        realm: demo.realm.clone(),
-        client_id: demo.client_id.clone(),
         client_auth: ClientAuth::Basic,
-        token_url: None,
-        plants: vec!["DEMO-01".into()],
-        asset_types: vec![],
-        transport: Default::default(),
+        ..support::demo_profile(&app, "Canary")
     };
     ProfileStore::app_default()
         .expect("data dir")

@@ -3,8 +3,10 @@
 //! profile form cannot edit is kept when the form saves. One test in its own binary:
 //! it points the process's data folder at a temporary one.
 
+mod support;
+
 use aas_app::{App, Profile, ProfileForm, ProfileStore};
-use aas_client::{ClientAuth, Secret};
+use aas_client::Secret;
 use aas_model::AssetType;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -14,17 +16,8 @@ async fn a_profile_offers_only_the_asset_types_its_application_requested() {
     let app = App::start_with_demo().await.expect("demo service");
     let demo = app.session().client.connection().clone();
     let profile = Profile {
-        name: "Two types".into(),
-        registry_url: demo.registry_url.clone(),
-        gateway_url: demo.gateway_url.clone(),
-        auth_url: demo.auth_url.clone(),
-        realm: demo.realm.clone(),
-        client_id: demo.client_id.clone(),
-        client_auth: ClientAuth::Form,
-        token_url: None,
-        plants: vec!["DEMO-01".into()],
         asset_types: vec![AssetType::Machine, AssetType::Tool],
-        transport: Default::default(),
+        ..support::demo_profile(&app, "Two types")
     };
     // Written as an administrator would, in the settings file.
     let store = ProfileStore::app_default().expect("data dir");

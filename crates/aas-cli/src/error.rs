@@ -45,32 +45,35 @@ impl From<serde_json::Error> for CliError {
 
 impl CliError {
     pub fn exit_code(&self) -> ExitCode {
-        let kind = match self {
+        ExitCode::from(match self.kind() {
+            Some(ErrorKind::Auth) => 3,
+            Some(ErrorKind::NotFound | ErrorKind::NotAllowed) => 4,
+            Some(ErrorKind::Offline) => 5,
+            Some(ErrorKind::Io) => OUTPUT_FAILED,
+            Some(
+                ErrorKind::Config
+                | ErrorKind::BadRequest
+                | ErrorKind::Keychain
+                | ErrorKind::KeychainUnavailable,
+            ) => 2,
+            Some(_) => 1,
+            None => match self {
+                CliError::Usage(_) => 2,
+                CliError::Stdout(_) => OUTPUT_FAILED,
+                CliError::Partial(_) => 6,
+                CliError::Interrupted => 130,
+                _ => 1,
+            },
+        })
+    }
+
+    /// The kind of a client or application error; `None` for the command line's own.
+    fn kind(&self) -> Option<ErrorKind> {
+        match self {
             CliError::Client(e) => Some(e.kind()),
             CliError::App(e) => Some(e.kind()),
             _ => None,
-        };
-        ExitCode::from(match (self, kind) {
-            (_, Some(ErrorKind::Auth)) => 3,
-            (_, Some(ErrorKind::NotFound | ErrorKind::NotAllowed)) => 4,
-            (_, Some(ErrorKind::Offline)) => 5,
-            (_, Some(ErrorKind::Io)) => OUTPUT_FAILED,
-            (
-                _,
-                Some(
-                    ErrorKind::Config
-                    | ErrorKind::BadRequest
-                    | ErrorKind::Keychain
-                    | ErrorKind::KeychainUnavailable,
-                ),
-            ) => 2,
-            (_, Some(_)) => 1,
-            (CliError::Usage(_), _) => 2,
-            (CliError::Stdout(_), _) => OUTPUT_FAILED,
-            (CliError::Partial(_), _) => 6,
-            (CliError::Interrupted, _) => 130,
-            _ => 1,
-        })
+        }
     }
 
     /// A reader that went away (`aasmd registry | head`): Unix tools end quietly then.
@@ -80,12 +83,7 @@ impl CliError {
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<&'static str> {
-        let kind = match self {
-            CliError::Client(e) => e.kind(),
-            CliError::App(e) => e.kind(),
-            _ => return None,
-        };
-        match kind {
+        match self.kind()? {
             ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),
             ErrorKind::NotFound => Some("the id may be wrong, or the customer has not allowed this asset to the application"),
             ErrorKind::Offline => Some("is the service running, and are the URLs right?"),

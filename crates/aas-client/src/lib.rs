@@ -33,6 +33,6 @@ pub use export::{export, write_atomically, Format};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};
-pub use spreadsheet::{neutralised, SafeCsv};
+pub use spreadsheet::SafeCsv;
 pub use token::{read_token_response, TokenSource, MAX_TOKEN_BODY};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT};

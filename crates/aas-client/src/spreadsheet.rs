@@ -29,7 +29,7 @@ impl<W: std::io::Write> SafeCsv<W> {
 }
 
 /// `cell` as a spreadsheet will show it, never run it.
-pub fn neutralised(cell: &str) -> Cow<'_, str> {
+fn neutralised(cell: &str) -> Cow<'_, str> {
     let risky = cell.starts_with(['=', '+', '-', '@', '\t', '\r']);
     if risky && !is_number(cell) {
         Cow::Owned(format!("'{cell}"))
