@@ -35,13 +35,18 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
     els.cancel.hidden = false;
     els.bar.removeAttribute('value'); // indeterminate until the first answer
     els.text.textContent = startText;
+    // Tauri does not order channel messages against the command's answer: a progress
+    // message may arrive after the summary and must not overwrite it.
+    let finished = false;
     try {
       return await work((p) => {
+        if (finished) return;
         els.bar.max = Math.max(p.requests_known, 1);
         els.bar.value = p.requests_done;
         els.text.textContent = progressText(p);
       });
     } finally {
+      finished = true;
       els.loadAll.disabled = false;
       els.cancel.hidden = true;
       update();
