@@ -130,9 +130,7 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
         return Error::Settings(format!("{url}: {redirect}"));
     }
     let reason = if let Some(tls) = find_cause::<rustls::Error>(&e) {
-        format!(
-            "the server's TLS certificate is not trusted ({tls}); if your company signs it with its own CA, give that CA's PEM file as ca_file (aasmd --ca-file)"
-        )
+        certificate_refused(tls)
     } else if e.is_connect() {
         "connection refused or unreachable".to_owned()
     } else {
@@ -143,6 +141,26 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
         url: url.to_owned(),
         reason,
         source: Some(e.without_url()),
+    }
+}
+
+/// Why a TLS handshake failed, in words that say what to do about it.
+fn certificate_refused(tls: &rustls::Error) -> String {
+    use rustls::CertificateError as Refused;
+    match tls {
+        rustls::Error::InvalidCertificate(
+            Refused::NotValidForName | Refused::NotValidForNameContext { .. },
+        ) => format!(
+            "the server's TLS certificate is made out to another host name ({tls}); use the address the certificate names in the profile, or ask the server's administrators for a certificate for this one"
+        ),
+        rustls::Error::InvalidCertificate(
+            Refused::Expired | Refused::ExpiredContext { .. } | Refused::NotValidYet | Refused::NotValidYetContext { .. },
+        ) => format!(
+            "the server's TLS certificate is outside its validity period ({tls}); its administrators must renew it (or, if only this computer's clock is wrong, correct the clock)"
+        ),
+        _ => format!(
+            "the server's TLS certificate is not trusted ({tls}); if your company signs it with its own CA, give that CA's PEM file as ca_file (aasmd --ca-file)"
+        ),
     }
 }
 

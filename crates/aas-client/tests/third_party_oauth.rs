@@ -1,7 +1,8 @@
 //! The token source against a real third-party OAuth 2 server: oidc-provider (npm),
-//! configured for the client-credentials grant at Keycloak's token path. Its answers
-//! carry fewer fields than Keycloak's, and it wants HTTP Basic for one of its clients.
-//! `make test` installs it (npm ci in tests/oidc).
+//! configured for the client-credentials grant at Keycloak's token path, or mounted
+//! under `/realms/{realm}` with its discovery document as today's Keycloak serves it.
+//! Its answers carry fewer fields than Keycloak's, and it wants HTTP Basic for one of
+//! its clients. `make test` installs it (npm ci in tests/oidc).
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -23,9 +24,15 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
+    start_with(&[])
+}
+
+/// `tests/oidc/server.mjs ARGS` (`--realms`: today's Keycloak layout).
+fn start_with(args: &[&str]) -> Server {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/oidc/server.mjs");
     let mut child = Command::new("node")
         .arg(script)
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -83,4 +90,28 @@ async fn a_refusal_from_a_third_party_server_is_an_auth_error_without_the_secret
     assert_eq!(err.kind(), ErrorKind::Auth, "{err}");
     assert!(err.to_string().contains("invalid_client"), "{err}");
     assert!(!format!("{err} {err:?}").contains("wrong-canary-secret"));
+}
+
+#[tokio::test]
+async fn todays_keycloak_layout_is_found_by_discovery_from_the_bare_server_address() {
+    let server = start_with(&["--realms"]);
+    let origin = server.line["auth_url"]
+        .as_str()
+        .expect("auth_url")
+        .to_owned();
+    for (client, auth) in [(0, ClientAuth::Form), (1, ClientAuth::Basic)] {
+        let conn = connection(&server, client, auth);
+        assert_eq!(conn.auth_url, origin, "no /auth, no realm path given");
+        let source = TokenSource::new(reqwest::Client::new(), &conn);
+        let token = source
+            .token()
+            .await
+            .unwrap_or_else(|e| panic!("{auth:?}: {e}"));
+        assert!(!token.expose().is_empty());
+        assert_eq!(
+            source.endpoint_known(),
+            format!("{origin}/realms/third-party/protocol/openid-connect/token"),
+            "the endpoint its discovery document names"
+        );
+    }
 }

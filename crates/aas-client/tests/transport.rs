@@ -190,9 +190,19 @@ fn plain_http_to_another_machine_only_when_the_profile_allows_it() {
     Client::new(connection("http://gw.example.com", allowed)).expect("explicitly allowed");
 }
 
-/// A CA and a server certificate for `127.0.0.1` and `localhost` signed by it, as PEM
-/// files in `dir`: (ca, server cert, server key).
-fn make_certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+/// How the server certificate of [`make_certificates`] is wrong, if at all.
+#[derive(Clone, Copy)]
+enum ServerCertificate {
+    Good,
+    /// Made out to `other.example` only.
+    OtherHost,
+    /// Valid in 2020 only.
+    Expired,
+}
+
+/// A CA and a server certificate for `127.0.0.1` and `localhost` signed by it (unless
+/// `wrong` says otherwise), as PEM files in `dir`: (ca, server cert, server key).
+fn make_certificates(dir: &Path, wrong: ServerCertificate) -> (PathBuf, PathBuf, PathBuf) {
     use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
     let ca_key = KeyPair::generate().expect("CA key");
     let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
@@ -202,10 +212,16 @@ fn make_certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let ca_cert = ca.self_signed(&ca_key).expect("CA certificate");
     let issuer = Issuer::new(ca, ca_key);
     let key = KeyPair::generate().expect("server key");
-    let server = CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-        .expect("server params")
-        .signed_by(&key, &issuer)
-        .expect("server certificate");
+    let names = match wrong {
+        ServerCertificate::OtherHost => vec!["other.example".to_owned()],
+        _ => vec!["127.0.0.1".to_owned(), "localhost".to_owned()],
+    };
+    let mut params = CertificateParams::new(names).expect("server params");
+    if let ServerCertificate::Expired = wrong {
+        params.not_before = rcgen::date_time_ymd(2020, 1, 1);
+        params.not_after = rcgen::date_time_ymd(2020, 12, 31);
+    }
+    let server = params.signed_by(&key, &issuer).expect("server certificate");
     std::fs::create_dir_all(dir).expect("dir");
     let write = |name: &str, text: String| {
         let path = dir.join(name);
@@ -219,10 +235,10 @@ fn make_certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     )
 }
 
-#[tokio::test]
-async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
-    let dir = std::env::temp_dir().join(format!("aas-tls-{}", std::process::id()));
-    let (ca, cert, key) = make_certificates(&dir);
+/// An https sandbox with a certificate made by [`make_certificates`] and its connection
+/// line; the sandbox stops when dropped.
+async fn https_sandbox(dir: &Path, wrong: ServerCertificate) -> (Sandbox, Connection, PathBuf) {
+    let (ca, cert, key) = make_certificates(dir, wrong);
     let sandbox = Sandbox::start(Config {
         tls: Some(TlsFiles { cert, key }),
         ..Config::default()
@@ -235,6 +251,48 @@ async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
         "{line}"
     );
     let conn: Connection = serde_json::from_str(&line).expect("connection");
+    (sandbox, conn, ca)
+}
+
+/// `conn` trusting the CA in `ca`.
+fn trusting(conn: Connection, ca: PathBuf) -> Client {
+    Client::new(Connection {
+        transport: Transport {
+            ca_file: Some(ca),
+            ..Transport::default()
+        },
+        ..conn
+    })
+    .expect("client with the CA")
+}
+
+#[tokio::test]
+async fn a_certificate_for_another_host_or_out_of_date_is_refused_in_its_own_words() {
+    let dir = std::env::temp_dir().join(format!("aas-tls-wrong-{}", std::process::id()));
+    for (wrong, words) in [
+        (
+            ServerCertificate::OtherHost,
+            "made out to another host name",
+        ),
+        (ServerCertificate::Expired, "outside its validity period"),
+    ] {
+        let (_sandbox, conn, ca) = https_sandbox(&dir, wrong).await;
+        let err = trusting(conn, ca).registry().await.expect_err("refused");
+        assert_eq!(err.kind(), ErrorKind::Offline, "{err}");
+        let text = err.to_string();
+        assert!(text.contains(words), "{text}");
+        assert!(
+            !text.contains("ca_file"),
+            "the CA is not the problem: {text}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[tokio::test]
+async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
+    let dir = std::env::temp_dir().join(format!("aas-tls-{}", std::process::id()));
+    let (_sandbox, conn, ca) = https_sandbox(&dir, ServerCertificate::Good).await;
 
     let untrusting = Client::new(conn.clone()).expect("client");
     let err = untrusting.registry().await.expect_err("unknown CA");
@@ -245,16 +303,7 @@ async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
         "{text}"
     );
 
-    let trusting = Arc::new(
-        Client::new(Connection {
-            transport: Transport {
-                ca_file: Some(ca),
-                ..Transport::default()
-            },
-            ..conn
-        })
-        .expect("client with the CA"),
-    );
+    let trusting = Arc::new(trusting(conn, ca));
     let plan = CrawlPlan {
         concurrency: 4,
         ..CrawlPlan::new(DEMO_PLANT, vec![AssetType::Machine])
