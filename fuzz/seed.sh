@@ -75,3 +75,9 @@ req stats "GET /sandbox/stats"
 req grants $'GET /sandbox/admin/grants\nAuthorization: Bearer $ADMIN_TOKEN'
 req set-grant $'PUT /sandbox/admin/grants\nAuthorization: Bearer $ADMIN_TOKEN\nContent-Type: application/json\n\n'"{\"client_id\":\"\$CLIENT_ID\",\"aas_id\":\"$aas\",\"grant\":\"allowed\"}"
 req user-token $'POST /sandbox/admin/user-tokens\nAuthorization: Bearer $ADMIN_TOKEN\nContent-Type: application/json\n\n{"tenant":"acme","user":"u","plants":["DEMO-01"],"ttl_secs":60}'
+# Sequences: what one request changes is what the next one meets.
+sep=$'\n===\n'
+deny=$'PUT /sandbox/admin/grants\nAuthorization: Bearer $ADMIN_TOKEN\nContent-Type: application/json\n\n'"{\"client_id\":\"\$CLIENT_ID\",\"aas_id\":\"$aas\",\"grant\":\"denied\"}"
+req deny-then-read "$deny$sep""GET $gw/$enc"$'\n'"$both$sep"$'GET /sandbox/admin/grants\nAuthorization: Bearer $ADMIN_TOKEN'
+req deny-then-allow "$deny$sep${deny/denied/allowed}$sep""GET $gw/$enc/aas/submodels"$'\n'"$both"
+req mint-then-read $'POST /sandbox/admin/user-tokens\nAuthorization: Bearer $ADMIN_TOKEN\nContent-Type: application/json\n\n{"tenant":"acme","user":"u","plants":[],"ttl_secs":60}'"$sep""GET $gw?AssetType=machine&PlantCode=DEMO-01"$'\n'"$both"

@@ -1,7 +1,10 @@
 //! Secret hygiene: a whole `aasmd` session with canary secrets (crawl in every export
-//! format, forced errors, trace logging on), then every file it wrote and everything
-//! it printed is searched for the canaries, plain, percent-encoded and base64, and
-//! for anything shaped like a JWT: none may appear.
+//! format, both ways of client authentication, forced errors, trace logging on, its
+//! temporary files inside the searched tree), then every file it wrote and everything
+//! it printed is searched for the client secret, the user token and the very access
+//! tokens the service issued during the session: plain, percent-encoded as URLs and as
+//! forms send them, and base64 at each of the three byte offsets; and for anything
+//! shaped like a JWT. None may appear.
 
 use std::io::Read;
 use std::path::Path;
@@ -9,7 +12,7 @@ use std::process::Command;
 
 use aas_app::{Profile, ProfileStore};
 use aas_client::Transport;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
 use base64::Engine;
 use serde_json::Value;
 
@@ -23,7 +26,7 @@ const CLIENT_SECRET: &str = "canary-Client/Secret+1=ä&x";
 /// `aasmd sandbox` with the canary client secret.
 fn sandbox() -> Sandbox {
     Sandbox::start_with_env(
-        &["--addr", "127.0.0.1:0"],
+        &["--addr", "127.0.0.1:0", "--admin-token"],
         &[("AASMD_SANDBOX_CLIENT_SECRET", CLIENT_SECRET)],
     )
 }
@@ -32,49 +35,63 @@ fn text(line: &Value, field: &str) -> String {
     line[field].as_str().expect("string field").to_owned()
 }
 
-/// An access token as the sandbox issues them to this application.
-fn access_token(line: &Value) -> String {
-    let url = format!(
-        "{}/auth/realms/{}/protocol/openid-connect/token",
-        text(line, "auth_url"),
-        text(line, "realm")
-    );
+/// The access tokens the sandbox issued so far, from its admin surface.
+fn issued_access_tokens(line: &Value) -> Vec<String> {
     let out = Command::new("curl")
         .args([
             "-sf",
-            &url,
-            "--data-urlencode",
-            "grant_type=client_credentials",
+            &format!("{}/sandbox/admin/access-tokens", text(line, "auth_url")),
         ])
         .args([
-            "--data-urlencode",
-            &format!("client_id={}", text(line, "client_id")),
-        ])
-        .args([
-            "--data-urlencode",
-            &format!("client_secret={CLIENT_SECRET}"),
+            "-H",
+            &format!("Authorization: Bearer {}", text(line, "admin_token")),
         ])
         .output()
         .expect("curl runs");
-    assert!(out.status.success(), "token request failed");
-    let body: Value = serde_json::from_slice(&out.stdout).expect("token JSON");
-    body["access_token"]
-        .as_str()
-        .expect("access_token")
-        .to_owned()
+    assert!(out.status.success(), "the admin surface answers");
+    let body: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    body["access_tokens"]
+        .as_array()
+        .expect("access_tokens")
+        .iter()
+        .map(|t| t.as_str().expect("a token").to_owned())
+        .collect()
 }
 
-/// The forms a secret could leak in.
+/// The forms a secret could leak in: as it is, percent-encoded (URL and
+/// `application/x-www-form-urlencoded`, which leaves `*-._` alone and sends a space as
+/// `+`), and each of those in base64 wherever it starts in the encoded bytes.
 fn forms(secret: &str) -> Vec<String> {
-    let encoded = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC)
+    let url = percent_encoding::utf8_percent_encode(secret, percent_encoding::NON_ALPHANUMERIC)
         .to_string();
-    vec![
-        secret.to_owned(),
-        encoded.clone(),
-        encoded.replace("%20", "+"),
-        STANDARD.encode(secret),
-        URL_SAFE_NO_PAD.encode(secret),
-    ]
+    let form: String = form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+    let mut forms = vec![secret.to_owned(), url.clone(), form.clone()];
+    for text in [secret, &url, &form] {
+        forms.extend(base64_at_every_offset(text.as_bytes()));
+    }
+    forms.sort();
+    forms.dedup();
+    forms
+}
+
+/// The base64 text that `bytes` produce however many bytes (0, 1 or 2 mod 3) come
+/// before them: only the 4-character groups made of their bytes alone, which are the
+/// same whatever surrounds them. Standard and URL-safe alphabets.
+fn base64_at_every_offset(bytes: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    for offset in 0..3 {
+        let mut shifted = vec![0; offset];
+        shifted.extend_from_slice(bytes);
+        let whole_groups = shifted.len() / 3 * 4;
+        let first = if offset == 0 { 0 } else { 4 };
+        for engine in [STANDARD_NO_PAD, URL_SAFE_NO_PAD] {
+            let text = engine.encode(&shifted);
+            let inner = &text[first..whole_groups];
+            assert!(inner.len() >= 16, "a long enough canary: {inner}");
+            found.push(inner.to_owned());
+        }
+    }
+    found
 }
 
 /// Every file under `dir`, with the entries of zip files (AASX) read out.
@@ -112,19 +129,47 @@ fn holds_jwt(bytes: &[u8]) -> bool {
     })
 }
 
+/// Whether `haystack` holds any of `forms`.
+fn holds_any(haystack: &str, forms: &[String]) -> bool {
+    forms.iter().any(|f| haystack.contains(f.as_str()))
+}
+
+#[test]
+fn the_search_finds_the_secret_however_it_was_encoded() {
+    let forms = forms(CLIENT_SECRET);
+    let form = |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+    // As a token request's body and its Authorization: Basic header carry it.
+    let body = form_urlencoded::Serializer::new(String::new())
+        .append_pair("grant_type", "client_credentials")
+        .append_pair("client_secret", CLIENT_SECRET)
+        .finish();
+    assert!(holds_any(&body, &forms), "{body}");
+    for client_id in ["a", "ab", "abc"] {
+        let basic = STANDARD.encode(format!("{}:{}", form(client_id), form(CLIENT_SECRET)));
+        assert!(holds_any(&basic, &forms), "Basic {basic}");
+        let url_safe = URL_SAFE.encode(format!("{client_id}{CLIENT_SECRET}"));
+        assert!(holds_any(&url_safe, &forms), "{url_safe}");
+    }
+    assert!(
+        !holds_any("canary-Client", &forms),
+        "only whole secrets are searched"
+    );
+}
+
 #[test]
 fn no_secret_reaches_a_file_a_log_or_the_terminal() {
     let sandbox = sandbox();
     let line = sandbox.line.clone();
     assert_eq!(text(&line, "client_secret"), CLIENT_SECRET);
     let user_token = text(&line, "user_token");
-    let access = access_token(&line);
 
     let home = std::env::temp_dir().join(format!("aasmd-hygiene-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let data = home.join("data");
     let out = home.join("out");
+    let tmp = home.join("tmp");
     std::fs::create_dir_all(&out).expect("dirs");
+    std::fs::create_dir_all(&tmp).expect("dirs");
 
     // A profile saved as the app saves it (settings only; secrets go to the keychain).
     let store = ProfileStore::at(data.join("org.aasbrowser.desktop/settings.json"));
@@ -145,7 +190,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
     // The connection without its secrets, which come from the environment.
     let config = home.join("connection.json");
     let mut settings = line.clone();
-    for secret in ["client_secret", "user_token"] {
+    for secret in ["client_secret", "user_token", "admin_token"] {
         settings.as_object_mut().expect("object").remove(secret);
     }
     std::fs::write(&config, settings.to_string()).expect("config");
@@ -162,6 +207,8 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         vec!["--client-id", "someone-else", "registry"],
         vec!["--registry-url", "http://127.0.0.1:9", "registry"],
         vec!["--auth-url", "http://127.0.0.1:9", "registry"],
+        // The secret in an Authorization: Basic header instead of the form.
+        vec!["--client-auth", "basic", "registry"],
     ]
     .into_iter()
     .map(|args| args.into_iter().map(str::to_owned).collect())
@@ -173,6 +220,19 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         .map(str::to_owned)
         .to_vec()
     }))
+    .chain([[
+        "--client-auth",
+        "basic",
+        "crawl",
+        "--plant",
+        "DEMO-01",
+        "--format",
+        "env",
+        "--out",
+        &file("plant-basic.json"),
+    ]
+    .map(str::to_owned)
+    .to_vec()])
     .collect();
     let mut printed = Vec::new();
     let mut failures = 0;
@@ -189,6 +249,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
             .env("XDG_DATA_HOME", &data)
             .env("XDG_CONFIG_HOME", home.join("config"))
             .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("TMPDIR", &tmp)
             .output()
             .expect("aasmd runs");
         failures += usize::from(!output.status.success());
@@ -206,14 +267,22 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
     );
     let logged: usize = printed.iter().map(|(_, b)| b.len()).sum();
     assert!(logged > 10_000, "trace logging was on ({logged} bytes)");
-    let canaries: Vec<(&str, String)> = [
+    let issued = issued_access_tokens(&line);
+    assert!(
+        issued.len() >= runs.len() - 3,
+        "each run that reached the token endpoint was issued a token: {} for {} runs",
+        issued.len(),
+        runs.len()
+    );
+    let secrets = [
         ("client secret", CLIENT_SECRET),
-        ("access token", access.as_str()),
-        ("user token", user_token.as_str()),
+        ("user token", &user_token),
     ]
     .into_iter()
-    .flat_map(|(what, secret)| forms(secret).into_iter().map(move |f| (what, f)))
-    .collect();
+    .chain(issued.iter().map(|t| ("access token", t.as_str())));
+    let canaries: Vec<(&str, String)> = secrets
+        .flat_map(|(what, secret)| forms(secret).into_iter().map(move |f| (what, f)))
+        .collect();
     for (name, bytes) in written.iter().chain(&printed) {
         for (what, form) in &canaries {
             assert!(

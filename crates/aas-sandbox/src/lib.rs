@@ -363,6 +363,7 @@ impl Service {
             grants,
             admin_token: admin_token.clone(),
             stats: stats::Stats::default(),
+            issued: Default::default(),
             faults: config.faults.map(faults::Faults::new),
         });
         Ok(Service {

@@ -22,6 +22,7 @@ pub(super) fn routes(state: Arc<AppState>) -> Router<Arc<AppState>> {
     Router::new()
         .route("/grants", get(list_grants).put(set_grant))
         .route("/user-tokens", post(mint_user_token))
+        .route("/access-tokens", get(issued_access_tokens))
         .route_layer(from_fn_with_state(state, admin_token))
 }
 
@@ -107,4 +108,9 @@ async fn mint_user_token(
         Duration::from_secs(req.ttl_secs),
     );
     Ok(Json(json!({"user_token": token})))
+}
+
+/// The access tokens the service issued last (at most 256), oldest first.
+async fn issued_access_tokens(State(s): Shared) -> Json<Value> {
+    Json(json!({"access_tokens": s.issued.list()}))
 }

@@ -33,6 +33,7 @@ pub(crate) struct AppState {
     pub grants: Grants,
     pub admin_token: String,
     pub stats: Stats,
+    pub issued: token::IssuedTokens,
     pub faults: Option<Faults>,
 }
 

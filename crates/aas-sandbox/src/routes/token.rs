@@ -1,8 +1,8 @@
 //! `POST .../openid-connect/token` (client-credentials grant), `GET .../certs`, and the
 //! realm's OpenID Connect discovery document.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Path, State};
@@ -60,14 +60,46 @@ pub(super) async fn token(
                 "invalid client or invalid client credentials",
             )
         })?;
+    let access_token = s.issuer.mint_access(&app.client_id);
+    s.issued.record(&access_token);
     Ok(Json(json!({
-        "access_token": s.issuer.mint_access(&app.client_id),
+        "access_token": access_token,
         "expires_in": s.issuer.access_ttl().as_secs(),
         "refresh_expires_in": 0,
         "token_type": "Bearer",
         "not-before-policy": 0,
         "scope": "profile email",
     })))
+}
+
+/// The access tokens issued last, so that a test can search its files for the very
+/// tokens a client was given (`GET /sandbox/admin/access-tokens`). Bounded; its Debug
+/// shows only how many it holds.
+#[derive(Default)]
+pub(crate) struct IssuedTokens(Mutex<VecDeque<String>>);
+
+impl IssuedTokens {
+    const KEPT: usize = 256;
+
+    fn record(&self, token: &str) {
+        let mut tokens = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if tokens.len() == Self::KEPT {
+            tokens.pop_front();
+        }
+        tokens.push_back(token.to_owned());
+    }
+
+    pub(super) fn list(&self) -> Vec<String> {
+        let tokens = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        tokens.iter().cloned().collect()
+    }
+}
+
+impl std::fmt::Debug for IssuedTokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let held = self.0.lock().map_or(0, |t| t.len());
+        write!(f, "IssuedTokens({held} held)")
+    }
 }
 
 /// Client id and secret from `Authorization: Basic`, each form-urlencoded before base64
