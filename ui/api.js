@@ -3,8 +3,9 @@
 // "busy", …) and `.detail` (the server's answer or the causes, for a bug report; or null).
 
 const reachability = new Set();
+const userTokenRefusals = new Set();
 // Error kinds that only an answering server produces.
-const SERVER_ANSWERS = new Set(['auth', 'not_allowed', 'not_found', 'rate_limited', 'server', 'bad_data']);
+const SERVER_ANSWERS = new Set(['auth', 'user_token', 'not_allowed', 'not_found', 'rate_limited', 'server', 'bad_data']);
 
 function invoke(command, args) {
   return window.__TAURI__.core.invoke(command, args);
@@ -30,6 +31,7 @@ async function serverCall(command, args, answered = () => true) {
     const error = asError(raw);
     if (error.kind === 'offline') tellReachable(false);
     else if (SERVER_ANSWERS.has(error.kind)) tellReachable(true);
+    if (error.kind === 'user_token') for (const fn of userTokenRefusals) fn(error);
     throw error;
   }
   if (answered(result)) tellReachable(true);
@@ -58,6 +60,11 @@ function tellReachable(up) {
  */
 export function onReachability(fn) {
   reachability.add(fn);
+}
+
+/** Calls `fn(error)` when the service refuses the profile's user token. */
+export function onUserTokenRefused(fn) {
+  userTokenRefusals.add(fn);
 }
 
 export const connectionInfo = () => localCall('connection_info');

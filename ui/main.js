@@ -210,6 +210,7 @@ function tickedForExport() {
 /** Shows what the active profile offers: its plants, the asset types, the first plant. */
 async function applyProfile(info) {
   active = info;
+  $('status-fix').hidden = true;
   $('status-connection').textContent = `Connected to ${info.gateway_url}`;
   const plant = $('plant');
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
@@ -260,6 +261,16 @@ async function start() {
     if (active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
       selectPlant(currentPlant, active.asset_types);
     }
+  });
+  // A refused user token is fixed in the profile: offer it where the error shows.
+  api.onUserTokenRefused((e) => {
+    say(e.message);
+    $('status-fix').hidden = false;
+  });
+  $('status-fix').addEventListener('click', () => {
+    $('status-fix').hidden = true;
+    $('profiles-edit').click();
+    $('pf-user-token').focus();
   });
   try {
     const reconnected = await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);

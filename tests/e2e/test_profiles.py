@@ -216,6 +216,27 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertEqual(profile.get("ca_file"), ca_file)
 
 
+    def test_6_a_refused_user_token_offers_to_open_the_profile(self):
+        wd = self.wd
+        name = "Lapsed user token"
+        self.fill_profile(name, user_token="a-lapsed-user-token")
+        wd.click(wd.wait_for("#pf-save"))
+        self.wait_until(lambda: self.active_profile() == name, what=lambda: wd.text_content("#pf-status"))
+        # The asset lists are refused: the status bar says why and offers the fix.
+        self.wait_until(lambda: wd.script("return !document.getElementById('status-fix').hidden"),
+                        what=lambda: wd.text_content("#status-errors"))
+        self.assertIn("user token was refused or has expired", wd.text_content("#status-errors"))
+        screenshot(os.path.join(self.out, "user-token-refused.png"))
+        wd.click(wd.wait_for("#status-fix"))
+        self.wait_until(lambda: wd.script("return document.getElementById('profile-dialog').open"),
+                        what="the profile dialog opens")
+        self.assertEqual(wd.script("return document.getElementById('pf-name').value"), name)
+        self.assertEqual(wd.script("return document.activeElement.id"), "pf-user-token")
+        self.fill("pf-user-token", self.line["user_token"])
+        wd.click(wd.wait_for("#pf-save"))
+        self.wait_for_machines()
+        self.assertTrue(wd.script("return document.getElementById('status-fix').hidden"))
+
 class NoSecretService(_ProfileForm):
     """The app in a session where no Secret Service can be reached."""
 

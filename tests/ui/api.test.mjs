@@ -118,3 +118,15 @@ test('preferences are read and changed through the two local commands', async ()
   await assert.rejects(api.setPreference({ export_format: 'exe' }), { kind: 'bad_request', message: 'unknown format' });
   assert.deepEqual(heard, []);
 });
+
+test('a refused user token is told to whoever offers to open the profile', async () => {
+  const refused = [];
+  api.onUserTokenRefused((e) => refused.push(e.message));
+  reset(() => { throw { kind: 'user_token', message: 'the user token was refused or has expired' }; });
+  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'user_token' });
+  assert.deepEqual(refused, ['the user token was refused or has expired']);
+  assert.deepEqual(heard, [true], 'the service answered');
+  reset(() => { throw { kind: 'auth', message: 'client refused' }; });
+  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'auth' });
+  assert.equal(refused.length, 1, 'only the user token is fixed there');
+});

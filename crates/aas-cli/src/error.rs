@@ -46,7 +46,7 @@ impl From<serde_json::Error> for CliError {
 impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(match self.kind() {
-            Some(ErrorKind::Auth) => 3,
+            Some(ErrorKind::Auth | ErrorKind::UserToken) => 3,
             Some(ErrorKind::NotFound | ErrorKind::NotAllowed) => 4,
             Some(ErrorKind::Offline) => 5,
             Some(ErrorKind::Io) => OUTPUT_FAILED,
@@ -85,6 +85,7 @@ impl CliError {
     pub fn hint(&self) -> Option<&'static str> {
         match self.kind()? {
             ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),
+            ErrorKind::UserToken => Some("get a new user token from the platform and give it as AASMD_USER_TOKEN or in the profile"),
             ErrorKind::NotFound => Some("the id may be wrong, or the customer has not allowed this asset to the application"),
             ErrorKind::Offline => Some("is the service running, and are the URLs right?"),
             ErrorKind::Io => Some("check that the folder exists, is writable and has space"),

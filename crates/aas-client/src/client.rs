@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
 use crate::transport::{offline, read_body, DEFAULT_IDLE_TIMEOUT};
-use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
+use crate::{Connection, Error, ErrorKind, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
 /// addresses. Cheap to share behind an `Arc`; every method may run concurrently.
@@ -299,7 +299,7 @@ impl Client {
         let token = self.tokens.token().await?;
         match self.get_once(url, service, &token).await {
             // The user token was refused: a fresh access token would not help.
-            Err(e) if e.is_user_token_refused() => Err(e),
+            Err(e) if e.kind() == ErrorKind::UserToken => Err(e),
             Err(Error::Api { status: 401, .. }) => {
                 self.tokens.invalidate(&token).await;
                 let fresh = self.tokens.token().await?;

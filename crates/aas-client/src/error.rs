@@ -61,7 +61,11 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
+    /// The token server refused the client id or secret, or the gateway the access token.
     Auth,
+    /// The gateway refused the user token (`401 invalid_user_token`): a new one must be
+    /// pasted into the profile; a fresh access token would not help.
+    UserToken,
     NotAllowed,
     NotFound,
     BadRequest,
@@ -89,6 +93,11 @@ impl Error {
             Error::Api {
                 error: Some(code), ..
             } if CREDENTIALS_REFUSED.contains(&code.as_str()) => ErrorKind::Auth,
+            Error::Api {
+                status: 401,
+                error: Some(code),
+                ..
+            } if code == "invalid_user_token" => ErrorKind::UserToken,
             Error::Api { status, .. } => match status {
                 401 => ErrorKind::Auth,
                 403 => ErrorKind::NotAllowed,
@@ -104,12 +113,6 @@ impl Error {
             Error::Settings(_) => ErrorKind::Config,
             Error::Io { .. } => ErrorKind::Io,
         }
-    }
-
-    /// The gateway refused the user token (`401 invalid_user_token`): a new one must be
-    /// pasted into the profile.
-    pub fn is_user_token_refused(&self) -> bool {
-        matches!(self, Error::Api { status: 401, error: Some(code), .. } if code == "invalid_user_token")
     }
 
     /// What a bug report needs beyond the message: the server's body for an API
@@ -207,9 +210,9 @@ mod tests {
             }
         }
         let user = api(401, "invalid_user_token");
-        assert!(user.is_user_token_refused());
+        assert_eq!(user.kind(), ErrorKind::UserToken);
         assert!(user.to_string().contains("paste a new one"), "{user}");
-        assert!(!api(401, "invalid_token").is_user_token_refused());
+        assert_eq!(api(401, "invalid_token").kind(), ErrorKind::Auth);
         assert_eq!(api(400, "invalid_request").kind(), ErrorKind::BadRequest);
         assert!(api(403, "forbidden").to_string().contains("does not grant"));
         assert!(api(404, "not_found").to_string().contains("not shared"));

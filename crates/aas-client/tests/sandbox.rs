@@ -158,8 +158,7 @@ async fn a_wrong_user_token_is_refused_by_the_gateway() {
         .aas_list(AssetType::Tool, DEMO_PLANT)
         .await
         .expect_err("refused");
-    assert_eq!(err.kind(), ErrorKind::Auth);
-    assert!(err.is_user_token_refused());
+    assert_eq!(err.kind(), ErrorKind::UserToken);
     assert!(err.to_string().contains("paste a new one"), "{err}");
     // The access token was fine: it is not thrown away and fetched again.
     let stats: serde_json::Value =
