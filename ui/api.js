@@ -103,9 +103,15 @@ export const revealExport = () => localCall('reveal_export');
 export const copyDiagnostics = () => localCall('copy_diagnostics');
 
 export const listProfiles = () => localCall('list_profiles');
-/** Saves a profile; empty secrets keep the ones in the keychain. */
-export const saveProfile = (profile, clientSecret, userToken, sessionOnly = false) =>
-  localCall('save_profile', { form: { profile, client_secret: clientSecret, user_token: userToken }, sessionOnly });
+/** The form's secrets as the Rust side reads them: `{clientSecret, userToken, proxyPassword}`. */
+const profileForm = (profile, { clientSecret = '', userToken = '', proxyPassword = '' }) =>
+  ({ profile, client_secret: clientSecret, user_token: userToken, proxy_password: proxyPassword });
+/**
+ * Saves a profile with `secrets` (`{clientSecret, userToken, proxyPassword}`); an empty
+ * secret keeps the one in the keychain.
+ */
+export const saveProfile = (profile, secrets, sessionOnly = false) =>
+  localCall('save_profile', { form: profileForm(profile, secrets), sessionOnly });
 export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
 /**
@@ -121,8 +127,8 @@ export const setPreference = (change) => localCall('set_preference', { change })
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */
 export const duplicateProfile = (name) => localCall('duplicate_profile', { name });
 /** Tries the profile as filled in: resolves to `[{step, status: passed|failed|skipped, text}]`. */
-export const testConnection = (profile, clientSecret, userToken) =>
-  localCall('test_connection', { form: { profile, client_secret: clientSecret, user_token: userToken } });
+export const testConnection = (profile, secrets) =>
+  localCall('test_connection', { form: profileForm(profile, secrets) });
 /** `{profile, token_expires_in, user_token_expiry, requests, errors}` of the active connection. */
 export const status = () => localCall('status');
 /** Asks where to save the Blob at `{aasId, submodel, path}` and writes its decoded content; resolves to the path, or null if cancelled. */

@@ -25,6 +25,10 @@ export function transportNote(profile) {
   const parts = [];
   if (profile?.allow_plain_http) parts.push('plain http to other hosts allowed (tokens travel unencrypted)');
   if (profile?.ca_file) parts.push(`also trusts the CA certificates in ${profile.ca_file}`);
+  if (profile?.proxy) {
+    const user = profile.proxy_user ? ` as ${profile.proxy_user} (password in the keychain)` : '';
+    parts.push(`through the proxy ${profile.proxy}${user}`);
+  }
   return parts.length ? `From the settings file, kept on save: ${parts.join('; ')}.` : '';
 }
 
@@ -61,6 +65,9 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-transport').hidden = !$('pf-transport').textContent;
     $('pf-secret').value = '';
     $('pf-user-token').value = '';
+    $('pf-proxy-password').value = '';
+    // Only a proxy that wants a user has a password to give.
+    for (const el of document.querySelectorAll('.proxy-password')) el.hidden = !profile?.proxy_user;
     showTokenNote();
     showSteps(null);
     $('pf-keychain-missing').hidden = true;
@@ -73,6 +80,12 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     const profile = Object.fromEntries(Object.entries(FIELDS).map(([field, id]) => [field, $(id).value.trim()]));
     profile.plants = parsePlants($('pf-plants').value);
     return profile;
+  }
+
+  function formSecrets() {
+    return {
+      clientSecret: $('pf-secret').value, userToken: $('pf-user-token').value, proxyPassword: $('pf-proxy-password').value,
+    };
   }
 
   function showTokenNote() {
@@ -125,7 +138,7 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     showSteps(null);
     status.textContent = 'Testing…';
     try {
-      const steps = await api.testConnection(formProfile(), $('pf-secret').value, $('pf-user-token').value);
+      const steps = await api.testConnection(formProfile(), formSecrets());
       showSteps(steps);
       status.textContent = steps.every((s) => s.status === 'passed') ? '' : 'The connection test found a problem.';
     } catch (e) {
@@ -158,9 +171,8 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     status.textContent = 'Saving…';
     $('pf-keychain-missing').hidden = true;
     try {
-      await api.saveProfile(profile, $('pf-secret').value, $('pf-user-token').value, keepForSessionOnly);
-      $('pf-secret').value = '';
-      $('pf-user-token').value = '';
+      await api.saveProfile(profile, formSecrets(), keepForSessionOnly);
+      for (const id of ['pf-secret', 'pf-user-token', 'pf-proxy-password']) $(id).value = '';
       await connect(profile.name);
       dialog.close();
     } catch (e) {

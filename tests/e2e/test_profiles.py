@@ -197,7 +197,9 @@ class ProfilesWithKeychain(_ProfileForm):
         with open(self.settings_path()) as f:
             settings = json.load(f)
         (profile,) = [p for p in settings["profiles"] if p["name"] == NAME]
-        profile.update(allow_plain_http=True, ca_file=ca_file)
+        # The proxy is never used for this machine, where the test's service runs.
+        profile.update(allow_plain_http=True, ca_file=ca_file, proxy="http://proxy.corp.example:3128",
+                       proxy_user="engineer")
         with open(self.settings_path(), "w") as f:
             json.dump(settings, f)
         # Switching to the profile reads the settings file again.
@@ -208,12 +210,17 @@ class ProfilesWithKeychain(_ProfileForm):
         note = wd.text_content("#pf-transport")
         self.assertIn("plain http to other hosts allowed", note)
         self.assertIn(ca_file, note)
-        wd.click(wd.wait_for("#pf-save"))  # secrets left empty: the stored ones are kept
+        self.assertIn("through the proxy http://proxy.corp.example:3128 as engineer", note)
+        self.assertTrue(wd.script("return !document.getElementById('pf-proxy-password').hidden"))
+        self.fill("pf-proxy-password", "proxy-canary-password")
+        wd.click(wd.wait_for("#pf-save"))  # other secrets left empty: the stored ones are kept
         self.wait_until(lambda: not wd.script("return document.getElementById('profile-dialog').open"),
                         what=lambda: wd.text_content("#pf-status"))
         (profile,) = [p for p in json.loads(self.settings())["profiles"] if p["name"] == NAME]
         self.assertTrue(profile.get("allow_plain_http"), profile)
         self.assertEqual(profile.get("ca_file"), ca_file)
+        self.assertEqual(profile.get("proxy_user"), "engineer")
+        self.assertNotIn("proxy-canary-password", self.settings())
 
 
     def test_6_a_refused_user_token_offers_to_open_the_profile(self):

@@ -34,12 +34,12 @@ test('a local command that succeeds says nothing of the service', async () => {
   await api.connectionInfo();
   await api.cancelLoading();
   await api.useProfile('Demo');
-  await api.saveProfile({ name: 'Demo' }, '', '');
+  await api.saveProfile({ name: 'Demo' }, {});
   await api.duplicateProfile('Demo');
   await api.deleteProfile('Demo');
   await api.revealExport();
   await api.exportLoaded('json');
-  await api.testConnection({ name: 'Draft' }, '', '');
+  await api.testConnection({ name: 'Draft' }, {});
   await api.status();
   await api.getPreferences();
   await api.setPreference({ theme: 'dark' });
@@ -48,9 +48,9 @@ test('a local command that succeeds says nothing of the service', async () => {
 
 test('a local command that fails says nothing of the service either', async () => {
   reset(offline);
-  await assert.rejects(api.testConnection({ name: 'Draft' }, '', ''), { kind: 'offline' });
+  await assert.rejects(api.testConnection({ name: 'Draft' }, {}), { kind: 'offline' });
   answer = () => { throw { kind: 'server', message: 'keychain' }; };
-  await assert.rejects(api.saveProfile({ name: 'Demo' }, 's', ''), { kind: 'server' });
+  await assert.rejects(api.saveProfile({ name: 'Demo' }, { clientSecret: 's' }), { kind: 'server' });
   assert.deepEqual(heard, []);
 });
 

@@ -42,4 +42,6 @@ test('transportNote says what the settings file sets beyond the form', () => {
   assert.match(note, /plain http to other hosts allowed/);
   assert.match(note, /\/etc\/ssl\/company-ca\.pem/);
   assert.match(transportNote({ ca_file: '/ca.pem' }), /^From the settings file, kept on save: also trusts/);
+  assert.match(transportNote({ proxy: 'http://proxy.corp:3128' }), /through the proxy http:\/\/proxy\.corp:3128\.$/);
+  assert.match(transportNote({ proxy: 'http://p:3128', proxy_user: 'eng' }), /as eng \(password in the keychain\)/);
 });

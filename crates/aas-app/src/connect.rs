@@ -36,6 +36,10 @@ pub struct Overrides {
     /// Only turns plain http on: a source that allows it keeps it.
     pub allow_plain_http: bool,
     pub ca_file: Option<PathBuf>,
+    /// A proxy replacing the source's (and the environment's), its user and password.
+    pub proxy: Option<String>,
+    pub proxy_user: Option<String>,
+    pub proxy_password: Option<Secret>,
 }
 
 /// A connection whose fields may still be missing.
@@ -70,6 +74,9 @@ impl ConnectionSource {
         replace(&mut c.client_auth, o.client_auth);
         replace(&mut c.token_url, o.token_url);
         replace(&mut c.transport.ca_file, o.ca_file);
+        replace(&mut c.transport.proxy, o.proxy);
+        replace(&mut c.transport.proxy_user, o.proxy_user);
+        replace(&mut c.transport.proxy_password, o.proxy_password);
         c.transport.allow_plain_http |= o.allow_plain_http;
         let missing: Vec<&str> = [
             ("registry_url", c.registry_url.is_none()),
@@ -141,7 +148,10 @@ impl ConnectionSource {
                 })
             }
             ConnectionSource::Profile(name) => {
-                let p = ProfileStore::app_default()?.find(name)?;
+                let mut p = ProfileStore::app_default()?.find(name)?;
+                if p.transport.proxy_user.is_some() {
+                    p.transport.proxy_password = Keychain.get(name, SecretKind::ProxyPassword)?;
+                }
                 Ok(Partial {
                     client_secret: Keychain.get(name, SecretKind::ClientSecret)?,
                     user_token: Keychain.get(name, SecretKind::UserToken)?,

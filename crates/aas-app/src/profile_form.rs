@@ -28,6 +28,22 @@ pub struct ProfileForm {
     pub profile: Profile,
     pub client_secret: Secret,
     pub user_token: Secret,
+    /// For a proxy (set in the settings file) that wants a user and password.
+    #[serde(default)]
+    pub proxy_password: Option<Secret>,
+}
+
+impl ProfileForm {
+    /// What was typed for `kind`, if anything.
+    fn typed(&self, kind: SecretKind) -> Option<Secret> {
+        let secret = match kind {
+            SecretKind::ClientSecret => &self.client_secret,
+            SecretKind::UserToken => &self.user_token,
+            SecretKind::ProxyPassword => self.proxy_password.as_ref()?,
+        };
+        let text = secret.expose().trim();
+        (!text.is_empty()).then(|| Secret::new(text))
+    }
 }
 
 impl App {
@@ -54,17 +70,14 @@ impl App {
     pub fn save_profile(&self, form: ProfileForm, session_only: bool) -> Result<()> {
         let store = ProfileStore::app_default()?;
         let mut saved = store.load()?;
-        let profile = with_what_the_form_cannot_edit(form.profile, &saved);
+        let profile = with_what_the_form_cannot_edit(form.profile.clone(), &saved);
         validate(&profile)?;
         match saved.iter_mut().find(|p| p.name == profile.name) {
             Some(existing) => *existing = profile.clone(),
             None => saved.push(profile.clone()),
         }
-        for (kind, secret) in [
-            (SecretKind::ClientSecret, &form.client_secret),
-            (SecretKind::UserToken, &form.user_token),
-        ] {
-            if let Some(secret) = typed(secret) {
+        for kind in SecretKind::ALL {
+            if let Some(secret) = form.typed(kind) {
                 self.secrets
                     .set(&profile.name, kind, &secret, session_only)?;
             }
@@ -91,17 +104,11 @@ impl App {
     /// a secret left empty is the one stored for that profile name.
     pub async fn test_profile(&self, form: ProfileForm) -> Result<Vec<CheckStep>> {
         let saved = ProfileStore::app_default()?.load()?;
-        let profile = with_what_the_form_cannot_edit(form.profile, &saved);
+        let profile = with_what_the_form_cannot_edit(form.profile.clone(), &saved);
         validate(&profile)?;
-        let conn = profile.connection(|kind| {
-            let typed_in = match kind {
-                SecretKind::ClientSecret => &form.client_secret,
-                SecretKind::UserToken => &form.user_token,
-            };
-            match typed(typed_in) {
-                Some(secret) => Ok(Some(secret)),
-                None => self.secrets.get(&profile.name, kind),
-            }
+        let conn = profile.connection(|kind| match form.typed(kind) {
+            Some(secret) => Ok(Some(secret)),
+            None => self.secrets.get(&profile.name, kind),
         })?;
         let client = Client::new(conn)?;
         Ok(client
@@ -139,12 +146,6 @@ fn with_what_the_form_cannot_edit(mut profile: Profile, saved: &[Profile]) -> Pr
         profile.token_url = profile.token_url.or_else(|| before.token_url.clone());
     }
     profile
-}
-
-/// A secret as typed in the form; empty means "keep the stored one".
-fn typed(secret: &Secret) -> Option<Secret> {
-    let text = secret.expose().trim();
-    (!text.is_empty()).then(|| Secret::new(text))
 }
 
 fn validate(p: &Profile) -> Result<()> {
@@ -195,6 +196,7 @@ mod tests {
             transport: aas_client::Transport {
                 allow_plain_http,
                 ca_file: ca_file.map(Into::into),
+                ..Default::default()
             },
         }
     }

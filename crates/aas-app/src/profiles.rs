@@ -76,6 +76,10 @@ impl Profile {
                 ))
             })
         };
+        let mut transport = self.transport.clone();
+        if transport.proxy_user.is_some() {
+            transport.proxy_password = lookup(SecretKind::ProxyPassword)?;
+        }
         Ok(Connection {
             registry_url: self.registry_url.clone(),
             gateway_url: self.gateway_url.clone(),
@@ -86,7 +90,7 @@ impl Profile {
             user_token: secret(SecretKind::UserToken)?,
             client_auth: self.client_auth,
             token_url: self.token_url.clone(),
-            transport: self.transport.clone(),
+            transport,
         })
     }
 }
@@ -208,18 +212,27 @@ impl ProfileStore {
     }
 }
 
-/// The two secrets a profile needs.
+/// The secrets a profile may have: the first two it needs, the proxy password only
+/// when its proxy wants one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretKind {
     ClientSecret,
     UserToken,
+    ProxyPassword,
 }
 
 impl SecretKind {
+    pub const ALL: [SecretKind; 3] = [
+        SecretKind::ClientSecret,
+        SecretKind::UserToken,
+        SecretKind::ProxyPassword,
+    ];
+
     fn account(self, profile: &str) -> String {
         match self {
             SecretKind::ClientSecret => format!("{profile}/client_secret"),
             SecretKind::UserToken => format!("{profile}/user_token"),
+            SecretKind::ProxyPassword => format!("{profile}/proxy_password"),
         }
     }
 }
@@ -301,7 +314,7 @@ impl SecretStore {
     /// Whether `profile`'s secrets are kept in memory only, for this session.
     pub fn is_session_only(&self, profile: &str) -> bool {
         let session = self.session();
-        [SecretKind::ClientSecret, SecretKind::UserToken]
+        SecretKind::ALL
             .iter()
             .any(|kind| session.contains_key(&kind.account(profile)))
     }
@@ -309,7 +322,7 @@ impl SecretStore {
     /// Forgets `profile`'s secrets in memory and in the keychain. An unreachable
     /// keychain holds nothing this session could delete, so it does not stop this.
     pub fn delete(&self, profile: &str) -> Result<()> {
-        for kind in [SecretKind::ClientSecret, SecretKind::UserToken] {
+        for kind in SecretKind::ALL {
             self.session().remove(&kind.account(profile));
             match Keychain.delete(profile, kind) {
                 Ok(()) | Err(Error::KeychainUnavailable(_)) => {}
@@ -322,8 +335,14 @@ impl SecretStore {
     /// Gives profile `to` the secrets of `from`, kept where those are.
     pub fn copy(&self, from: &str, to: &str) -> Result<()> {
         let session_only = self.is_session_only(from);
-        for kind in [SecretKind::ClientSecret, SecretKind::UserToken] {
-            if let Some(secret) = self.get(from, kind)? {
+        for kind in SecretKind::ALL {
+            // A session-only profile's secrets are all in memory: no keychain to ask.
+            let secret = if session_only {
+                self.session().get(&kind.account(from)).cloned()
+            } else {
+                self.get(from, kind)?
+            };
+            if let Some(secret) = secret {
                 self.set(to, kind, &secret, session_only)?;
             }
         }
@@ -398,6 +417,38 @@ mod tests {
             "other settings kept: {text}"
         );
         std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn a_proxy_user_gets_the_password_from_the_keychain_and_the_file_never_has_it() {
+        let mut with_proxy = profile("Behind a proxy");
+        with_proxy.transport.proxy = Some("http://proxy.corp:3128".into());
+        with_proxy.transport.proxy_user = Some("eng".into());
+        let lookup = |kind| Ok(Some(Secret::new(format!("{kind:?}-value"))));
+        let conn = with_proxy.connection(lookup).expect("connection");
+        assert_eq!(
+            conn.transport.proxy_password.as_ref().map(Secret::expose),
+            Some("ProxyPassword-value")
+        );
+        let file = serde_json::to_string(&Profile {
+            transport: conn.transport.clone(),
+            ..with_proxy
+        })
+        .expect("json");
+        assert!(
+            file.contains("proxy.corp") && file.contains("\"eng\""),
+            "{file}"
+        );
+        assert!(!file.contains("ProxyPassword-value"), "{file}");
+        // No proxy user: the keychain is not asked for a proxy password.
+        let asked = std::cell::Cell::new(0);
+        profile("Direct")
+            .connection(|kind| {
+                asked.set(asked.get() + usize::from(kind == SecretKind::ProxyPassword));
+                lookup(kind)
+            })
+            .expect("connection");
+        assert_eq!(asked.get(), 0);
     }
 
     #[test]

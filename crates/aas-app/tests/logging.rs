@@ -50,6 +50,7 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
             profile,
             client_secret: Secret::new(CANARY_SECRET),
             user_token: Secret::new(CANARY_TOKEN),
+            proxy_password: None,
         })
         .await
         .expect("tried");

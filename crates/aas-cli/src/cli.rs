@@ -8,7 +8,8 @@ const EXIT_CODES: &str = "\
 Connection: --profile NAME (set up in the desktop app), --config FILE, or the URL flags
 with --realm and --client-id; secrets are
 never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
-AASMD_USER_TOKEN in the environment (they override the file's).
+AASMD_USER_TOKEN in the environment (they override the file's), and
+AASMD_PROXY_PASSWORD for a proxy that wants one.
 
 Exit codes:
   0  success
@@ -160,6 +161,13 @@ pub struct ConnectionArgs {
     /// CA that signs the service's certificate).
     #[arg(long, global = true, value_name = "FILE")]
     pub ca_file: Option<PathBuf>,
+    /// A proxy for every request instead of HTTPS_PROXY/HTTP_PROXY (this machine is
+    /// always reached directly); its password, if it wants one, in AASMD_PROXY_PASSWORD.
+    #[arg(long, global = true, value_name = "URL")]
+    pub proxy: Option<String>,
+    /// The user name the proxy wants.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub proxy_user: Option<String>,
 }
 
 fn parse_client_auth(s: &str) -> Result<aas_client::ClientAuth, String> {

@@ -71,7 +71,8 @@ fn source(args: &ConnectionArgs) -> ConnectionSource {
 }
 
 /// The connection from `--profile` or `--config`, overridden field by field by the
-/// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN`.
+/// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN` /
+/// `AASMD_PROXY_PASSWORD`.
 fn connection(args: &ConnectionArgs, source: &ConnectionSource) -> Result<Connection, CliError> {
     let secret = |name| std::env::var(name).ok().map(Secret::new);
     Ok(source.connection(Overrides {
@@ -86,6 +87,9 @@ fn connection(args: &ConnectionArgs, source: &ConnectionSource) -> Result<Connec
         token_url: args.token_url.clone(),
         allow_plain_http: args.allow_plain_http,
         ca_file: args.ca_file.clone(),
+        proxy: args.proxy.clone(),
+        proxy_user: args.proxy_user.clone(),
+        proxy_password: secret("AASMD_PROXY_PASSWORD"),
     })?)
 }
 

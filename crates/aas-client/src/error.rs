@@ -99,7 +99,7 @@ impl Error {
                 ..
             } if code == "invalid_user_token" => ErrorKind::UserToken,
             Error::Api { status, .. } => match status {
-                401 => ErrorKind::Auth,
+                401 | 407 => ErrorKind::Auth,
                 403 => ErrorKind::NotAllowed,
                 404 => ErrorKind::NotFound,
                 429 => ErrorKind::RateLimited,
@@ -174,6 +174,9 @@ fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> S
             "the token server refused the client id or secret"
         }
         (401, _) => "the server did not accept our credentials",
+        (407, _) => {
+            "the proxy refused our credentials: check the proxy user and password of the profile (aasmd: --proxy-user, AASMD_PROXY_PASSWORD)"
+        }
         (403, _) => "the user token does not grant access to this plant",
         (404, _) => "not found, or not shared with this application",
         (429, _) => "the server is busy (rate limited)",

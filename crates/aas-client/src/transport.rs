@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::{Error, Result, Secret};
 
 /// How far the transport may be trusted beyond the defaults; a profile keeps these too.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -19,6 +19,17 @@ pub struct Transport {
     /// A PEM file of CA certificates trusted besides the built-in roots (a company CA).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ca_file: Option<PathBuf>,
+    /// The proxy every request goes through (`http://proxy.corp:3128`), replacing the
+    /// environment's; this machine is still reached directly. No password in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<String>,
+    /// The user name the proxy wants, if it wants one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proxy_user: Option<String>,
+    /// That user's password: from the keychain or the environment, never from or into a
+    /// file.
+    #[serde(skip)]
+    pub proxy_password: Option<Secret>,
 }
 
 /// How long a request may go without a byte arriving (the answer's head or the next
@@ -33,7 +44,7 @@ const MAX_REDIRECTS: usize = 10;
 /// within one origin (reqwest drops `Authorization` on a cross-host redirect but would
 /// forward the `UserToken` header).
 pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwest::Client> {
-    let mut builder = with_proxies(reqwest::Client::builder())?
+    let mut builder = with_proxies(reqwest::Client::builder(), transport)?
         .connect_timeout(Duration::from_secs(10))
         .read_timeout(idle)
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
@@ -62,9 +73,18 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
 /// must work for a user who has a proxy exported.
 const LOOPBACK: &str = "localhost,127.0.0.0/8,::1";
 
-/// The environment's proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, and `NO_PROXY`
-/// for hosts to reach directly, upper or lower case), except for this machine.
-fn with_proxies(builder: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilder> {
+/// The profile's proxy if it names one, else the environment's (`HTTPS_PROXY`,
+/// `HTTP_PROXY`, `ALL_PROXY`, and `NO_PROXY` for hosts to reach directly, upper or lower
+/// case); never for this machine.
+fn with_proxies(
+    builder: reqwest::ClientBuilder,
+    transport: &Transport,
+) -> Result<reqwest::ClientBuilder> {
+    // The automatic proxies off, ours on, always with the loopback rule.
+    let builder = builder.no_proxy();
+    if let Some(url) = &transport.proxy {
+        return Ok(builder.proxy(profile_proxy(url, transport)?));
+    }
     let env = |names: [&str; 2]| {
         names
             .iter()
@@ -80,8 +100,7 @@ fn with_proxies(builder: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilde
         (["HTTP_PROXY", "http_proxy"], reqwest::Proxy::http),
         (["ALL_PROXY", "all_proxy"], reqwest::Proxy::all),
     ];
-    // The automatic proxies off, ours on: the same variables, with the loopback rule.
-    let mut builder = builder.no_proxy();
+    let mut builder = builder;
     for (names, make) in kinds {
         let Some(url) = env(names) else { continue };
         // The address may hold the proxy's password: it is not repeated in the error.
@@ -91,6 +110,27 @@ fn with_proxies(builder: reqwest::ClientBuilder) -> Result<reqwest::ClientBuilde
         builder = builder.proxy(proxy.no_proxy(reqwest::NoProxy::from_string(&direct)));
     }
     Ok(builder)
+}
+
+/// The profile's proxy for every scheme, with its user and password when it has them.
+fn profile_proxy(url: &str, transport: &Transport) -> Result<reqwest::Proxy> {
+    let bad = |why: &str| Error::Settings(format!("the profile's proxy: {why}"));
+    // Only the scheme, host and port are repeated: the rest may be a typed-in secret.
+    let parsed = reqwest::Url::parse(url).map_err(|_| bad("not a URL"))?;
+    if parsed.password().is_some() {
+        return Err(bad(
+            "its URL holds a password; give the password in the profile form (it is kept in the keychain) or as AASMD_PROXY_PASSWORD",
+        ));
+    }
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(bad("use an http:// or https:// proxy URL"));
+    }
+    let mut proxy = reqwest::Proxy::all(parsed.as_str()).map_err(|_| bad("not usable"))?;
+    if let Some(user) = transport.proxy_user.as_deref().filter(|u| !u.is_empty()) {
+        let password = transport.proxy_password.as_ref().map_or("", Secret::expose);
+        proxy = proxy.basic_auth(user, password);
+    }
+    Ok(proxy.no_proxy(reqwest::NoProxy::from_string(LOOPBACK)))
 }
 
 fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirect::Action {
@@ -129,6 +169,17 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
     if let Some(redirect) = find_cause::<CrossOriginRedirect>(&e) {
         return Error::Settings(format!("{url}: {redirect}"));
     }
+    match tunnel_refusal(&e) {
+        Some(TunnelRefusal::Credentials) => return proxy_refused(),
+        Some(TunnelRefusal::Other) => {
+            return Error::Offline {
+                url: url.to_owned(),
+                reason: "the proxy refused to open a tunnel to the server; check the profile's proxy, its user and password".into(),
+                source: Some(e.without_url()),
+            }
+        }
+        None => {}
+    }
     let reason = if let Some(tls) = find_cause::<rustls::Error>(&e) {
         certificate_refused(tls)
     } else if e.is_connect() {
@@ -142,6 +193,29 @@ pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
         reason,
         source: Some(e.without_url()),
     }
+}
+
+/// The proxy wants other credentials (407), as the server's refusals are told.
+fn proxy_refused() -> Error {
+    Error::from_response(407, "", None)
+}
+
+/// Why a proxy would not open a CONNECT tunnel.
+enum TunnelRefusal {
+    /// 407: it wants other credentials.
+    Credentials,
+    /// Any other answer than 200 (tinyproxy 1.11 answers a wrong password with 401).
+    Other,
+}
+
+/// Whether, and why, a CONNECT was refused: hyper-util's tunnel error is not public, so
+/// it is known by its words.
+fn tunnel_refusal(e: &(dyn StdError + 'static)) -> Option<TunnelRefusal> {
+    causes(e).find_map(|cause| match cause.to_string().as_str() {
+        "tunnel error: proxy authorization required" => Some(TunnelRefusal::Credentials),
+        "tunnel error: unsuccessful" => Some(TunnelRefusal::Other),
+        _ => None,
+    })
 }
 
 /// Why a TLS handshake failed, in words that say what to do about it.
@@ -174,6 +248,11 @@ pub(crate) async fn read_body(
     mut response: reqwest::Response,
     limit: usize,
 ) -> Result<String> {
+    // The proxy's refusal, not the server's answer: its page is of no use (tinyproxy
+    // closes it mid-body).
+    if response.status() == reqwest::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
+        return Err(proxy_refused());
+    }
     // Sized for the announced length, so the body is not copied as the buffer grows;
     // capped, since the announcement is the server's word.
     let announced = response.content_length().unwrap_or(0);
@@ -210,21 +289,25 @@ fn idle_or(e: &reqwest::Error) -> String {
     }
 }
 
-/// The first error of type `T` among `e`'s causes. `io::Error` hides the error it
-/// wraps from `source()` (rustls' errors come wrapped twice), so the walk goes into it.
+/// The first error of type `T` among `e`'s causes.
 fn find_cause<'e, T: StdError + 'static>(e: &'e (dyn StdError + 'static)) -> Option<&'e T> {
-    let mut cause = Some(e);
-    while let Some(err) = cause {
-        if let Some(found) = err.downcast_ref::<T>() {
-            return Some(found);
-        }
-        cause = match err
-            .downcast_ref::<std::io::Error>()
-            .and_then(|io| io.get_ref())
-        {
-            Some(inner) => Some(inner as &(dyn StdError + 'static)),
-            None => err.source(),
-        };
+    causes(e).find_map(|cause| cause.downcast_ref::<T>())
+}
+
+/// `e` and its causes. `io::Error` hides the error it wraps from `source()` (rustls'
+/// errors and reqwest's tunnel errors come wrapped so), so the walk goes into it.
+fn causes<'e>(
+    e: &'e (dyn StdError + 'static),
+) -> impl Iterator<Item = &'e (dyn StdError + 'static)> {
+    std::iter::successors(Some(e), |&err| next_cause(err))
+}
+
+fn next_cause<'e>(err: &'e (dyn StdError + 'static)) -> Option<&'e (dyn StdError + 'static)> {
+    match err
+        .downcast_ref::<std::io::Error>()
+        .and_then(|io| io.get_ref())
+    {
+        Some(inner) => Some(inner as &(dyn StdError + 'static)),
+        None => err.source(),
     }
-    None
 }

@@ -41,7 +41,7 @@ async fn loopback_is_never_proxied_and_other_hosts_are() {
     let elsewhere = Connection {
         transport: Transport {
             allow_plain_http: true,
-            ca_file: None,
+            ..Transport::default()
         },
         ..support::connection_to("http://plant.example", "r")
     };

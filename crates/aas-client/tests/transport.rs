@@ -3,6 +3,8 @@
 //! and https only to certificates the client trusts (a CA made at test time, a
 //! sandbox serving https with it).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -200,39 +202,15 @@ enum ServerCertificate {
     Expired,
 }
 
-/// A CA and a server certificate for `127.0.0.1` and `localhost` signed by it (unless
+/// A CA and a server certificate signed by it (for `127.0.0.1` and `localhost` unless
 /// `wrong` says otherwise), as PEM files in `dir`: (ca, server cert, server key).
 fn make_certificates(dir: &Path, wrong: ServerCertificate) -> (PathBuf, PathBuf, PathBuf) {
-    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
-    let ca_key = KeyPair::generate().expect("CA key");
-    let mut ca = CertificateParams::new(Vec::<String>::new()).expect("CA params");
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.distinguished_name
-        .push(DnType::CommonName, "AAS test CA");
-    let ca_cert = ca.self_signed(&ca_key).expect("CA certificate");
-    let issuer = Issuer::new(ca, ca_key);
-    let key = KeyPair::generate().expect("server key");
-    let names = match wrong {
-        ServerCertificate::OtherHost => vec!["other.example".to_owned()],
-        _ => vec!["127.0.0.1".to_owned(), "localhost".to_owned()],
+    let names: &[&str] = match wrong {
+        ServerCertificate::OtherHost => &["other.example"],
+        _ => &["127.0.0.1", "localhost"],
     };
-    let mut params = CertificateParams::new(names).expect("server params");
-    if let ServerCertificate::Expired = wrong {
-        params.not_before = rcgen::date_time_ymd(2020, 1, 1);
-        params.not_after = rcgen::date_time_ymd(2020, 12, 31);
-    }
-    let server = params.signed_by(&key, &issuer).expect("server certificate");
-    std::fs::create_dir_all(dir).expect("dir");
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).expect("write");
-        path
-    };
-    (
-        write("ca.pem", ca_cert.pem()),
-        write("server.pem", server.pem()),
-        write("server.key", key.serialize_pem()),
-    )
+    let expired = matches!(wrong, ServerCertificate::Expired);
+    support::make_certificates(dir, names, expired)
 }
 
 /// An https sandbox with a certificate made by [`make_certificates`] and its connection
