@@ -71,6 +71,13 @@ export const connectionInfo = () => localCall('connection_info');
 export const listAas = (assetType, plant) => serverCall('list_aas', { assetType, plant });
 export const listSubmodels = (aasId) => serverCall('list_submodels', { aasId });
 export const listElements = (aasId, submodel) => serverCall('list_elements', { aasId, submodel });
+/**
+ * What the registry names as the endpoints of shell `aasId` and its submodels:
+ * `[{submodel, address, kind, elsewhere}]` (`elsewhere`: another host, never contacted).
+ */
+export const shellEndpoints = (aasId) => serverCall('shell_endpoints', { aasId });
+/** Refresh: the registry is read again at its next use. */
+export const refreshRegistry = () => localCall('refresh_registry');
 
 /** Crawls the plant; `onProgress({requests_done, requests_known, bytes, failures})`. */
 export function loadEverything(plant, assetTypes, onProgress) {

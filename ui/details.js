@@ -44,8 +44,44 @@ export function showDetails(pane, rawPre, node, tree) {
     parts.push(p);
   }
   parts.push(list);
+  if (data.model_type === 'AssetAdministrationShell' && data.id) parts.push(endpointsView(data.id));
   pane.replaceChildren(...parts);
   rawPre.textContent = data.raw ? prettyJson(data.raw) : '';
+}
+
+/**
+ * The endpoints the registry names for a shell and its submodels, filled in when they
+ * arrive. Those on another host are only shown: every request goes to the gateway.
+ */
+function endpointsView(aasId) {
+  const section = document.createElement('section');
+  section.className = 'endpoints';
+  const title = document.createElement('h3');
+  title.textContent = 'Endpoints in the registry';
+  const list = document.createElement('ul');
+  const note = document.createElement('p');
+  note.className = 'hint';
+  note.textContent = 'Reading the registry…';
+  section.append(title, note, list);
+  api.shellEndpoints(aasId).then((endpoints) => {
+    note.textContent = endpoints.length ? '' : 'The registry names no endpoint for this shell.';
+    list.replaceChildren(...endpoints.map((e) => {
+      const li = document.createElement('li');
+      li.dataset.elsewhere = e.elsewhere;
+      const whose = e.submodel ? `Submodel ${e.submodel}` : 'Shell';
+      li.textContent = `${whose}${e.kind ? ` (${e.kind})` : ''}: ${e.address}`;
+      if (e.elsewhere) {
+        const mark = document.createElement('span');
+        mark.className = 'elsewhere';
+        mark.textContent = 'another host: shown only, never contacted';
+        li.append(' — ', mark);
+      }
+      return li;
+    }));
+  }, (e) => {
+    note.textContent = `The registry could not be read: ${e.message}`;
+  });
+  return section;
 }
 
 /** One text of a language list at a time, with a button per language to switch. */

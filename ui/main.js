@@ -97,7 +97,7 @@ async function selectPlant(plant, types) {
   if (currentType === null) {
     const remembered = recall(prefs, active.name).assetType;
     const first = types.includes(remembered) ? remembered : await firstNonEmpty(types);
-    if (first) selectType(first);
+    if (first) await selectType(first);
   }
 }
 
@@ -243,6 +243,21 @@ async function start() {
   });
   const plant = $('plant');
   plant.addEventListener('change', () => selectPlant(plant.value, active.asset_types));
+  // Refresh (F5): the registry, kept for the session, and the plant's lists are read again.
+  $('refresh').addEventListener('click', async () => {
+    $('refresh').disabled = true; // until the lists are back: one refresh at a time
+    try {
+      await api.refreshRegistry().catch((e) => say(e.message));
+      if (active && plant.value) await selectPlant(plant.value, active.asset_types);
+    } finally {
+      $('refresh').disabled = false;
+    }
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'F5') return;
+    event.preventDefault();
+    $('refresh').click();
+  });
   loading = initLoading(
     {
       loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),

@@ -7,7 +7,7 @@ use aas_app::{
     App, ExportRequest, ExportSummary, LoadSummary, PreferenceChange, Preferences, Profile,
     ProfileForm, ProfileList, ProfileView, RecentErrors, StatusView,
 };
-use aas_client::{CheckStep, ElementAddress, Pick, Progress};
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Pick, Progress};
 use aas_model::OutlineNode;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -38,6 +38,19 @@ pub async fn list_aas(
 pub async fn list_submodels(app: State<'_, App>, aas_id: String) -> Reply<Vec<OutlineNode>> {
     let submodels = app.session().client.submodels(&aas_id).await?;
     Ok(submodels.iter().map(OutlineNode::submodel).collect())
+}
+
+/// What the registry (as read for the session) names as the endpoints of a shell.
+#[tauri::command]
+pub async fn shell_endpoints(app: State<'_, App>, aas_id: String) -> Reply<Vec<NamedEndpoint>> {
+    Ok(app.session().client.endpoints(&aas_id).await?)
+}
+
+/// Refresh: the registry is read again at its next use.
+#[tauri::command]
+pub async fn refresh_registry(app: State<'_, App>) -> Reply<()> {
+    app.session().client.forget_registry().await;
+    Ok(())
 }
 
 #[tauri::command]

@@ -6,14 +6,14 @@
 
 mod commands;
 mod error;
-mod logging;
 mod preferences;
 mod rendering;
 mod save_dialog;
 
 fn main() {
     let software_drawing = rendering::choose_for_this_machine();
-    let recent_errors = logging::start();
+    // stderr and a rotated file in the data folder's logs/, at AAS_BROWSER_LOG (default warn).
+    let recent_errors = aas_app::start_app_logging("AAS_BROWSER_LOG");
     if software_drawing {
         tracing::info!("no GPU render node: WebKit draws without compositing");
     }
@@ -42,6 +42,8 @@ fn main() {
             commands::list_aas,
             commands::list_submodels,
             commands::list_elements,
+            commands::shell_endpoints,
+            commands::refresh_registry,
             commands::curl_for,
             commands::save_blob,
             commands::open_file_address,

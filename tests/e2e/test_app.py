@@ -45,6 +45,18 @@ class DemoProfile(PreferencesFile, AppTestCase):
             time.sleep(0.2)
         self.assertEqual(wd.text(count), "3")
 
+        # A shell's details list the endpoints the registry names (here: the gateway's).
+        wd.click(wd.wait_for(row("Machine_M0001") + " .label"))
+        self.wait_until(lambda: (wd.text_content(".endpoints li") or "").startswith("Shell (http): "),
+                        what=lambda: wd.text_content(".endpoints"))
+        self.assertRegex(wd.text_content(".endpoints li"), r"^Shell \(http\): http://127\.0\.0\.1:\d+/gateway/aasList/")
+        self.assertEqual(wd.script("return document.querySelector('.endpoints li').dataset.elsewhere"), "false")
+        # Refresh reads the registry and the lists again; the tree comes back.
+        wd.click(wd.wait_for("#refresh"))
+        self.wait_until(lambda: not wd.script("return document.getElementById('refresh').disabled"),
+                        what="the refresh ends")
+        wd.wait_for(row("Machine_M0001"))
+
         # Expand AAS -> submodel, then select a Property.
         wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
         wd.click(wd.wait_for(row("Nameplate") + " .twisty"))

@@ -19,7 +19,7 @@ pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
 pub use error::{Error, Result};
 pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
-pub use logging::{start_logging, RecentErrors};
+pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use preferences::{PreferenceChange, Preferences, Theme, View, PREFERENCES_FILE};
 pub use profile_form::{ProfileForm, ProfileList};
 pub use profiles::{

@@ -90,3 +90,19 @@ pub fn start_logging(dir: &Path, filter: EnvFilter) -> Result<RecentErrors> {
         .map_err(|e| Error::Settings(format!("logging is already set up: {e}")))?;
     Ok(recent)
 }
+
+/// The desktop app's logging: [`start_logging`] into the data folder's `logs/` at the
+/// level the environment variable `level_var` names (default `warn`); stderr alone when
+/// there can be no log file (no data folder, a read-only disk).
+pub fn start_app_logging(level_var: &str) -> RecentErrors {
+    let filter = || EnvFilter::try_from_env(level_var).unwrap_or_else(|_| EnvFilter::new("warn"));
+    let started = crate::app_data_dir().and_then(|dir| start_logging(&dir.join("logs"), filter()));
+    started.unwrap_or_else(|e| {
+        tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_env_filter(filter())
+            .init();
+        tracing::warn!("no log file: {e}");
+        RecentErrors::default()
+    })
+}

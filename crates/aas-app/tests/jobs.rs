@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use aas_app::{App, Error};
-use aas_client::ErrorKind;
+use aas_app::{App, Error, ExportRequest};
+use aas_client::{ErrorKind, Pick};
 use tokio::sync::Notify;
 
 fn types() -> Vec<String> {
@@ -14,32 +14,56 @@ fn types() -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
     let app = App::start_with_demo().await.expect("demo service");
-    let (started, wanted) = (Notify::new(), types());
-    let first = app.load_everything("DEMO-01".into(), &wanted, |_| started.notify_one());
-    let second = async {
-        started.notified().await;
-        let again = app.load_everything("DEMO-01".into(), &wanted, |_| {}).await;
-        let export = app
+    let wanted = types();
+    // An export holds the one job slot while its save dialog is open (`join!` polls it
+    // first, so it has the slot before the others ask).
+    let dialog_closed = Notify::new();
+    let request = ExportRequest {
+        plant: "DEMO-01".into(),
+        asset_types: wanted.clone(),
+        picks: vec![Pick {
+            aas_id: "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001".into(),
+            submodels: None,
+        }],
+        format: "env".into(),
+    };
+    let export = app.export_selection(
+        request,
+        |_| async {
+            dialog_closed.notified().await;
+            Ok(None)
+        },
+        |_| {},
+    );
+    let others = async {
+        let load = app.load_everything("DEMO-01".into(), &wanted, |_| {}).await;
+        let again = app
             .export_loaded("raw", |_| async { Ok(Some(PathBuf::from("/never"))) })
             .await;
-        app.cancel_job();
-        (again, export)
+        dialog_closed.notify_one();
+        (load, again)
     };
-    let (first, (again, export)) = tokio::join!(first, second);
-    for refused in [again.map(drop), export.map(drop)] {
+    let (export, (load, again)) = tokio::join!(export, others);
+    for refused in [load.map(drop), again.map(drop)] {
         let e = refused.expect_err("busy");
         assert_eq!(e.kind(), ErrorKind::Busy, "{e}");
-        assert!(matches!(e, Error::Busy("Load everything")), "{e}");
+        assert!(matches!(e, Error::Busy("An export")), "{e}");
     }
     assert!(
-        first.expect("the first load").cancelled,
-        "Cancel reached the first job"
+        export.expect("the export").path.is_none(),
+        "the dialog was cancelled"
     );
 
-    let whole = app
-        .load_everything("DEMO-01".into(), &types(), |_| {})
+    // Cancel reaches the load that runs: here from its first progress report.
+    let cancelled = app
+        .load_everything("DEMO-01".into(), &wanted, |_| app.cancel_job())
         .await
         .expect("the slot is free again");
+    assert!(cancelled.cancelled, "{cancelled:?}");
+    let whole = app
+        .load_everything("DEMO-01".into(), &wanted, |_| {})
+        .await
+        .expect("and free again");
     assert!(!whole.cancelled && whole.failures.is_empty(), "{whole:?}");
 }
 

@@ -1,5 +1,5 @@
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use aas_model::{
@@ -25,6 +25,8 @@ pub struct Client {
     activity: Counters,
     /// A shell the service has listed, for [`Client::probe`] to ask about.
     known_shell: OnceLock<String>,
+    /// The registry's answer while browsing ([`Client::registry_for_session`]).
+    registry: tokio::sync::Mutex<Option<Arc<str>>>,
 }
 
 /// Requests made through a [`Client`] and how many of them failed (after retries),
@@ -68,6 +70,7 @@ impl Client {
             max_body: DEFAULT_MAX_BODY,
             activity: Counters::default(),
             known_shell: OnceLock::new(),
+            registry: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -141,6 +144,25 @@ impl Client {
     /// `GET {registry}/api/v1/registry`
     pub async fn registry(&self) -> Result<Vec<Parsed<AasDescriptor>>> {
         Ok(parse_list(&self.registry_text().await?)?)
+    }
+
+    /// The registry's answer, read once and then kept while browsing: the descriptors
+    /// change rarely, and every export of a selection and every shell's endpoints need
+    /// them. [`Client::forget_registry`] makes the next call read it again; a crawl of
+    /// the whole plant always reads it fresh.
+    pub async fn registry_for_session(&self) -> Result<Arc<str>> {
+        let mut kept = self.registry.lock().await;
+        if let Some(raw) = kept.as_ref() {
+            return Ok(Arc::clone(raw));
+        }
+        let raw: Arc<str> = self.registry_text().await?.into();
+        *kept = Some(Arc::clone(&raw));
+        Ok(raw)
+    }
+
+    /// Drops the kept registry answer (refresh on demand).
+    pub async fn forget_registry(&self) {
+        self.registry.lock().await.take();
     }
 
     /// The registry's answer as it came.

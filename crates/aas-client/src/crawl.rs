@@ -165,8 +165,12 @@ struct Walk<'p> {
 }
 
 impl<'p> Walk<'p> {
-    fn new(plan: &'p CrawlPlan, selection: &'p Selection) -> Self {
-        let queue: VecDeque<NodePath> = std::iter::once(NodePath::Registry)
+    /// The walk of `plan`; the registry is asked unless `registry` is its answer already.
+    fn new(plan: &'p CrawlPlan, selection: &'p Selection, registry: Option<Fetched>) -> Self {
+        let queue: VecDeque<NodePath> = registry
+            .is_none()
+            .then_some(NodePath::Registry)
+            .into_iter()
             .chain(
                 plan.asset_types
                     .iter()
@@ -183,7 +187,7 @@ impl<'p> Walk<'p> {
             },
             queue,
             shells: HashSet::new(),
-            fetched: Vec::new(),
+            fetched: registry.into_iter().collect(),
             failures: Vec::new(),
             node_limit_reached: false,
             suspects: Vec::new(),
@@ -341,7 +345,17 @@ impl Client {
         on_progress: impl Fn(&Progress),
     ) -> Crawl {
         let started = SystemTime::now();
-        let mut walk = Walk::new(plan, selection);
+        // What the user picked while browsing uses the registry as read for the
+        // session; the whole plant reads it fresh.
+        let registry = match selection.is_everything() {
+            true => None,
+            false => self.registry_for_session().await.ok().map(|raw| Fetched {
+                path: NodePath::Registry,
+                url: self.connection().registry_list_url(),
+                raw: raw.to_string(),
+            }),
+        };
+        let mut walk = Walk::new(plan, selection, registry);
         let mut running: JoinSet<Outcome> = JoinSet::new();
         let mut cancelled = false;
         let mut server_answered = false;

@@ -9,6 +9,7 @@ mod connection;
 mod crawl;
 mod curl;
 mod discovery;
+mod endpoints;
 mod error;
 mod export;
 mod follow;
@@ -28,6 +29,7 @@ pub use crawl::{
     DEFAULT_OFFLINE_WAIT,
 };
 pub use curl::curl_command;
+pub use endpoints::NamedEndpoint;
 pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
 pub use export::{export, write_atomically, Format};
 pub use retry::RetryPolicy;
