@@ -23,6 +23,7 @@ pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use preferences::{PreferenceChange, Preferences, Theme, View, PREFERENCES_FILE};
 pub use profile_form::{ProfileForm, ProfileList};
 pub use profiles::{
-    app_data_dir, Keychain, Profile, ProfileStore, SecretKind, SecretStore, APP_IDENTIFIER,
+    app_data_dir, snapshot_store_path, Keychain, Profile, ProfileStore, SecretKind, SecretStore,
+    APP_IDENTIFIER,
 };
 pub use session::{App, ProfileView, Session, StatusView, DEMO_PROFILE};

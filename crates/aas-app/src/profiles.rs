@@ -28,6 +28,11 @@ pub fn app_data_dir() -> Result<PathBuf> {
     Ok(dir.join(APP_IDENTIFIER))
 }
 
+/// The snapshot store the app and `aasmd` share, in the app's data folder.
+pub fn snapshot_store_path() -> Result<PathBuf> {
+    Ok(app_data_dir()?.join("snapshots.sqlite3"))
+}
+
 /// Where and as whom to connect; no secrets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Profile {

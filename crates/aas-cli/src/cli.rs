@@ -13,14 +13,16 @@ AASMD_PROXY_PASSWORD for a proxy that wants one.
 
 Exit codes:
   0  success
-  1  the server failed or sent data that cannot be read
-  2  bad command line, or unusable connection settings
+  1  the server failed or sent data that cannot be read; another snapshot is
+     being taken
+  2  bad command line, unusable connection settings, an unreadable snapshot
+     store, or several plants in it and no --plant
   3  credentials refused (client secret, access token or user token)
-  4  not found, or not shared with this application (403/404)
+  4  not found, or not shared with this application (403/404); no snapshot to use
   5  the server cannot be reached
-  6  crawl: finished, but some nodes could not be fetched (see the summary)
-  7  cannot write the output (the --out file, or stdout); a closed pipe
-     (aasmd registry | head) ends quietly with 0
+  6  crawl or snapshot take: finished, but some nodes could not be fetched
+  7  cannot write the output (the --out file, stdout, or the snapshot store); a
+     closed pipe (aasmd registry | head) ends quietly with 0
   130 crawl: interrupted (Ctrl-C); what was fetched is written
 
 Examples:
@@ -28,7 +30,9 @@ Examples:
   aasmd --config sandbox.json registry
   aasmd --config sandbox.json list --plant DEMO-01 --type machine
   aasmd --config sandbox.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown
-  aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json";
+  aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json
+  aasmd --config sandbox.json snapshot take --plant DEMO-01   # into the local store
+  aasmd search 'SN-M-0001'                                    # in the latest snapshot";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -58,8 +62,72 @@ pub enum Command {
     /// user_token, plants) once it listens, then serves until killed. The client
     /// secret is random unless AASMD_SANDBOX_CLIENT_SECRET is set.
     Sandbox(SandboxArgs),
+    /// Plant snapshots in the local store: take one (a whole crawl, kept by content
+    /// hash), list them, remove one.
+    #[command(subcommand)]
+    Snapshot(SnapshotCommand),
+    /// Search the elements of a snapshot (the plant's latest complete one unless
+    /// --snapshot): idShort paths, values, language texts, semanticIds, descriptions.
+    /// Every word must match; the last may be the start of a word.
+    Search {
+        query: String,
+        #[arg(long)]
+        snapshot: Option<i64>,
+        /// The plant whose latest snapshot is searched (needed when the store holds
+        /// several plants).
+        #[arg(long)]
+        plant: Option<String>,
+        #[arg(long, default_value_t = 100)]
+        limit: usize,
+        /// Print an array of {aas_id, submodel, path, model_type, value}.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        store: StoreArg,
+    },
     #[command(flatten)]
     Query(Query),
+}
+
+/// Where the snapshots are kept.
+#[derive(Debug, Args)]
+pub struct StoreArg {
+    /// The snapshot store (default: the one the desktop app uses, in its data folder).
+    #[arg(long = "store", env = "AASMD_STORE", value_name = "FILE")]
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SnapshotCommand {
+    /// Crawl the plant into a new snapshot. Progress goes to stderr; stdout gets one
+    /// JSON line {"id", "source", "plant", "taken_at", "shells", "nodes", "complete"}.
+    /// Exit code 6 when it ends partial (it is kept, marked "complete": false).
+    Take {
+        #[arg(long)]
+        plant: String,
+        /// Asset types to crawl (repeatable); those the profile's application requested
+        /// (all eight without a profile) when omitted.
+        #[arg(long = "type", value_parser = parse_asset_type)]
+        asset_types: Vec<AssetType>,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// List the snapshots, oldest first.
+    List {
+        #[arg(long)]
+        plant: Option<String>,
+        /// Print a JSON array of the objects `take` prints.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// Remove a snapshot, and every stored answer no other snapshot uses.
+    Rm {
+        id: i64,
+        #[command(flatten)]
+        store: StoreArg,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{export, Client, CrawlPlan, Format};
+use aas_client::{export, Client, Crawl, CrawlPlan, Format, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 
@@ -17,6 +17,29 @@ pub async fn run(
     out: &Path,
 ) -> Result<(), CliError> {
     let client = Arc::new(client);
+    let cancel = cancel_on_ctrl_c();
+    let progress = CrawlProgress::new();
+    let crawl = client.crawl(&plan, &cancel, |p| progress.show(p)).await;
+    progress.finish();
+    let bytes = export(&crawl, format, "aasmd", out)?;
+    let shells = crawl
+        .fetched
+        .iter()
+        .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
+        .count();
+    eprintln!(
+        "aasmd: {} requests in {:.2}s: {shells} AAS, {} retries, {} failed; wrote {} ({bytes} bytes)",
+        crawl.fetched.len() + crawl.failures.len(),
+        took(&crawl),
+        crawl.retries,
+        crawl.failures.len(),
+        out.display()
+    );
+    outcome(&crawl)
+}
+
+/// A token cancelled by Ctrl-C.
+pub(crate) fn cancel_on_ctrl_c() -> CancellationToken {
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     tokio::spawn(async move {
@@ -24,60 +47,72 @@ pub async fn run(
             on_ctrl_c.cancel();
         }
     });
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{bar:30}] {pos}/{len} requests, {msg} ({elapsed})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    let was_offline = Cell::new(false);
-    let crawl = client
-        .crawl(&plan, &cancel, |p| {
-            // Said on a line of its own too: the bar is hidden when stderr is no terminal.
-            if p.offline != was_offline.replace(p.offline) {
-                bar.suspend(|| {
-                    eprintln!(
-                        "aasmd: {}",
-                        if p.offline {
-                            "offline: the server stopped answering; waiting for it (Ctrl-C stops)"
-                        } else {
-                            "online again: the crawl goes on"
-                        }
-                    )
-                });
-            }
-            bar.set_length(p.requests_known);
-            bar.set_position(p.requests_done);
-            bar.set_message(format!(
-                "{:.1} MB, {} retries, {} failed",
-                p.bytes as f64 / 1e6,
-                p.retries,
-                p.failures
-            ));
-        })
-        .await;
-    bar.finish_and_clear();
-    let bytes = export(&crawl, format, "aasmd", out)?;
-    let took = crawl
+    cancel
+}
+
+/// Seconds the crawl took.
+pub(crate) fn took(crawl: &Crawl) -> f64 {
+    crawl
         .finished
         .duration_since(crawl.started)
         .unwrap_or_default()
-        .as_secs_f64();
-    let shells = crawl
-        .fetched
-        .iter()
-        .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
-        .count();
-    eprintln!(
-        "aasmd: {} requests in {took:.2}s: {shells} AAS, {} retries, {} failed; wrote {} ({bytes} bytes)",
-        crawl.fetched.len() + crawl.failures.len(),
-        crawl.retries,
-        crawl.failures.len(),
-        out.display()
-    );
+        .as_secs_f64()
+}
+
+/// A crawl's progress bar on stderr, with the service's going offline and coming back
+/// said on lines of their own (the bar is hidden when stderr is no terminal).
+pub(crate) struct CrawlProgress {
+    bar: ProgressBar,
+    was_offline: Cell<bool>,
+}
+
+impl CrawlProgress {
+    pub(crate) fn new() -> Self {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{bar:30}] {pos}/{len} requests, {msg} ({elapsed})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        CrawlProgress {
+            bar,
+            was_offline: Cell::new(false),
+        }
+    }
+
+    pub(crate) fn show(&self, p: &Progress) {
+        if p.offline != self.was_offline.replace(p.offline) {
+            self.bar.suspend(|| {
+                eprintln!(
+                    "aasmd: {}",
+                    if p.offline {
+                        "offline: the server stopped answering; waiting for it (Ctrl-C stops)"
+                    } else {
+                        "online again: the crawl goes on"
+                    }
+                )
+            });
+        }
+        self.bar.set_length(p.requests_known);
+        self.bar.set_position(p.requests_done);
+        self.bar.set_message(format!(
+            "{:.1} MB, {} retries, {} failed",
+            p.bytes as f64 / 1e6,
+            p.retries,
+            p.failures
+        ));
+    }
+
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Names the failed nodes on stderr; `Err` when the crawl was interrupted or is partial.
+pub(crate) fn outcome(crawl: &Crawl) -> Result<(), CliError> {
     for f in &crawl.failures {
         eprintln!("aasmd: failed: {}: {}", f.url, f.message);
     }

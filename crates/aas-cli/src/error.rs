@@ -19,8 +19,13 @@ pub enum CliError {
     Encode(#[source] serde_json::Error),
     #[error("cannot wait for Ctrl-C: {0}")]
     Signal(#[source] std::io::Error),
-    #[error("the crawl is incomplete ({0}); the export holds everything else")]
+    #[error("the crawl is incomplete ({0}); everything else was kept")]
     Partial(String),
+    #[error(transparent)]
+    Snapshot(#[from] aas_snapshot::Error),
+    /// Nothing to search or compare.
+    #[error("{0}")]
+    NoSnapshot(String),
     #[error("interrupted; what was fetched so far is written")]
     Interrupted,
     #[error(transparent)]
@@ -59,6 +64,15 @@ impl CliError {
             Some(_) => 1,
             None => match self {
                 CliError::Usage(_) => 2,
+                CliError::NoSnapshot(_) => 4,
+                CliError::Snapshot(e) => match e {
+                    aas_snapshot::Error::NoSuchSnapshot(_) => 4,
+                    aas_snapshot::Error::Damaged { .. } | aas_snapshot::Error::TooNew { .. } => 2,
+                    aas_snapshot::Error::Io { .. } | aas_snapshot::Error::Sql { .. } => {
+                        OUTPUT_FAILED
+                    }
+                    aas_snapshot::Error::Busy { .. } => 1,
+                },
                 CliError::Stdout(_) => OUTPUT_FAILED,
                 CliError::Partial(_) => 6,
                 CliError::Interrupted => 130,

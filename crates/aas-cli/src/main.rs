@@ -7,6 +7,7 @@ mod error;
 mod inspect;
 mod query;
 mod sandbox;
+mod snapshot;
 
 use std::process::ExitCode;
 
@@ -58,6 +59,15 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
     match args.command {
         cli::Command::Sandbox(opts) => sandbox::serve(opts).await,
         cli::Command::Inspect { file, json } => inspect::run(&file, json),
+        cli::Command::Snapshot(command) => snapshot::run(&args.connection, command).await,
+        cli::Command::Search {
+            query,
+            snapshot,
+            plant,
+            limit,
+            json,
+            store,
+        } => snapshot::search(&query, snapshot, plant, limit, json, &store),
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

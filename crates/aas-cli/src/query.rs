@@ -62,7 +62,7 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
 }
 
 /// Where the connection's settings start: `--profile`, `--config`, or nothing.
-fn source(args: &ConnectionArgs) -> ConnectionSource {
+pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
     match (&args.profile, &args.config) {
         (Some(name), _) => ConnectionSource::Profile(name.clone()),
         (None, Some(path)) => ConnectionSource::File(path.clone()),
@@ -73,7 +73,10 @@ fn source(args: &ConnectionArgs) -> ConnectionSource {
 /// The connection from `--profile` or `--config`, overridden field by field by the
 /// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN` /
 /// `AASMD_PROXY_PASSWORD`.
-fn connection(args: &ConnectionArgs, source: &ConnectionSource) -> Result<Connection, CliError> {
+pub(crate) fn connection(
+    args: &ConnectionArgs,
+    source: &ConnectionSource,
+) -> Result<Connection, CliError> {
     let secret = |name| std::env::var(name).ok().map(Secret::new);
     Ok(source.connection(Overrides {
         registry_url: args.registry_url.clone(),

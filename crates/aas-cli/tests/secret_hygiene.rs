@@ -1,5 +1,5 @@
 //! Secret hygiene: a whole `aasmd` session with canary secrets (crawl in every export
-//! format, both ways of client authentication, forced errors, trace logging on, its
+//! format, a snapshot into the store, both ways of client authentication, forced errors, trace logging on, its
 //! temporary files inside the searched tree), then every file it wrote and everything
 //! it printed is searched for the client secret, the user token and the very access
 //! tokens the service issued during the session: plain, percent-encoded as URLs and as
@@ -198,6 +198,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
     let machine = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
     let config_arg = config.display().to_string();
     let file = |name: &str| out.join(name).display().to_string();
+    let store = file("snapshots.sqlite3");
     let runs: Vec<Vec<String>> = [
         vec!["registry"],
         vec!["list", "--plant", "DEMO-01", "--type", "machine"],
@@ -209,6 +210,9 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         vec!["--auth-url", "http://127.0.0.1:9", "registry"],
         // The secret in an Authorization: Basic header instead of the form.
         vec!["--client-auth", "basic", "registry"],
+        // A snapshot: the store keeps every answer, and must keep nothing else.
+        vec!["snapshot", "take", "--plant", "DEMO-01", "--store", &store],
+        vec!["search", "Stuttgart", "--store", &store],
     ]
     .into_iter()
     .map(|args| args.into_iter().map(str::to_owned).collect())

@@ -154,7 +154,8 @@ struct Walk<'p> {
     /// types) is fetched once. It grows with the shells, not with every URL.
     shells: HashSet<String>,
     progress: Progress,
-    fetched: Vec<Fetched>,
+    /// Where each answer goes as it arrives (a list in memory, or a snapshot store).
+    on_answer: &'p mut (dyn FnMut(Fetched) + Send),
     failures: Vec<Failure>,
     node_limit_reached: bool,
     /// Nodes whose connection failed, waiting for a probe's verdict.
@@ -166,7 +167,12 @@ struct Walk<'p> {
 
 impl<'p> Walk<'p> {
     /// The walk of `plan`; the registry is asked unless `registry` is its answer already.
-    fn new(plan: &'p CrawlPlan, selection: &'p Selection, registry: Option<Fetched>) -> Self {
+    fn new(
+        plan: &'p CrawlPlan,
+        selection: &'p Selection,
+        registry: Option<Fetched>,
+        on_answer: &'p mut (dyn FnMut(Fetched) + Send),
+    ) -> Self {
         let queue: VecDeque<NodePath> = registry
             .is_none()
             .then_some(NodePath::Registry)
@@ -178,6 +184,9 @@ impl<'p> Walk<'p> {
             )
             .take(usize::try_from(plan.max_nodes).unwrap_or(usize::MAX))
             .collect();
+        if let Some(registry) = registry {
+            on_answer(registry);
+        }
         Walk {
             plan,
             selection,
@@ -187,7 +196,7 @@ impl<'p> Walk<'p> {
             },
             queue,
             shells: HashSet::new(),
-            fetched: registry.into_iter().collect(),
+            on_answer,
             failures: Vec::new(),
             node_limit_reached: false,
             suspects: Vec::new(),
@@ -217,7 +226,7 @@ impl<'p> Walk<'p> {
             self.progress.requests_known += 1;
             self.queue.push_back(child);
         }
-        self.fetched.push(Fetched { path, url, raw });
+        (self.on_answer)(Fetched { path, url, raw });
     }
 
     fn failed(&mut self, path: NodePath, url: String, kind: ErrorKind, message: String) {
@@ -344,6 +353,25 @@ impl Client {
         cancel: &CancellationToken,
         on_progress: impl Fn(&Progress),
     ) -> Crawl {
+        let mut fetched = Vec::new();
+        let mut crawl = self
+            .crawl_into(plan, selection, cancel, on_progress, |f| fetched.push(f))
+            .await;
+        crawl.fetched = fetched;
+        crawl
+    }
+
+    /// [`Client::crawl_selection`], handing each answer to `on_answer` as it arrives
+    /// instead of keeping it: memory stays bounded whatever the plant's size. The
+    /// [`Crawl`] returned has no `fetched`.
+    pub async fn crawl_into(
+        self: &Arc<Self>,
+        plan: &CrawlPlan,
+        selection: &Selection,
+        cancel: &CancellationToken,
+        on_progress: impl Fn(&Progress),
+        mut on_answer: impl FnMut(Fetched) + Send,
+    ) -> Crawl {
         let started = SystemTime::now();
         // What the user picked while browsing uses the registry as read for the
         // session; the whole plant reads it fresh.
@@ -355,7 +383,7 @@ impl Client {
                 raw: raw.to_string(),
             }),
         };
-        let mut walk = Walk::new(plan, selection, registry);
+        let mut walk = Walk::new(plan, selection, registry, &mut on_answer);
         let mut running: JoinSet<Outcome> = JoinSet::new();
         let mut cancelled = false;
         let mut server_answered = false;
@@ -453,7 +481,7 @@ impl Client {
             selection: selection.clone(),
             started,
             finished: SystemTime::now(),
-            fetched: walk.fetched,
+            fetched: Vec::new(),
             failures: walk.failures,
             cancelled,
             node_limit_reached: walk.node_limit_reached,

@@ -1,0 +1,202 @@
+//! `aasmd snapshot take|list|rm` and `aasmd search`: the local snapshot store.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use aas_app::ConnectionSource;
+use aas_client::{Client, Connection, CrawlPlan, Selection};
+use aas_model::AssetType;
+use aas_snapshot::{SnapshotInfo, Store};
+
+use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
+use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
+use crate::error::CliError;
+use crate::query::{connection, source};
+
+pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), CliError> {
+    match command {
+        SnapshotCommand::Take {
+            plant,
+            asset_types,
+            store,
+        } => take(conn, plant, asset_types, &store).await,
+        SnapshotCommand::List { plant, json, store } => {
+            let list = open(&store)?.list(plant.as_deref())?;
+            if json {
+                print(&serde_json::to_string(&list)?)
+            } else {
+                let lines: Vec<String> = list.iter().map(line).collect();
+                print(&lines.join("\n"))
+            }
+        }
+        SnapshotCommand::Rm { id, store } => {
+            open(&store)?.remove(id)?;
+            eprintln!("aasmd: snapshot {id} removed");
+            Ok(())
+        }
+    }
+}
+
+/// `aasmd search`.
+pub fn search(
+    query: &str,
+    snapshot: Option<i64>,
+    plant: Option<String>,
+    limit: usize,
+    json: bool,
+    store: &StoreArg,
+) -> Result<(), CliError> {
+    let store = open(store)?;
+    let id = match snapshot {
+        Some(id) => id,
+        None => latest(&store, plant)?.id,
+    };
+    let hits = store.search(id, query, limit)?;
+    if json {
+        return print(&serde_json::to_string(&hits)?);
+    }
+    let lines: Vec<String> = hits
+        .iter()
+        .map(|h| {
+            let at = [h.submodel.clone().unwrap_or_default(), h.path.join("/")].join("/");
+            let value = h.value.as_deref().unwrap_or("");
+            format!("{}\t{at}\t{}\t{value}", h.aas_id, h.model_type)
+        })
+        .collect();
+    print(&lines.join("\n"))
+}
+
+async fn take(
+    args: &ConnectionArgs,
+    plant: String,
+    asset_types: Vec<AssetType>,
+    store: &StoreArg,
+) -> Result<(), CliError> {
+    let from = source(args);
+    let conn = connection(args, &from)?;
+    let name = source_name(&from, &conn);
+    let asset_types = if asset_types.is_empty() {
+        from.requested_types()?
+    } else {
+        asset_types
+    };
+    let client = Arc::new(Client::new(conn)?);
+    let mut store = open(store)?;
+    let plan = CrawlPlan::new(plant.clone(), asset_types);
+    let mut writer = store.begin(&name, &plant, SystemTime::now())?;
+    let cancel = cancel_on_ctrl_c();
+    let progress = CrawlProgress::new();
+    // The first failure to write stops the crawl: nothing is fetched to be lost.
+    let mut unwritten = None;
+    let crawl = client
+        .crawl_into(
+            &plan,
+            &Selection::everything(),
+            &cancel,
+            |p| progress.show(p),
+            |answer| {
+                if unwritten.is_none() {
+                    if let Err(e) = writer.answer(&answer) {
+                        unwritten = Some(e);
+                        cancel.cancel();
+                    }
+                }
+            },
+        )
+        .await;
+    progress.finish();
+    if let Some(e) = unwritten {
+        return Err(e.into());
+    }
+    for failure in &crawl.failures {
+        writer.failure(failure)?;
+    }
+    let info = writer.finish(!crawl.cancelled && !crawl.is_partial())?;
+    eprintln!(
+        "aasmd: snapshot {} of {}: {} answers, {} AAS in {:.2}s",
+        info.id,
+        info.plant,
+        info.nodes,
+        info.shells,
+        took(&crawl)
+    );
+    print(&serde_json::to_string(&info)?)?;
+    outcome(&crawl)
+}
+
+/// Whose snapshot it is: the profile's name, else the client and the registry's host,
+/// so that two platforms (or two runs of the demo) never mix.
+fn source_name(source: &ConnectionSource, conn: &Connection) -> String {
+    match source {
+        ConnectionSource::Profile(name) => name.clone(),
+        _ => {
+            let host = reqwest_host(&conn.registry_url);
+            format!("{}@{} ({host})", conn.client_id, conn.realm)
+        }
+    }
+}
+
+/// `host:port` of a URL, or the URL when it has none.
+fn reqwest_host(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    rest.split('/').next().unwrap_or(rest).to_owned()
+}
+
+/// The store of `--store` / `AASMD_STORE`, else the app's.
+fn open(store: &StoreArg) -> Result<Store, CliError> {
+    let path: PathBuf = match &store.path {
+        Some(path) => path.clone(),
+        None => aas_app::snapshot_store_path()?,
+    };
+    Ok(Store::open(&path)?)
+}
+
+/// The latest complete snapshot of `plant`, or of the store's only plant.
+fn latest(store: &Store, plant: Option<String>) -> Result<SnapshotInfo, CliError> {
+    let plant =
+        match plant {
+            Some(plant) => plant,
+            None => match store.plants()?.as_slice() {
+                [] => return Err(CliError::NoSnapshot(
+                    "the store holds no snapshot yet; take one with aasmd snapshot take --plant P"
+                        .into(),
+                )),
+                [only] => only.clone(),
+                several => {
+                    return Err(CliError::Usage(format!(
+                        "the store holds snapshots of several plants ({}); say which with --plant",
+                        several.join(", ")
+                    )))
+                }
+            },
+        };
+    store
+        .list(Some(&plant))?
+        .into_iter()
+        .rev()
+        .find(|s| s.complete)
+        .ok_or_else(|| {
+            CliError::NoSnapshot(format!(
+                "no complete snapshot of {plant}; take one with aasmd snapshot take --plant {plant}"
+            ))
+        })
+}
+
+fn line(s: &SnapshotInfo) -> String {
+    let state = if s.complete { "complete" } else { "partial" };
+    format!(
+        "{}\t{}\t{}\t{} AAS\t{} answers\t{state}\t{}",
+        s.id, s.taken_at, s.plant, s.shells, s.nodes, s.source
+    )
+}
+
+fn print(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    if !text.is_empty() {
+        writeln!(out, "{text}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! Plant snapshots: every answer of a crawl, exactly as the server sent it, stored by
+//! content hash in one SQLite file, with an index of the elements for full-text search.
+//! An unchanged plant's second snapshot adds rows, not bodies. Every SQL statement lives
+//! in this crate, behind this API, so that another database can take SQLite's place
+//! without touching its callers.
+//!
+//! One writer at a time (a lock file beside the store; a second gets [`Error::Busy`]);
+//! readers are never blocked (WAL). A snapshot interrupted by a crash is marked partial
+//! when the next writer opens the store.
+
+mod index;
+mod schema;
+mod search;
+mod store;
+mod writer;
+
+use std::path::PathBuf;
+
+pub use search::Hit;
+pub use store::{SnapshotInfo, Store};
+pub use writer::SnapshotWriter;
+
+/// What went wrong with the store. Messages name the file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file is not a snapshot store, or is damaged.
+    #[error("the snapshot store {} is damaged or not a snapshot store ({source}); move it aside to start a new one", .path.display())]
+    Damaged {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A newer version of the app made the store.
+    #[error("the snapshot store {} was made by a newer version of this app (schema {found}, this one knows {known})", .path.display())]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    /// Another process is taking a snapshot into this store.
+    #[error("another snapshot is being taken into {} (by the app or aasmd); wait for it to end", .path.display())]
+    Busy { path: PathBuf },
+    /// The store's file or its lock could not be created, read or written.
+    #[error("cannot {action} {}: {source}", .path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// SQLite failed (a full disk, a lock held too long).
+    #[error("the snapshot store {}: {source}", .path.display())]
+    Sql {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// No snapshot has this id.
+    #[error("no snapshot {0} in the store")]
+    NoSuchSnapshot(i64),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,201 @@
+//! The store file: opening (created 0600 before SQLite touches it, brought up to the
+//! current schema), the list of snapshots, and removing one with what only it used.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::writer::{SnapshotWriter, WriterLock};
+use crate::{schema, Error, Result};
+
+/// An open snapshot store.
+#[derive(Debug)]
+pub struct Store {
+    pub(crate) conn: Connection,
+    pub(crate) path: PathBuf,
+}
+
+/// One snapshot as `aasmd snapshot take` prints it and `snapshot list --json` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SnapshotInfo {
+    pub id: i64,
+    /// The profile name, or `client_id@realm (registry host)`.
+    pub source: String,
+    pub plant: String,
+    /// When the crawl started, RFC 3339 UTC.
+    pub taken_at: String,
+    pub shells: u64,
+    /// Answers stored.
+    pub nodes: u64,
+    /// Every node answered; a partial snapshot (failed nodes, cancelled, interrupted) is
+    /// kept but never chosen by default.
+    pub complete: bool,
+}
+
+const SNAPSHOT_COLUMNS: &str = "id, source, plant, taken_at, shells, nodes, state";
+
+fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
+    Ok(SnapshotInfo {
+        id: row.get(0)?,
+        source: row.get(1)?,
+        plant: row.get(2)?,
+        taken_at: row.get(3)?,
+        shells: row.get(4)?,
+        nodes: row.get(5)?,
+        complete: row.get::<_, String>(6)? == "complete",
+    })
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it (mode 0600) when it does not exist.
+    pub fn open(path: &Path) -> Result<Store> {
+        create_private(path)?;
+        let damaged = |source| Error::Damaged {
+            path: path.to_owned(),
+            source,
+        };
+        let mut conn = Connection::open(path).map_err(damaged)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(damaged)?;
+        let found = schema::version(&conn).map_err(damaged)?;
+        if found > schema::latest() {
+            return Err(Error::TooNew {
+                path: path.to_owned(),
+                found,
+                known: schema::latest(),
+            });
+        }
+        schema::migrate(&mut conn).map_err(damaged)?;
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;")
+            .map_err(damaged)?;
+        Ok(Store {
+            conn,
+            path: path.to_owned(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Turns SQLite's errors into this store's.
+    pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> Error {
+        let path = self.path.clone();
+        move |source| Error::Sql {
+            path: path.clone(),
+            source,
+        }
+    }
+
+    /// The snapshots, oldest first; only those of `plant` when given.
+    pub fn list(&self, plant: Option<&str>) -> Result<Vec<SnapshotInfo>> {
+        let sql = format!(
+            "SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE ?1 IS NULL OR plant = ?1 ORDER BY id"
+        );
+        let mut statement = self.conn.prepare(&sql).map_err(self.sql())?;
+        let rows = statement
+            .query_map(params![plant], snapshot_row)
+            .map_err(self.sql())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
+    }
+
+    pub fn snapshot(&self, id: i64) -> Result<SnapshotInfo> {
+        let sql = format!("SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE id = ?1");
+        self.conn
+            .query_row(&sql, [id], snapshot_row)
+            .optional()
+            .map_err(self.sql())?
+            .ok_or(Error::NoSuchSnapshot(id))
+    }
+
+    /// The plants that have snapshots, sorted.
+    pub fn plants(&self) -> Result<Vec<String>> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT DISTINCT plant FROM snapshots ORDER BY plant")
+            .map_err(self.sql())?;
+        let rows = statement.query_map([], |r| r.get(0)).map_err(self.sql())?;
+        rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
+    }
+
+    /// Starts a snapshot of `plant` from `source`, taken at `taken_at` (the crawl's
+    /// start). Fails with [`Error::Busy`] while another one is being taken.
+    pub fn begin(
+        &mut self,
+        source: &str,
+        plant: &str,
+        taken_at: SystemTime,
+    ) -> Result<SnapshotWriter<'_>> {
+        let lock = WriterLock::take(&self.path)?;
+        // Holding the lock, a snapshot still being taken was interrupted.
+        self.conn
+            .execute(
+                "UPDATE snapshots SET state = 'partial' WHERE state = 'taking'",
+                [],
+            )
+            .map_err(self.sql())?;
+        let taken_at = humantime::format_rfc3339_seconds(taken_at).to_string();
+        self.conn
+            .execute(
+                "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",
+                params![source, plant, taken_at],
+            )
+            .map_err(self.sql())?;
+        let id = self.conn.last_insert_rowid();
+        SnapshotWriter::new(self, id, lock)
+    }
+
+    /// Removes snapshot `id`, then every answer body and index row no other snapshot
+    /// uses, and gives the space back to the file system.
+    pub fn remove(&mut self, id: i64) -> Result<()> {
+        self.snapshot(id)?;
+        let sql = self.sql();
+        let tx = self.conn.transaction().map_err(&sql)?;
+        tx.execute("DELETE FROM snapshots WHERE id = ?1", [id])
+            .map_err(&sql)?;
+        tx.execute_batch(
+            "CREATE TEMP TABLE unused AS
+                 SELECT hash FROM bodies WHERE hash NOT IN (SELECT hash FROM answers);
+             DELETE FROM element_text WHERE rowid IN
+                 (SELECT id FROM elements WHERE hash IN (SELECT hash FROM unused));
+             DELETE FROM elements WHERE hash IN (SELECT hash FROM unused);
+             DELETE FROM bodies WHERE hash IN (SELECT hash FROM unused);
+             DROP TABLE unused;",
+        )
+        .map_err(&sql)?;
+        tx.commit().map_err(&sql)?;
+        self.give_space_back().map_err(&sql)
+    }
+
+    /// Frees the pages no longer used (the store is made with incremental auto-vacuum)
+    /// and truncates the write-ahead log: the file shrinks.
+    fn give_space_back(&self) -> rusqlite::Result<()> {
+        // The pragma frees a page for every step: it is stepped to its end.
+        let mut vacuum = self.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut steps = vacuum.query([])?;
+        while steps.next()?.is_some() {}
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+    }
+}
+
+/// Creates `path` readable by its owner only, before SQLite opens it: SQLite would
+/// create it with the umask's permissions. An existing file is left as it is.
+fn create_private(path: &Path) -> Result<()> {
+    let io = |action, source| Error::Io {
+        action,
+        path: path.to_owned(),
+        source,
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| io("create the folder of", e))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map_err(|e| io("create", e))?;
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! The snapshot store over a real crawl of the demo service (loopback): what a snapshot
+//! keeps, what a second one of an unchanged plant costs, search, removal, one writer at
+//! a time, an interrupted snapshot, a damaged file, permissions and schema versions.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use aas_client::{Client, Connection, Crawl, CrawlPlan, Selection};
+use aas_model::AssetType;
+use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_snapshot::{Error, SnapshotInfo, Store};
+use tokio_util::sync::CancellationToken;
+
+fn store_path(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aas-snapshot-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("snapshots.sqlite3")
+}
+
+async fn demo() -> (Sandbox, Arc<Client>) {
+    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
+    let line = serde_json::to_string(sandbox.info()).expect("json");
+    let conn: Connection = serde_json::from_str(&line).expect("connection");
+    (sandbox, Arc::new(Client::new(conn).expect("client")))
+}
+
+/// Crawls the demo plant into a new snapshot of `store`; also returns the crawl.
+async fn take(store: &mut Store, client: &Arc<Client>) -> (SnapshotInfo, Crawl) {
+    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
+    let mut writer = store
+        .begin("demo", DEMO_PLANT, SystemTime::now())
+        .expect("begin");
+    let mut kept = Vec::new();
+    let crawl = client
+        .crawl_into(
+            &plan,
+            &Selection::everything(),
+            &CancellationToken::new(),
+            |_| {},
+            |answer| {
+                writer.answer(&answer).expect("stored");
+                kept.push(answer);
+            },
+        )
+        .await;
+    let info = writer.finish(!crawl.is_partial()).expect("finish");
+    (
+        info,
+        Crawl {
+            fetched: kept,
+            ..crawl
+        },
+    )
+}
+
+fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).expect("store file").len()
+}
+
+#[tokio::test]
+async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
+    let (_sandbox, client) = demo().await;
+    let path = store_path("whole");
+    let mut store = Store::open(&path).expect("store");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "owner only");
+    }
+
+    let (first, crawl) = take(&mut store, &client).await;
+    assert!(first.complete, "{first:?}");
+    assert_eq!(first.nodes, crawl.fetched.len() as u64);
+    let shells = crawl
+        .fetched
+        .iter()
+        .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
+        .count();
+    assert_eq!(first.shells, shells as u64);
+    assert!(
+        first.taken_at.ends_with('Z'),
+        "RFC 3339 UTC: {}",
+        first.taken_at
+    );
+
+    // Search: M-0001's serial number, as the server sent it.
+    let machine = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
+    let nameplate = crawl
+        .fetched
+        .iter()
+        .find(|f| {
+            matches!(&f.path, aas_client::NodePath::Elements { aas_id, submodel }
+                if aas_id == machine && submodel == "Nameplate")
+        })
+        .expect("nameplate elements");
+    let elements: serde_json::Value = serde_json::from_str(&nameplate.raw).expect("json");
+    let serial = elements
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|e| e["idShort"] == "SerialNumber")
+        .and_then(|e| e["value"].as_str())
+        .expect("serial")
+        .to_owned();
+    let hits = store.search(first.id, &serial, 100).expect("search");
+    assert_eq!(hits[0].aas_id, machine, "{hits:?}");
+    assert_eq!(hits[0].path, ["SerialNumber"]);
+    assert_eq!(hits[0].value.as_deref(), Some(serial.as_str()));
+    // The start of the last word is enough; a URN with colons is no column filter.
+    let typed = &serial[..serial.len() - 2];
+    assert!(store
+        .search(first.id, typed, 100)
+        .expect("prefix")
+        .iter()
+        .any(|h| h.value.as_deref() == Some(serial.as_str())));
+    store
+        .search(first.id, "urn:demo-platform SN-", 5)
+        .expect("quoted");
+
+    // An unchanged plant's second snapshot adds rows, no bodies.
+    let before = size(&path);
+    let (second, _) = take(&mut store, &client).await;
+    assert_eq!(second.nodes, first.nodes);
+    let grown = size(&path).saturating_sub(before);
+    assert!(
+        grown * 5 < before,
+        "the second snapshot grew the store by {grown} of {before} bytes"
+    );
+    assert_eq!(store.list(Some(DEMO_PLANT)).expect("list").len(), 2);
+
+    // Removing the first keeps the second whole; removing both gives the space back.
+    store.remove(first.id).expect("rm");
+    assert_eq!(
+        store.search(second.id, &serial, 5).expect("search")[0].aas_id,
+        machine
+    );
+    let full = size(&path);
+    store.remove(second.id).expect("rm");
+    assert!(
+        size(&path) < full / 2,
+        "{} of {full} bytes left",
+        size(&path)
+    );
+    assert!(matches!(
+        store.remove(second.id),
+        Err(Error::NoSuchSnapshot(_))
+    ));
+    std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+#[tokio::test]
+async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
+    let (_sandbox, client) = demo().await;
+    let path = store_path("writers");
+    let mut store = Store::open(&path).expect("store");
+    let mut other = Store::open(&path).expect("a second handle, as aasmd beside the app");
+    {
+        let mut writer = store
+            .begin("demo", DEMO_PLANT, SystemTime::now())
+            .expect("begin");
+        let registry = client.registry_for_session().await.expect("registry");
+        writer
+            .answer(&aas_client::Fetched {
+                path: aas_client::NodePath::Registry,
+                url: "http://x/api/v1/registry".into(),
+                raw: registry.to_string(),
+            })
+            .expect("stored");
+        let busy = other.begin("demo", DEMO_PLANT, SystemTime::now());
+        assert!(matches!(busy, Err(Error::Busy { .. })), "{busy:?}");
+        // Dropped without finish: as if the process died.
+    }
+    let (next, _) = take(&mut other, &client).await;
+    let list = other.list(None).expect("list");
+    assert_eq!(list.len(), 2);
+    assert!(!list[0].complete, "the interrupted one: {:?}", list[0]);
+    assert!(list[1].complete && list[1].id == next.id);
+    std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+#[test]
+fn a_damaged_or_newer_store_is_refused_with_its_name() {
+    let path = store_path("damaged");
+    std::fs::create_dir_all(path.parent().expect("dir")).expect("dir");
+    std::fs::write(&path, vec![b'x'; 8192]).expect("garbage");
+    let e = Store::open(&path).expect_err("damaged");
+    assert!(matches!(e, Error::Damaged { .. }), "{e:?}");
+    assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+
+    std::fs::remove_file(&path).expect("rm");
+    Store::open(&path).expect("new store");
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    conn.pragma_update(None, "user_version", 99)
+        .expect("set version");
+    drop(conn);
+    let e = Store::open(&path).expect_err("too new");
+    assert!(matches!(e, Error::TooNew { found: 99, .. }), "{e:?}");
+    std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
