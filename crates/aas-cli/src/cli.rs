@@ -85,6 +85,39 @@ pub enum Command {
         #[command(flatten)]
         store: StoreArg,
     },
+    /// What changed between two snapshots (default: the plant's latest two complete
+    /// ones): shells, submodels and elements added, removed or changed, at the finest
+    /// level that changed, old and new values. Nodes that failed in either snapshot are
+    /// named on stderr, never reported removed.
+    Diff {
+        /// The older and the newer snapshot's ids.
+        #[arg(num_args = 2, value_names = ["OLD", "NEW"])]
+        ids: Vec<i64>,
+        #[arg(long)]
+        plant: Option<String>,
+        /// Print an array of {change, aas_id, submodel, path, old, new}.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// Print CSV: change, aas_id, submodel, path (idShorts joined by /), old, new.
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// Export a snapshot as a crawl of the plant exports it: the same formats, the same
+    /// content as `crawl --format …` of the plant when the snapshot was taken.
+    Export {
+        #[arg(long)]
+        snapshot: i64,
+        /// raw, env, aasx or csv (see crawl).
+        #[arg(long, value_parser = parse_format)]
+        format: aas_client::Format,
+        /// The file to write (atomically).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        store: StoreArg,
+    },
     #[command(flatten)]
     Query(Query),
 }

@@ -68,6 +68,19 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             json,
             store,
         } => snapshot::search(&query, snapshot, plant, limit, json, &store),
+        cli::Command::Diff {
+            ids,
+            plant,
+            json,
+            csv,
+            store,
+        } => snapshot::diff(&ids, plant, json, csv, &store),
+        cli::Command::Export {
+            snapshot,
+            format,
+            out,
+            store,
+        } => snapshot::export(snapshot, format, &out, &store),
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

@@ -1,14 +1,15 @@
-//! `aasmd snapshot take|list|rm` and `aasmd search`: the local snapshot store.
+//! `aasmd snapshot take|list|rm`, `aasmd search`, `aasmd diff` and `aasmd export`: the
+//! local snapshot store.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_app::ConnectionSource;
-use aas_client::{Client, Connection, CrawlPlan, Selection};
+use aas_client::{Client, Connection, CrawlPlan, Format, SafeCsv, Selection};
 use aas_model::AssetType;
-use aas_snapshot::{SnapshotInfo, Store};
+use aas_snapshot::{Change, ChangeKind, SnapshotInfo, Store};
 
 use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
 use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
@@ -66,6 +67,83 @@ pub fn search(
         })
         .collect();
     print(&lines.join("\n"))
+}
+
+/// `aasmd diff`.
+pub fn diff(
+    ids: &[i64],
+    plant: Option<String>,
+    json: bool,
+    csv: bool,
+    store: &StoreArg,
+) -> Result<(), CliError> {
+    let store = open(store)?;
+    let (old, new) = match ids {
+        [old, new] => (*old, *new),
+        _ => latest_two(&store, plant)?,
+    };
+    let diff = store.diff(old, new)?;
+    for warning in &diff.warnings {
+        eprintln!("aasmd: warning: {warning}");
+    }
+    if json {
+        return print(&serde_json::to_string(&diff.changes)?);
+    }
+    let cells = |c: &Change| {
+        let change = match c.change {
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Changed => "changed",
+        };
+        [
+            change.to_owned(),
+            c.aas_id.clone(),
+            c.submodel.clone().unwrap_or_default(),
+            c.path.join("/"),
+            c.old.clone().unwrap_or_default(),
+            c.new.clone().unwrap_or_default(),
+        ]
+    };
+    if csv {
+        let mut out = SafeCsv::new(std::io::stdout().lock());
+        let header = ["change", "aas_id", "submodel", "path", "old", "new"];
+        let rows = std::iter::once(header.map(str::to_owned)).chain(diff.changes.iter().map(cells));
+        for row in rows {
+            let row: Vec<&str> = row.iter().map(String::as_str).collect();
+            out.write_row(&row).map_err(std::io::Error::from)?;
+        }
+        out.into_inner()?.flush()?;
+        return Ok(());
+    }
+    let lines: Vec<String> = diff
+        .changes
+        .iter()
+        .map(|c| {
+            let [change, aas_id, submodel, path, old, new] = cells(c);
+            let at = [submodel, path].join("/");
+            let values = match c.change {
+                ChangeKind::Changed => format!("\t{old} → {new}"),
+                _ => String::new(),
+            };
+            format!("{change}\t{aas_id}\t{at}{values}")
+        })
+        .collect();
+    print(&lines.join("\n"))
+}
+
+/// `aasmd export --snapshot ID`.
+pub fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
+    let store = open(store)?;
+    let info = store.snapshot(id)?;
+    let crawl = store.crawl_of(id)?;
+    let bytes = aas_client::export(&crawl, format, &info.source, out)?;
+    eprintln!(
+        "aasmd: snapshot {id} of {} ({}): wrote {} ({bytes} bytes)",
+        info.plant,
+        info.taken_at,
+        out.display()
+    );
+    Ok(())
 }
 
 async fn take(
@@ -182,6 +260,24 @@ fn latest(store: &Store, plant: Option<String>) -> Result<SnapshotInfo, CliError
                 "no complete snapshot of {plant}; take one with aasmd snapshot take --plant {plant}"
             ))
         })
+}
+
+/// The latest two complete snapshots of `plant` (or of the store's only plant).
+fn latest_two(store: &Store, plant: Option<String>) -> Result<(i64, i64), CliError> {
+    let newest = latest(store, plant)?;
+    let older = store
+        .list(Some(&newest.plant))?
+        .into_iter()
+        .rev()
+        .filter(|s| s.complete && s.id != newest.id)
+        .find(|s| s.id < newest.id)
+        .ok_or_else(|| {
+            CliError::NoSnapshot(format!(
+                "only one complete snapshot of {}: take another to compare",
+                newest.plant
+            ))
+        })?;
+    Ok((older.id, newest.id))
 }
 
 fn line(s: &SnapshotInfo) -> String {

@@ -31,6 +31,17 @@ fn json(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
+/// An environment's lists, each sorted: a crawl's answers arrive in any order.
+fn same_content(file: &Path) -> Value {
+    let mut env: Value = serde_json::from_slice(&std::fs::read(file).expect("read")).expect("JSON");
+    for list in env.as_object_mut().expect("environment").values_mut() {
+        if let Value::Array(items) = list {
+            items.sort_by_key(|item| item.to_string());
+        }
+    }
+    env
+}
+
 #[test]
 fn snapshots_are_taken_listed_searched_and_removed() {
     let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
@@ -59,6 +70,63 @@ fn snapshots_are_taken_listed_searched_and_removed() {
     ));
     let list = json(&aasmd(&config, &store, &["snapshot", "list", "--json"]));
     assert_eq!(list, Value::Array(vec![first.clone(), second.clone()]));
+
+    // An unchanged plant: no difference, in each form.
+    assert_eq!(
+        json(&aasmd(&config, &store, &["diff", "--json"])),
+        Value::Array(vec![])
+    );
+    let csv = aasmd(&config, &store, &["diff", "--csv"]);
+    assert_eq!(
+        String::from_utf8_lossy(&csv.stdout),
+        "change,aas_id,submodel,path,old,new\n"
+    );
+
+    // Exported from the snapshot: what a crawl of the plant exports.
+    let id = second["id"].to_string();
+    for format in ["raw", "env"] {
+        let (crawled, exported) = (
+            dir.join(format!("crawl.{format}")),
+            dir.join(format!("snapshot.{format}")),
+        );
+        let out = aasmd(
+            &config,
+            &store,
+            &[
+                "crawl",
+                "--plant",
+                "DEMO-01",
+                "--format",
+                format,
+                "--out",
+                &crawled.display().to_string(),
+            ],
+        );
+        assert!(out.status.success());
+        let out = aasmd(
+            &config,
+            &store,
+            &[
+                "export",
+                "--snapshot",
+                &id,
+                "--format",
+                format,
+                "--out",
+                &exported.display().to_string(),
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if format == "raw" {
+            assert_eq!(support::raw_nodes(&crawled), support::raw_nodes(&exported));
+        } else {
+            assert_eq!(same_content(&crawled), same_content(&exported));
+        }
+    }
 
     let hits = json(&aasmd(&config, &store, &["search", "Stuttgart", "--json"]));
     let hit = &hits[0];
@@ -176,6 +244,87 @@ fn a_snapshot_killed_mid_crawl_is_marked_partial_and_earlier_ones_stay() {
     assert!(
         !hits.as_array().expect("hits").is_empty(),
         "the earlier snapshot is whole"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// `curl` to the sandbox's admin surface: the HTTP status.
+fn admin(sandbox: &Sandbox, method: &str, path: &str, body: Option<&Value>) -> String {
+    let url = format!("http://{}/sandbox/admin{path}", sandbox.addr());
+    let token = sandbox.line["admin_token"].as_str().expect("admin token");
+    let mut curl = Command::new("curl");
+    curl.args([
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code}",
+        "-X",
+        method,
+        &url,
+    ])
+    .args(["-H", &format!("Authorization: Bearer {token}")]);
+    if let Some(body) = body {
+        curl.args([
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            &body.to_string(),
+        ]);
+    }
+    String::from_utf8(curl.output().expect("curl").stdout).expect("status")
+}
+
+#[test]
+fn a_changed_value_and_a_removed_asset_are_exactly_the_diff() {
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0", "--admin-token"]);
+    let dir = temp_dir("snapshot-diff");
+    let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
+    sandbox.write_config(&config);
+    let take = ["snapshot", "take", "--plant", "DEMO-01"];
+    json(&aasmd(&config, &store, &take));
+
+    let machine = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
+    let tool = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0002";
+    let city = serde_json::json!({"aas_id": machine, "submodel": "Nameplate",
+        "path": ["Address", "CityTown"], "value": "Esslingen"});
+    assert_eq!(admin(&sandbox, "PATCH", "/elements", Some(&city)), "204");
+    let encoded = tool.replace(':', "%3A").replace('#', "%23");
+    assert_eq!(
+        admin(&sandbox, "DELETE", &format!("/assets/{encoded}"), None),
+        "204"
+    );
+    // Unknown: 404; a collection's value: 400.
+    let unknown = serde_json::json!({"aas_id": "urn:nope", "submodel": "Nameplate", "path": ["X"], "value": "v"});
+    assert_eq!(admin(&sandbox, "PATCH", "/elements", Some(&unknown)), "404");
+    let collection = serde_json::json!({"aas_id": machine, "submodel": "Nameplate", "path": ["Address"], "value": "v"});
+    assert_eq!(
+        admin(&sandbox, "PATCH", "/elements", Some(&collection)),
+        "400"
+    );
+    assert_eq!(
+        admin(&sandbox, "DELETE", &format!("/assets/{encoded}"), None),
+        "404"
+    );
+
+    json(&aasmd(&config, &store, &take));
+    let diff = json(&aasmd(&config, &store, &["diff", "--json"]));
+    assert_eq!(
+        diff,
+        serde_json::json!([
+            {"change": "changed", "aas_id": machine, "submodel": "Nameplate",
+             "path": ["Address", "CityTown"], "old": "Stuttgart", "new": "Esslingen"},
+            {"change": "removed", "aas_id": tool, "submodel": null, "path": [],
+             "old": null, "new": null},
+        ])
+    );
+    let csv = aasmd(&config, &store, &["diff", "--csv"]);
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert!(
+        text.contains(&format!(
+            "changed,{machine},Nameplate,Address/CityTown,Stuttgart,Esslingen"
+        )),
+        "{text}"
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -57,7 +57,7 @@ impl CrawlPlan {
 }
 
 /// One request of the crawl: where its answer sits in the tree.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(tag = "level", rename_all = "snake_case")]
 pub enum NodePath {
     /// The registry (the assets' descriptors).

@@ -58,7 +58,7 @@ pub const MAX_ERROR_BODY: usize = 2048;
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// The kinds of failure the UI reacts to differently.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
     /// The token server refused the client id or secret, or the gateway the access token.

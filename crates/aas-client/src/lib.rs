@@ -32,6 +32,7 @@ pub use curl::curl_command;
 pub use endpoints::NamedEndpoint;
 pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
 pub use export::{export, write_atomically, Format};
+pub use follow::ids_in_list;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};

@@ -1,8 +1,13 @@
 //! What the data routes send, serialised once when the sandbox starts: answering is
 //! then copying bytes instead of walking `serde_json::Value` trees on every request,
 //! and the store is the size of its JSON (Values with ordered maps take ~4× that).
+//! An admin's change replaces one asset's answers whole ([`ArcSwapOption`]): readers
+//! take no lock and see the asset before or after, never half of it.
 
 use std::ops::Range;
+use std::sync::Arc;
+
+use arc_swap::ArcSwapOption;
 
 use aas_model::AssetType;
 use axum::body::Bytes;
@@ -13,11 +18,12 @@ use crate::plant::{Asset, Plant};
 #[derive(Debug)]
 pub(crate) struct ServedPlant {
     pub code: String,
-    pub assets: Vec<ServedAsset>,
+    /// Each asset's answers; empty once the asset was removed.
+    pub assets: Vec<ArcSwapOption<ServedAsset>>,
 }
 
 /// One asset's answers: its AAS, its registry descriptor and its submodels.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct ServedAsset {
     pub asset_type: AssetType,
     pub aas_id: String,
@@ -26,7 +32,7 @@ pub(crate) struct ServedAsset {
     pub submodels: Vec<ServedSubmodel>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct ServedSubmodel {
     pub id_short: String,
     pub json: Bytes,
@@ -41,13 +47,26 @@ impl ServedPlant {
         let assets = plant
             .assets
             .into_iter()
-            .map(|asset| ServedAsset::new(&asset, gateway_url))
+            .map(|asset| ArcSwapOption::from_pointee(ServedAsset::new(&asset, gateway_url)))
             .collect();
         ServedPlant {
             code: plant.code,
             assets,
         }
     }
+
+    /// The assets as they are now (removed ones left out).
+    pub fn current(&self) -> impl Iterator<Item = Arc<ServedAsset>> + '_ {
+        self.assets.iter().filter_map(ArcSwapOption::load_full)
+    }
+}
+
+/// Why an element's value cannot be set.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum EditRefused {
+    NotFound,
+    /// Only a Property (a string) or a MultiLanguageProperty (`[{language, text}]`).
+    WrongType(String),
 }
 
 impl ServedAsset {
@@ -64,6 +83,69 @@ impl ServedAsset {
     pub fn submodel(&self, id_short: &str) -> Option<&ServedSubmodel> {
         self.submodels.iter().find(|sm| sm.id_short == id_short)
     }
+
+    /// This asset with the value of the element at `path` in `submodel` set to `value`;
+    /// only that submodel is serialised again.
+    pub fn with_value(
+        &self,
+        submodel: &str,
+        path: &[String],
+        value: Value,
+    ) -> Result<ServedAsset, EditRefused> {
+        let index = (self.submodels.iter())
+            .position(|sm| sm.id_short == submodel)
+            .ok_or(EditRefused::NotFound)?;
+        let mut json: Value = serde_json::from_slice(&self.submodels[index].json)
+            .map_err(|_| EditRefused::NotFound)?;
+        let element = find_mut(&mut json["submodelElements"], path).ok_or(EditRefused::NotFound)?;
+        let model_type = element["modelType"]["name"].as_str().unwrap_or_default();
+        let fits = match model_type {
+            "Property" => value.is_string(),
+            "MultiLanguageProperty" => value.as_array().is_some_and(|texts| {
+                texts
+                    .iter()
+                    .all(|t| t["language"].is_string() && t["text"].is_string())
+            }),
+            other => {
+                return Err(EditRefused::WrongType(format!(
+                "only a Property's or a MultiLanguageProperty's value can be set, not a {other}'s"
+            )))
+            }
+        };
+        if !fits {
+            return Err(EditRefused::WrongType(format!(
+                "a {model_type}'s value is {}",
+                if model_type == "Property" {
+                    "a string"
+                } else {
+                    "a list of {language, text}"
+                }
+            )));
+        }
+        element["value"] = value;
+        let mut changed = self.clone();
+        changed.submodels[index] = ServedSubmodel::new(&json);
+        Ok(changed)
+    }
+}
+
+/// The element at `path` in a list of elements (a collection's children are its
+/// `value`, an entity's its `statements`).
+fn find_mut<'v>(list: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+    let (first, rest) = path.split_first()?;
+    let element = list
+        .as_array_mut()?
+        .iter_mut()
+        .find(|e| e["idShort"] == first.as_str())?;
+    if rest.is_empty() {
+        return Some(element);
+    }
+    let children = if element.get("statements").is_some() {
+        "statements"
+    } else {
+        "value"
+    };
+    find_mut(&mut element[children], rest)
 }
 
 impl ServedSubmodel {
@@ -156,7 +238,7 @@ mod tests {
     fn answers_are_the_values_serialised() {
         let plant = demo_plant("P", 3, 5);
         let served = ServedPlant::new(plant.clone(), "http://gw");
-        for (asset, answers) in plant.assets.iter().zip(&served.assets) {
+        for (asset, answers) in plant.assets.iter().zip(served.current()) {
             assert_eq!(answers.shell, asset.shell.to_string());
             assert_eq!(
                 answers.descriptor,
@@ -179,7 +261,8 @@ mod tests {
     #[test]
     fn nested_elements_are_found_through_collections() {
         let plant = ServedPlant::new(demo_plant("P", 1, 1), "http://gw");
-        let nameplate = plant.assets[0].submodel("Nameplate").expect("Nameplate");
+        let asset = plant.current().next().expect("an asset");
+        let nameplate = asset.submodel("Nameplate").expect("Nameplate");
         let path = ["Address".to_owned(), "CityTown".to_owned()];
         let el: Value = serde_json::from_slice(&nameplate.element(&path).expect("nested element"))
             .expect("JSON");

@@ -364,6 +364,7 @@ impl Service {
             admin_token: admin_token.clone(),
             stats: stats::Stats::default(),
             issued: Default::default(),
+            editing: Default::default(),
             faults: config.faults.map(faults::Faults::new),
         });
         Ok(Service {

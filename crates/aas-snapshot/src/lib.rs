@@ -8,7 +8,9 @@
 //! readers are never blocked (WAL). A snapshot interrupted by a crash is marked partial
 //! when the next writer opens the store.
 
+mod diff;
 mod index;
+mod read;
 mod schema;
 mod search;
 mod store;
@@ -16,6 +18,7 @@ mod writer;
 
 use std::path::PathBuf;
 
+pub use diff::{Change, ChangeKind, Diff};
 pub use search::Hit;
 pub use store::{SnapshotInfo, Store};
 pub use writer::SnapshotWriter;

@@ -51,6 +51,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX elements_by_hash ON elements(hash);
     CREATE VIRTUAL TABLE element_text USING fts5(id_short, value, texts, semantic_id, description);
     ",
+    // 2: a diff pairs the answers of two snapshots by their place in the tree.
+    "CREATE INDEX answers_by_path ON answers(snapshot, path);",
 ];
 
 /// The version this build writes.
@@ -77,4 +79,32 @@ pub(crate) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         tx.commit()?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_of_each_earlier_version_is_brought_up_to_date_keeping_its_rows() {
+        for from in 1..latest() {
+            let mut conn = Connection::open_in_memory().expect("sqlite");
+            for sql in &MIGRATIONS[..from as usize] {
+                conn.execute_batch(sql).expect("old schema");
+            }
+            conn.pragma_update(None, "user_version", from)
+                .expect("version");
+            conn.execute(
+                "INSERT INTO snapshots (source, plant, taken_at, state) VALUES ('s', 'P', 't', 'complete')",
+                [],
+            )
+            .expect("a snapshot of that version");
+            migrate(&mut conn).expect("migrated");
+            assert_eq!(version(&conn).expect("version"), latest());
+            let kept: i64 = conn
+                .query_row("SELECT count(*) FROM snapshots", [], |r| r.get(0))
+                .expect("count");
+            assert_eq!(kept, 1, "from version {from}");
+        }
+    }
 }

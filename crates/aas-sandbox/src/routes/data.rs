@@ -54,12 +54,11 @@ pub(super) fn routes(state: Arc<AppState>) -> Router<Arc<AppState>> {
 }
 
 async fn registry(State(s): Shared, Extension(app): Extension<AccessClaims>) -> ApiResult {
-    let shared = s
-        .plants
-        .iter()
-        .flat_map(|p| &p.assets)
-        .filter(|a| s.shared_with(&app.azp, a));
-    Ok(json(json_list(shared.map(|a| &a.descriptor))))
+    let shared: Vec<_> = (s.plants.iter())
+        .flat_map(|p| p.current())
+        .filter(|a| s.shared_with(&app.azp, a))
+        .collect();
+    Ok(json(json_list(shared.iter().map(|a| &a.descriptor))))
 }
 
 async fn aas_list(
@@ -87,13 +86,12 @@ async fn aas_list(
             format!("the user token does not grant plant {plant_code}"),
         ));
     }
-    let shells = s
-        .plants
-        .iter()
+    let shells: Vec<_> = (s.plants.iter())
         .filter(|p| &p.code == plant_code)
-        .flat_map(|p| &p.assets)
-        .filter(|a| a.asset_type == asset_type && s.shared_with(&app.azp, a));
-    Ok(json(json_list(shells.map(|a| &a.shell))))
+        .flat_map(|p| p.current())
+        .filter(|a| a.asset_type == asset_type && s.shared_with(&app.azp, a))
+        .collect();
+    Ok(json(json_list(shells.iter().map(|a| &a.shell))))
 }
 
 /// The plant belongs to the user's customer and is one of the user's plants.
@@ -103,14 +101,14 @@ fn user_may_see(s: &AppState, user: &UserClaims, plant: &str) -> bool {
 
 /// The caller and the `{aas_id}`/`{sm}` of the path. Axum has percent-decoded the
 /// parameters once already (`+` stays a plus): they must not be decoded again.
-struct Target<'s> {
-    asset: &'s ServedAsset,
+struct Target {
+    asset: Arc<ServedAsset>,
     sm: Option<String>,
 }
 
-impl<'s> Target<'s> {
+impl Target {
     fn find(
-        s: &'s AppState,
+        s: &AppState,
         app: &AccessClaims,
         user: &UserClaims,
         raw: &RawPathParams,
@@ -122,7 +120,7 @@ impl<'s> Target<'s> {
         };
         let aas_id = param("aas_id").unwrap_or_default();
         let (plant, asset) = s.asset(&aas_id).ok_or_else(ApiError::not_found)?;
-        if !user_may_see(s, user, &plant.code) || !s.shared_with(&app.azp, asset) {
+        if !user_may_see(s, user, &plant.code) || !s.shared_with(&app.azp, &asset) {
             return Err(ApiError::not_found());
         }
         Ok(Target {
@@ -131,7 +129,7 @@ impl<'s> Target<'s> {
         })
     }
 
-    fn submodel(&self) -> Result<&'s ServedSubmodel, ApiError> {
+    fn submodel(&self) -> Result<&ServedSubmodel, ApiError> {
         self.asset
             .submodel(self.sm.as_deref().unwrap_or_default())
             .ok_or_else(ApiError::not_found)
@@ -166,12 +164,8 @@ async fn submodel(
     (Extension(app), Extension(user)): Caller,
     raw: RawPathParams,
 ) -> ApiResult {
-    Ok(json(
-        Target::find(&s, &app, &user, &raw)?
-            .submodel()?
-            .json
-            .clone(),
-    ))
+    let target = Target::find(&s, &app, &user, &raw)?;
+    Ok(json(target.submodel()?.json.clone()))
 }
 
 async fn elements(
@@ -179,9 +173,8 @@ async fn elements(
     (Extension(app), Extension(user)): Caller,
     raw: RawPathParams,
 ) -> ApiResult {
-    Ok(json(
-        Target::find(&s, &app, &user, &raw)?.submodel()?.elements(),
-    ))
+    let target = Target::find(&s, &app, &user, &raw)?;
+    Ok(json(target.submodel()?.elements()))
 }
 
 async fn element(
@@ -190,7 +183,8 @@ async fn element(
     raw: RawPathParams,
     uri: OriginalUri,
 ) -> ApiResult {
-    let submodel = Target::find(&s, &app, &user, &raw)?.submodel()?;
+    let target = Target::find(&s, &app, &user, &raw)?;
+    let submodel = target.submodel()?;
     // The nested element path is split on the `/` of the raw URI and each segment is
     // decoded once, so an idShort holding an encoded `%2F` stays one segment.
     const MARK: &str = "/submodel/submodelElements/";

@@ -9,6 +9,8 @@ mod token;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use arc_swap::ArcSwapOption;
+
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -34,6 +36,8 @@ pub(crate) struct AppState {
     pub admin_token: String,
     pub stats: Stats,
     pub issued: token::IssuedTokens,
+    /// Admin changes one at a time (reads take no lock: see `answers`).
+    pub editing: std::sync::Mutex<()>,
     pub faults: Option<Faults>,
 }
 
@@ -68,7 +72,14 @@ impl AppState {
             && self.grants.is_allowed(client_id, &asset.aas_id)
     }
 
-    pub fn asset(&self, aas_id: &str) -> Option<(&ServedPlant, &ServedAsset)> {
+    /// The asset `aas_id` as it is now, and its plant; `None` when unknown or removed.
+    pub fn asset(&self, aas_id: &str) -> Option<(&ServedPlant, Arc<ServedAsset>)> {
+        let (plant, slot) = self.slot(aas_id)?;
+        Some((plant, slot.load_full()?))
+    }
+
+    /// Where the asset `aas_id`'s answers are kept, for an admin's change.
+    pub fn slot(&self, aas_id: &str) -> Option<(&ServedPlant, &ArcSwapOption<ServedAsset>)> {
         let (p, a) = *self.index.get(aas_id)?;
         let plant = &self.plants[p];
         Some((plant, &plant.assets[a]))

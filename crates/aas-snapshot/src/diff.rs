@@ -1,0 +1,322 @@
+//! What changed between two snapshots. Answers are paired by their place in the tree
+//! and compared by hash first: only those that differ are read and parsed. Shells come
+//! from the asset lists (a removed shell is one entry, nothing listed below it),
+//! submodels from each shell's submodel list (by idShort), elements from each
+//! submodel's elements answer (by idShort path; of an added or removed subtree only its
+//! top). The registry gives no entries. A node that failed in either snapshot is never
+//! reported removed: a warning names it instead.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use aas_client::{ids_in_list, NodePath};
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use crate::index::{element_rows, ElementRow};
+use crate::store::Store;
+use crate::Result;
+
+/// One difference, at the finest level that changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub change: ChangeKind,
+    pub aas_id: String,
+    pub submodel: Option<String>,
+    pub path: Vec<String>,
+    /// The value before (an element's value or language texts), when there was one.
+    pub old: Option<String>,
+    pub new: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    Changed,
+}
+
+/// The changes, sorted by shell, submodel and path, and what could not be compared.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diff {
+    pub changes: Vec<Change>,
+    pub warnings: Vec<String>,
+}
+
+/// An answer of one side: its hash, or `None` when that side lacks it.
+type Side = Option<Vec<u8>>;
+
+impl Store {
+    /// What changed from snapshot `old` to snapshot `new`.
+    pub fn diff(&self, old: i64, new: i64) -> Result<Diff> {
+        self.snapshot(old)?;
+        self.snapshot(new)?;
+        let failed_old = self.failed(old)?;
+        let failed_new = self.failed(new)?;
+        let failed = |path: &NodePath| failed_old.contains(path) || failed_new.contains(path);
+        let mut diff = Diff::default();
+        let mut differing: Vec<(NodePath, Side, Side)> = self.differing(old, new)?;
+        // Lists before the shells and submodels below them.
+        differing.sort_by_key(|(path, _, _)| level(path));
+        let mut gone_or_new: HashSet<String> = HashSet::new();
+        let mut submodels_gone_or_new: HashSet<(String, String)> = HashSet::new();
+        for (path, before, after) in differing {
+            if failed(&path) {
+                diff.warnings.push(format!(
+                    "{} failed in one of the snapshots: not compared",
+                    describe(&path)
+                ));
+                continue;
+            }
+            match &path {
+                NodePath::Registry => {}
+                NodePath::AasList { .. } => {
+                    let ids = |side: &Side| self.ids(side, &["identification", "id"]);
+                    let (was, is) = (ids(&before)?, ids(&after)?);
+                    for (aas_id, change) in added_removed(&was, &is) {
+                        gone_or_new.insert(aas_id.clone());
+                        diff.changes
+                            .push(entry(change, aas_id, None, Vec::new(), None, None));
+                    }
+                }
+                NodePath::Submodels { aas_id } => {
+                    if gone_or_new.contains(aas_id) || before.is_none() || after.is_none() {
+                        continue;
+                    }
+                    let ids = |side: &Side| self.ids(side, &["idShort"]);
+                    let (was, is) = (ids(&before)?, ids(&after)?);
+                    for (submodel, change) in added_removed(&was, &is) {
+                        submodels_gone_or_new.insert((aas_id.clone(), submodel.clone()));
+                        diff.changes.push(entry(
+                            change,
+                            aas_id.clone(),
+                            Some(submodel),
+                            Vec::new(),
+                            None,
+                            None,
+                        ));
+                    }
+                }
+                NodePath::Elements { aas_id, submodel } => {
+                    let pair = (aas_id.clone(), submodel.clone());
+                    if gone_or_new.contains(aas_id)
+                        || submodels_gone_or_new.contains(&pair)
+                        || before.is_none()
+                        || after.is_none()
+                    {
+                        continue;
+                    }
+                    let rows = |side: &Side| self.element_rows(side);
+                    let (was, is) = (rows(&before)?, rows(&after)?);
+                    diff.changes
+                        .extend(element_changes(aas_id, submodel, &was, &is));
+                }
+            }
+        }
+        diff.changes.sort_by(|a, b| {
+            (&a.aas_id, &a.submodel, &a.path, a.change).cmp(&(
+                &b.aas_id,
+                &b.submodel,
+                &b.path,
+                b.change,
+            ))
+        });
+        diff.warnings.sort();
+        Ok(diff)
+    }
+
+    /// The answers whose hash differs between the two snapshots, or that only one has.
+    fn differing(&self, old: i64, new: i64) -> Result<Vec<(NodePath, Side, Side)>> {
+        let mut statement = self
+            .conn
+            .prepare(
+                "SELECT o.path, o.hash, n.hash FROM answers o
+                 LEFT JOIN answers n ON n.snapshot = ?2 AND n.path = o.path
+                 WHERE o.snapshot = ?1 AND n.hash IS NOT o.hash
+                 UNION ALL
+                 SELECT n.path, NULL, n.hash FROM answers n
+                 WHERE n.snapshot = ?2
+                   AND NOT EXISTS (SELECT 1 FROM answers o WHERE o.snapshot = ?1 AND o.path = n.path)",
+            )
+            .map_err(self.sql())?;
+        let rows = statement
+            .query_map(params![old, new], |row| {
+                Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?))
+            })
+            .map_err(self.sql())?;
+        let mut differing = Vec::new();
+        for row in rows {
+            let (path, before, after) = row.map_err(self.sql())?;
+            if let Ok(path) = serde_json::from_str(&path) {
+                differing.push((path, before, after));
+            }
+        }
+        Ok(differing)
+    }
+
+    /// The nodes that failed in snapshot `id`.
+    fn failed(&self, id: i64) -> Result<HashSet<NodePath>> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT path FROM failures WHERE snapshot = ?1")
+            .map_err(self.sql())?;
+        let rows = statement
+            .query_map([id], |row| row.get::<_, String>(0))
+            .map_err(self.sql())?;
+        let mut failed = HashSet::new();
+        for path in rows {
+            if let Ok(path) = serde_json::from_str(&path.map_err(self.sql())?) {
+                failed.insert(path);
+            }
+        }
+        Ok(failed)
+    }
+
+    pub(crate) fn body(&self, hash: &[u8]) -> Result<Option<String>> {
+        let bytes: Option<Vec<u8>> = self
+            .conn
+            .query_row("SELECT bytes FROM bodies WHERE hash = ?1", [hash], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(self.sql())?;
+        Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
+    }
+
+    /// The ids at `key_path` in a list answer (none for a missing or unreadable one).
+    fn ids(&self, side: &Side, key_path: &[&str]) -> Result<BTreeSet<String>> {
+        let Some(hash) = side else {
+            return Ok(BTreeSet::new());
+        };
+        let raw = self.body(hash)?.unwrap_or_default();
+        Ok(ids_in_list(&raw, key_path)
+            .unwrap_or_default()
+            .into_iter()
+            .collect())
+    }
+
+    fn element_rows(&self, side: &Side) -> Result<Vec<ElementRow>> {
+        let Some(hash) = side else {
+            return Ok(Vec::new());
+        };
+        Ok(element_rows(&self.body(hash)?.unwrap_or_default()))
+    }
+}
+
+/// Ids only in `was` (removed) and only in `is` (added).
+fn added_removed(was: &BTreeSet<String>, is: &BTreeSet<String>) -> Vec<(String, ChangeKind)> {
+    let removed = was
+        .difference(is)
+        .map(|id| (id.clone(), ChangeKind::Removed));
+    let added = is.difference(was).map(|id| (id.clone(), ChangeKind::Added));
+    removed.chain(added).collect()
+}
+
+/// The element changes of one submodel: added and removed subtrees by their top,
+/// changed values.
+fn element_changes(
+    aas_id: &str,
+    submodel: &str,
+    was: &[ElementRow],
+    is: &[ElementRow],
+) -> Vec<Change> {
+    let by_path = |rows: &[ElementRow]| -> BTreeMap<Vec<String>, (Option<String>, String)> {
+        rows.iter()
+            .map(|r| (r.path.clone(), (shown(r), r.model_type.clone())))
+            .collect()
+    };
+    let (before, after) = (by_path(was), by_path(is));
+    let mut changes = Vec::new();
+    let change = |kind, path: &Vec<String>, old, new| {
+        entry(
+            kind,
+            aas_id.to_owned(),
+            Some(submodel.to_owned()),
+            path.clone(),
+            old,
+            new,
+        )
+    };
+    for (path, (old, old_type)) in &before {
+        match after.get(path) {
+            None if !has_parent_in(path, &before, &after, false) => {
+                changes.push(change(ChangeKind::Removed, path, old.clone(), None));
+            }
+            None => {}
+            Some((new, new_type)) if new != old || new_type != old_type => {
+                changes.push(change(ChangeKind::Changed, path, old.clone(), new.clone()));
+            }
+            Some(_) => {}
+        }
+    }
+    for (path, (new, _)) in &after {
+        if !before.contains_key(path) && !has_parent_in(path, &before, &after, true) {
+            changes.push(change(ChangeKind::Added, path, None, new.clone()));
+        }
+    }
+    changes
+}
+
+/// Whether an ancestor of `path` was itself added (`added`) or removed: then only that
+/// ancestor is reported.
+fn has_parent_in<V>(
+    path: &[String],
+    before: &BTreeMap<Vec<String>, V>,
+    after: &BTreeMap<Vec<String>, V>,
+    added: bool,
+) -> bool {
+    (1..path.len()).any(|n| {
+        let ancestor = &path[..n];
+        if added {
+            !before.contains_key(ancestor) && after.contains_key(ancestor)
+        } else {
+            before.contains_key(ancestor) && !after.contains_key(ancestor)
+        }
+    })
+}
+
+/// An element's value as the diff shows it: the value, or its language texts.
+fn shown(row: &ElementRow) -> Option<String> {
+    match (&row.value, row.texts.is_empty()) {
+        (Some(value), _) => Some(value.clone()),
+        (None, false) => Some(row.texts.clone()),
+        (None, true) => None,
+    }
+}
+
+fn entry(
+    change: ChangeKind,
+    aas_id: String,
+    submodel: Option<String>,
+    path: Vec<String>,
+    old: Option<String>,
+    new: Option<String>,
+) -> Change {
+    Change {
+        aas_id,
+        submodel,
+        path,
+        change,
+        old,
+        new,
+    }
+}
+
+/// Lists first, then shells' submodel lists, then elements.
+fn level(path: &NodePath) -> u8 {
+    match path {
+        NodePath::Registry => 0,
+        NodePath::AasList { .. } => 1,
+        NodePath::Submodels { .. } => 2,
+        NodePath::Elements { .. } => 3,
+    }
+}
+
+fn describe(path: &NodePath) -> String {
+    match path {
+        NodePath::Registry => "the registry".into(),
+        NodePath::AasList { asset_type } => format!("the {} list", asset_type.code()),
+        NodePath::Submodels { aas_id } => format!("the submodels of {aas_id}"),
+        NodePath::Elements { aas_id, submodel } => format!("the elements of {aas_id} {submodel}"),
+    }
+}
