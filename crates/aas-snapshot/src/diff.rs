@@ -129,9 +129,11 @@ impl Store {
     fn differing(&self, old: i64, new: i64) -> Result<Vec<(NodePath, Side, Side)>> {
         let mut statement = self
             .conn
+            // The path index named: without statistics SQLite would pair the two
+            // snapshots through the primary key, a scan of the whole snapshot per row.
             .prepare(
                 "SELECT o.path, o.hash, n.hash FROM answers o
-                 LEFT JOIN answers n ON n.snapshot = ?2 AND n.path = o.path
+                 LEFT JOIN answers n INDEXED BY answers_by_path ON n.snapshot = ?2 AND n.path = o.path
                  WHERE o.snapshot = ?1 AND n.hash IS NOT o.hash
                  UNION ALL
                  SELECT n.path, NULL, n.hash FROM answers n

@@ -49,7 +49,11 @@ pub(crate) const MIGRATIONS: &[&str] = &[
         value TEXT
     );
     CREATE INDEX elements_by_hash ON elements(hash);
-    CREATE VIRTUAL TABLE element_text USING fts5(id_short, value, texts, semantic_id, description);
+    -- Contentless: the words are indexed, not kept twice (elements holds what a hit shows).
+    CREATE VIRTUAL TABLE element_text USING fts5(
+        id_short, value, texts, semantic_id, description,
+        content = '', contentless_delete = 1
+    );
     ",
     // 2: a diff pairs the answers of two snapshots by their place in the tree.
     "CREATE INDEX answers_by_path ON answers(snapshot, path);",

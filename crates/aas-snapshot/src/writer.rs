@@ -15,7 +15,7 @@ use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
 
 /// Answers written per transaction.
-const BATCH: usize = 500;
+const BATCH: usize = 2000;
 
 /// The one-writer lock: an OS lock on a file beside the store, released when dropped
 /// (or when the process dies).
@@ -80,23 +80,25 @@ impl<'s> SnapshotWriter<'s> {
         let sql = self.store.sql();
         let conn = &self.store.conn;
         let hash = Sha256::digest(fetched.raw.as_bytes()).to_vec();
-        let new_body = conn
-            .execute(
-                "INSERT OR IGNORE INTO bodies (hash, bytes) VALUES (?1, ?2)",
-                params![hash, fetched.raw.as_bytes()],
-            )
-            .map_err(&sql)?
-            == 1;
+        // Cached statements: preparing each insert anew was much of a snapshot's time.
+        let run = |statement: &str, values: &[&dyn rusqlite::ToSql]| {
+            conn.prepare_cached(statement)
+                .and_then(|mut s| s.execute(values))
+                .map_err(&sql)
+        };
+        let new_body = run(
+            "INSERT OR IGNORE INTO bodies (hash, bytes) VALUES (?1, ?2)",
+            params![hash, fetched.raw.as_bytes()],
+        )? == 1;
         let (aas_id, submodel) = owners(&fetched.path);
         if new_body && matches!(fetched.path, NodePath::Elements { .. }) {
             for row in element_rows(&fetched.raw) {
                 let path = serde_json::to_string(&row.path).unwrap_or_default();
-                conn.execute(
+                run(
                     "INSERT INTO elements (hash, path, model_type, value) VALUES (?1, ?2, ?3, ?4)",
                     params![hash, path, row.model_type, row.value],
-                )
-                .map_err(&sql)?;
-                conn.execute(
+                )?;
+                run(
                     "INSERT INTO element_text (rowid, id_short, value, texts, semantic_id, description)
                      VALUES (last_insert_rowid(), ?1, ?2, ?3, ?4, ?5)",
                     params![
@@ -106,11 +108,10 @@ impl<'s> SnapshotWriter<'s> {
                         row.semantic_id,
                         row.description
                     ],
-                )
-                .map_err(&sql)?;
+                )?;
             }
         }
-        conn.execute(
+        run(
             "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -122,8 +123,7 @@ impl<'s> SnapshotWriter<'s> {
                 aas_id,
                 submodel
             ],
-        )
-        .map_err(&sql)?;
+        )?;
         self.seq += 1;
         self.nodes += 1;
         self.shells += u64::from(matches!(fetched.path, NodePath::Submodels { .. }));
