@@ -210,14 +210,14 @@ fn source_name(source: &ConnectionSource, conn: &Connection) -> String {
     match source {
         ConnectionSource::Profile(name) => name.clone(),
         _ => {
-            let host = reqwest_host(&conn.registry_url);
+            let host = host_of(&conn.registry_url);
             format!("{}@{} ({host})", conn.client_id, conn.realm)
         }
     }
 }
 
 /// `host:port` of a URL, or the URL when it has none.
-fn reqwest_host(url: &str) -> String {
+fn host_of(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     rest.split('/').next().unwrap_or(rest).to_owned()
 }
@@ -269,8 +269,7 @@ fn latest_two(store: &Store, plant: Option<String>) -> Result<(i64, i64), CliErr
         .list(Some(&newest.plant))?
         .into_iter()
         .rev()
-        .filter(|s| s.complete && s.id != newest.id)
-        .find(|s| s.id < newest.id)
+        .find(|s| s.complete && s.id < newest.id)
         .ok_or_else(|| {
             CliError::NoSnapshot(format!(
                 "only one complete snapshot of {}: take another to compare",

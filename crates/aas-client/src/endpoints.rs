@@ -3,9 +3,11 @@
 //! the client never sends a request, let alone a token, to any of them; every request
 //! goes to the profile's gateway. Each is marked when it is on another host.
 
-use aas_model::{parse_list, AasDescriptor, Endpoint, Parsed};
+use aas_model::{AasDescriptor, Endpoint};
 use serde::Serialize;
+use serde_json::value::RawValue;
 
+use crate::export::unreadable;
 use crate::{Client, Result};
 
 /// One endpoint as the details show it.
@@ -25,12 +27,7 @@ impl Client {
     /// none when the registry does not list it.
     pub async fn endpoints(&self, aas_id: &str) -> Result<Vec<NamedEndpoint>> {
         let registry = self.registry_for_session().await?;
-        let descriptors: Vec<Parsed<AasDescriptor>> = parse_list(&registry)?;
-        let Some(shell) = descriptors
-            .iter()
-            .filter_map(|d| d.view().ok())
-            .find(|d| d.identification.id == aas_id)
-        else {
+        let Some(shell) = descriptor_of(&registry, aas_id)? else {
             return Ok(Vec::new());
         };
         let conn = self.connection();
@@ -56,6 +53,26 @@ impl Client {
         }
         Ok(found)
     }
+}
+
+/// The descriptor of `aas_id` in a registry answer. Only that one is read whole: this
+/// runs on every shell selected, and a large plant's registry is tens of megabytes.
+fn descriptor_of(registry: &str, aas_id: &str) -> Result<Option<AasDescriptor>> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        identification: Id,
+    }
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: String,
+    }
+    let items: Vec<&RawValue> = serde_json::from_str(registry).map_err(unreadable)?;
+    let Some(item) = items.into_iter().find(|raw| {
+        serde_json::from_str::<Named>(raw.get()).is_ok_and(|d| d.identification.id == aas_id)
+    }) else {
+        return Ok(None);
+    };
+    Ok(aas_model::parse(item.get()).ok())
 }
 
 /// `scheme://host:port` of `url` (`None` when it is not a URL).

@@ -61,7 +61,7 @@ pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Resu
 }
 
 /// A crawled answer that no longer reads as the list it was read as.
-fn unreadable(e: serde_json::Error) -> Error {
+pub(crate) fn unreadable(e: serde_json::Error) -> Error {
     Error::BadData(aas_model::Error::Decode {
         path: ".".into(),
         message: e.to_string(),

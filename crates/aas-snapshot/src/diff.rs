@@ -158,20 +158,7 @@ impl Store {
 
     /// The nodes that failed in snapshot `id`.
     fn failed(&self, id: i64) -> Result<HashSet<NodePath>> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT path FROM failures WHERE snapshot = ?1")
-            .map_err(self.sql())?;
-        let rows = statement
-            .query_map([id], |row| row.get::<_, String>(0))
-            .map_err(self.sql())?;
-        let mut failed = HashSet::new();
-        for path in rows {
-            if let Ok(path) = serde_json::from_str(&path.map_err(self.sql())?) {
-                failed.insert(path);
-            }
-        }
-        Ok(failed)
+        Ok(self.failures_of(id)?.into_iter().map(|f| f.path).collect())
     }
 
     pub(crate) fn body(&self, hash: &[u8]) -> Result<Option<String>> {

@@ -64,7 +64,8 @@ impl Store {
         })
     }
 
-    fn failures_of(&self, id: i64) -> Result<Vec<Failure>> {
+    /// The failed nodes of snapshot `id`, with their reasons.
+    pub(crate) fn failures_of(&self, id: i64) -> Result<Vec<Failure>> {
         let mut statement = self
             .conn
             .prepare("SELECT path, url, kind, message FROM failures WHERE snapshot = ?1")

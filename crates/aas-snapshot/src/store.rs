@@ -86,13 +86,9 @@ impl Store {
         &self.path
     }
 
-    /// Turns SQLite's errors into this store's.
-    pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> Error {
-        let path = self.path.clone();
-        move |source| Error::Sql {
-            path: path.clone(),
-            source,
-        }
+    /// Turns SQLite's errors into this store's (the path is copied only on an error).
+    pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
+        sql_error(&self.path)
     }
 
     /// The snapshots, oldest first; only those of `plant` when given.
@@ -150,14 +146,15 @@ impl Store {
             )
             .map_err(self.sql())?;
         let id = self.conn.last_insert_rowid();
-        SnapshotWriter::new(self, id, lock)
+        Ok(SnapshotWriter::new(self, id, lock))
     }
 
     /// Removes snapshot `id`, then every answer body and index row no other snapshot
     /// uses, and gives the space back to the file system.
     pub fn remove(&mut self, id: i64) -> Result<()> {
         self.snapshot(id)?;
-        let sql = self.sql();
+        let path = self.path.clone();
+        let sql = sql_error(&path);
         let tx = self.conn.transaction().map_err(&sql)?;
         tx.execute("DELETE FROM snapshots WHERE id = ?1", [id])
             .map_err(&sql)?;
@@ -184,6 +181,13 @@ impl Store {
         while steps.next()?.is_some() {}
         self.conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+    }
+}
+
+fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |source| Error::Sql {
+        path: path.to_owned(),
+        source,
     }
 }
 

@@ -58,8 +58,8 @@ pub struct SnapshotWriter<'s> {
 }
 
 impl<'s> SnapshotWriter<'s> {
-    pub(crate) fn new(store: &'s mut Store, id: i64, lock: WriterLock) -> Result<Self> {
-        Ok(SnapshotWriter {
+    pub(crate) fn new(store: &'s mut Store, id: i64, lock: WriterLock) -> Self {
+        SnapshotWriter {
             store,
             id,
             _lock: lock,
@@ -67,7 +67,7 @@ impl<'s> SnapshotWriter<'s> {
             in_batch: 0,
             nodes: 0,
             shells: 0,
-        })
+        }
     }
 
     pub fn id(&self) -> i64 {
@@ -77,6 +77,16 @@ impl<'s> SnapshotWriter<'s> {
     /// Keeps one answer of the crawl.
     pub fn answer(&mut self, fetched: &Fetched) -> Result<()> {
         self.in_transaction()?;
+        self.insert(fetched)?;
+        self.seq += 1;
+        self.nodes += 1;
+        self.shells += u64::from(matches!(fetched.path, NodePath::Submodels { .. }));
+        self.end_batch_if_full()
+    }
+
+    /// The rows of one answer: its body (once per content), the element index of a new
+    /// elements body, and the answer's own row.
+    fn insert(&self, fetched: &Fetched) -> Result<()> {
         let sql = self.store.sql();
         let conn = &self.store.conn;
         let hash = Sha256::digest(fetched.raw.as_bytes()).to_vec();
@@ -124,10 +134,7 @@ impl<'s> SnapshotWriter<'s> {
                 submodel
             ],
         )?;
-        self.seq += 1;
-        self.nodes += 1;
-        self.shells += u64::from(matches!(fetched.path, NodePath::Submodels { .. }));
-        self.end_batch_if_full()
+        Ok(())
     }
 
     /// Keeps a node that failed, with its reason.
