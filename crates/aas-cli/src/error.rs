@@ -71,7 +71,7 @@ impl CliError {
                     aas_snapshot::Error::Io { .. } | aas_snapshot::Error::Sql { .. } => {
                         OUTPUT_FAILED
                     }
-                    aas_snapshot::Error::Busy { .. } => 1,
+                    aas_snapshot::Error::Busy { .. } | aas_snapshot::Error::Export(_) => 1,
                 },
                 CliError::Stdout(_) => OUTPUT_FAILED,
                 CliError::Partial(_) => 6,
@@ -86,6 +86,7 @@ impl CliError {
         match self {
             CliError::Client(e) => Some(e.kind()),
             CliError::App(e) => Some(e.kind()),
+            CliError::Snapshot(aas_snapshot::Error::Export(e)) => Some(e.kind()),
             _ => None,
         }
     }

@@ -135,8 +135,7 @@ pub fn diff(
 pub fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
     let store = open(store)?;
     let info = store.snapshot(id)?;
-    let crawl = store.crawl_of(id)?;
-    let bytes = aas_client::export(&crawl, format, &info.source, out)?;
+    let bytes = store.export(id, format, out)?;
     eprintln!(
         "aasmd: snapshot {id} of {} ({}): wrote {} ({bytes} bytes)",
         info.plant,

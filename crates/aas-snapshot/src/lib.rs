@@ -8,6 +8,7 @@
 //! readers are never blocked (WAL). A snapshot interrupted by a crash is marked partial
 //! when the next writer opens the store.
 
+mod browse;
 mod diff;
 mod index;
 mod read;
@@ -58,6 +59,9 @@ pub enum Error {
         #[source]
         source: rusqlite::Error,
     },
+    /// An export of a snapshot failed (its file could not be written).
+    #[error(transparent)]
+    Export(#[from] aas_client::Error),
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),

@@ -2,14 +2,24 @@
 //! arrived and its failed nodes, so that every export format writes a snapshot exactly
 //! as it writes a fresh crawl of the same plant.
 
+use std::path::Path;
 use std::time::SystemTime;
 
-use aas_client::{Crawl, CrawlPlan, ErrorKind, Failure, Fetched, NodePath, Selection};
+use aas_client::{Crawl, CrawlPlan, ErrorKind, Failure, Fetched, Format, NodePath, Selection};
 
 use crate::store::Store;
 use crate::Result;
 
 impl Store {
+    /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
+    /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
+    /// source); returns the bytes written.
+    pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<u64> {
+        let info = self.snapshot(id)?;
+        let crawl = self.crawl_of(id)?;
+        Ok(aas_client::export(&crawl, format, &info.source, out)?)
+    }
+
     /// Snapshot `id` as a [`Crawl`] of everything it holds. Its answers are read into
     /// memory, as an export of a fresh crawl holds them.
     pub fn crawl_of(&self, id: i64) -> Result<Crawl> {

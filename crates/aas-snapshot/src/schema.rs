@@ -57,6 +57,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ",
     // 2: a diff pairs the answers of two snapshots by their place in the tree.
     "CREATE INDEX answers_by_path ON answers(snapshot, path);",
+    // 3: a snapshot's size (its answers' bytes), for the app's list.
+    "ALTER TABLE snapshots ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The version this build writes.

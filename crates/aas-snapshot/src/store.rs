@@ -29,12 +29,14 @@ pub struct SnapshotInfo {
     pub shells: u64,
     /// Answers stored.
     pub nodes: u64,
+    /// The size of its answers as the server sent them.
+    pub bytes: u64,
     /// Every node answered; a partial snapshot (failed nodes, cancelled, interrupted) is
     /// kept but never chosen by default.
     pub complete: bool,
 }
 
-const SNAPSHOT_COLUMNS: &str = "id, source, plant, taken_at, shells, nodes, state";
+const SNAPSHOT_COLUMNS: &str = "id, source, plant, taken_at, shells, nodes, state, bytes";
 
 fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
     Ok(SnapshotInfo {
@@ -45,6 +47,7 @@ fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
         shells: row.get(4)?,
         nodes: row.get(5)?,
         complete: row.get::<_, String>(6)? == "complete",
+        bytes: row.get(7)?,
     })
 }
 
@@ -147,6 +150,33 @@ impl Store {
             .map_err(self.sql())?;
         let id = self.conn.last_insert_rowid();
         Ok(SnapshotWriter::new(self, id, lock))
+    }
+
+    /// Keeps the newest `keep` complete snapshots of `plant` from `source` and removes
+    /// the older ones, with the partial ones older than the oldest kept; returns the
+    /// ids removed, oldest first.
+    pub fn retire(&mut self, source: &str, plant: &str, keep: usize) -> Result<Vec<i64>> {
+        let mut newest_first: Vec<SnapshotInfo> = self
+            .list(Some(plant))?
+            .into_iter()
+            .filter(|s| s.source == source)
+            .collect();
+        newest_first.reverse();
+        let Some(oldest_kept) = newest_first.iter().filter(|s| s.complete).nth(keep.max(1) - 1)
+        else {
+            return Ok(Vec::new());
+        };
+        let oldest_kept = oldest_kept.id;
+        let mut retired: Vec<i64> = newest_first
+            .iter()
+            .map(|s| s.id)
+            .filter(|id| *id < oldest_kept)
+            .collect();
+        retired.reverse();
+        for id in &retired {
+            self.remove(*id)?;
+        }
+        Ok(retired)
     }
 
     /// Removes snapshot `id`, then every answer body and index row no other snapshot

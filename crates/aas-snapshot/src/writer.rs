@@ -55,6 +55,7 @@ pub struct SnapshotWriter<'s> {
     in_batch: usize,
     nodes: u64,
     shells: u64,
+    bytes: u64,
 }
 
 impl<'s> SnapshotWriter<'s> {
@@ -67,6 +68,7 @@ impl<'s> SnapshotWriter<'s> {
             in_batch: 0,
             nodes: 0,
             shells: 0,
+            bytes: 0,
         }
     }
 
@@ -80,6 +82,7 @@ impl<'s> SnapshotWriter<'s> {
         self.insert(fetched)?;
         self.seq += 1;
         self.nodes += 1;
+        self.bytes += fetched.raw.len() as u64;
         self.shells += u64::from(matches!(fetched.path, NodePath::Submodels { .. }));
         self.end_batch_if_full()
     }
@@ -162,8 +165,8 @@ impl<'s> SnapshotWriter<'s> {
         self.store
             .conn
             .execute(
-                "UPDATE snapshots SET state = ?2, nodes = ?3, shells = ?4 WHERE id = ?1",
-                params![self.id, state, self.nodes, self.shells],
+                "UPDATE snapshots SET state = ?2, nodes = ?3, shells = ?4, bytes = ?5 WHERE id = ?1",
+                params![self.id, state, self.nodes, self.shells, self.bytes],
             )
             .map_err(self.store.sql())?;
         self.commit()?;

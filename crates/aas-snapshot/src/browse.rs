@@ -1,0 +1,63 @@
+//! A snapshot read as the live service would answer, for browsing it offline: the
+//! stored answer of one node, which asset type's list holds each shell, and the file's
+//! size.
+
+use std::collections::HashMap;
+
+use aas_client::NodePath;
+use aas_model::AssetType;
+use rusqlite::OptionalExtension;
+use serde_json::Value;
+
+use crate::store::Store;
+use crate::writer::path_key;
+use crate::Result;
+
+impl Store {
+    /// The answer snapshot `id` holds for `path`, exactly as the server sent it; `None`
+    /// when the snapshot has none (the node failed, or the crawl never reached it).
+    pub fn answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
+        self.snapshot(id)?;
+        let bytes: Option<Vec<u8>> = self
+            .conn
+            .query_row(
+                "SELECT b.bytes FROM answers a INDEXED BY answers_by_path
+                 JOIN bodies b ON b.hash = a.hash WHERE a.snapshot = ?1 AND a.path = ?2",
+                rusqlite::params![id, path_key(path)],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(self.sql())?;
+        Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
+    }
+
+    /// The asset type whose AAS list holds each shell of snapshot `id`.
+    pub fn shell_types(&self, id: i64) -> Result<HashMap<String, AssetType>> {
+        let mut types = HashMap::new();
+        for asset_type in AssetType::ALL {
+            let list = NodePath::AasList { asset_type };
+            let Some(raw) = self.answer(id, &list)? else {
+                continue;
+            };
+            let Ok(Value::Array(shells)) = serde_json::from_str::<Value>(&raw) else {
+                continue;
+            };
+            for shell in &shells {
+                if let Some(aas_id) = shell["identification"]["id"].as_str() {
+                    types.insert(aas_id.to_owned(), asset_type);
+                }
+            }
+        }
+        Ok(types)
+    }
+
+    /// The store file's size on disk, its write-ahead log included.
+    pub fn size(&self) -> u64 {
+        let wal = format!("{}-wal", self.path.display());
+        [self.path.as_os_str(), wal.as_ref()]
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
+    }
+}
