@@ -68,9 +68,13 @@ export function onUserTokenRefused(fn) {
 }
 
 export const connectionInfo = () => localCall('connection_info');
-export const listAas = (assetType, plant) => serverCall('list_aas', { assetType, plant });
-export const listSubmodels = (aasId) => serverCall('list_submodels', { aasId });
-export const listElements = (aasId, submodel) => serverCall('list_elements', { aasId, submodel });
+// The tree's three levels, live (`snapshot` null: from the service) or read from the
+// snapshot with id `snapshot` (from the local store, which says nothing of the service).
+const treeCall = (command, args) => (args.snapshot == null ? serverCall : localCall)(command, args);
+export const listAas = (assetType, plant, snapshot = null) => treeCall('list_aas', { assetType, plant, snapshot });
+export const listSubmodels = (aasId, snapshot = null) => treeCall('list_submodels', { aasId, snapshot });
+export const listElements = (aasId, submodel, snapshot = null) =>
+  treeCall('list_elements', { aasId, submodel, snapshot });
 /**
  * What the registry names as the endpoints of shell `aasId` and its submodels:
  * `[{submodel, address, kind, elsewhere}]` (`elsewhere`: another host, never contacted).
@@ -79,9 +83,14 @@ export const shellEndpoints = (aasId) => serverCall('shell_endpoints', { aasId }
 /** Refresh: the registry is read again at its next use. */
 export const refreshRegistry = () => localCall('refresh_registry');
 
-/** Crawls the plant; `onProgress({requests_done, requests_known, bytes, failures})`. */
-export function loadEverything(plant, assetTypes, onProgress) {
-  return serverCall('load_everything', { plant, assetTypes, onProgress: progressChannel(onProgress) }, fetchedAny);
+/**
+ * Crawls the plant into a new snapshot; `onProgress({requests_done, requests_known,
+ * bytes, failures, offline})`. Resolves to `{snapshot, requests, failures, cancelled,
+ * retired}` (a cancelled one is kept as partial; `retired`: the ids of the older
+ * snapshots the keep-N preference removed).
+ */
+export function takeSnapshot(plant, assetTypes, onProgress) {
+  return serverCall('take_snapshot', { plant, assetTypes, onProgress: progressChannel(onProgress) }, fetchedAny);
 }
 
 function progressChannel(onProgress) {
@@ -92,8 +101,6 @@ function progressChannel(onProgress) {
 export const cancelLoading = () => localCall('cancel_loading');
 /** Whether the active profile's service answers (rejects with kind "offline" if not). */
 export const checkConnection = () => serverCall('check_connection');
-/** Asks where to save and writes what was loaded; resolves to the path, or null if cancelled. */
-export const exportLoaded = (format) => localCall('export_loaded', { format });
 /**
  * Asks where to save, fetches `picks` (`[{aas_id, submodels}]`, submodels null for a
  * whole shell) with progress, and writes them. Resolves to `{path, bytes, loaded}`,
@@ -105,6 +112,36 @@ export function exportSelection({ plant, assetTypes, picks, format }, onProgress
 }
 /** Shows the last exported file in the system's file manager. */
 export const revealExport = () => localCall('reveal_export');
+
+// The snapshot store. Every call but takeSnapshot answers from the local store: it says
+// nothing of the service. A snapshot is `{id, source, plant, taken_at (RFC 3339, UTC),
+// shells, nodes, complete, bytes}`. Errors of note: kind "store_damaged" (the message
+// names the file), "no_snapshot" (the message says how to get one), "disk_full", "busy".
+
+/** The active profile's snapshots of `plant`, newest first: `{store: {path, bytes}, keep, snapshots}`. */
+export const listSnapshots = (plant) => localCall('list_snapshots', { plant });
+export const deleteSnapshot = (id) => localCall('delete_snapshot', { id });
+/** Moves a damaged store aside (a new one starts at its next use); resolves to `{moved_to}`. */
+export const moveStoreAside = () => localCall('move_store_aside');
+/**
+ * Full-text search over snapshot `snapshot` (null: the latest complete of `plant`):
+ * `{snapshot, hits: [{aas_id, asset_type, submodel, path, model_type, value}]}`, at most
+ * `limit` hits; `submodel` null for a hit on a shell, `path` the idShorts below the submodel.
+ */
+export const searchSnapshot = (plant, query, snapshot, limit) =>
+  localCall('search_snapshot', { plant, query, snapshot, limit });
+/**
+ * What changed from snapshot `old` to `new` (both null: the latest two complete):
+ * `{old, new, changes: [{change: added|removed|changed, aas_id, submodel, path, old, new}], warnings}`.
+ */
+export const snapshotChanges = (plant, old, newer) => localCall('snapshot_changes', { plant, old, new: newer });
+/** Asks where to save the changes from `old` to `newer` as `format` (csv|json); resolves to the path, or null if cancelled. */
+export const exportChanges = (old, newer, format) => localCall('export_changes', { old, new: newer, format });
+/**
+ * Asks where to save snapshot `snapshot` (null: the latest complete of `plant`) as
+ * `format` (env|aasx|raw|csv); resolves to the path, or null if cancelled.
+ */
+export const exportSnapshot = (plant, snapshot, format) => localCall('export_snapshot', { plant, snapshot, format });
 
 /** Help → Copy diagnostics: version, platform, profile addresses, last errors, to the clipboard. */
 export const copyDiagnostics = () => localCall('copy_diagnostics');
@@ -123,12 +160,12 @@ export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
 /**
  * The app's own preferences, kept by the Rust side: `{theme: 'light'|'dark'|null,
- * last_profile, views: {<profile>: {plant, asset_type}}, export_format}`.
+ * last_profile, views: {<profile>: {plant, asset_type}}, export_format, keep_snapshots}`.
  */
 export const getPreferences = () => localCall('get_preferences');
 /**
  * Stores ONE change: `{theme}`, `{view: {profile, plant?, asset_type?}}` (the parts given
- * replace, the others are kept) or `{export_format}`.
+ * replace, the others are kept), `{export_format}` or `{keep_snapshots}` (1 to 1000).
  */
 export const setPreference = (change) => localCall('set_preference', { change });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */

@@ -1,21 +1,23 @@
-// "Load everything" and "Export…", both with a progress bar and Cancel. Export writes
-// what is ticked in the tree (fetching what is not loaded yet) or, with nothing
-// ticked, what "Load everything" loaded; then it offers to show the file.
+// "Take snapshot" and "Export…", with a progress bar and Cancel. Export writes what is
+// ticked in the tree (fetching what is not loaded yet) or, with nothing ticked, the
+// snapshot on screen or the plant's latest; then it offers to show the file.
 
 import * as api from './api.js';
 import { plural } from './format.js';
+import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
 
 /**
- * `current()` gives `{plant, assetTypes}` to load; `ticked()` gives `{count, plant,
- * assetTypes, picks}` of what is ticked; `say(text, level)` reports in the status bar
- * (level 'error' unless 'info').
+ * `current()` gives `{plant, assetTypes}` to take; `ticked()` gives `{count, plant,
+ * assetTypes, picks}` of what is ticked; `snapshotToExport()` the snapshot Export…
+ * writes with nothing ticked (or null: none yet); `onTaken(result)` hears of each
+ * snapshot taken; `say(text, level)` reports in the status bar (level 'error' unless 'info').
  * `exportFormat` is the format chosen last time (from the preferences, or null); a new
  * choice is stored with `api.setPreference`.
- * Returns `{reset, update}`: reset when what was loaded no longer applies (another
- * profile or plant), update when the ticks changed.
+ * Returns `{reset, update}`: reset when what was shown no longer applies (another
+ * profile or plant), update when the ticks or the snapshots changed.
  */
-export function initLoading(els, { current, ticked, say, exportFormat = null }) {
-  let loaded = false;
+export function initLoading(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = null }) {
+  let running = false;
 
   if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
   els.format.addEventListener('change', async () => {
@@ -26,13 +28,15 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
     }
   });
 
-  /** Runs `work(onProgress)` with the bar shown and Cancel offered. */
-  async function withProgress(startText, work) {
-    els.loadAll.disabled = true;
+  /** Runs `work(onProgress)` with the bar shown and, if `cancellable`, Cancel offered. */
+  async function withProgress(startText, work, cancellable = true) {
+    running = true;
+    els.take.disabled = true;
     els.exportButton.disabled = true;
     els.reveal.hidden = true;
     els.progress.hidden = false;
-    els.cancel.hidden = false;
+    els.cancel.hidden = !cancellable;
+    els.bar.hidden = !cancellable; // work without progress messages gets no bar
     els.bar.removeAttribute('value'); // indeterminate until the first answer
     els.text.textContent = startText;
     // Tauri does not order channel messages against the command's answer: a progress
@@ -47,23 +51,24 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
       });
     } finally {
       finished = true;
-      els.loadAll.disabled = false;
+      running = false;
+      els.take.disabled = false;
       els.cancel.hidden = true;
       update();
     }
   }
 
-  els.loadAll.addEventListener('click', async () => {
+  els.take.addEventListener('click', async () => {
     const { plant, assetTypes } = current();
     try {
-      const summary = await withProgress('Starting…', (onProgress) => api.loadEverything(plant, assetTypes, onProgress));
-      els.text.textContent = summaryText(summary);
-      loaded = !summary.cancelled || summary.requests > 0;
-      say(summary.failures.length ? summary.failures.slice(0, 3).join('; ') : '');
+      const result = await withProgress('Starting…', (onProgress) => api.takeSnapshot(plant, assetTypes, onProgress));
+      els.text.textContent = takeSummary(result);
+      say(result.failures.length ? result.failures.slice(0, 3).join('; ') : '');
+      onTaken(result);
     } catch (e) {
-      els.text.textContent = `Loading failed: ${e.message}`;
+      els.text.textContent = `No snapshot taken: ${problemWords(e)}`;
+      say(els.text.textContent);
     }
-    update();
   });
   els.cancel.addEventListener('click', () => api.cancelLoading());
 
@@ -81,7 +86,9 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
           : 'Export cancelled: nothing was written';
         if (done.loaded.failures.length) say(`Not exported: ${done.loaded.failures.slice(0, 3).join('; ')}`);
       } else {
-        path = await api.exportLoaded(format);
+        const snapshot = snapshotToExport();
+        path = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot.id, format), false);
+        els.text.textContent = path ? `Exported ${snapshotName(snapshot)}` : 'Export cancelled: nothing was written';
       }
       if (path) {
         say(`Saved ${path}`, 'info');
@@ -89,8 +96,8 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
         els.progress.hidden = false;
       }
     } catch (e) {
-      say(`Export failed: ${e.message}`);
-      els.text.textContent = `Export failed: ${e.message}`;
+      els.text.textContent = `Export failed: ${problemWords(e)}`;
+      say(els.text.textContent);
     }
   });
   els.reveal.addEventListener('click', async () => {
@@ -103,15 +110,15 @@ export function initLoading(els, { current, ticked, say, exportFormat = null }) 
 
   function update() {
     const count = ticked().count;
-    els.exportButton.disabled = count === 0 && !loaded;
+    const snapshot = snapshotToExport();
+    els.exportButton.disabled = running || (count === 0 && !snapshot);
     els.exportButton.textContent = count > 0 ? `Export ${plural(count, 'shell')}…` : 'Export…';
     els.exportButton.title = count > 0
       ? 'Save the ticked shells and submodels (what is not loaded yet is fetched first)'
-      : loaded ? 'Save what Load everything loaded' : 'Tick shells or submodels in the tree, or use Load everything';
+      : snapshot ? `Save ${snapshotName(snapshot)}` : 'Tick shells or submodels in the tree, or take a snapshot of the plant';
   }
 
   function reset() {
-    loaded = false;
     els.progress.hidden = true;
     els.reveal.hidden = true;
     update();
@@ -125,10 +132,4 @@ export function progressText(p) {
   const failed = p.failures ? `, ${p.failures} failed` : '';
   const offline = p.offline ? ' — the server does not answer; waiting for it' : '';
   return `${p.requests_done}/${p.requests_known} requests, ${mb} MB${failed}${offline}`;
-}
-
-export function summaryText(s) {
-  const what = s.cancelled ? 'Cancelled after' : 'Loaded with';
-  const failed = s.failures.length ? `; ${plural(s.failures.length, 'node')} failed` : '';
-  return `${what} ${plural(s.requests, 'request')}${failed}`;
 }

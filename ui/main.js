@@ -1,5 +1,5 @@
-// Start-up and wiring: profile, plant and asset-type selection, the tree and the
-// details pane. Data comes only through api.js.
+// Start-up and wiring: profile, plant and asset-type selection, the tree (live or a
+// snapshot) and the details pane. Data comes only through api.js.
 
 import * as api from './api.js';
 import { initLoading } from './loading.js';
@@ -16,6 +16,14 @@ import { initDiagnostics } from './diagnostics.js';
 import { normalize } from './preferences.js';
 import { pick, recall, remember } from './view-memory.js';
 import { initOffline } from './offline.js';
+import { findTarget, keysTo } from './reference-target.js';
+import { latestComplete, snapshotName } from './snapshot-model.js';
+import { shortAasId } from './plant-search-model.js';
+import { changeMarks } from './changes-model.js';
+import { initPlantSearch } from './plant-search.js';
+import { initSnapshotsDialog } from './snapshots.js';
+import { initChanges } from './changes.js';
+import { initOfflineOffer, initSnapshotBanner } from './snapshot-banner.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,24 +44,28 @@ let lists = new Map(); // asset type -> Promise of its AAS list for the current 
 let rootsByType = new Map();
 let currentType = null;
 let currentPlant = null;
+let browsing = null; // the snapshot on screen, read-only; null: the service's live data
+let known = null; // the plant's snapshots as list_snapshots answered, null while unknown
 
-function aasNode(shell) {
+// Nodes read from `snapshot` (an id; null: live). A snapshot's nodes have no export box:
+// ticks fetch from the service, while Export… with nothing ticked writes the snapshot.
+function aasNode(shell, snapshot) {
   const id = shell.id;
   return createNode({
     label: shell.id_short ?? '(unreadable AAS)',
     data: shell,
-    checkable: Boolean(id),
-    load: id ? async () => (await api.listSubmodels(id)).map((sm) => submodelNode(id, sm)) : null,
+    checkable: Boolean(id) && snapshot === null,
+    load: id ? async () => (await api.listSubmodels(id, snapshot)).map((sm) => submodelNode(id, sm, snapshot)) : null,
   });
 }
 
-function submodelNode(aasId, sm) {
+function submodelNode(aasId, sm, snapshot) {
   const idShort = sm.id_short;
   return createNode({
     label: idShort ?? '(unreadable submodel)',
     data: sm,
-    checkable: Boolean(idShort),
-    load: idShort ? async () => (await api.listElements(aasId, idShort)).map(elementNode) : null,
+    checkable: Boolean(idShort) && snapshot === null,
+    load: idShort ? async () => (await api.listElements(aasId, idShort, snapshot)).map(elementNode) : null,
   });
 }
 
@@ -79,12 +91,15 @@ function renderChips(types) {
 }
 
 async function selectPlant(plant, types) {
-  lists = new Map(types.map((t) => [t, api.listAas(t, plant)]));
+  const snapshot = browsing?.id ?? null;
+  lists = new Map(types.map((t) => [t, api.listAas(t, plant, snapshot)]));
   rootsByType = new Map();
   currentType = null;
+  if (plant !== currentPlant) changes.clear();
   currentPlant = plant;
   remember(prefs, active.name, { plant });
   loading.reset();
+  readSnapshots();
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
     try {
@@ -116,13 +131,15 @@ async function selectType(type) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
   const message = $('tree-message');
+  const asked = lists;
+  const snapshot = browsing?.id ?? null;
   try {
-    const shells = await lists.get(type);
-    if (currentType !== type) return;
+    const shells = await asked.get(type);
+    if (currentType !== type || lists !== asked) return; // another type, plant or snapshot meanwhile
     message.textContent = shells.length === 0
-      ? `No ${type} assets are visible: the customer has not allowed any asset of this type to this application yet.`
+      ? `No ${type} assets are ${snapshot === null ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
       : `${plural(shells.length, 'shell')} of type ${type}`;
-    if (!rootsByType.has(type)) rootsByType.set(type, shells.map(aasNode));
+    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, snapshot)));
     tree.setRoots(rootsByType.get(type));
   } catch (e) {
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
@@ -131,7 +148,7 @@ async function selectType(type) {
 }
 
 function initTabs() {
-  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw']];
+  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
       for (const [t, p] of tabs) {
@@ -140,6 +157,71 @@ function initTabs() {
       }
     });
   }
+}
+
+/** Reads the plant's snapshots again (after a take, a delete, another plant). */
+async function readSnapshots() {
+  const plant = currentPlant;
+  let list = null;
+  try {
+    list = await api.listSnapshots(plant);
+  } catch {
+    // The Snapshots dialog says why (a damaged store offers to move it aside there).
+  }
+  if (plant !== currentPlant) return;
+  known = list;
+  loading.update();
+  changes.refreshChoices();
+}
+
+const snapshotList = () => known?.snapshots ?? [];
+
+/**
+ * Makes `snapshot` the one on screen, read-only (null: the live data); `comparison` (an
+ * answer of snapshot_changes whose newer side is `snapshot`) marks its changes in the tree.
+ */
+function setBrowsing(snapshot, comparison = null) {
+  browsing = snapshot;
+  const marks = comparison && changeMarks(comparison.changes);
+  tree.setMarks(marks && ((node) => {
+    const at = requestOf(node);
+    return at && marks(at);
+  }));
+  banner.show(snapshot, comparison?.old);
+  search.reset();
+  offer.update();
+}
+
+/** Shows the plant from `snapshot` (null: live), as setBrowsing says. */
+async function browse(snapshot, comparison = null) {
+  setBrowsing(snapshot, comparison);
+  await selectPlant(currentPlant, active.asset_types);
+}
+
+/** The type whose shell list holds shell `aasId`, or null. */
+async function typeHolding(aasId) {
+  for (const [type, list] of lists) {
+    const shells = await list.catch(() => []);
+    if (shells.some((shell) => shell.id === aasId)) return type;
+  }
+  return null;
+}
+
+/**
+ * Shows the node at `{aasId, assetType, submodel, path}` in the tree on screen: its
+ * asset type chosen, its ancestors expanded (loaded as needed), the node selected.
+ */
+async function openAt({ aasId, assetType, submodel, path }) {
+  const type = lists.has(assetType) ? assetType : await typeHolding(aasId);
+  if (type && type !== currentType) await selectType(type);
+  const shell = type && rootsByType.get(type)?.find((node) => node.data?.id === aasId);
+  const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
+  if (!node) {
+    const where = browsing ? snapshotName(browsing) : 'the live data';
+    say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);
+    return;
+  }
+  await tree.show(node);
 }
 
 /** The selected node's request as curl (placeholders only, never a token). */
@@ -155,7 +237,13 @@ async function showCurl(node) {
 }
 
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
-let loading = { reset() {}, update() {} };
+// Set up in start(), once the preferences are read.
+let loading = null;
+let search = null;
+let changes = null;
+let banner = null;
+let offer = null;
+let snapshotsDialog = null;
 // The app's preferences (see preferences.js), read once at start-up and kept up to date.
 let prefs = normalize(null);
 // How long the page waits for the preferences before it shows itself with the defaults.
@@ -216,6 +304,8 @@ async function applyProfile(info) {
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
   renderChips(info.asset_types);
   rootsByType = new Map();
+  currentPlant = null; // another profile: its own snapshots, even of a plant of the same code
+  setBrowsing(null);
   tree.setRoots([]);
   loading.reset();
   const hint = document.createElement('p');
@@ -242,7 +332,10 @@ async function start() {
     profile: $('status-profile'), token: $('status-token'), userToken: $('status-user-token'), requests: $('status-requests'),
   });
   const plant = $('plant');
-  plant.addEventListener('change', () => selectPlant(plant.value, active.asset_types));
+  plant.addEventListener('change', () => {
+    setBrowsing(null); // another plant starts live
+    selectPlant(plant.value, active.asset_types);
+  });
   // Refresh (F5): the registry, kept for the session, and the plant's lists are read again.
   $('refresh').addEventListener('click', async () => {
     $('refresh').disabled = true; // until the lists are back: one refresh at a time
@@ -260,23 +353,78 @@ async function start() {
   });
   loading = initLoading(
     {
-      loadAll: $('load-all'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
+      take: $('take-snapshot'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
       cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), reveal: $('reveal-export'),
     },
     {
       current: () => ({ plant: plant.value, assetTypes: active.asset_types }),
       ticked: tickedForExport,
+      snapshotToExport: () => browsing ?? latestComplete(snapshotList()),
+      onTaken: async ({ retired }) => {
+        if (browsing && retired.includes(browsing.id)) await browse(null); // the keep setting removed it
+        await readSnapshots();
+        snapshotsDialog.refresh();
+      },
       say,
       exportFormat: prefs.export_format,
+    },
+  );
+  search = initPlantSearch(
+    { input: $('plant-search'), popup: $('plant-search-popup'), status: $('plant-search-status'), list: $('plant-search-results') },
+    {
+      plant: () => currentPlant,
+      snapshot: () => browsing?.id ?? null,
+      open: (at) => {
+        $('tab-details').click(); // a hit opens with its details shown
+        return openAt(at);
+      },
+    },
+  );
+  changes = initChanges(
+    {
+      old: $('changes-old'), new: $('changes-new'), compare: $('changes-compare'), kinds: $('changes-kinds'),
+      exportCsv: $('changes-export-csv'), exportJson: $('changes-export-json'), status: $('changes-status'),
+      warnings: $('changes-warnings'), rows: $('changes-rows'), more: $('changes-more'),
+    },
+    {
+      plant: () => currentPlant,
+      snapshots: snapshotList,
+      onCompared: (comparison) => browse(comparison.new, comparison),
+      open: openAt,
+      showTab: () => $('tab-changes').click(),
+    },
+  );
+  banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
+    () => browse(null));
+  offer = initOfflineOffer($('offline-banner'), $('offline-browse'),
+    { plant: () => currentPlant, browsing: () => browsing, browse: (snapshot) => browse(snapshot) });
+  snapshotsDialog = initSnapshotsDialog(
+    {
+      dialog: $('snapshots-dialog'), opener: $('snapshots-open'), title: $('snapshots-title'), store: $('snapshots-store'),
+      damaged: $('snapshots-damaged'), damagedText: $('snapshots-damaged-text'), moveAside: $('store-move-aside'),
+      rows: $('snapshots-rows'), empty: $('snapshots-empty'), status: $('snapshots-status'), keep: $('snapshots-keep'),
+      close: $('snapshots-close'),
+    },
+    {
+      plant: () => currentPlant,
+      browsing: () => browsing,
+      browse: (snapshot) => browse(snapshot),
+      compare: (old, newer) => changes.compare(old, newer),
+      onChanged: async (deleted) => {
+        changes.dropped(deleted);
+        if (browsing && (deleted === null || deleted === browsing.id)) await browse(null);
+        await readSnapshots();
+      },
     },
   );
   initOffline($('offline-banner'), () => {
     // Back online: what failed for want of a connection is fetched again.
     tree.retryFailed('offline');
-    if (active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
+    offer.update();
+    if (!browsing && active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
       selectPlant(currentPlant, active.asset_types);
     }
-  });
+  }, () => offer.update());
   // A refused user token is fixed in the profile: offer it where the error shows.
   api.onUserTokenRefused((e) => {
     say(e.message);

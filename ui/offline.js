@@ -1,7 +1,7 @@
 // The offline banner: shown when a call finds the service unreachable. While it shows,
 // the service is probed (one small request, no token), first after 3 s, then backing
 // off to once a minute; the first answer hides it again and lets the caller fetch what
-// failed meanwhile.
+// failed meanwhile. `onAway()` hears when it shows (to offer a snapshot instead).
 
 import * as api from './api.js';
 
@@ -11,7 +11,7 @@ export const LAST_PROBE_MS = 60000;
 /** The wait before the probe after one that waited `ms`. */
 export const nextProbeWait = (ms) => Math.min(ms * 2, LAST_PROBE_MS);
 
-export function initOffline(banner, onBack) {
+export function initOffline(banner, onBack, onAway) {
   let timer = null;
   let wait = FIRST_PROBE_MS;
   const probe = () => {
@@ -21,7 +21,10 @@ export function initOffline(banner, onBack) {
   };
   api.onReachability((reachable) => {
     if (!reachable) {
-      banner.hidden = false;
+      if (banner.hidden) {
+        banner.hidden = false;
+        onAway();
+      }
       if (timer === null) {
         timer = setTimeout(probe, wait);
         wait = nextProbeWait(wait);

@@ -51,3 +51,13 @@ export async function findTarget(from, keys, load) {
     if (reached.node.children === null) return null; // the load failed
   }
 }
+
+/**
+ * The keys that lead from a shell to the node at `submodel` (an idShort) and `path`
+ * (the idShorts below it), for `followKeys` and `findTarget`; none for the shell itself.
+ */
+export function keysTo(submodel, path) {
+  if (submodel == null) return [];
+  const key = (type, value) => ({ type, local: true, value, idType: 'IdShort' });
+  return [key('Submodel', submodel), ...path.map((idShort) => key('SubmodelElement', idShort))];
+}

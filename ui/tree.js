@@ -1,7 +1,8 @@
 // The tree on screen, virtualised: only the rows in the scroll viewport (plus a few)
 // are <li> treeitems, placed absolutely in the list, which is as tall as all rows.
 // Loads children on expand (spinner, error with Retry), shows the filtered view while
-// a filter is set, and handles mouse and keyboard with a roving tabindex.
+// a filter is set, marks what changed (when given marks), and handles mouse and
+// keyboard with a roving tabindex.
 
 import { adopt, checkState, isExpandable, navigate, setChecked, visibleRows } from './tree-model.js';
 import { filterRows, highlight, matcher } from './filter.js';
@@ -32,6 +33,7 @@ export class TreeView {
     this.selected = null;
     this.filter = null; // the matcher while a filter is set
     this.folded = new Set(); // nodes collapsed while filtering; cleared with each query
+    this.markOf = null; // node -> {kind, title} or null, while changes are marked
     list.style.setProperty('--row-height', `${ROW_HEIGHT}px`);
     list.addEventListener('click', (e) => this.#onClick(e));
     list.addEventListener('keydown', (e) => this.#onKey(e));
@@ -52,6 +54,12 @@ export class TreeView {
     this.folded.clear();
     this.render();
     this.#reveal(this.rows.findIndex((r) => r.node === this.focused));
+  }
+
+  /** Marks rows with `markOf(node)` (`{kind, title}` or null); null removes every mark. */
+  setMarks(markOf) {
+    this.markOf = markOf;
+    this.#paint(true);
   }
 
   async expand(node) {
@@ -218,6 +226,13 @@ export class TreeView {
     const shown = [part.twisty];
     if (node.checkable) shown.push(part.check);
     shown.push(part.badge, part.label);
+    const mark = this.markOf?.(node);
+    if (mark) {
+      part.mark.dataset.change = mark.kind;
+      part.mark.title = mark.title;
+      part.mark.setAttribute('aria-label', mark.title);
+      shown.push(part.mark);
+    }
     const value = node.data?.value;
     if (value) shown.push(this.#marked(part.value, value));
     if (node.data?.error) shown.push(setError(part.unreadable, `cannot read: ${node.data.error}`));
@@ -329,8 +344,11 @@ function partsOf(li) {
   retry.className = 'retry';
   retry.textContent = 'Retry';
   retry.tabIndex = -1; // the tree is one tab stop; Enter or → on the row retries too
+  // A change mark is a dot: its words are its label (read with the row) and title.
+  const mark = span('change-mark');
+  mark.setAttribute('role', 'img');
   parts = {
-    twisty, check, retry, badge: span('badge'), label: span('label'), value: span('value'),
+    twisty, check, retry, mark, badge: span('badge'), label: span('label'), value: span('value'),
     unreadable: span('node-error'), failure: span('node-error'), spinner: span('spinner'),
   };
   rowParts.set(li, parts);

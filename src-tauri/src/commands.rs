@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, LoadSummary, PreferenceChange, Preferences, Profile,
-    ProfileForm, ProfileList, ProfileView, RecentErrors, StatusView,
+    App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
+    ProfileList, ProfileView, RecentErrors, SnapshotTaken, StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Pick, Progress};
 use aas_model::OutlineNode;
@@ -23,21 +23,24 @@ pub fn connection_info(app: State<'_, App>) -> ProfileView {
     app.session().profile
 }
 
+/// A level of the tree: live (`snapshot` null) or from a snapshot.
 #[tauri::command]
 pub async fn list_aas(
     app: State<'_, App>,
     asset_type: String,
     plant: String,
+    snapshot: Option<i64>,
 ) -> Reply<Vec<OutlineNode>> {
-    let client = app.session().client;
-    let shells = client.aas_list(asset_type.parse()?, &plant).await?;
-    Ok(shells.iter().map(OutlineNode::shell).collect())
+    Ok(app.aas_list(snapshot, &asset_type, &plant).await?)
 }
 
 #[tauri::command]
-pub async fn list_submodels(app: State<'_, App>, aas_id: String) -> Reply<Vec<OutlineNode>> {
-    let submodels = app.session().client.submodels(&aas_id).await?;
-    Ok(submodels.iter().map(OutlineNode::submodel).collect())
+pub async fn list_submodels(
+    app: State<'_, App>,
+    aas_id: String,
+    snapshot: Option<i64>,
+) -> Reply<Vec<OutlineNode>> {
+    Ok(app.submodels(snapshot, &aas_id).await?)
 }
 
 /// What the registry (as read for the session) names as the endpoints of a shell.
@@ -58,9 +61,9 @@ pub async fn list_elements(
     app: State<'_, App>,
     aas_id: String,
     submodel: String,
+    snapshot: Option<i64>,
 ) -> Reply<Vec<OutlineNode>> {
-    let elements = app.session().client.elements(&aas_id, &submodel).await?;
-    Ok(elements.iter().map(OutlineNode::element).collect())
+    Ok(app.elements(snapshot, &aas_id, &submodel).await?)
 }
 
 /// The node's request as a curl command, with placeholders where the tokens go;
@@ -105,32 +108,26 @@ pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply
         .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
 }
 
+/// Crawls the plant into a new snapshot, keeping the newest ones the preferences say.
 #[tauri::command]
-pub async fn load_everything(
+pub async fn take_snapshot(
+    handle: AppHandle,
     app: State<'_, App>,
     plant: String,
     asset_types: Vec<String>,
     on_progress: Channel<Progress>,
-) -> Reply<LoadSummary> {
+) -> Reply<SnapshotTaken> {
+    let keep = preferences::load(&handle)?.keep_snapshots;
     // The window may be gone; the crawl need not care.
     let progress = |p: &Progress| drop(on_progress.send(*p));
-    Ok(app.load_everything(plant, &asset_types, progress).await?)
+    Ok(app
+        .take_snapshot(plant, &asset_types, keep, progress)
+        .await?)
 }
 
 #[tauri::command]
 pub fn cancel_loading(app: State<'_, App>) {
     app.cancel_job();
-}
-
-#[tauri::command]
-pub async fn export_loaded(
-    handle: AppHandle,
-    app: State<'_, App>,
-    format: String,
-) -> Reply<Option<PathBuf>> {
-    Ok(app
-        .export_loaded(&format, |s| ask_save_path(&handle, s))
-        .await?)
 }
 
 #[tauri::command]

@@ -9,6 +9,7 @@ mod error;
 mod preferences;
 mod rendering;
 mod save_dialog;
+mod snapshot_commands;
 
 fn main() {
     let software_drawing = rendering::choose_for_this_machine();
@@ -47,9 +48,8 @@ fn main() {
             commands::curl_for,
             commands::save_blob,
             commands::open_file_address,
-            commands::load_everything,
+            commands::take_snapshot,
             commands::cancel_loading,
-            commands::export_loaded,
             commands::export_selection,
             commands::reveal_export,
             commands::check_connection,
@@ -63,6 +63,13 @@ fn main() {
             commands::get_preferences,
             commands::set_preference,
             commands::copy_diagnostics,
+            snapshot_commands::list_snapshots,
+            snapshot_commands::delete_snapshot,
+            snapshot_commands::move_store_aside,
+            snapshot_commands::search_snapshot,
+            snapshot_commands::snapshot_changes,
+            snapshot_commands::export_changes,
+            snapshot_commands::export_snapshot,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

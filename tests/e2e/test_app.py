@@ -102,13 +102,13 @@ class DemoProfile(PreferencesFile, AppTestCase):
         wd.keys(wd.wait_for("#filter"), "\ue00c")  # Escape clears
         wd.wait_for(row("Machine_M0002"))
 
-        # Load everything: progress, then a summary, and export becomes possible.
-        wd.click(wd.wait_for("#load-all"))
+        # Take snapshot: progress, then a summary, and export becomes possible.
+        wd.click(wd.wait_for("#take-snapshot"))
         deadline = time.monotonic() + 60
-        while not (wd.text_content("#load-text") or "").startswith("Loaded with"):
+        while not (wd.text_content("#load-text") or "").startswith("Snapshot taken"):
             self.assertLess(time.monotonic(), deadline, wd.text_content("#load-text"))
             time.sleep(0.2)
-        self.assertRegex(wd.text_content("#load-text"), r"^Loaded with \d+ requests$")
+        self.assertRegex(wd.text_content("#load-text"), r"^Snapshot taken: \d+ shells, [\d.]+ [kMG]?B$")
         self.assertFalse(wd.script("return document.getElementById('export').disabled"))
         screenshot(os.path.join(self.out, "loaded.png"))
 

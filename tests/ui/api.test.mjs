@@ -38,7 +38,13 @@ test('a local command that succeeds says nothing of the service', async () => {
   await api.duplicateProfile('Demo');
   await api.deleteProfile('Demo');
   await api.revealExport();
-  await api.exportLoaded('json');
+  await api.listSnapshots('Nord');
+  await api.deleteSnapshot(3);
+  await api.moveStoreAside();
+  await api.searchSnapshot('Nord', 'SN-1', null, 100);
+  await api.snapshotChanges('Nord', null, null);
+  await api.exportChanges(2, 3, 'csv');
+  await api.exportSnapshot('Nord', null, 'aasx');
   await api.testConnection({ name: 'Draft' }, {});
   await api.status();
   await api.getPreferences();
@@ -69,7 +75,7 @@ test('a server command that succeeds reports the service reachable', async () =>
   await api.checkConnection();
   await api.saveBlob(node);
   await api.openFileAddress(node);
-  await api.loadEverything('Nord', ['Pump'], () => {});
+  await api.takeSnapshot('Nord', ['Pump'], () => {});
   await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
   assert.deepEqual(heard, [true, true, true, true, true, true, true, true]);
 });
@@ -89,9 +95,45 @@ test('an error only an answering server gives reports it reachable', async () =>
   assert.deepEqual(heard, [true], 'an unknown error says nothing');
 });
 
+test('the tree read from a snapshot says nothing of the service, live it does', async () => {
+  const calls = [];
+  reset((command, args) => { calls.push([command, args]); return []; });
+  await api.listAas('Pump', 'Nord', 7);
+  await api.listSubmodels('urn:aas:1', 7);
+  await api.listElements('urn:aas:1', 'Nameplate', 7);
+  assert.deepEqual(heard, []);
+  assert.deepEqual(calls, [
+    ['list_aas', { assetType: 'Pump', plant: 'Nord', snapshot: 7 }],
+    ['list_submodels', { aasId: 'urn:aas:1', snapshot: 7 }],
+    ['list_elements', { aasId: 'urn:aas:1', submodel: 'Nameplate', snapshot: 7 }],
+  ]);
+  answer = offline;
+  await assert.rejects(api.listSubmodels('urn:aas:1', 7), { kind: 'offline' });
+  assert.deepEqual(heard, [], 'a snapshot read never moves the banner');
+  await assert.rejects(api.listSubmodels('urn:aas:1'), { kind: 'offline' });
+  assert.deepEqual(heard, [false], 'live, it does');
+});
+
+test('snapshot commands pass the names the Rust side reads', async () => {
+  const calls = [];
+  reset((command, args) => { calls.push([command, args]); return null; });
+  await api.searchSnapshot('Nord', 'SN-M', 4, 100);
+  await api.snapshotChanges('Nord', 2, 4);
+  await api.exportChanges(2, 4, 'json');
+  await api.exportSnapshot('Nord', 4, 'env');
+  await api.setPreference({ keep_snapshots: 5 });
+  assert.deepEqual(calls, [
+    ['search_snapshot', { plant: 'Nord', query: 'SN-M', snapshot: 4, limit: 100 }],
+    ['snapshot_changes', { plant: 'Nord', old: 2, new: 4 }],
+    ['export_changes', { old: 2, new: 4, format: 'json' }],
+    ['export_snapshot', { plant: 'Nord', snapshot: 4, format: 'env' }],
+    ['set_preference', { change: { keep_snapshots: 5 } }],
+  ]);
+});
+
 test('a crawl that fetched nothing says nothing of the service', async () => {
   reset(crawled(4, 4)); // every request failed, the service away all along
-  await api.loadEverything('Nord', ['Pump'], () => {});
+  await api.takeSnapshot('Nord', ['Pump'], () => {});
   await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
   answer = crawled(0, 0); // the save dialog cancelled: nothing asked
   await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
@@ -101,7 +143,7 @@ test('a crawl that fetched nothing says nothing of the service', async () => {
 test('the progress callback gets the channel messages', async () => {
   const got = [];
   reset((command, args) => { args.onProgress.onmessage({ requests_done: 1 }); return summary(1, 0); });
-  await api.loadEverything('Nord', ['Pump'], (p) => got.push(p));
+  await api.takeSnapshot('Nord', ['Pump'], (p) => got.push(p));
   assert.deepEqual(got, [{ requests_done: 1 }]);
 });
 

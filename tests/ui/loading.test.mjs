@@ -1,22 +1,30 @@
-// "Load everything" in the page, over a Tauri bridge that delivers a progress message
-// after the command's answer (Tauri does not order the two).
+// "Take snapshot" and "Export…" in the page, over a Tauri bridge that delivers a
+// progress message after the command's answer (Tauri does not order the two).
 import test from 'node:test';
 import assert from 'node:assert/strict';
+
+process.env.TZ = 'UTC'; // dates are shown in local time
 
 class Channel {
   onmessage = () => {};
 }
 let lateProgress;
+let failWith = null; // an error the next take_snapshot answers with
+const calls = [];
+const snapshot = { id: 9, taken_at: '2024-05-03T12:07:00Z', shells: 24, nodes: 156, complete: true, bytes: 800_000 };
 globalThis.window = {
   __TAURI__: {
     core: {
       Channel,
       invoke: async (command, args) => {
-        if (command !== 'load_everything') return null;
+        calls.push([command, args]);
+        if (command === 'export_snapshot') return '/tmp/plant.aasx';
+        if (command !== 'take_snapshot') return null;
+        if (failWith) throw failWith;
         const last = { requests_done: 156, requests_known: 156, bytes: 800_000, failures: 0 };
         args.onProgress.onmessage(last);
         lateProgress = () => args.onProgress.onmessage(last);
-        return { requests: 156, failures: [], cancelled: false };
+        return { snapshot, requests: 156, failures: [], cancelled: false, retired: [3] };
       },
     },
   },
@@ -33,17 +41,56 @@ function element() {
   };
 }
 
-test('a progress message arriving after the summary does not overwrite it', async () => {
-  const names = ['loadAll', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'format', 'reveal'];
+function page(known) {
+  const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'format', 'reveal'];
   const els = Object.fromEntries(names.map((n) => [n, element()]));
+  const taken = [];
   initLoading(els, {
     current: () => ({ plant: 'P1', assetTypes: ['machine'] }),
-    ticked: () => ({ count: 0 }),
+    ticked: () => ({ count: 0, plant: 'P1' }),
+    snapshotToExport: () => known.snapshot,
+    onTaken: (result) => {
+      taken.push(result);
+      known.snapshot = result.snapshot;
+    },
     say: () => {},
   });
-  await els.loadAll.fire('click');
-  assert.equal(els.text.textContent, 'Loaded with 156 requests');
+  return { els, taken };
+}
+
+test('a progress message arriving after the summary does not overwrite it', async () => {
+  const known = { snapshot: null };
+  const { els, taken } = page(known);
+  assert.equal(els.exportButton.disabled, true, 'nothing ticked and no snapshot: nothing to export');
+  await els.take.fire('click');
+  const summary = 'Snapshot taken: 24 shells, 800.0 kB; 1 older snapshot removed (keep setting)';
+  assert.equal(els.text.textContent, summary);
   lateProgress();
-  assert.equal(els.text.textContent, 'Loaded with 156 requests');
-  assert.equal(els.exportButton.disabled, false, 'what was loaded can be exported');
+  assert.equal(els.text.textContent, summary);
+  assert.deepEqual(taken.map((r) => r.snapshot.id), [9], 'the page hears of the new snapshot');
+  assert.equal(els.take.disabled, false);
+});
+
+test('Export… with nothing ticked writes the snapshot on screen, or the latest', async () => {
+  const known = { snapshot };
+  const { els } = page(known);
+  calls.length = 0;
+  els.format.value = 'aasx';
+  assert.equal(els.exportButton.disabled, false);
+  assert.match(els.exportButton.title, /^Save the snapshot of 2024-05-03/);
+  await els.exportButton.fire('click');
+  assert.deepEqual(calls, [['export_snapshot', { plant: 'P1', snapshot: 9, format: 'aasx' }]]);
+  assert.match(els.text.textContent, /^Exported the snapshot of 2024-05-03/);
+  assert.equal(els.reveal.hidden, false, 'Show in folder is offered');
+});
+
+test('a failed take says why in words, and can be tried again', async () => {
+  const { els, taken } = page({ snapshot: null });
+  failWith = { kind: 'disk_full', message: 'No space left on device (os error 28)' };
+  await els.take.fire('click');
+  failWith = null;
+  assert.match(els.text.textContent, /^No snapshot taken: The disk is full: nothing more was written, and no earlier snapshot was lost/);
+  assert.deepEqual(taken, []);
+  assert.equal(els.take.disabled, false);
+  assert.equal(els.cancel.hidden, true);
 });

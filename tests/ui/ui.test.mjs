@@ -96,12 +96,10 @@ test('badges name every AAS element type and tolerate unknown ones', () => {
   assert.equal(badgeFor(undefined).text, '?');
 });
 
-test('loading progress and summary read well', async () => {
-  const { progressText, summaryText } = await import('../../ui/loading.js');
+test('loading progress reads well', async () => {
+  const { progressText } = await import('../../ui/loading.js');
   assert.equal(progressText({ requests_done: 5, requests_known: 9, bytes: 1_250_000, failures: 0 }), '5/9 requests, 1.3 MB');
   assert.equal(progressText({ requests_done: 9, requests_known: 9, bytes: 0, failures: 2 }), '9/9 requests, 0.0 MB, 2 failed');
-  assert.equal(summaryText({ requests: 156, failures: [], cancelled: false }), 'Loaded with 156 requests');
-  assert.equal(summaryText({ requests: 10, failures: ['x'], cancelled: true }), 'Cancelled after 10 requests; 1 node failed');
 });
 
 test('plant codes are read from what users type', async () => {

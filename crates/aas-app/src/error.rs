@@ -25,6 +25,23 @@ pub enum Error {
     /// The server's data cannot be used as asked (a Blob that is not base64).
     #[error("{0}")]
     BadData(String),
+    /// The snapshot store failed (damaged, busy, full disk…); the message names it.
+    #[error(transparent)]
+    Snapshot(#[from] aas_snapshot::Error),
+    /// A snapshot does not hold the node asked for.
+    #[error("{0}")]
+    NotInSnapshot(String),
+    /// No snapshot to search, compare or export; the message says how to get one.
+    #[error("{0}")]
+    NoSnapshot(String),
+    /// A local file could not be moved, read or written.
+    #[error("cannot {action} {}: {source}", .path.display())]
+    Io {
+        action: &'static str,
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// The built-in demo service did not start.
     #[error("the built-in demo service did not start: {0}")]
     Demo(#[from] aas_sandbox::Error),
@@ -44,6 +61,13 @@ impl Error {
             Error::BadRequest(_) => ErrorKind::BadRequest,
             Error::BadData(_) => ErrorKind::BadData,
             Error::Demo(_) => ErrorKind::Server,
+            Error::Snapshot(e) => snapshot_kind(e),
+            Error::NoSnapshot(_) => ErrorKind::NoSnapshot,
+            Error::NotInSnapshot(_) => ErrorKind::NotFound,
+            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
+                ErrorKind::DiskFull
+            }
+            Error::Io { .. } => ErrorKind::Io,
         }
     }
 
@@ -52,8 +76,23 @@ impl Error {
         match self {
             Error::Client(e) => e.detail(),
             Error::Demo(e) => Some(e.to_string()),
+            Error::Snapshot(aas_snapshot::Error::Export(e)) => e.detail(),
+            Error::Snapshot(e) => std::error::Error::source(e).map(|s| s.to_string()),
+            Error::Io { source, .. } => Some(source.to_string()),
             _ => None,
         }
+    }
+}
+
+fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
+    use aas_snapshot::Error as Store;
+    match e {
+        _ if e.is_disk_full() => ErrorKind::DiskFull,
+        Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
+        Store::Busy { .. } => ErrorKind::Busy,
+        Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
+        Store::Export(e) => e.kind(),
+        Store::Io { .. } | Store::Sql { .. } => ErrorKind::Io,
     }
 }
 

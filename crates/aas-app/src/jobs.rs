@@ -1,6 +1,6 @@
-//! Long jobs: "Load everything" (a crawl of the plant with progress and Cancel), the
-//! export of what it loaded or of what the user ticked. One runs at a time: a second
-//! one gets a `busy` error instead of silently taking the first one's Cancel.
+//! Long jobs: taking a snapshot (see `snapshots`), the export of what the user ticked
+//! (fetched with progress and Cancel), exports from the store. One runs at a time: a
+//! second one gets a `busy` error instead of silently taking the first one's Cancel.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -22,13 +22,13 @@ pub(crate) struct Jobs {
 }
 
 /// Holds the one job slot until dropped, however the job ends.
-struct Running<'j> {
+pub(crate) struct Running<'j> {
     jobs: &'j Jobs,
-    cancel: CancellationToken,
+    pub(crate) cancel: CancellationToken,
 }
 
 impl Jobs {
-    fn start(&self, what: &'static str) -> Result<Running<'_>> {
+    pub(crate) fn start(&self, what: &'static str) -> Result<Running<'_>> {
         let mut running = lock(&self.running);
         if let Some((other, _)) = running.as_ref() {
             return Err(Error::Busy(other));
@@ -54,7 +54,7 @@ pub struct LoadSummary {
 }
 
 impl LoadSummary {
-    fn of(crawl: &Crawl) -> Self {
+    pub(crate) fn of(crawl: &Crawl) -> Self {
         let mut failures: Vec<String> = crawl
             .failures
             .iter()
@@ -92,59 +92,15 @@ pub struct ExportRequest {
 }
 
 impl App {
-    /// Crawls the whole plant (`on_progress` after every request), and keeps what it
-    /// fetched for [`App::export_loaded`].
-    pub async fn load_everything(
-        &self,
-        plant: String,
-        asset_types: &[String],
-        on_progress: impl Fn(&Progress),
-    ) -> Result<LoadSummary> {
-        let job = self.jobs.start("Load everything")?;
-        let plan = plan(plant, asset_types)?;
-        let crawl = self
-            .crawl(&job, &plan, &Selection::everything(), on_progress)
-            .await;
-        let summary = LoadSummary::of(&crawl);
-        *lock(&self.loaded) = Some(crawl);
-        Ok(summary)
-    }
-
-    /// Cancels the load or export running, if one is.
+    /// Cancels the snapshot or export running, if one is.
     pub fn cancel_job(&self) {
         if let Some((_, cancel)) = lock(&self.jobs.running).as_ref() {
             cancel.cancel();
         }
     }
 
-    /// Asks `choose` where to save, then writes what "load everything" loaded; `None`
-    /// when the user cancelled the choice.
-    pub async fn export_loaded<F, Fut>(&self, format: &str, choose: F) -> Result<Option<PathBuf>>
-    where
-        F: FnOnce(SaveAs) -> Fut,
-        Fut: Future<Output = Result<Option<PathBuf>>>,
-    {
-        let _job = self.jobs.start("An export")?;
-        let format: Format = format.parse().map_err(Error::BadRequest)?;
-        let nothing =
-            || Error::BadRequest("nothing is loaded yet: use Load everything first".into());
-        if lock(&self.loaded).is_none() {
-            return Err(nothing());
-        }
-        let Some(path) = choose(save_as(format)).await? else {
-            return Ok(None);
-        };
-        {
-            let loaded = lock(&self.loaded);
-            let crawl = loaded.as_ref().ok_or_else(nothing)?;
-            export(crawl, format, &self.session().profile.name, &path)?;
-        }
-        *lock(&self.last_export) = Some(path.clone());
-        Ok(Some(path))
-    }
-
     /// Asks `choose` where to save, fetches the ticked shells and submodels (progress
-    /// on `on_progress`, Cancel as for "load everything"), then writes them. Nothing is
+    /// on `on_progress`, Cancel as for a snapshot), then writes them. Nothing is
     /// written when the user cancels the choice or the fetching.
     pub async fn export_selection<F, Fut>(
         &self,
@@ -211,7 +167,7 @@ impl App {
     }
 }
 
-fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
+pub(crate) fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
     let asset_types = asset_types
         .iter()
         .map(|t| t.parse::<AssetType>())
@@ -220,7 +176,7 @@ fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
 }
 
 /// The file name a save dialog suggests for `format`.
-fn save_as(format: Format) -> SaveAs {
+pub(crate) fn save_as(format: Format) -> SaveAs {
     let (name, extension) = match format {
         Format::Raw => ("aas-raw-bundle.json", "json"),
         Format::Env => ("aas-environment.json", "json"),

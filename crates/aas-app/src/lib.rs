@@ -1,9 +1,10 @@
 //! The application layer under both front ends (the desktop app and `aasmd`): the
 //! session with the built-in demo service, connection profiles and the keychain, the
-//! connection from a profile with command-line overrides, load and export jobs (one at
-//! a time), and a Blob's or File's content. No Tauri here: the desktop shell's
+//! connection from a profile with command-line overrides, snapshot and export jobs
+//! (one at a time), the snapshot store's other uses, and a Blob's or File's content. No Tauri here: the desktop shell's
 //! commands are a few lines over this crate, and everything is tested over loopback.
 
+mod browse;
 mod connect;
 mod content;
 mod diagnostics;
@@ -14,6 +15,7 @@ mod preferences;
 mod profile_form;
 mod profiles;
 mod session;
+mod snapshots;
 
 pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
@@ -27,3 +29,7 @@ pub use profiles::{
     APP_IDENTIFIER,
 };
 pub use session::{App, ProfileView, Session, StatusView, DEMO_PROFILE};
+pub use snapshots::{
+    changes_csv, take_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotShelf,
+    SnapshotTaken, StoreView, Taken, DEFAULT_KEEP,
+};

@@ -1,5 +1,6 @@
 //! The app's own preferences, apart from the profiles: theme, last profile, the plant
-//! and asset type last shown per profile, the export format. The desktop shell keeps
+//! and asset type last shown per profile, the export format, how many snapshots to
+//! keep. The desktop shell keeps
 //! them in a tauri-plugin-store store ([`PREFERENCES_FILE`]); this module reads them
 //! key by key, so a damaged or foreign value falls back to its default and never stops
 //! the app from starting, and checks every change the page asks for.
@@ -9,7 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Error, ProfileStore, Result};
+use crate::{app_data_dir, Error, ProfileStore, Result, DEFAULT_KEEP};
 
 /// The store's file, beside the profiles' `settings.json` (the plugin's default name
 /// would be that very file).
@@ -18,7 +19,7 @@ pub const PREFERENCES_FILE: &str = "preferences.json";
 /// Longest profile, plant or asset type name kept.
 const MAX_NAME: usize = 2048;
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preferences {
     /// `None`: follow the OS.
     pub theme: Option<Theme>,
@@ -26,10 +27,28 @@ pub struct Preferences {
     /// Per profile name: what was shown last.
     pub views: BTreeMap<String, View>,
     pub export_format: Option<String>,
+    /// Complete snapshots kept per plant and source (the app and `aasmd` both apply it).
+    pub keep_snapshots: usize,
     /// The webview's own storage, where versions before this store kept the theme and
     /// views, was emptied (once, on the first start): nothing of the app stays there.
     pub web_storage_cleared: bool,
 }
+
+impl Default for Preferences {
+    fn default() -> Self {
+        Preferences {
+            theme: None,
+            last_profile: None,
+            views: BTreeMap::new(),
+            export_format: None,
+            keep_snapshots: DEFAULT_KEEP,
+            web_storage_cleared: false,
+        }
+    }
+}
+
+/// The most snapshots per plant a user may ask to keep.
+const MAX_KEEP: usize = 1000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -61,6 +80,7 @@ pub enum PreferenceChange {
         asset_type: Option<String>,
     },
     ExportFormat(String),
+    KeepSnapshots(usize),
 }
 
 impl Preferences {
@@ -75,8 +95,22 @@ impl Preferences {
             views: value(get("views")).unwrap_or_default(),
             export_format: value::<String>(get("export_format"))
                 .filter(|f| f.parse::<aas_client::Format>().is_ok()),
+            keep_snapshots: value::<usize>(get("keep_snapshots"))
+                .filter(|n| (1..=MAX_KEEP).contains(n))
+                .unwrap_or(DEFAULT_KEEP),
             web_storage_cleared: value(get("web_storage_cleared")).unwrap_or(false),
         }
+    }
+
+    /// The preferences the desktop app stored, read from its file (for `aasmd`);
+    /// defaults when there is none or it cannot be read.
+    pub fn of_app() -> Self {
+        let stored = app_data_dir()
+            .ok()
+            .and_then(|dir| std::fs::read(dir.join(PREFERENCES_FILE)).ok())
+            .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+            .unwrap_or(Value::Null);
+        Preferences::read(|key| stored.get(key).cloned())
     }
 
     /// The store's keys and values.
@@ -93,6 +127,7 @@ impl Preferences {
                 "export_format",
                 json(serde_json::to_value(&self.export_format)),
             ),
+            ("keep_snapshots", Value::from(self.keep_snapshots)),
             ("web_storage_cleared", Value::Bool(self.web_storage_cleared)),
         ]
     }
@@ -121,6 +156,14 @@ impl Preferences {
                     .parse::<aas_client::Format>()
                     .map_err(Error::BadRequest)?;
                 self.export_format = Some(format);
+            }
+            PreferenceChange::KeepSnapshots(n) => {
+                if !(1..=MAX_KEEP).contains(&n) {
+                    return Err(Error::BadRequest(format!(
+                        "keep between 1 and {MAX_KEEP} snapshots per plant"
+                    )));
+                }
+                self.keep_snapshots = n;
             }
         }
         Ok(())
@@ -158,6 +201,7 @@ mod tests {
             "last_profile": "Plant Nord",
             "views": "not a map",
             "export_format": "exe",
+            "keep_snapshots": 0,
             "web_storage_cleared": true
         });
         let prefs = Preferences::read(|k| stored.get(k).cloned());
@@ -210,5 +254,10 @@ mod tests {
             .apply(change(json!({"export_format": "csv"})))
             .expect("csv");
         assert!(serde_json::from_value::<PreferenceChange>(json!({"theme": "purple"})).is_err());
+        assert!(prefs.apply(change(json!({"keep_snapshots": 0}))).is_err());
+        prefs
+            .apply(change(json!({"keep_snapshots": 3})))
+            .expect("keep 3");
+        assert_eq!(prefs.keep_snapshots, 3);
     }
 }

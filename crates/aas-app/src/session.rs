@@ -5,13 +5,14 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
-use aas_client::{Client, ClientAuth, Connection, Crawl, Secret};
+use aas_client::{Client, ClientAuth, Connection, Secret};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
 
 use crate::jobs::Jobs;
-use crate::{Result, SecretStore};
+use crate::snapshots::ShellTypes;
+use crate::{snapshot_store_path, Result, SecretStore};
 
 /// The name under which the built-in demo profile appears.
 pub const DEMO_PROFILE: &str = "Demo platform (built in)";
@@ -24,8 +25,9 @@ pub struct App {
     /// Secrets of saved profiles: the keychain, or memory for session-only ones.
     pub(crate) secrets: SecretStore,
     pub(crate) jobs: Jobs,
-    /// What the last "load everything" fetched, for export.
-    pub(crate) loaded: Mutex<Option<Crawl>>,
+    /// The snapshot store's file, shared with `aasmd`.
+    pub(crate) store_path: PathBuf,
+    pub(crate) shell_types: ShellTypes,
     /// The file the last export wrote, for "Show in folder".
     pub(crate) last_export: Mutex<Option<PathBuf>>,
     _sandbox: Sandbox,
@@ -102,7 +104,8 @@ impl App {
             demo,
             secrets: SecretStore::default(),
             jobs: Jobs::default(),
-            loaded: Mutex::new(None),
+            store_path: snapshot_store_path()?,
+            shell_types: ShellTypes::default(),
             last_export: Mutex::new(None),
             _sandbox: sandbox,
         })
@@ -120,10 +123,9 @@ impl App {
         self.demo.clone()
     }
 
-    /// Makes `session` the active one; what was loaded for the previous one is dropped.
+    /// Makes `session` the active one.
     pub(crate) fn switch(&self, session: Session) {
         *self.session.write().unwrap_or_else(|e| e.into_inner()) = session;
-        *lock(&self.loaded) = None;
     }
 }
 

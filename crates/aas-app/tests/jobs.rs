@@ -1,5 +1,6 @@
-//! Load and export jobs against the app's own demo service, over loopback: one at a
-//! time (a second gets `busy`), and a write that fails names the file and the OS error.
+//! Snapshot and export jobs against the app's own demo service, over loopback: one at a
+//! time (a second gets `busy`), Cancel keeps a partial snapshot, and a write that fails
+//! names the file and the OS error.
 
 use std::path::PathBuf;
 
@@ -11,9 +12,19 @@ fn types() -> Vec<String> {
     vec!["machine".into(), "tool".into()]
 }
 
+/// The demo app over a store of its own in a fresh folder.
+async fn app_with_store(test: &str) -> App {
+    let dir = std::env::temp_dir().join(format!("aas-jobs-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    App::start_with_demo()
+        .await
+        .expect("demo service")
+        .with_store(dir.join("snapshots.sqlite3"))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
-    let app = App::start_with_demo().await.expect("demo service");
+    let app = app_with_store("busy").await;
     let wanted = types();
     // An export holds the one job slot while its save dialog is open (`join!` polls it
     // first, so it has the slot before the others ask).
@@ -36,9 +47,13 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
         |_| {},
     );
     let others = async {
-        let load = app.load_everything("DEMO-01".into(), &wanted, |_| {}).await;
+        let load = app
+            .take_snapshot("DEMO-01".into(), &wanted, 10, |_| {})
+            .await;
         let again = app
-            .export_loaded("raw", |_| async { Ok(Some(PathBuf::from("/never"))) })
+            .export_snapshot("DEMO-01", None, "raw", |_| async {
+                Ok(Some(PathBuf::from("/never")))
+            })
             .await;
         dialog_closed.notify_one();
         (load, again)
@@ -54,29 +69,41 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
         "the dialog was cancelled"
     );
 
-    // Cancel reaches the load that runs: here from its first progress report.
+    // Cancel reaches the snapshot being taken: here from its first progress report.
+    // What was fetched is kept, marked partial.
     let cancelled = app
-        .load_everything("DEMO-01".into(), &wanted, |_| app.cancel_job())
+        .take_snapshot("DEMO-01".into(), &wanted, 10, |_| app.cancel_job())
         .await
         .expect("the slot is free again");
-    assert!(cancelled.cancelled, "{cancelled:?}");
+    assert!(cancelled.loaded.cancelled, "{cancelled:?}");
+    assert!(!cancelled.snapshot.complete, "{cancelled:?}");
     let whole = app
-        .load_everything("DEMO-01".into(), &wanted, |_| {})
+        .take_snapshot("DEMO-01".into(), &wanted, 10, |_| {})
         .await
         .expect("and free again");
-    assert!(!whole.cancelled && whole.failures.is_empty(), "{whole:?}");
+    assert!(
+        !whole.loaded.cancelled && whole.loaded.failures.is_empty() && whole.snapshot.complete,
+        "{whole:?}"
+    );
+    let listed = app.snapshots("DEMO-01", 10).expect("list").snapshots;
+    let ids: Vec<i64> = listed.iter().map(|s| s.id).collect();
+    assert_eq!(
+        ids,
+        [whole.snapshot.id, cancelled.snapshot.id],
+        "newest first"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_that_cannot_be_written_names_the_file_and_the_os_error() {
-    let app = App::start_with_demo().await.expect("demo service");
-    app.load_everything("DEMO-01".into(), &types(), |_| {})
+    let app = app_with_store("unwritable").await;
+    app.take_snapshot("DEMO-01".into(), &types(), 10, |_| {})
         .await
-        .expect("loaded");
+        .expect("taken");
     let target = PathBuf::from("/nonexistent-folder-of-this-test/plant.json");
     let chosen = target.clone();
     let e = app
-        .export_loaded("env", |_| async move { Ok(Some(chosen)) })
+        .export_snapshot("DEMO-01", None, "env", |_| async move { Ok(Some(chosen)) })
         .await
         .expect_err("no such folder");
     assert_eq!(e.kind(), ErrorKind::Io, "{e}");

@@ -55,11 +55,11 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
         .await
         .expect("tried");
     assert!(format!("{steps:?}").contains("Failed"), "{steps:?}");
-    let loaded = app
-        .load_everything("DEMO-01".into(), &["machine".into()], |_| {})
+    let taken = app
+        .take_snapshot("DEMO-01".into(), &["machine".into()], 10, |_| {})
         .await
-        .expect("loaded");
-    assert!(loaded.failures.is_empty());
+        .expect("taken");
+    assert!(taken.loaded.failures.is_empty());
     let refused = app.use_profile("No such profile").expect_err("unknown");
     tracing::warn!("use profile: {refused}");
 

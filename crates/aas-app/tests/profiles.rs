@@ -41,10 +41,18 @@ async fn a_profile_offers_only_the_asset_types_its_application_requested() {
 
     let view = app.use_profile("Two types").expect("connected");
     assert_eq!(view.asset_types, ["machine", "tool"]);
-    let loaded = app
-        .load_everything("DEMO-01".into(), &["machine".into()], |_| {})
+    let taken = app
+        .take_snapshot("DEMO-01".into(), &["machine".into()], 10, |_| {})
         .await
-        .expect("loaded with the profile's secrets, kept for this session");
-    assert!(loaded.failures.is_empty(), "{:?}", loaded.failures);
+        .expect("taken with the profile's secrets, kept for this session");
+    assert!(
+        taken.loaded.failures.is_empty(),
+        "{:?}",
+        taken.loaded.failures
+    );
+    assert_eq!(
+        taken.snapshot.source, "Two types",
+        "the profile names the snapshot"
+    );
     std::fs::remove_dir_all(&home).expect("cleanup");
 }

@@ -142,6 +142,10 @@ pub enum SnapshotCommand {
         /// (all eight without a profile) when omitted.
         #[arg(long = "type", value_parser = parse_asset_type)]
         asset_types: Vec<AssetType>,
+        /// Keep the newest N complete snapshots of this plant and source, removing older
+        /// ones (partial ones older than those too); default: the app's preference (10).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        keep: Option<u16>,
         #[command(flatten)]
         store: StoreArg,
     },

@@ -54,7 +54,9 @@ impl CliError {
             Some(ErrorKind::Auth | ErrorKind::UserToken) => 3,
             Some(ErrorKind::NotFound | ErrorKind::NotAllowed) => 4,
             Some(ErrorKind::Offline) => 5,
-            Some(ErrorKind::Io) => OUTPUT_FAILED,
+            Some(ErrorKind::Io | ErrorKind::DiskFull) => OUTPUT_FAILED,
+            Some(ErrorKind::NoSnapshot) => 4,
+            Some(ErrorKind::StoreDamaged) => 2,
             Some(
                 ErrorKind::Config
                 | ErrorKind::BadRequest

@@ -4,12 +4,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
-use aas_app::ConnectionSource;
-use aas_client::{Client, Connection, CrawlPlan, Format, SafeCsv, Selection};
+use aas_app::{changes_csv, take_snapshot, ConnectionSource, Preferences, Taken};
+use aas_client::{Client, Connection, CrawlPlan, Format};
 use aas_model::AssetType;
-use aas_snapshot::{Change, ChangeKind, SnapshotInfo, Store};
+use aas_snapshot::{ChangeKind, SnapshotInfo, Store};
 
 use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
 use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
@@ -21,8 +20,9 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
         SnapshotCommand::Take {
             plant,
             asset_types,
+            keep,
             store,
-        } => take(conn, plant, asset_types, &store).await,
+        } => take(conn, plant, asset_types, keep, &store).await,
         SnapshotCommand::List { plant, json, store } => {
             let list = open(&store)?.list(plant.as_deref())?;
             if json {
@@ -89,43 +89,26 @@ pub fn diff(
     if json {
         return print(&serde_json::to_string(&diff.changes)?);
     }
-    let cells = |c: &Change| {
-        let change = match c.change {
-            ChangeKind::Added => "added",
-            ChangeKind::Removed => "removed",
-            ChangeKind::Changed => "changed",
-        };
-        [
-            change.to_owned(),
-            c.aas_id.clone(),
-            c.submodel.clone().unwrap_or_default(),
-            c.path.join("/"),
-            c.old.clone().unwrap_or_default(),
-            c.new.clone().unwrap_or_default(),
-        ]
-    };
     if csv {
-        let mut out = SafeCsv::new(std::io::stdout().lock());
-        let header = ["change", "aas_id", "submodel", "path", "old", "new"];
-        let rows = std::iter::once(header.map(str::to_owned)).chain(diff.changes.iter().map(cells));
-        for row in rows {
-            let row: Vec<&str> = row.iter().map(String::as_str).collect();
-            out.write_row(&row).map_err(std::io::Error::from)?;
-        }
-        out.into_inner()?.flush()?;
+        let mut out = std::io::stdout().lock();
+        out.write_all(&changes_csv(&diff.changes)?)?;
+        out.flush()?;
         return Ok(());
     }
     let lines: Vec<String> = diff
         .changes
         .iter()
         .map(|c| {
-            let [change, aas_id, submodel, path, old, new] = cells(c);
-            let at = [submodel, path].join("/");
+            let at = [c.submodel.as_deref().unwrap_or(""), &c.path.join("/")].join("/");
             let values = match c.change {
-                ChangeKind::Changed => format!("\t{old} → {new}"),
+                ChangeKind::Changed => format!(
+                    "\t{} → {}",
+                    c.old.as_deref().unwrap_or(""),
+                    c.new.as_deref().unwrap_or("")
+                ),
                 _ => String::new(),
             };
-            format!("{change}\t{aas_id}\t{at}{values}")
+            format!("{}\t{}\t{at}{values}", c.change.word(), c.aas_id)
         })
         .collect();
     print(&lines.join("\n"))
@@ -149,6 +132,7 @@ async fn take(
     args: &ConnectionArgs,
     plant: String,
     asset_types: Vec<AssetType>,
+    keep: Option<u16>,
     store: &StoreArg,
 ) -> Result<(), CliError> {
     let from = source(args);
@@ -159,38 +143,27 @@ async fn take(
     } else {
         asset_types
     };
+    let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
     let client = Arc::new(Client::new(conn)?);
-    let mut store = open(store)?;
-    let plan = CrawlPlan::new(plant.clone(), asset_types);
-    let mut writer = store.begin(&name, &plant, SystemTime::now())?;
+    let plan = CrawlPlan::new(plant, asset_types);
     let cancel = cancel_on_ctrl_c();
     let progress = CrawlProgress::new();
-    // The first failure to write stops the crawl: nothing is fetched to be lost.
-    let mut unwritten = None;
-    let crawl = client
-        .crawl_into(
-            &plan,
-            &Selection::everything(),
-            &cancel,
-            |p| progress.show(p),
-            |answer| {
-                if unwritten.is_none() {
-                    if let Err(e) = writer.answer(&answer) {
-                        unwritten = Some(e);
-                        cancel.cancel();
-                    }
-                }
-            },
-        )
-        .await;
+    let taken = take_snapshot(
+        &client,
+        &store_path(store)?,
+        &name,
+        &plan,
+        keep,
+        &cancel,
+        |p| progress.show(p),
+    )
+    .await;
     progress.finish();
-    if let Some(e) = unwritten {
-        return Err(e.into());
-    }
-    for failure in &crawl.failures {
-        writer.failure(failure)?;
-    }
-    let info = writer.finish(!crawl.cancelled && !crawl.is_partial())?;
+    let Taken {
+        info,
+        crawl,
+        retired,
+    } = taken?;
     eprintln!(
         "aasmd: snapshot {} of {}: {} answers, {} AAS in {:.2}s",
         info.id,
@@ -199,6 +172,13 @@ async fn take(
         info.shells,
         took(&crawl)
     );
+    if !retired.is_empty() {
+        let ids: Vec<String> = retired.iter().map(i64::to_string).collect();
+        eprintln!(
+            "aasmd: removed older snapshots {} (keeping the newest {keep} complete ones)",
+            ids.join(", ")
+        );
+    }
     print(&serde_json::to_string(&info)?)?;
     outcome(&crawl)
 }
@@ -222,12 +202,15 @@ fn host_of(url: &str) -> String {
 }
 
 /// The store of `--store` / `AASMD_STORE`, else the app's.
+fn store_path(store: &StoreArg) -> Result<PathBuf, CliError> {
+    match &store.path {
+        Some(path) => Ok(path.clone()),
+        None => Ok(aas_app::snapshot_store_path()?),
+    }
+}
+
 fn open(store: &StoreArg) -> Result<Store, CliError> {
-    let path: PathBuf = match &store.path {
-        Some(path) => path.clone(),
-        None => aas_app::snapshot_store_path()?,
-    };
-    Ok(Store::open(&path)?)
+    Ok(Store::open(&store_path(store)?)?)
 }
 
 /// The latest complete snapshot of `plant`, or of the store's only plant.

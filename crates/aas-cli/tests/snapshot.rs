@@ -328,3 +328,25 @@ fn a_changed_value_and_a_removed_asset_are_exactly_the_diff() {
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+#[test]
+fn take_keeps_only_the_newest_complete_snapshots_it_is_told_to() {
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let dir = temp_dir("snapshot-keep");
+    let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
+    sandbox.write_config(&config);
+    let take = [
+        "snapshot", "take", "--plant", "DEMO-01", "--type", "tool", "--keep", "2",
+    ];
+    let taken: Vec<Value> = (0..3)
+        .map(|_| json(&aasmd(&config, &store, &take))["id"].clone())
+        .collect();
+    let listed = json(&aasmd(&config, &store, &["snapshot", "list", "--json"]));
+    let kept: Vec<Value> = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s["id"].clone())
+        .collect();
+    assert_eq!(kept, taken[1..], "the oldest was removed");
+}

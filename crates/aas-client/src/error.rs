@@ -83,6 +83,12 @@ pub enum ErrorKind {
     KeychainUnavailable,
     /// Another job of the same kind is running.
     Busy,
+    /// No snapshot to search, compare or export yet.
+    NoSnapshot,
+    /// The snapshot store file is damaged (or from a newer version): it can be moved aside.
+    StoreDamaged,
+    /// The disk is full; nothing written earlier was lost.
+    DiskFull,
 }
 
 impl Error {
@@ -111,6 +117,9 @@ impl Error {
                 ErrorKind::BadData
             }
             Error::Settings(_) => ErrorKind::Config,
+            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
+                ErrorKind::DiskFull
+            }
             Error::Io { .. } => ErrorKind::Io,
         }
     }

@@ -36,6 +36,17 @@ pub enum ChangeKind {
     Changed,
 }
 
+impl ChangeKind {
+    /// As JSON and CSV name it.
+    pub fn word(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Changed => "changed",
+        }
+    }
+}
+
 /// The changes, sorted by shell, submodel and path, and what could not be compared.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Diff {

@@ -68,3 +68,17 @@ pub enum Error {
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// Whether the disk (or the user's quota) is full: what was committed before stays.
+    pub fn is_disk_full(&self) -> bool {
+        match self {
+            Error::Sql { source, .. } => {
+                source.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull)
+            }
+            Error::Io { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
+            Error::Export(e) => e.kind() == aas_client::ErrorKind::DiskFull,
+            _ => false,
+        }
+    }
+}

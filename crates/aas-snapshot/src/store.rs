@@ -162,7 +162,10 @@ impl Store {
             .filter(|s| s.source == source)
             .collect();
         newest_first.reverse();
-        let Some(oldest_kept) = newest_first.iter().filter(|s| s.complete).nth(keep.max(1) - 1)
+        let Some(oldest_kept) = newest_first
+            .iter()
+            .filter(|s| s.complete)
+            .nth(keep.max(1) - 1)
         else {
             return Ok(Vec::new());
         };

@@ -1,0 +1,129 @@
+//! Snapshots through the application layer, against the app's own demo service over
+//! loopback: the newest N complete ones are kept, search names each hit's asset type,
+//! a snapshot browses as the live service does, and the store's failures have kinds
+//! the page acts on.
+
+use aas_app::App;
+use aas_client::ErrorKind;
+
+const PLANT: &str = "DEMO-01";
+
+fn types() -> Vec<String> {
+    vec!["machine".into(), "tool".into()]
+}
+
+async fn app_with_store(test: &str) -> (App, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("aas-snapshots-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = dir.join("snapshots.sqlite3");
+    let app = App::start_with_demo()
+        .await
+        .expect("demo service")
+        .with_store(store.clone());
+    (app, store)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_newest_complete_snapshots_are_kept_and_older_ones_are_named() {
+    let (app, _) = app_with_store("keep").await;
+    let mut taken = Vec::new();
+    for _ in 0..3 {
+        let t = app
+            .take_snapshot(PLANT.into(), &types(), 2, |_| {})
+            .await
+            .expect("taken");
+        taken.push(t);
+    }
+    assert!(taken[0].retired.is_empty() && taken[1].retired.is_empty());
+    assert_eq!(taken[2].retired, [taken[0].snapshot.id]);
+    let shelf = app.snapshots(PLANT, 2).expect("list");
+    let ids: Vec<i64> = shelf.snapshots.iter().map(|s| s.id).collect();
+    assert_eq!(ids, [taken[2].snapshot.id, taken[1].snapshot.id]);
+    assert!(shelf.store.bytes > 0 && shelf.snapshots.iter().all(|s| s.bytes > 0));
+
+    // Nothing changed between the last two.
+    let changes = app.changes(PLANT, None, None).expect("changes");
+    assert_eq!(
+        (changes.old.id, changes.new.id),
+        (taken[1].snapshot.id, taken[2].snapshot.id)
+    );
+    assert!(changes.changes.is_empty(), "{:?}", changes.changes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_type() {
+    let (app, _) = app_with_store("browse").await;
+    let none = app
+        .search(PLANT, "SN-M-0001", None, 10)
+        .expect_err("no snapshot yet");
+    assert_eq!(none.kind(), ErrorKind::NoSnapshot, "{none}");
+    assert!(none.to_string().contains("Take snapshot"), "{none}");
+
+    let id = app
+        .take_snapshot(PLANT.into(), &types(), 10, |_| {})
+        .await
+        .expect("taken")
+        .snapshot
+        .id;
+    let found = app.search(PLANT, "SN-M-0001", None, 10).expect("search");
+    assert_eq!(found.snapshot.id, id);
+    let hit = found.hits.first().expect("the serial number");
+    let serial = hit.hit.value.as_deref().unwrap_or_default();
+    assert!(serial.starts_with("SN-M-0001"), "{serial}");
+    assert_eq!(hit.asset_type.map(|t| t.code()), Some("machine"));
+    let submodel = hit.hit.submodel.clone().expect("in a submodel");
+
+    let live = app.aas_list(None, "machine", PLANT).await.expect("live");
+    let stored = app
+        .aas_list(Some(id), "machine", PLANT)
+        .await
+        .expect("stored");
+    assert_eq!(raws(&stored), raws(&live));
+    let live = app
+        .elements(None, &hit.hit.aas_id, &submodel)
+        .await
+        .expect("live");
+    let stored = app
+        .elements(Some(id), &hit.hit.aas_id, &submodel)
+        .await
+        .expect("stored");
+    assert_eq!(raws(&stored), raws(&live));
+
+    // A type that was not crawled is not in the snapshot; nor is another plant.
+    let missing = app
+        .aas_list(Some(id), "product", PLANT)
+        .await
+        .expect_err("not crawled");
+    assert_eq!(missing.kind(), ErrorKind::NotFound, "{missing}");
+    let other = app
+        .aas_list(Some(id), "machine", "DEMO-02")
+        .await
+        .expect_err("other plant");
+    assert_eq!(other.kind(), ErrorKind::BadRequest, "{other}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_store_is_named_and_moved_aside_on_request() {
+    let (app, store) = app_with_store("damaged").await;
+    std::fs::create_dir_all(store.parent().expect("folder")).expect("folder");
+    std::fs::write(
+        &store,
+        b"this is not a database, only text that fills a page".repeat(200),
+    )
+    .expect("damaged file");
+    let e = app.snapshots(PLANT, 10).expect_err("damaged");
+    assert_eq!(e.kind(), ErrorKind::StoreDamaged, "{e}");
+    assert!(e.to_string().contains(&store.display().to_string()), "{e}");
+
+    let moved = app.move_store_aside().expect("moved");
+    assert!(moved.moved_to.exists() && moved.moved_to != store);
+    let shelf = app.snapshots(PLANT, 10).expect("a new store");
+    assert!(shelf.snapshots.is_empty());
+    app.take_snapshot(PLANT.into(), &types(), 10, |_| {})
+        .await
+        .expect("taken into the new store");
+}
+
+fn raws(nodes: &[aas_model::OutlineNode]) -> Vec<&str> {
+    nodes.iter().map(|n| n.raw.as_str()).collect()
+}

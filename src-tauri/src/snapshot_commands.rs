@@ -1,0 +1,84 @@
+//! Tauri commands over the snapshot store: a few lines each over `aas-app`. They answer
+//! from the local file, so they work offline.
+
+use std::path::PathBuf;
+
+use aas_app::{App, ChangesView, MovedAside, SearchAnswer, SnapshotShelf};
+use tauri::{AppHandle, State};
+
+use crate::error::IpcError;
+use crate::preferences;
+use crate::save_dialog::ask_save_path;
+
+type Reply<T> = Result<T, IpcError>;
+
+/// The active profile's snapshots of `plant`, newest first, with the store's place and size.
+#[tauri::command]
+pub async fn list_snapshots(
+    handle: AppHandle,
+    app: State<'_, App>,
+    plant: String,
+) -> Reply<SnapshotShelf> {
+    let keep = preferences::load(&handle)?.keep_snapshots;
+    Ok(app.snapshots(&plant, keep)?)
+}
+
+#[tauri::command]
+pub async fn delete_snapshot(app: State<'_, App>, id: i64) -> Reply<()> {
+    Ok(app.delete_snapshot(id)?)
+}
+
+#[tauri::command]
+pub async fn move_store_aside(app: State<'_, App>) -> Reply<MovedAside> {
+    Ok(app.move_store_aside()?)
+}
+
+/// Elements of `snapshot` (null: the plant's latest complete one) matching `query`.
+#[tauri::command]
+pub async fn search_snapshot(
+    app: State<'_, App>,
+    plant: String,
+    query: String,
+    snapshot: Option<i64>,
+    limit: usize,
+) -> Reply<SearchAnswer> {
+    Ok(app.search(&plant, &query, snapshot, limit.min(1000))?)
+}
+
+/// The changes from `old` to `new` (both null: the plant's latest two complete snapshots).
+#[tauri::command]
+pub async fn snapshot_changes(
+    app: State<'_, App>,
+    plant: String,
+    old: Option<i64>,
+    new: Option<i64>,
+) -> Reply<ChangesView> {
+    Ok(app.changes(&plant, old, new)?)
+}
+
+#[tauri::command]
+pub async fn export_changes(
+    handle: AppHandle,
+    app: State<'_, App>,
+    old: i64,
+    new: i64,
+    format: String,
+) -> Reply<Option<PathBuf>> {
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.export_changes(old, new, &format, chosen).await?)
+}
+
+/// Export with nothing ticked: `snapshot`, or the plant's latest complete one.
+#[tauri::command]
+pub async fn export_snapshot(
+    handle: AppHandle,
+    app: State<'_, App>,
+    plant: String,
+    snapshot: Option<i64>,
+    format: String,
+) -> Reply<Option<PathBuf>> {
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app
+        .export_snapshot(&plant, snapshot, &format, chosen)
+        .await?)
+}

@@ -1,0 +1,61 @@
+// Snapshots as the page names and picks them: node --test tests/ui
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+process.env.TZ = 'UTC'; // dates are shown in local time
+const {
+  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, previousOf, problemWords, snapshotName, takeSummary,
+} = await import('../../ui/snapshot-model.js');
+
+const snap = (id, day, complete = true) =>
+  ({ id, taken_at: `2024-05-0${day}T08:30:00Z`, shells: 24, nodes: 200, complete, bytes: 1000 * id });
+// Newest first, as list_snapshots answers: 5 partial, 4 and 2 complete, 1 partial.
+const list = [snap(5, 5, false), snap(4, 4), snap(2, 2), snap(1, 1, false)];
+
+test('dates, sizes and names read well', () => {
+  assert.equal(formatTakenAt('2024-05-03T14:07:59Z'), '2024-05-03 14:07');
+  assert.equal(formatTakenAt('not a date'), 'not a date');
+  assert.deepEqual([0, 950, 12_345, 4_500_000, 1_200_000_000].map(formatBytes), ['0 B', '950 B', '12.3 kB', '4.5 MB', '1.2 GB']);
+  assert.equal(snapshotName(snap(4, 4)), 'the snapshot of 2024-05-04 08:30');
+  assert.equal(snapshotName(snap(5, 5, false)), 'the snapshot of 2024-05-05 08:30 (partial)');
+});
+
+test('the latest complete snapshot is offered while offline, unless one is on screen', () => {
+  assert.equal(latestComplete(list).id, 4, 'the newer partial one is passed over');
+  assert.equal(offlineOffer(list, null).id, 4);
+  assert.equal(offlineOffer(list, snap(2, 2)), null, 'a snapshot is on screen already');
+  assert.equal(offlineOffer([snap(1, 1, false)], null).id, 1, 'a partial one beats an empty tree');
+  assert.equal(offlineOffer([], null), null);
+});
+
+test('a snapshot is compared with the complete one before it', () => {
+  assert.equal(previousOf(list, 5).id, 4);
+  assert.equal(previousOf(list, 4).id, 2);
+  assert.equal(previousOf(list, 2), null, 'only a partial one is older');
+  assert.equal(previousOf(list, 99), null);
+});
+
+test('the keep setting takes whole numbers from 1 to 1000', () => {
+  assert.deepEqual(['1', '10', '1000', ' 7 '].map(keepValue), [1, 10, 1000, 7]);
+  assert.deepEqual(['0', '1001', '2.5', 'ten', '', '-3'].map(keepValue), [null, null, null, null, null, null]);
+});
+
+test('store problems are said in words that say what to do', () => {
+  const error = (kind, message = 'raw') => Object.assign(new Error(message), { kind });
+  assert.match(problemWords(error('disk_full')), /^The disk is full: .*no earlier snapshot was lost/);
+  assert.match(problemWords(error('busy')), /^Another snapshot or export is running/);
+  const damaged = problemWords(error('store_damaged', '/data/snapshots.sqlite3 is damaged: move it aside.'));
+  assert.match(damaged, /^\/data\/snapshots\.sqlite3 is damaged: move it aside\. /);
+  assert.ok(damaged.endsWith('(Snapshots… offers to move it aside and start a new store.)'), damaged);
+  assert.equal(problemWords(error('no_snapshot', 'No snapshot of DEMO-01 yet: Take snapshot makes one.')),
+    'No snapshot of DEMO-01 yet: Take snapshot makes one.');
+});
+
+test('the line after Take snapshot says how it ended', () => {
+  const result = { snapshot: snap(4, 4), requests: 156, failures: [], cancelled: false, retired: [] };
+  assert.equal(takeSummary(result), 'Snapshot taken: 24 shells, 4.0 kB');
+  assert.equal(takeSummary({ ...result, failures: ['a', 'b'], retired: [1, 2] }),
+    'Snapshot taken: 24 shells, 4.0 kB; 2 nodes failed; 2 older snapshots removed (keep setting)');
+  assert.equal(takeSummary({ ...result, snapshot: snap(5, 5, false), requests: 10, cancelled: true }),
+    'Cancelled after 10 requests: kept as a partial snapshot');
+});

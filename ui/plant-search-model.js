@@ -1,0 +1,40 @@
+// The whole-plant search as data, free of the DOM so it can be unit-tested: how a hit
+// reads, where it is in the tree, the status line, and the arrow keys through the hits.
+
+import { plural } from './format.js';
+import { snapshotName } from './snapshot-model.js';
+
+/** A shell's identifier made short for a row: what follows its last '#', '/' or ':'. */
+export function shortAasId(id) {
+  const tail = id.slice(Math.max(id.lastIndexOf('#'), id.lastIndexOf('/'), id.lastIndexOf(':')) + 1);
+  return tail || id;
+}
+
+/** A hit's place as its parts: the shell, then the submodel and the element path. */
+export function hitTrail(hit) {
+  return [shortAasId(hit.aas_id), ...(hit.submodel == null ? [] : [hit.submodel, ...hit.path])];
+}
+
+/** Where a hit (or a change, which has the same fields) is in the tree. */
+export function locationOf(entry) {
+  return { aasId: entry.aas_id, assetType: entry.asset_type ?? null, submodel: entry.submodel, path: entry.path };
+}
+
+/** The status line over the hits of `{snapshot, hits}` when at most `limit` were asked. */
+export function hitsStatus({ snapshot, hits }, limit) {
+  const where = `in ${snapshotName(snapshot)}`;
+  if (hits.length === 0) return `No hits ${where}`;
+  if (hits.length >= limit) return `The first ${hits.length} hits ${where}: type more to narrow them`;
+  return `${plural(hits.length, 'hit')} ${where}`;
+}
+
+/**
+ * The hit made active by `key` from `index` (-1: none yet) among `count` hits; the
+ * arrows wrap around. Null for a key the list does not handle.
+ */
+export function moveActive(index, key, count) {
+  if (count === 0) return null;
+  if (key === 'ArrowDown') return (index + 1) % count;
+  if (key === 'ArrowUp') return index <= 0 ? count - 1 : index - 1;
+  return null;
+}

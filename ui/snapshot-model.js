@@ -1,0 +1,83 @@
+// Snapshots as the page shows them, free of the DOM so it can be unit-tested: their
+// names, sizes and dates, which one to offer or compare, and errors of the store in words.
+
+import { plural } from './format.js';
+
+const two = (n) => String(n).padStart(2, '0');
+
+/** `taken_at` (RFC 3339, UTC) as local "YYYY-MM-DD HH:MM"; an unreadable one as given. */
+export function formatTakenAt(takenAt) {
+  const d = new Date(takenAt);
+  if (Number.isNaN(d.getTime())) return String(takenAt);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** A size in bytes for people: "0 B", "950 B", "12.3 kB", "4.5 MB", "1.2 GB". */
+export function formatBytes(bytes) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "the snapshot of 2024-05-03 14:07", "(partial)" added to one cut short. */
+export function snapshotName(snapshot) {
+  return `the snapshot of ${formatTakenAt(snapshot.taken_at)}${snapshot.complete ? '' : ' (partial)'}`;
+}
+
+/** The newest complete snapshot of a list ordered newest first, or null. */
+export const latestComplete = (snapshots) => snapshots.find((s) => s.complete) ?? null;
+
+/**
+ * The snapshot to offer while the service is away: none while one is browsed already,
+ * else the newest complete one, else the newest partial one (better than an empty tree).
+ */
+export function offlineOffer(snapshots, browsing) {
+  if (browsing) return null;
+  return latestComplete(snapshots) ?? snapshots[0] ?? null;
+}
+
+/**
+ * The complete snapshot taken before snapshot `id` (to compare with), or null. Partial
+ * ones are skipped: what a cancelled crawl never fetched would read as removed.
+ */
+export function previousOf(snapshots, id) {
+  const at = snapshots.findIndex((s) => s.id === id);
+  return at < 0 ? null : snapshots.slice(at + 1).find((s) => s.complete) ?? null;
+}
+
+/** The keep-N preference typed by the user: a whole number from 1 to 1000, or null. */
+export function keepValue(text) {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : null;
+}
+
+/** What went wrong with the store, in words that say what to do. */
+export function problemWords(error) {
+  switch (error.kind) {
+    case 'busy':
+      return 'Another snapshot or export is running: wait for it to end, or cancel it, and try again.';
+    case 'disk_full':
+      return 'The disk is full: nothing more was written, and no earlier snapshot was lost. '
+        + 'Free some space (or delete old snapshots) and try again.';
+    case 'store_damaged':
+      return `${error.message} (Snapshots… offers to move it aside and start a new store.)`;
+    default:
+      return error.message;
+  }
+}
+
+/** The line after Take snapshot: how it ended, what failed, what the keep-N rule retired. */
+export function takeSummary(result) {
+  const { snapshot, requests, failures, cancelled, retired } = result;
+  const head = cancelled
+    ? `Cancelled after ${plural(requests, 'request')}: kept as a partial snapshot`
+    : `Snapshot taken: ${plural(snapshot.shells, 'shell')}, ${formatBytes(snapshot.bytes)}`;
+  const failed = failures.length ? `; ${plural(failures.length, 'node')} failed` : '';
+  const gone = retired.length ? `; ${plural(retired.length, 'older snapshot')} removed (keep setting)` : '';
+  return head + failed + gone;
+}
