@@ -100,15 +100,23 @@ async function selectPlant(plant, types) {
   remember(prefs, active.name, { plant });
   loading.reset();
   readSnapshots();
+  // A slow answer from an earlier choice (live lists waiting out a stopped service)
+  // must not overwrite the counts of the lists asked since.
+  const asked = lists;
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
+    let text;
+    let title = '';
     try {
-      count.textContent = String((await lists.get(type)).length);
+      text = String((await asked.get(type)).length);
     } catch (e) {
-      count.textContent = '!';
-      count.title = e.message;
+      [text, title] = ['!', e.message];
     }
+    if (lists !== asked) return;
+    count.textContent = text;
+    count.title = title;
   }));
+  if (lists !== asked) return;
   if (currentType === null) {
     const remembered = recall(prefs, active.name).assetType;
     const first = types.includes(remembered) ? remembered : await firstNonEmpty(types);

@@ -147,6 +147,9 @@ class Snapshots(AppTestCase):
             wd.wait_for(row("Machine_M0001") + ' .change-mark[data-change="inside"]')
             self.assertEqual(wd.text_content(row("CityTown") + " .value"), "Esslingen")
             screenshot(os.path.join(self.out, "snapshot-changes.png"))
+            wd.click(wd.wait_for("#theme"))
+            screenshot(os.path.join(self.out, "snapshot-changes-dark.png"))
+            wd.click(wd.wait_for("#theme"))
 
             # The changes as CSV.
             wd.click(wd.wait_for("#changes-export-csv"))
@@ -179,6 +182,8 @@ class Snapshots(AppTestCase):
             wd.click(wd.wait_for('.chip[data-type="tool"]'))
             wd.wait_for(row("Tool_T0001"))
             self.assertIsNone(wd.text_content(row("Tool_T0002")))
+            self.assertEqual(wd.text_content('.chip[data-type="tool"] .count'), "2",
+                             "the chips count the snapshot's shells, not the stopped service's")
             screenshot(os.path.join(self.out, "snapshot-offline.png"))
         finally:
             if self.sandbox.poll() is None:
