@@ -16,7 +16,7 @@ use crate::error::IpcError;
 use crate::preferences;
 use crate::save_dialog::ask_save_path;
 
-type Reply<T> = Result<T, IpcError>;
+pub(crate) type Reply<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub fn connection_info(app: State<'_, App>) -> ProfileView {
@@ -43,13 +43,11 @@ pub async fn list_submodels(
     Ok(app.submodels(snapshot, &aas_id).await?)
 }
 
-/// What the registry (as read for the session) names as the endpoints of a shell.
 #[tauri::command]
 pub async fn shell_endpoints(app: State<'_, App>, aas_id: String) -> Reply<Vec<NamedEndpoint>> {
     Ok(app.session().client.endpoints(&aas_id).await?)
 }
 
-/// Refresh: the registry is read again at its next use.
 #[tauri::command]
 pub async fn refresh_registry(app: State<'_, App>) -> Reply<()> {
     app.session().client.forget_registry().await;
@@ -100,7 +98,6 @@ pub async fn save_blob(
     Ok(app.save_blob(&at, |s| ask_save_path(&handle, s)).await?)
 }
 
-/// Opens the File's web address in the system's browser.
 #[tauri::command]
 pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply<()> {
     let address = app.file_address(&at).await?;
@@ -108,7 +105,6 @@ pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply
         .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
 }
 
-/// Crawls the plant into a new snapshot, keeping the newest ones the preferences say.
 #[tauri::command]
 pub async fn take_snapshot(
     handle: AppHandle,
@@ -151,7 +147,6 @@ pub async fn export_selection(
     Ok(app.export_selection(request, chosen, progress).await?)
 }
 
-/// Shows the last exported file in the system's file manager.
 #[tauri::command]
 pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
     let path = app.last_export()?;

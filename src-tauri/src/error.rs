@@ -29,12 +29,6 @@ impl From<aas_client::Error> for IpcError {
     }
 }
 
-impl From<aas_model::UnknownAssetType> for IpcError {
-    fn from(e: aas_model::UnknownAssetType) -> Self {
-        aas_app::Error::from(e).into()
-    }
-}
-
 impl IpcError {
     /// A failure of this machine's desktop (opening a browser, a file manager).
     pub fn local(message: String) -> Self {

@@ -7,12 +7,11 @@
 mod commands;
 mod error;
 mod preferences;
-mod rendering;
 mod save_dialog;
 mod snapshot_commands;
 
 fn main() {
-    let software_drawing = rendering::choose_for_this_machine();
+    let software_drawing = aas_app::rendering::choose_for_this_machine();
     // stderr and a rotated file in the data folder's logs/, at AAS_BROWSER_LOG (default warn).
     let recent_errors = aas_app::start_app_logging("AAS_BROWSER_LOG");
     if software_drawing {

@@ -6,13 +6,10 @@ use std::path::PathBuf;
 use aas_app::{App, ChangesView, MovedAside, SearchAnswer, SnapshotShelf};
 use tauri::{AppHandle, State};
 
-use crate::error::IpcError;
+use crate::commands::Reply;
 use crate::preferences;
 use crate::save_dialog::ask_save_path;
 
-type Reply<T> = Result<T, IpcError>;
-
-/// The active profile's snapshots of `plant`, newest first, with the store's place and size.
 #[tauri::command]
 pub async fn list_snapshots(
     handle: AppHandle,
@@ -33,7 +30,6 @@ pub async fn move_store_aside(app: State<'_, App>) -> Reply<MovedAside> {
     Ok(app.move_store_aside()?)
 }
 
-/// Elements of `snapshot` (null: the plant's latest complete one) matching `query`.
 #[tauri::command]
 pub async fn search_snapshot(
     app: State<'_, App>,
@@ -45,7 +41,6 @@ pub async fn search_snapshot(
     Ok(app.search(&plant, &query, snapshot, limit.min(1000))?)
 }
 
-/// The changes from `old` to `new` (both null: the plant's latest two complete snapshots).
 #[tauri::command]
 pub async fn snapshot_changes(
     app: State<'_, App>,
@@ -68,7 +63,6 @@ pub async fn export_changes(
     Ok(app.export_changes(old, new, &format, chosen).await?)
 }
 
-/// Export with nothing ticked: `snapshot`, or the plant's latest complete one.
 #[tauri::command]
 pub async fn export_snapshot(
     handle: AppHandle,

@@ -1,6 +1,6 @@
 //! An empty Tauri window: the floor under the app's memory figures.
 
-#[path = "../../../src-tauri/src/rendering.rs"]
+#[path = "../../../crates/aas-app/src/rendering.rs"]
 mod rendering;
 
 fn main() {

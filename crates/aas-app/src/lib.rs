@@ -14,6 +14,7 @@ mod logging;
 mod preferences;
 mod profile_form;
 mod profiles;
+pub mod rendering;
 mod session;
 mod snapshots;
 
