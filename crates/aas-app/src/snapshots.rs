@@ -57,7 +57,7 @@ pub async fn take_snapshot(
             on_progress,
             |answer| {
                 if unwritten.is_none() {
-                    if let Err(e) = writer.answer(&answer) {
+                    if let Err(e) = writer.answer(answer) {
                         unwritten = Some(e);
                         cancel.cancel();
                     }

@@ -70,6 +70,65 @@ pub enum NodePath {
     Elements { aas_id: String, submodel: String },
 }
 
+/// The levels of the tree, top down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeLevel {
+    Registry,
+    AasList,
+    Submodels,
+    Elements,
+}
+
+impl NodeLevel {
+    pub const ALL: [NodeLevel; 4] = [
+        NodeLevel::Registry,
+        NodeLevel::AasList,
+        NodeLevel::Submodels,
+        NodeLevel::Elements,
+    ];
+}
+
+impl NodePath {
+    pub fn level(&self) -> NodeLevel {
+        match self {
+            NodePath::Registry => NodeLevel::Registry,
+            NodePath::AasList { .. } => NodeLevel::AasList,
+            NodePath::Submodels { .. } => NodeLevel::Submodels,
+            NodePath::Elements { .. } => NodeLevel::Elements,
+        }
+    }
+
+    /// The asset type's code, the AAS id and the submodel's idShort, `""` where the
+    /// level has none. Compared byte by byte they give answers their fixed order in an
+    /// export, whichever source holds them.
+    pub fn keys(&self) -> [&str; 3] {
+        match self {
+            NodePath::Registry => ["", "", ""],
+            NodePath::AasList { asset_type } => [asset_type.code(), "", ""],
+            NodePath::Submodels { aas_id } => ["", aas_id, ""],
+            NodePath::Elements { aas_id, submodel } => ["", aas_id, submodel],
+        }
+    }
+
+    /// The path of `level` with `keys` (as [`NodePath::keys`] gives them); `None` for
+    /// an unknown asset type.
+    pub fn from_keys(level: NodeLevel, [asset_type, aas_id, submodel]: [&str; 3]) -> Option<Self> {
+        Some(match level {
+            NodeLevel::Registry => NodePath::Registry,
+            NodeLevel::AasList => NodePath::AasList {
+                asset_type: asset_type.parse().ok()?,
+            },
+            NodeLevel::Submodels => NodePath::Submodels {
+                aas_id: aas_id.to_owned(),
+            },
+            NodeLevel::Elements => NodePath::Elements {
+                aas_id: aas_id.to_owned(),
+                submodel: submodel.to_owned(),
+            },
+        })
+    }
+}
+
 /// An answer, exactly as the server sent it.
 #[derive(Debug, Clone)]
 pub struct Fetched {
@@ -207,6 +266,7 @@ impl<'p> Walk<'p> {
     fn answered(&mut self, path: NodePath, url: String, raw: String, children: Vec<NodePath>) {
         self.progress.requests_done += 1;
         self.progress.bytes += raw.len() as u64;
+        let mut below = Vec::new();
         for child in children {
             if !wanted(self.selection, &child) {
                 continue;
@@ -224,7 +284,12 @@ impl<'p> Walk<'p> {
                 break;
             }
             self.progress.requests_known += 1;
-            self.queue.push_back(child);
+            below.push(child);
+        }
+        // Depth first: what lies below an answer is asked before the next shell's, so
+        // the queue holds one list's shells, not every submodel of the plant.
+        for child in below.into_iter().rev() {
+            self.queue.push_front(child);
         }
         (self.on_answer)(Fetched { path, url, raw });
     }

@@ -4,16 +4,17 @@
 //! leaves the previous file intact.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::SystemTime;
 
 use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
-use serde::Serialize;
+use serde::{Deserializer as _, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::crawl::{Crawl, NodePath};
+use crate::crawl::{Crawl, NodeLevel, NodePath};
+use crate::follow::ids_in_list;
 use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result, Selection};
 
@@ -46,18 +47,62 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Writes `crawl` to `path` in `format`; `profile` names the connection in the raw
-/// bundle's manifest. Returns the number of bytes written.
-pub fn export(crawl: &Crawl, format: Format, profile: &str, path: &Path) -> Result<u64> {
-    let bytes = match format {
-        // Streamed: the answers are most of a bundle, and they are written as they are.
-        Format::Raw => return write_atomically_with(path, |out| raw_bundle(crawl, profile, out)),
-        Format::Env => environment(crawl)?,
-        Format::Aasx => aas_model::aasx::write(&environment(crawl)?)?,
-        Format::Csv => csv(crawl)?,
-    };
-    write_atomically(path, &bytes)?;
-    Ok(bytes.len() as u64)
+/// Where an export reads its answers: a crawl held in memory, or a snapshot in the
+/// store. Each level comes in a fixed order, by [`NodePath::keys`] compared byte by
+/// byte, so every source of the same answers exports the same file.
+pub trait Answers {
+    /// What was crawled and what failed; its `fetched` is not read.
+    fn crawl(&self) -> &Crawl;
+    /// The answers held, all levels together.
+    fn count(&self) -> usize;
+    /// Hands `visit` each answer at `level` in the fixed order, its body as a reader:
+    /// a large answer need not be in memory whole.
+    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()>;
+}
+
+/// What [`Answers::each`] calls with each answer: its place, its URL and its body.
+pub type Visit<'v> = dyn FnMut(&NodePath, &str, &mut dyn Read) -> Result<()> + 'v;
+
+impl Answers for Crawl {
+    fn crawl(&self) -> &Crawl {
+        self
+    }
+
+    fn count(&self) -> usize {
+        self.fetched.len()
+    }
+
+    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()> {
+        let mut at: Vec<&crate::Fetched> = self
+            .fetched
+            .iter()
+            .filter(|f| f.path.level() == level)
+            .collect();
+        at.sort_by(|a, b| a.path.keys().cmp(&b.path.keys()));
+        for f in at {
+            visit(&f.path, &f.url, &mut f.raw.as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `answers` to `path` in `format`; `profile` names the connection in the raw
+/// bundle's manifest. Returns the number of bytes written. Everything but the AASX
+/// package (a zip of the environment, built in memory) is streamed: one answer is in
+/// memory at a time.
+pub fn export(answers: &dyn Answers, format: Format, profile: &str, path: &Path) -> Result<u64> {
+    match format {
+        Format::Raw => write_atomically_with(path, |out| raw_bundle(answers, profile, out)),
+        Format::Env => write_atomically_with(path, |out| environment(answers, out)),
+        Format::Aasx => {
+            let mut env = Vec::new();
+            environment(answers, &mut env).map_err(|stop| stop.into_error(path))?;
+            let bytes = aas_model::aasx::write(&env)?;
+            write_atomically(path, &bytes)?;
+            Ok(bytes.len() as u64)
+        }
+        Format::Csv => write_atomically_with(path, |out| csv(answers, out)),
+    }
 }
 
 /// A crawled answer that no longer reads as the list it was read as.
@@ -68,27 +113,65 @@ pub(crate) fn unreadable(e: serde_json::Error) -> Error {
     })
 }
 
-/// The CSV is built in memory before it is written: a failure there is no file's.
-fn csv_failed(e: csv::Error) -> Error {
-    Error::Io {
-        action: "build",
-        path: "the CSV in memory".into(),
-        source: e.into(),
+/// Why writing an export stopped: its file could not be written, or something else
+/// (an answer that cannot be read).
+enum Stop {
+    Write(std::io::Error),
+    Other(Error),
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Self {
+        Stop::Write(e)
     }
 }
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Other(e)
+    }
+}
+
+impl From<serde_json::Error> for Stop {
+    fn from(e: serde_json::Error) -> Self {
+        Stop::Write(e.into())
+    }
+}
+
+impl From<csv::Error> for Stop {
+    fn from(e: csv::Error) -> Self {
+        Stop::Write(e.into())
+    }
+}
+
+impl Stop {
+    /// The error of an export to `path`.
+    fn into_error(self, path: &Path) -> Error {
+        match self {
+            Stop::Write(source) => Error::Io {
+                action: "write",
+                path: path.to_owned(),
+                source,
+            },
+            Stop::Other(e) => e,
+        }
+    }
+}
+
+type Written = std::result::Result<(), Stop>;
 
 /// A process-wide count, so two writers in one process never share a temporary file.
 static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Writes a temporary file beside `path`, syncs it, then renames it over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(path, |out| out.write_all(bytes)).map(drop)
+    write_atomically_with(path, |out| Ok(out.write_all(bytes)?)).map(drop)
 }
 
 /// [`write_atomically`] of what `write` writes (buffered); returns the file's size.
 fn write_atomically_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> Written,
 ) -> Result<u64> {
     let name = path
         .file_name()
@@ -99,7 +182,7 @@ fn write_atomically_with(
         std::process::id(),
         TEMP_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
-    let written = (|| -> std::io::Result<u64> {
+    let written = (|| -> std::result::Result<u64, Stop> {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
         write(&mut out)?;
         let file = out
@@ -110,13 +193,9 @@ fn write_atomically_with(
         std::fs::rename(&tmp, path)?;
         Ok(size)
     })();
-    written.map_err(|source| {
+    written.map_err(|stop| {
         let _ = std::fs::remove_file(&tmp);
-        Error::Io {
-            action: "write",
-            path: path.to_owned(),
-            source,
-        }
+        stop.into_error(path)
     })
 }
 
@@ -141,10 +220,11 @@ struct Manifest<'c> {
     failures: &'c [crate::crawl::Failure],
 }
 
-/// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`. Each answer goes in as
-/// the server sent it, unparsed: the crawl read every fetched answer as JSON when it
-/// arrived (`Client::get_reading`), so it is not parsed a second time here.
-fn raw_bundle(crawl: &Crawl, profile: &str, out: &mut dyn Write) -> std::io::Result<()> {
+/// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`, level by level. Each
+/// answer goes in as the server sent it, unparsed: the crawl read every fetched answer
+/// as JSON when it arrived (`Client::get_reading`), so it is not parsed a second time.
+fn raw_bundle(answers: &dyn Answers, profile: &str, out: &mut dyn Write) -> Written {
+    let crawl = answers.crawl();
     let manifest = Manifest {
         format: "aas-browser-raw-bundle/1",
         created: rfc3339(SystemTime::now()),
@@ -155,47 +235,76 @@ fn raw_bundle(crawl: &Crawl, profile: &str, out: &mut dyn Write) -> std::io::Res
         cancelled: crawl.cancelled,
         node_limit_reached: crawl.node_limit_reached,
         selection: &crawl.selection,
-        nodes: crawl.fetched.len(),
+        nodes: answers.count(),
         failures: &crawl.failures,
     };
     out.write_all(b"{\"manifest\":")?;
     serde_json::to_writer(&mut *out, &manifest)?;
     out.write_all(b",\"nodes\":[")?;
-    for (i, f) in crawl.fetched.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        out.write_all(b"{\"path\":")?;
-        serde_json::to_writer(&mut *out, &f.path)?;
-        out.write_all(b",\"url\":")?;
-        serde_json::to_writer(&mut *out, &f.url)?;
-        out.write_all(b",\"json\":")?;
-        out.write_all(f.raw.as_bytes())?;
-        out.write_all(b"}")?;
+    let mut first = true;
+    for level in NodeLevel::ALL {
+        each_answer(answers, level, |path, url, body| {
+            if !std::mem::take(&mut first) {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"{\"path\":")?;
+            serde_json::to_writer(&mut *out, path)?;
+            out.write_all(b",\"url\":")?;
+            serde_json::to_writer(&mut *out, url)?;
+            out.write_all(b",\"json\":")?;
+            copy(body, url, out)?;
+            Ok(out.write_all(b"}")?)
+        })?;
     }
-    out.write_all(b"]}")
+    Ok(out.write_all(b"]}")?)
 }
 
-/// The items of every answer at one level, each exactly as sent, that the crawl's
-/// selection wants.
-fn items<'c>(
-    crawl: &'c Crawl,
-    level: impl Fn(&NodePath) -> bool + 'c,
-) -> Result<Vec<&'c RawValue>> {
-    let mut out = Vec::new();
-    for f in crawl.at(level) {
-        // The crawl already read each of these as a list.
-        let list: Vec<&RawValue> = serde_json::from_str(&f.raw).map_err(unreadable)?;
-        if crawl.selection.is_everything() {
-            out.extend(list);
-        } else {
-            out.extend(
-                list.into_iter()
-                    .filter(|item| selected(&crawl.selection, &f.path, item)),
-            );
-        }
+/// Reading a stored answer failed: the store's fault, not the export file's.
+fn unreadable_body(url: &str, source: std::io::Error) -> Error {
+    Error::Io {
+        action: "read the stored answer of",
+        path: url.into(),
+        source,
     }
-    Ok(out)
+}
+
+fn copy(body: &mut dyn Read, url: &str, out: &mut dyn Write) -> Written {
+    let mut buffer = vec![0; 64 * 1024];
+    loop {
+        let n = body
+            .read(&mut buffer)
+            .map_err(|e| unreadable_body(url, e))?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.write_all(&buffer[..n])?;
+    }
+}
+
+fn text(body: &mut dyn Read, url: &str) -> Result<String> {
+    let mut raw = String::new();
+    body.read_to_string(&mut raw)
+        .map_err(|e| unreadable_body(url, e))?;
+    Ok(raw)
+}
+
+/// Calls `visit` with every answer at `level`, where a [`Stop`] (not only an [`Error`])
+/// may end the walk.
+fn each_answer(
+    answers: &dyn Answers,
+    level: NodeLevel,
+    mut visit: impl FnMut(&NodePath, &str, &mut dyn Read) -> Written,
+) -> Written {
+    let mut stopped = None;
+    answers
+        .each(level, &mut |path, url, body| {
+            visit(path, url, body).map_err(|stop| {
+                stopped = Some(stop);
+                // Only ends the walk: the reason waits in `stopped`.
+                Error::Settings(String::new())
+            })
+        })
+        .map_err(|e| stopped.take().unwrap_or(Stop::Other(e)))
 }
 
 /// Whether `item` of the list answered at `path` (a shell or a submodel) was selected.
@@ -225,85 +334,151 @@ fn selected(selection: &Selection, path: &NodePath, item: &RawValue) -> bool {
     }
 }
 
-fn environment(crawl: &Crawl) -> Result<Vec<u8>> {
-    let shells = items(crawl, |p| matches!(p, NodePath::AasList { .. }))?;
-    let submodels = items(crawl, |p| matches!(p, NodePath::Submodels { .. }))?;
-    let assets = assets_of(crawl, &shells)?;
-    let mut out =
-        Vec::with_capacity(crawl.fetched.iter().map(|f| f.raw.len()).sum::<usize>() + 128);
-    out.extend_from_slice(b"{\"assetAdministrationShells\":");
-    join(&mut out, &shells);
-    out.extend_from_slice(b",\"assets\":");
-    join(&mut out, &assets);
-    out.extend_from_slice(b",\"submodels\":");
-    join(&mut out, &submodels);
-    out.extend_from_slice(b",\"conceptDescriptions\":[]}");
-    Ok(out)
+/// `{"assetAdministrationShells", "assets", "submodels", "conceptDescriptions"}`: the
+/// shells of the AAS lists, the assets of the registry's descriptors of those shells,
+/// the submodels of the shells' submodel lists, each item exactly as sent.
+fn environment(answers: &dyn Answers, out: &mut dyn Write) -> Written {
+    let selection = &answers.crawl().selection;
+    let mut shells = HashSet::new();
+    out.write_all(b"{\"assetAdministrationShells\":[")?;
+    let mut first = true;
+    each_answer(answers, NodeLevel::AasList, |path, url, body| {
+        let raw = text(body, url)?;
+        let ids = ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)?;
+        shells.extend(ids.into_iter().filter(|id| selection.wants_shell(id)));
+        items(&raw, selection, path, &mut first, out)
+    })?;
+    out.write_all(b"],\"assets\":[")?;
+    let mut first = true;
+    each_answer(answers, NodeLevel::Registry, |_, url, body| {
+        assets_of(body, url, &shells, &mut first, out)
+    })?;
+    out.write_all(b"],\"submodels\":[")?;
+    let mut first = true;
+    each_answer(answers, NodeLevel::Submodels, |path, url, body| {
+        let raw = text(body, url)?;
+        items(&raw, selection, path, &mut first, out)
+    })?;
+    Ok(out.write_all(b"],\"conceptDescriptions\":[]}")?)
 }
 
-fn join(out: &mut Vec<u8>, raws: &[&RawValue]) {
-    out.push(b'[');
-    for (i, raw) in raws.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
+/// The items of one list answer that `selection` wants, each exactly as sent, with a
+/// comma before each but the first of the whole array.
+fn items(
+    raw: &str,
+    selection: &Selection,
+    path: &NodePath,
+    first: &mut bool,
+    out: &mut dyn Write,
+) -> Written {
+    // The crawl already read each of these as a list.
+    let list: Vec<&RawValue> = serde_json::from_str(raw).map_err(unreadable)?;
+    let everything = selection.is_everything();
+    for item in list {
+        if everything || selected(selection, path, item) {
+            if !std::mem::take(first) {
+                out.write_all(b",")?;
+            }
+            out.write_all(item.get().as_bytes())?;
         }
-        out.extend_from_slice(raw.get().as_bytes());
     }
-    out.push(b']');
+    Ok(())
 }
 
-/// The Asset objects of the exported AAS, from the registry's descriptors (the gateway
-/// does not serve assets), each once.
-fn assets_of<'c>(crawl: &'c Crawl, shells: &[&RawValue]) -> Result<Vec<&'c RawValue>> {
+/// The Asset objects of `shells`, from the registry's descriptors (the gateway does not
+/// serve assets), each once. The registry is read as it streams: at 100,000 assets it
+/// is hundreds of megabytes.
+fn assets_of(
+    registry: &mut dyn Read,
+    url: &str,
+    shells: &HashSet<String>,
+    first: &mut bool,
+    out: &mut dyn Write,
+) -> Written {
     #[derive(serde::Deserialize)]
-    struct Descriptor<'a> {
+    struct Descriptor {
         identification: Value,
-        #[serde(borrow)]
-        asset: Option<&'a RawValue>,
+        asset: Option<Box<RawValue>>,
     }
     #[derive(serde::Deserialize)]
     struct AssetId {
         identification: Option<Value>,
     }
-    let wanted: HashSet<String> = shells
-        .iter()
-        .filter_map(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-        .filter_map(|v| v["identification"]["id"].as_str().map(str::to_owned))
-        .collect();
     let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for f in crawl.at(|p| *p == NodePath::Registry) {
-        let descriptors: Vec<Descriptor> = serde_json::from_str(&f.raw).map_err(unreadable)?;
-        for d in descriptors {
-            let Some(asset) = d.asset else { continue };
+    let reader = std::io::BufReader::with_capacity(1 << 16, registry);
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let mut written = Ok(());
+    let read = de.deserialize_seq(EachItem(
+        |d: Descriptor| {
+            let Some(asset) = d.asset else {
+                return true;
+            };
             let aas_id = d.identification["id"].as_str().unwrap_or_default();
             let asset_id = serde_json::from_str::<AssetId>(asset.get())
                 .ok()
                 .and_then(|a| a.identification)
                 .map(|i| i["id"].to_string());
-            if wanted.contains(aas_id) && seen.insert(asset_id.unwrap_or_else(|| aas_id.to_owned()))
+            if shells.contains(aas_id) && seen.insert(asset_id.unwrap_or_else(|| aas_id.to_owned()))
             {
-                out.push(asset);
+                let comma: &[u8] = if std::mem::take(first) { b"" } else { b"," };
+                written = out
+                    .write_all(comma)
+                    .and_then(|()| out.write_all(asset.get().as_bytes()));
+            }
+            written.is_ok()
+        },
+        std::marker::PhantomData,
+    ));
+    written?;
+    read.and_then(|()| de.end())
+        .map_err(|e| match e.io_error_kind() {
+            Some(_) => unreadable_body(url, e.into()),
+            None => unreadable(e),
+        })?;
+    Ok(())
+}
+
+/// Reads a JSON array item by item, handing each to the closure, which says whether to
+/// go on.
+struct EachItem<T, F>(F, std::marker::PhantomData<fn(T)>);
+
+impl<'de, T: serde::Deserialize<'de>, F: FnMut(T) -> bool> serde::de::Visitor<'de>
+    for EachItem<T, F>
+{
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        mut self,
+        mut items: A,
+    ) -> std::result::Result<(), A::Error> {
+        while let Some(item) = items.next_element()? {
+            if !(self.0)(item) {
+                return Ok(());
             }
         }
+        Ok(())
     }
-    Ok(out)
 }
 
 /// One row per property-like element (Property, MultiLanguageProperty, Range, File,
 /// Blob, ReferenceElement), walking into collections and entities.
-fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
+fn csv(answers: &dyn Answers, out: &mut dyn Write) -> Written {
     let mut types = HashMap::new();
-    for f in crawl.at(|p| matches!(p, NodePath::AasList { .. })) {
-        if let NodePath::AasList { asset_type } = f.path {
-            for shell in parse_list::<aas_model::AssetAdministrationShell>(&f.raw)? {
-                if let Ok(s) = shell.view() {
-                    types.insert(s.identification.id.clone(), asset_type);
-                }
+    each_answer(answers, NodeLevel::AasList, |path, url, body| {
+        if let NodePath::AasList { asset_type } = path {
+            let raw = text(body, url)?;
+            for aas_id in ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)? {
+                types.insert(aas_id, *asset_type);
             }
         }
-    }
-    let mut out = SafeCsv::new(Vec::new());
+        Ok(())
+    })?;
+    let selection = &answers.crawl().selection;
+    let mut out = SafeCsv::new(out);
     out.write_row(&[
         "aas_id",
         "asset_type",
@@ -314,16 +489,15 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
         "value",
         "unit",
         "semantic_id",
-    ])
-    .map_err(csv_failed)?;
-    for f in crawl.at(|p| matches!(p, NodePath::Submodels { .. })) {
-        let NodePath::Submodels { aas_id } = &f.path else {
-            continue;
+    ])?;
+    each_answer(answers, NodeLevel::Submodels, |path, url, body| {
+        let NodePath::Submodels { aas_id } = path else {
+            return Ok(());
         };
         let asset_type = types.get(aas_id).map(|t| t.code()).unwrap_or_default();
-        for sm in parse_list::<aas_model::Submodel>(&f.raw)? {
+        for sm in parse_list::<aas_model::Submodel>(&text(body, url)?).map_err(Error::from)? {
             let Ok(sm) = sm.view() else { continue };
-            if !crawl.selection.wants_submodel(aas_id, &sm.id_short) {
+            if !selection.wants_submodel(aas_id, &sm.id_short) {
                 continue;
             }
             let row = Row {
@@ -333,8 +507,10 @@ fn csv(crawl: &Crawl) -> Result<Vec<u8>> {
             };
             rows(&mut out, &row, "", &sm.elements())?;
         }
-    }
-    out.into_inner().map_err(|e| csv_failed(e.into()))
+        Ok(())
+    })?;
+    out.into_inner()?;
+    Ok(())
 }
 
 struct Row<'a> {
@@ -343,12 +519,12 @@ struct Row<'a> {
     submodel: &'a str,
 }
 
-fn rows(
-    out: &mut SafeCsv<Vec<u8>>,
+fn rows<W: Write>(
+    out: &mut SafeCsv<W>,
     row: &Row,
     prefix: &str,
     elements: &[Parsed<SubmodelElement>],
-) -> Result<()> {
+) -> Written {
     for el in elements {
         let Ok(e) = el.view() else { continue };
         let path = if prefix.is_empty() {
@@ -382,8 +558,7 @@ fn rows(
                 &value,
                 e.unit().unwrap_or_default(),
                 semantic,
-            ])
-            .map_err(csv_failed)?;
+            ])?;
         }
         rows(out, row, &path, &e.children().unwrap_or_default())?;
     }

@@ -25,13 +25,13 @@ pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{
-    Crawl, CrawlPlan, Failure, Fetched, NodePath, Progress, DEFAULT_CONCURRENCY, DEFAULT_MAX_NODES,
-    DEFAULT_OFFLINE_WAIT,
+    Crawl, CrawlPlan, Failure, Fetched, NodeLevel, NodePath, Progress, DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_NODES, DEFAULT_OFFLINE_WAIT,
 };
 pub use curl::curl_command;
 pub use endpoints::NamedEndpoint;
 pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
-pub use export::{export, write_atomically, Format};
+pub use export::{export, write_atomically, Answers, Format, Visit};
 pub use follow::ids_in_list;
 pub use retry::RetryPolicy;
 pub use secret::Secret;

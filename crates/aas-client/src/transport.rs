@@ -238,9 +238,6 @@ fn certificate_refused(tls: &rustls::Error) -> String {
     }
 }
 
-/// The most a body's buffer is sized for before its bytes arrive.
-const PRESIZE_MAX: usize = 8 * 1024 * 1024;
-
 /// The body as text, read chunk by chunk so an oversized answer is refused before it
 /// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
 pub(crate) async fn read_body(
@@ -253,10 +250,12 @@ pub(crate) async fn read_body(
     if response.status() == reqwest::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
         return Err(proxy_refused());
     }
-    // Sized for the announced length, so the body is not copied as the buffer grows;
-    // capped, since the announcement is the server's word.
+    // Sized for the announced length, so a large body is not copied as the buffer grows
+    // (growing by doubling held 1.5 times a 100 MB registry at once). Capped at the
+    // limit, since the announcement is the server's word; room announced but never
+    // sent is address space, not memory, until written.
     let announced = response.content_length().unwrap_or(0);
-    let mut bytes = Vec::with_capacity(announced.min(PRESIZE_MAX.min(limit) as u64) as usize);
+    let mut bytes = Vec::with_capacity(announced.min(limit as u64) as usize);
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
         url: url.to_owned(),
         reason: idle_or(&e.without_url()),

@@ -93,12 +93,28 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
     let bundle: Value = serde_json::from_str(&bundle_text).expect("json");
     assert_eq!(bundle["manifest"]["plant"], DEMO_PLANT);
     assert_eq!(bundle["manifest"]["nodes"], crawl.fetched.len());
-    for (node, fetched) in bundle["nodes"]
+    // In the fixed order of every export: level by level, then by the path's keys.
+    let order: Vec<_> = crawl
+        .fetched
+        .iter()
+        .map(|f| (f.path.level(), f.path.keys()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let listed: Vec<NodePath> = bundle["nodes"]
         .as_array()
         .expect("nodes")
         .iter()
-        .zip(&crawl.fetched)
-    {
+        .map(|n| serde_json::from_value(n["path"].clone()).expect("path"))
+        .collect();
+    let listed_order: Vec<_> = listed.iter().map(|p| (p.level(), p.keys())).collect();
+    assert_eq!(listed_order, order);
+    for node in bundle["nodes"].as_array().expect("nodes") {
+        let fetched = crawl
+            .fetched
+            .iter()
+            .find(|f| serde_json::to_value(&f.path).expect("path") == node["path"])
+            .expect("a fetched node");
         let sent: Value = serde_json::from_str(&fetched.raw).expect("json");
         assert_eq!(node["json"], sent, "the bundle holds the server's JSON");
         assert_eq!(node["url"], fetched.url.as_str());

@@ -6,11 +6,9 @@ use std::collections::HashMap;
 
 use aas_client::NodePath;
 use aas_model::AssetType;
-use rusqlite::OptionalExtension;
 use serde_json::Value;
 
 use crate::store::Store;
-use crate::writer::path_key;
 use crate::Result;
 
 impl Store {
@@ -18,17 +16,7 @@ impl Store {
     /// when the snapshot has none (the node failed, or the crawl never reached it).
     pub fn answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
         self.snapshot(id)?;
-        let bytes: Option<Vec<u8>> = self
-            .conn
-            .query_row(
-                "SELECT b.bytes FROM answers a INDEXED BY answers_by_path
-                 JOIN bodies b ON b.hash = a.hash WHERE a.snapshot = ?1 AND a.path = ?2",
-                rusqlite::params![id, path_key(path)],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(self.sql())?;
-        Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
+        self.stored_answer(id, path)
     }
 
     /// The asset type whose AAS list holds each shell of snapshot `id`.

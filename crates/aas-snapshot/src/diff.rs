@@ -9,10 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use aas_client::{ids_in_list, NodePath};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::params;
 use serde::Serialize;
 
 use crate::index::{element_rows, ElementRow};
+use crate::read::level_at;
 use crate::store::Store;
 use crate::Result;
 
@@ -54,8 +55,8 @@ pub struct Diff {
     pub warnings: Vec<String>,
 }
 
-/// An answer of one side: its hash, or `None` when that side lacks it.
-type Side = Option<Vec<u8>>;
+/// An answer of one side: its body's id, or `None` when that side lacks it.
+type Side = Option<i64>;
 
 impl Store {
     /// What changed from snapshot `old` to snapshot `new`.
@@ -68,7 +69,7 @@ impl Store {
         let mut diff = Diff::default();
         let mut differing: Vec<(NodePath, Side, Side)> = self.differing(old, new)?;
         // Lists before the shells and submodels below them.
-        differing.sort_by_key(|(path, _, _)| level(path));
+        differing.sort_by_key(|(path, _, _)| path.level());
         let mut gone_or_new: HashSet<String> = HashSet::new();
         let mut submodels_gone_or_new: HashSet<(String, String)> = HashSet::new();
         for (path, before, after) in differing {
@@ -136,31 +137,49 @@ impl Store {
         Ok(diff)
     }
 
-    /// The answers whose hash differs between the two snapshots, or that only one has.
+    /// The answers whose body differs between the two snapshots, or that only one has.
+    /// Answers are paired by their place in the tree (a node's URL may differ).
     fn differing(&self, old: i64, new: i64) -> Result<Vec<(NodePath, Side, Side)>> {
         let mut statement = self
             .conn
-            // The path index named: without statistics SQLite would pair the two
-            // snapshots through the primary key, a scan of the whole snapshot per row.
             .prepare(
-                "SELECT o.path, o.hash, n.hash FROM answers o
-                 LEFT JOIN answers n INDEXED BY answers_by_path ON n.snapshot = ?2 AND n.path = o.path
-                 WHERE o.snapshot = ?1 AND n.hash IS NOT o.hash
-                 UNION ALL
-                 SELECT n.path, NULL, n.hash FROM answers n
-                 WHERE n.snapshot = ?2
-                   AND NOT EXISTS (SELECT 1 FROM answers o WHERE o.snapshot = ?1 AND o.path = n.path)",
+                "WITH pair(snapshot, level, asset_type, aas_id, submodel) AS (
+                     SELECT a.snapshot, k.level, k.asset_type, k.aas_id, k.submodel
+                     FROM answers a JOIN nodes k ON k.id = a.node WHERE a.snapshot IN (?1, ?2))
+                 SELECT p.level, p.asset_type, p.aas_id, p.submodel,
+                     (SELECT a.content FROM nodes k JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
+                      WHERE k.level = p.level AND k.asset_type = p.asset_type
+                        AND k.aas_id = p.aas_id AND k.submodel = p.submodel) AS before,
+                     (SELECT a.content FROM nodes k JOIN answers a ON a.snapshot = ?2 AND a.node = k.id
+                      WHERE k.level = p.level AND k.asset_type = p.asset_type
+                        AND k.aas_id = p.aas_id AND k.submodel = p.submodel) AS after
+                 FROM pair p
+                 -- Each place once: from the old side, or from the new when the old lacks it.
+                 WHERE (p.snapshot = ?1 OR before IS NULL) AND before IS NOT after",
             )
             .map_err(self.sql())?;
         let rows = statement
             .query_map(params![old, new], |row| {
-                Ok((row.get::<_, String>(0)?, row.get(1)?, row.get(2)?))
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    [
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, String>(3)?,
+                    ],
+                    row.get(4)?,
+                    row.get(5)?,
+                ))
             })
             .map_err(self.sql())?;
         let mut differing = Vec::new();
         for row in rows {
-            let (path, before, after) = row.map_err(self.sql())?;
-            if let Ok(path) = serde_json::from_str(&path) {
+            let (at, keys, before, after) = row.map_err(self.sql())?;
+            let Some(at) = level_at(at) else {
+                continue;
+            };
+            let keys = [keys[0].as_str(), keys[1].as_str(), keys[2].as_str()];
+            if let Some(path) = NodePath::from_keys(at, keys) {
                 differing.push((path, before, after));
             }
         }
@@ -172,23 +191,12 @@ impl Store {
         Ok(self.failures_of(id)?.into_iter().map(|f| f.path).collect())
     }
 
-    pub(crate) fn body(&self, hash: &[u8]) -> Result<Option<String>> {
-        let bytes: Option<Vec<u8>> = self
-            .conn
-            .query_row("SELECT bytes FROM bodies WHERE hash = ?1", [hash], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(self.sql())?;
-        Ok(bytes.map(|b| String::from_utf8_lossy(&b).into_owned()))
-    }
-
     /// The ids at `key_path` in a list answer (none for a missing or unreadable one).
     fn ids(&self, side: &Side, key_path: &[&str]) -> Result<BTreeSet<String>> {
-        let Some(hash) = side else {
+        let Some(content) = side else {
             return Ok(BTreeSet::new());
         };
-        let raw = self.body(hash)?.unwrap_or_default();
+        let raw = self.content(*content)?.unwrap_or_default();
         Ok(ids_in_list(&raw, key_path)
             .unwrap_or_default()
             .into_iter()
@@ -196,10 +204,10 @@ impl Store {
     }
 
     fn element_rows(&self, side: &Side) -> Result<Vec<ElementRow>> {
-        let Some(hash) = side else {
+        let Some(content) = side else {
             return Ok(Vec::new());
         };
-        Ok(element_rows(&self.body(hash)?.unwrap_or_default()))
+        Ok(element_rows(&self.content(*content)?.unwrap_or_default()))
     }
 }
 
@@ -299,16 +307,6 @@ fn entry(
         change,
         old,
         new,
-    }
-}
-
-/// Lists first, then shells' submodel lists, then elements.
-fn level(path: &NodePath) -> u8 {
-    match path {
-        NodePath::Registry => 0,
-        NodePath::AasList { .. } => 1,
-        NodePath::Submodels { .. } => 2,
-        NodePath::Elements { .. } => 3,
     }
 }
 

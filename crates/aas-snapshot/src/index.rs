@@ -3,7 +3,10 @@
 //! semanticId and description. An answer that is not a list of elements gives no rows:
 //! it is still stored, only not searchable.
 
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 /// One element as the index keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,90 +21,191 @@ pub(crate) struct ElementRow {
     pub description: String,
 }
 
+impl ElementRow {
+    /// What the search looks in, as the index's columns order it: the idShort path,
+    /// the value, the language texts, the semanticId and the description.
+    pub fn fields(&self) -> [Cow<'_, str>; 5] {
+        [
+            Cow::Owned(self.path.join("/")),
+            Cow::Borrowed(self.value.as_deref().unwrap_or("")),
+            Cow::Borrowed(&self.texts),
+            Cow::Borrowed(&self.semantic_id),
+            Cow::Borrowed(&self.description),
+        ]
+    }
+}
+
 /// The rows of an elements answer, parents before their children.
 pub(crate) fn element_rows(raw: &str) -> Vec<ElementRow> {
     let mut rows = Vec::new();
-    if let Ok(Value::Array(elements)) = serde_json::from_str::<Value>(raw) {
-        for element in &elements {
+    if let Ok(elements) = serde_json::from_str::<Vec<&RawValue>>(raw) {
+        for element in elements {
             walk(element, &[], &mut rows);
         }
     }
     rows
 }
 
-fn walk(element: &Value, parent: &[String], rows: &mut Vec<ElementRow>) {
-    let Some(id_short) = element["idShort"].as_str() else {
+/// The search index's document of an elements answer: each column's text of every
+/// element, a line per element; `None` when the answer has no element.
+pub(crate) fn document(rows: &[ElementRow]) -> Option<[String; 5]> {
+    if rows.is_empty() {
+        return None;
+    }
+    let mut columns: [String; 5] = Default::default();
+    for (i, row) in rows.iter().enumerate() {
+        for (column, field) in columns.iter_mut().zip(row.fields()) {
+            if i > 0 {
+                column.push('\n');
+            }
+            column.push_str(&field);
+        }
+    }
+    Some(columns)
+}
+
+/// The parts of an element the index reads; the rest is passed over. Each is kept raw
+/// and read on its own, so that one of an unexpected shape loses only itself.
+#[derive(Deserialize)]
+struct Element<'a> {
+    #[serde(rename = "idShort", borrow)]
+    id_short: Option<Cow<'a, str>>,
+    #[serde(rename = "modelType", borrow)]
+    model_type: Option<&'a RawValue>,
+    #[serde(borrow)]
+    value: Option<&'a RawValue>,
+    #[serde(borrow)]
+    min: Option<&'a RawValue>,
+    #[serde(borrow)]
+    max: Option<&'a RawValue>,
+    #[serde(rename = "semanticId", borrow)]
+    semantic_id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    description: Option<&'a RawValue>,
+    #[serde(borrow)]
+    statements: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Named<'a> {
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct LangString<'a> {
+    #[serde(borrow)]
+    language: Option<&'a RawValue>,
+    #[serde(borrow)]
+    text: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct Reference<'a> {
+    #[serde(borrow)]
+    keys: Vec<Key<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Key<'a> {
+    #[serde(borrow)]
+    value: Option<&'a RawValue>,
+}
+
+fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
+    let Ok(element) = serde_json::from_str::<Element>(raw.get()) else {
+        return;
+    };
+    let Some(id_short) = element.id_short else {
         return;
     };
     let mut path = parent.to_vec();
-    path.push(id_short.to_owned());
-    let model_type = element["modelType"]["name"]
-        .as_str()
+    path.push(id_short.into_owned());
+    let model_type = element
+        .model_type
+        .and_then(|m| serde_json::from_str::<Named>(m.get()).ok())
+        .and_then(|m| m.name)
         .unwrap_or_default()
-        .to_owned();
-    let value = &element["value"];
-    let (scalar, texts) = match value {
-        Value::String(s) => (Some(s.clone()), String::new()),
-        Value::Number(n) => (Some(n.to_string()), String::new()),
-        Value::Bool(b) => (Some(b.to_string()), String::new()),
-        Value::Array(items) if items.iter().any(|i| i.get("language").is_some()) => {
-            (None, lang_texts(value))
+        .into_owned();
+    let items = element.value.and_then(list);
+    let (value, texts) = match (element.value, &items) {
+        (Some(value), None) if !matches!(value.get().as_bytes()[0], b'{' | b'n') => {
+            (Some(plain(Some(value))), String::new())
         }
-        _ => match (element.get("min"), element.get("max")) {
-            (Some(min), Some(max)) if !min.is_null() || !max.is_null() => (
+        (_, Some(items)) if items.iter().any(|i| i.language.is_some()) => (None, lang_texts(items)),
+        _ => match (element.min, element.max) {
+            (None, None) => (None, String::new()),
+            (min, max) => (
                 Some(format!("{}..{}", plain(min), plain(max))),
                 String::new(),
             ),
-            _ => (None, String::new()),
         },
     };
     rows.push(ElementRow {
         path: path.clone(),
         model_type,
-        value: scalar,
+        value,
         texts,
-        semantic_id: key_values(&element["semanticId"]),
-        description: lang_texts(&element["description"]),
+        semantic_id: element
+            .semantic_id
+            .and_then(|r| serde_json::from_str::<Reference>(r.get()).ok())
+            .map(|r| {
+                let keys: Vec<String> = r.keys.iter().map(|k| plain(k.value)).collect();
+                keys.join(" / ")
+            })
+            .unwrap_or_default(),
+        description: element
+            .description
+            .and_then(list)
+            .map(|l| lang_texts(&l))
+            .unwrap_or_default(),
     });
     // A collection's (or entity's) children.
-    for children in [&element["value"], &element["statements"]] {
-        if let Value::Array(items) = children {
-            for child in items.iter().filter(|c| c.get("idShort").is_some()) {
+    for children in [element.value, element.statements] {
+        if let Some(Ok(children)) =
+            children.map(|c| serde_json::from_str::<Vec<&RawValue>>(c.get()))
+        {
+            for child in children {
                 walk(child, &path, rows);
             }
         }
     }
 }
 
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
+/// A JSON array's items as language strings (other items have neither field).
+fn list(raw: &RawValue) -> Option<Vec<LangString<'_>>> {
+    let items: Vec<&RawValue> = serde_json::from_str(raw.get()).ok()?;
+    Some(
+        items
+            .into_iter()
+            .map(|i| {
+                serde_json::from_str(i.get()).unwrap_or(LangString {
+                    language: None,
+                    text: None,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// A string's text, `""` for null or nothing, any other value as JSON.
+fn plain(v: Option<&RawValue>) -> String {
+    let Some(v) = v else {
+        return String::new();
+    };
+    match v.get() {
+        "null" => String::new(),
+        s if s.starts_with('"') => serde_json::from_str::<String>(s).unwrap_or_default(),
+        other => other.to_owned(),
     }
 }
 
 /// `language: text` lines of a LangString list.
-fn lang_texts(list: &Value) -> String {
-    let Value::Array(items) = list else {
-        return String::new();
-    };
-    items
-        .iter()
-        .map(|i| format!("{}: {}", plain(&i["language"]), plain(&i["text"])))
+fn lang_texts(list: &[LangString]) -> String {
+    list.iter()
+        .map(|i| format!("{}: {}", plain(i.language), plain(i.text)))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The key values of a Reference, ` / ` between them.
-fn key_values(reference: &Value) -> String {
-    let Value::Array(keys) = &reference["keys"] else {
-        return String::new();
-    };
-    keys.iter()
-        .map(|k| plain(&k["value"]))
-        .collect::<Vec<_>>()
-        .join(" / ")
 }
 
 #[cfg(test)]

@@ -9,12 +9,14 @@
 //! when the next writer opens the store.
 
 mod browse;
+mod content;
 mod diff;
 mod index;
 mod read;
 mod schema;
 mod search;
 mod store;
+mod words;
 mod writer;
 
 use std::path::PathBuf;

@@ -1,77 +1,117 @@
-//! A snapshot read back as the crawl that made it: its answers in the order they
-//! arrived and its failed nodes, so that every export format writes a snapshot exactly
-//! as it writes a fresh crawl of the same plant.
+//! A snapshot read back: one stored answer, its failed nodes, and the whole snapshot as
+//! a source of answers for the exports, which stream it level by level in the fixed
+//! order every source gives them, so that an export of a snapshot is the export of a
+//! fresh crawl of the plant.
 
 use std::path::Path;
 use std::time::SystemTime;
 
-use aas_client::{Crawl, CrawlPlan, ErrorKind, Failure, Fetched, Format, NodePath, Selection};
+use aas_client::{
+    Answers, Crawl, CrawlPlan, ErrorKind, Failure, Format, NodeLevel, NodePath, Selection, Visit,
+};
+use aas_model::AssetType;
+use rusqlite::{params, OptionalExtension};
 
+use crate::content;
 use crate::store::Store;
-use crate::Result;
+use crate::{Error, Result};
 
 impl Store {
     /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
-    /// source); returns the bytes written.
+    /// source); returns the bytes written. One answer is in memory at a time.
     pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<u64> {
         let info = self.snapshot(id)?;
-        let crawl = self.crawl_of(id)?;
-        Ok(aas_client::export(&crawl, format, &info.source, out)?)
-    }
-
-    /// Snapshot `id` as a [`Crawl`] of everything it holds. Its answers are read into
-    /// memory, as an export of a fresh crawl holds them.
-    pub fn crawl_of(&self, id: i64) -> Result<Crawl> {
-        let info = self.snapshot(id)?;
-        let mut statement = self
-            .conn
-            .prepare(
-                "SELECT a.path, a.url, b.bytes FROM answers a JOIN bodies b ON b.hash = a.hash
-                 WHERE a.snapshot = ?1 ORDER BY a.seq",
-            )
-            .map_err(self.sql())?;
-        let rows = statement
-            .query_map([id], |row| {
-                let bytes: Vec<u8> = row.get(2)?;
-                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, bytes))
-            })
-            .map_err(self.sql())?;
-        let mut fetched = Vec::new();
-        for row in rows {
-            let (path, url, bytes) = row.map_err(self.sql())?;
-            if let Ok(path) = serde_json::from_str::<NodePath>(&path) {
-                let raw = String::from_utf8_lossy(&bytes).into_owned();
-                fetched.push(Fetched { path, url, raw });
-            }
-        }
         let failures = self.failures_of(id)?;
         // The asset types crawled are those whose lists were asked.
-        let mut asset_types = Vec::new();
-        let lists = fetched
-            .iter()
-            .map(|f| &f.path)
-            .chain(failures.iter().map(|f| &f.path));
-        for path in lists {
-            if let NodePath::AasList { asset_type } = path {
-                if !asset_types.contains(asset_type) {
-                    asset_types.push(*asset_type);
-                }
-            }
-        }
+        let mut asked = self
+            .conn
+            .prepare(
+                "SELECT DISTINCT k.asset_type FROM answers a JOIN nodes k ON k.id = a.node
+                 WHERE a.snapshot = ?1 AND k.level = 1",
+            )
+            .map_err(self.sql())?;
+        let listed: Vec<String> = asked
+            .query_map([id], |row| row.get(0))
+            .map_err(self.sql())?
+            .collect::<rusqlite::Result<_>>()
+            .map_err(self.sql())?;
+        let asset_types = AssetType::ALL
+            .into_iter()
+            .filter(|t| {
+                listed.iter().any(|code| code == t.code())
+                    || failures
+                        .iter()
+                        .any(|f| f.path == NodePath::AasList { asset_type: *t })
+            })
+            .collect();
         let taken_at = humantime::parse_rfc3339(&info.taken_at).unwrap_or(SystemTime::UNIX_EPOCH);
-        Ok(Crawl {
-            plan: CrawlPlan::new(info.plant, asset_types),
-            selection: Selection::everything(),
-            started: taken_at,
-            finished: taken_at,
-            fetched,
-            failures,
-            cancelled: false,
-            node_limit_reached: false,
-            retries: 0,
-            probes: 0,
-        })
+        let stored = Stored {
+            store: self,
+            id,
+            count: info.nodes as usize,
+            crawl: Crawl {
+                plan: CrawlPlan::new(info.plant, asset_types),
+                selection: Selection::everything(),
+                started: taken_at,
+                finished: taken_at,
+                fetched: Vec::new(),
+                failures,
+                cancelled: false,
+                node_limit_reached: false,
+                retries: 0,
+                probes: 0,
+            },
+        };
+        Ok(aas_client::export(&stored, format, &info.source, out)?)
+    }
+
+    /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
+    pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
+        let [asset_type, aas_id, submodel] = path.keys();
+        let found: Option<(bool, Vec<u8>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT c.zstd, c.bytes FROM nodes k
+                 JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
+                 JOIN contents c ON c.id = a.content
+                 WHERE k.level = ?2 AND k.asset_type = ?3 AND k.aas_id = ?4 AND k.submodel = ?5",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![id, level(path.level()), asset_type, aas_id, submodel],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .optional()
+            })
+            .map_err(self.sql())?;
+        self.decoded(found)
+    }
+
+    /// A stored body as the text the server sent.
+    pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
+        let found: Option<(bool, Vec<u8>)> = self
+            .conn
+            .prepare_cached("SELECT zstd, bytes FROM contents WHERE id = ?1")
+            .and_then(|mut s| {
+                s.query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+            })
+            .map_err(self.sql())?;
+        self.decoded(found)
+    }
+
+    /// A body as read from `contents` (`zstd`, `bytes`), as text.
+    fn decoded(&self, found: Option<(bool, Vec<u8>)>) -> Result<Option<String>> {
+        found
+            .map(|(zstd, bytes)| {
+                content::text(&bytes, zstd).map_err(|source| Error::Io {
+                    action: "read an answer stored in",
+                    path: self.path.clone(),
+                    source,
+                })
+            })
+            .transpose()
     }
 
     /// The failed nodes of snapshot `id`, with their reasons.
@@ -106,5 +146,88 @@ impl Store {
             });
         }
         Ok(failures)
+    }
+}
+
+/// A level as the `nodes` table numbers it: 0 for the registry to 3 for elements.
+pub(crate) fn level(level: NodeLevel) -> i64 {
+    NodeLevel::ALL.iter().position(|l| *l == level).unwrap_or(0) as i64
+}
+
+/// The level the `nodes` table numbers `n`.
+pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
+    NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
+}
+
+/// One snapshot as a source of answers for an export.
+struct Stored<'s> {
+    store: &'s Store,
+    id: i64,
+    count: usize,
+    /// What the snapshot's crawl was, without its answers.
+    crawl: Crawl,
+}
+
+impl Answers for Stored<'_> {
+    fn crawl(&self) -> &Crawl {
+        &self.crawl
+    }
+
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_client::Result<()> {
+        let failed = |e: rusqlite::Error| aas_client::Error::Io {
+            action: "read",
+            path: self.store.path.clone(),
+            source: std::io::Error::other(e),
+        };
+        // The nodes' unique index gives the order: no sort of the snapshot.
+        let mut statement = self
+            .store
+            .conn
+            .prepare(
+                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.bytes
+                 FROM nodes k
+                 JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
+                 JOIN contents c ON c.id = a.content
+                 WHERE k.level = ?2
+                 ORDER BY k.asset_type, k.aas_id, k.submodel",
+            )
+            .map_err(failed)?;
+        let mut rows = statement
+            .query(params![self.id, level(at)])
+            .map_err(failed)?;
+        while let Some(row) = rows.next().map_err(failed)? {
+            let keys: [&str; 3] = [
+                row.get_ref(0)
+                    .and_then(|v| Ok(v.as_str()?))
+                    .map_err(failed)?,
+                row.get_ref(1)
+                    .and_then(|v| Ok(v.as_str()?))
+                    .map_err(failed)?,
+                row.get_ref(2)
+                    .and_then(|v| Ok(v.as_str()?))
+                    .map_err(failed)?,
+            ];
+            let Some(path) = NodePath::from_keys(at, keys) else {
+                continue;
+            };
+            let url: String = row.get(3).map_err(failed)?;
+            let zstd: bool = row.get(4).map_err(failed)?;
+            let bytes = row
+                .get_ref(5)
+                .and_then(|v| Ok(v.as_blob()?))
+                .map_err(failed)?;
+            let mut body =
+                content::reader(bytes, zstd).map_err(|source| aas_client::Error::Io {
+                    action: "read",
+                    path: self.store.path.clone(),
+                    source,
+                })?;
+            visit(&path, &url, &mut body)?;
+        }
+        Ok(())
     }
 }

@@ -59,6 +59,72 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     "CREATE INDEX answers_by_path ON answers(snapshot, path);",
     // 3: a snapshot's size (its answers' bytes), for the app's list.
     "ALTER TABLE snapshots ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;",
+    // 4: small rows. A body gets an integer id and is kept zstd-compressed (the bodies
+    // of earlier versions stay as they were, `zstd = 0`); a node (its place in the tree
+    // and its URL) is kept once for all snapshots; an answer is three integers. The
+    // search index has one document per elements body (its rowid is the body's id) in
+    // place of a row per element: the elements are read from the body when found. The
+    // bodies of earlier versions are indexed anew by the next `Store::open`
+    // (`unindexed`), since SQL cannot read them.
+    "
+    CREATE TABLE contents (
+        id INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        -- The answer's length as the server sent it.
+        size INTEGER NOT NULL,
+        zstd INTEGER NOT NULL,
+        bytes BLOB NOT NULL
+    );
+    INSERT INTO contents (hash, size, zstd, bytes)
+        SELECT hash, length(bytes), 0, bytes FROM bodies;
+    -- level: 0 registry, 1 AAS list, 2 submodels, 3 elements; '' where a key is absent.
+    CREATE TABLE nodes (
+        id INTEGER PRIMARY KEY,
+        level INTEGER NOT NULL,
+        asset_type TEXT NOT NULL,
+        aas_id TEXT NOT NULL,
+        submodel TEXT NOT NULL,
+        url TEXT NOT NULL,
+        UNIQUE (level, asset_type, aas_id, submodel, url)
+    );
+    INSERT OR IGNORE INTO nodes (level, asset_type, aas_id, submodel, url)
+        SELECT CASE json_extract(path, '$.level')
+                   WHEN 'registry' THEN 0 WHEN 'aas_list' THEN 1
+                   WHEN 'submodels' THEN 2 ELSE 3 END,
+               coalesce(json_extract(path, '$.asset_type'), ''),
+               coalesce(aas_id, ''), coalesce(submodel, ''), url
+        FROM answers ORDER BY snapshot, seq;
+    CREATE TABLE stored (
+        snapshot INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        node INTEGER NOT NULL,
+        content INTEGER NOT NULL,
+        PRIMARY KEY (snapshot, node)
+    ) WITHOUT ROWID;
+    INSERT OR IGNORE INTO stored (snapshot, node, content)
+        SELECT a.snapshot, n.id, c.id FROM answers a
+        JOIN contents c ON c.hash = a.hash
+        JOIN nodes n ON n.level = CASE json_extract(a.path, '$.level')
+                   WHEN 'registry' THEN 0 WHEN 'aas_list' THEN 1
+                   WHEN 'submodels' THEN 2 ELSE 3 END
+             AND n.asset_type = coalesce(json_extract(a.path, '$.asset_type'), '')
+             AND n.aas_id = coalesce(a.aas_id, '') AND n.submodel = coalesce(a.submodel, '')
+             AND n.url = a.url;
+    DROP TABLE answers;
+    DROP TABLE bodies;
+    DROP TABLE element_text;
+    DROP TABLE elements;
+    ALTER TABLE stored RENAME TO answers;
+    -- Which snapshots hold a body, for removal and for search.
+    CREATE INDEX answers_by_content ON answers(content, snapshot);
+    CREATE VIRTUAL TABLE answer_text USING fts5(
+        id_short, value, texts, semantic_id, description,
+        content = '', contentless_delete = 1,
+        tokenize = 'unicode61 remove_diacritics 0'
+    );
+    CREATE TABLE unindexed (content INTEGER PRIMARY KEY);
+    INSERT INTO unindexed SELECT DISTINCT a.content FROM answers a
+        JOIN nodes n ON n.id = a.node WHERE n.level = 3;
+    ",
 ];
 
 /// The version this build writes.
@@ -112,5 +178,66 @@ mod tests {
                 .expect("count");
             assert_eq!(kept, 1, "from version {from}");
         }
+    }
+
+    #[test]
+    fn answers_of_version_3_are_read_searched_and_compared_after_the_migration() {
+        use aas_client::NodePath;
+        let dir = std::env::temp_dir().join(format!("aas-snapshot-v3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("store.sqlite3");
+        let elements = |serial: &str| {
+            format!(
+                r#"[{{"idShort":"SerialNumber","modelType":{{"name":"Property"}},"value":"{serial}"}}]"#
+            )
+        };
+        let nameplate = NodePath::Elements {
+            aas_id: "urn:x:pump#1".into(),
+            submodel: "Nameplate".into(),
+        };
+        {
+            let conn = Connection::open(&path).expect("sqlite");
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).expect("version 3");
+            }
+            conn.pragma_update(None, "user_version", 3)
+                .expect("version");
+            let key = serde_json::to_string(&nameplate).expect("key");
+            for (id, serial) in [(1, "SN-P-0001"), (2, "SN-P-0002")] {
+                let raw = elements(serial);
+                let hash = crate::content::hash(raw.as_bytes());
+                conn.execute(
+                    "INSERT INTO snapshots (id, source, plant, taken_at, state) VALUES (?1, 's', 'P', '2026-11-23T10:00:00Z', 'complete')",
+                    [id],
+                )
+                .expect("snapshot");
+                conn.execute(
+                    "INSERT INTO bodies (hash, bytes) VALUES (?1, ?2)",
+                    rusqlite::params![hash, raw.as_bytes()],
+                )
+                .expect("body");
+                conn.execute(
+                    "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
+                     VALUES (?1, 0, ?2, 'http://gw/x', ?3, 'urn:x:pump#1', 'Nameplate')",
+                    rusqlite::params![id, key, hash],
+                )
+                .expect("answer");
+            }
+        }
+        let store = crate::Store::open(&path).expect("migrated");
+        assert_eq!(
+            store.answer(1, &nameplate).expect("read"),
+            Some(elements("SN-P-0001"))
+        );
+        let hits = store.search(2, "SN-P-0002", 10).expect("search");
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].path, ["SerialNumber"]);
+        assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
+        let diff = store.diff(1, 2).expect("diff");
+        assert_eq!(diff.changes.len(), 1, "{diff:?}");
+        assert_eq!(diff.changes[0].new.as_deref(), Some("SN-P-0002"));
+        drop(store);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

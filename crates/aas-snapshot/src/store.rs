@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::writer::{SnapshotWriter, WriterLock};
+use crate::writer::{index, SnapshotWriter, WriterLock};
 use crate::{schema, Error, Result};
 
 /// An open snapshot store.
@@ -60,8 +60,7 @@ impl Store {
             source,
         };
         let mut conn = Connection::open(path).map_err(damaged)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(damaged)?;
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(damaged)?;
         let found = schema::version(&conn).map_err(damaged)?;
         if found > schema::latest() {
             return Err(Error::TooNew {
@@ -71,14 +70,8 @@ impl Store {
             });
         }
         schema::migrate(&mut conn).map_err(damaged)?;
-        // WAL with NORMAL sync: a commit is not fsynced (a power cut may lose the last
-        // batches of a snapshot being taken, which is then marked partial), but the
-        // file is never corrupted; fsync per batch was most of a snapshot's time.
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
-             PRAGMA cache_size = -32768;",
-        )
-        .map_err(damaged)?;
+        settings(&conn).map_err(damaged)?;
+        index_unindexed(&mut conn).map_err(sql_error(path))?;
         Ok(Store {
             conn,
             path: path.to_owned(),
@@ -149,7 +142,7 @@ impl Store {
             )
             .map_err(self.sql())?;
         let id = self.conn.last_insert_rowid();
-        Ok(SnapshotWriter::new(self, id, lock))
+        SnapshotWriter::new(self, id, lock)
     }
 
     /// Keeps the newest `keep` complete snapshots of `plant` from `source` and removes
@@ -193,12 +186,12 @@ impl Store {
             .map_err(&sql)?;
         tx.execute_batch(
             "CREATE TEMP TABLE unused AS
-                 SELECT hash FROM bodies WHERE hash NOT IN (SELECT hash FROM answers);
-             DELETE FROM element_text WHERE rowid IN
-                 (SELECT id FROM elements WHERE hash IN (SELECT hash FROM unused));
-             DELETE FROM elements WHERE hash IN (SELECT hash FROM unused);
-             DELETE FROM bodies WHERE hash IN (SELECT hash FROM unused);
-             DROP TABLE unused;",
+                 SELECT id FROM contents WHERE id NOT IN (SELECT content FROM answers);
+             DELETE FROM answer_text WHERE rowid IN (SELECT id FROM unused);
+             DELETE FROM unindexed WHERE content IN (SELECT id FROM unused);
+             DELETE FROM contents WHERE id IN (SELECT id FROM unused);
+             DROP TABLE unused;
+             DELETE FROM nodes WHERE id NOT IN (SELECT node FROM answers);",
         )
         .map_err(&sql)?;
         tx.commit().map_err(&sql)?;
@@ -217,7 +210,54 @@ impl Store {
     }
 }
 
-fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+/// How long a statement waits for another connection's write to end.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A further connection to the store at `path` (opened, so brought up to date), for
+/// the snapshot writer's thread.
+pub(crate) fn connect(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    settings(&conn)?;
+    Ok(conn)
+}
+
+/// A connection's settings. WAL with NORMAL sync: a commit is not fsynced (a power cut
+/// may lose the last batches of a snapshot being taken, which is then marked partial),
+/// but the file is never corrupted; fsync per batch was most of a snapshot's time.
+fn settings(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+         PRAGMA cache_size = -32768;",
+    )
+}
+
+/// Indexes the elements bodies of stores before schema 4, whose index SQL could not
+/// carry over (see the migration).
+fn index_unindexed(conn: &mut Connection) -> rusqlite::Result<()> {
+    loop {
+        let tx = conn.transaction()?;
+        let bodies: Vec<(i64, bool, Vec<u8>)> = tx
+            .prepare(
+                "SELECT c.id, c.zstd, c.bytes FROM unindexed u
+                 JOIN contents c ON c.id = u.content LIMIT 500",
+            )?
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        if bodies.is_empty() {
+            return tx.commit();
+        }
+        for (content, zstd, bytes) in bodies {
+            if let Ok(raw) = crate::content::text(&bytes, zstd) {
+                index(&tx, content, &raw)?;
+            }
+            tx.execute("DELETE FROM unindexed WHERE content = ?1", [content])?;
+        }
+        tx.commit()?;
+    }
+}
+
+pub(crate) fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |source| Error::Sql {
         path: path.to_owned(),
         source,

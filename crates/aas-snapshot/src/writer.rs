@@ -1,21 +1,31 @@
-//! Writing one snapshot as the crawl goes: each answer's body once per content hash,
-//! its row, and the element index of a new elements answer. Rows are committed in
+//! Writing one snapshot as the crawl goes. The answers are handed to a thread of
+//! their own, through a short queue: the crawl goes on while they are hashed,
+//! compressed, indexed and written, and waits only when the writer falls behind. Each
+//! body is written once per content hash, with the search index's document of a new
+//! elements body; each answer is a row of three integers. Rows are committed in
 //! batches, so a crash loses at most the last batch and the snapshot stays marked as
 //! being taken until the next writer marks it partial.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
-use aas_client::{Failure, Fetched, NodePath};
-use rusqlite::params;
-use sha2::{Digest, Sha256};
+use aas_client::{Failure, Fetched, NodeLevel, NodePath};
+use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::index::element_rows;
-use crate::store::{SnapshotInfo, Store};
+use crate::content::{self, Packer};
+use crate::index::{document, element_rows};
+use crate::read::level;
+use crate::store::{connect, sql_error, SnapshotInfo, Store};
 use crate::{Error, Result};
 
-/// Answers written per transaction.
+/// Answers written per transaction, at most.
 const BATCH: usize = 2000;
+/// Bytes (as received) written per transaction, at most: a batch's memory stays small.
+const BATCH_BYTES: usize = 64 << 20;
+/// Answers waiting for the writer, at most, before the crawl waits for it.
+const QUEUE: usize = 64;
 
 /// The one-writer lock: an OS lock on a file beside the store, released when dropped
 /// (or when the process dies).
@@ -51,155 +61,103 @@ pub struct SnapshotWriter<'s> {
     store: &'s mut Store,
     id: i64,
     _lock: WriterLock,
-    seq: i64,
-    in_batch: usize,
+    queue: Option<SyncSender<Job>>,
+    thread: Option<JoinHandle<Result<Tally>>>,
+}
+
+#[derive(Debug)]
+enum Job {
+    Answer(Fetched),
+    Failure(Failure),
+}
+
+/// What a snapshot holds, counted as it is written.
+#[derive(Debug, Default)]
+struct Tally {
     nodes: u64,
     shells: u64,
     bytes: u64,
 }
 
 impl<'s> SnapshotWriter<'s> {
-    pub(crate) fn new(store: &'s mut Store, id: i64, lock: WriterLock) -> Self {
-        SnapshotWriter {
+    pub(crate) fn new(store: &'s mut Store, id: i64, lock: WriterLock) -> Result<Self> {
+        let conn = connect(&store.path).map_err(sql_error(&store.path))?;
+        let path = store.path.clone();
+        let (queue, jobs) = sync_channel(QUEUE);
+        let thread = std::thread::Builder::new()
+            .name("snapshot writer".into())
+            .spawn(move || write_jobs(conn, &path, id, jobs))
+            .map_err(|source| Error::Io {
+                action: "start a writer for",
+                path: store.path.clone(),
+                source,
+            })?;
+        Ok(SnapshotWriter {
             store,
             id,
             _lock: lock,
-            seq: 0,
-            in_batch: 0,
-            nodes: 0,
-            shells: 0,
-            bytes: 0,
-        }
+            queue: Some(queue),
+            thread: Some(thread),
+        })
     }
 
     pub fn id(&self) -> i64 {
         self.id
     }
 
-    /// Keeps one answer of the crawl.
-    pub fn answer(&mut self, fetched: &Fetched) -> Result<()> {
-        self.in_transaction()?;
-        self.insert(fetched)?;
-        self.seq += 1;
-        self.nodes += 1;
-        self.bytes += fetched.raw.len() as u64;
-        self.shells += u64::from(matches!(fetched.path, NodePath::Submodels { .. }));
-        self.end_batch_if_full()
-    }
-
-    /// The rows of one answer: its body (once per content), the element index of a new
-    /// elements body, and the answer's own row.
-    fn insert(&self, fetched: &Fetched) -> Result<()> {
-        let sql = self.store.sql();
-        let conn = &self.store.conn;
-        let hash = Sha256::digest(fetched.raw.as_bytes()).to_vec();
-        // Cached statements: preparing each insert anew was much of a snapshot's time.
-        let run = |statement: &str, values: &[&dyn rusqlite::ToSql]| {
-            conn.prepare_cached(statement)
-                .and_then(|mut s| s.execute(values))
-                .map_err(&sql)
-        };
-        let new_body = run(
-            "INSERT OR IGNORE INTO bodies (hash, bytes) VALUES (?1, ?2)",
-            params![hash, fetched.raw.as_bytes()],
-        )? == 1;
-        let (aas_id, submodel) = owners(&fetched.path);
-        if new_body && matches!(fetched.path, NodePath::Elements { .. }) {
-            for row in element_rows(&fetched.raw) {
-                let path = serde_json::to_string(&row.path).unwrap_or_default();
-                run(
-                    "INSERT INTO elements (hash, path, model_type, value) VALUES (?1, ?2, ?3, ?4)",
-                    params![hash, path, row.model_type, row.value],
-                )?;
-                run(
-                    "INSERT INTO element_text (rowid, id_short, value, texts, semantic_id, description)
-                     VALUES (last_insert_rowid(), ?1, ?2, ?3, ?4, ?5)",
-                    params![
-                        row.path.join("/"),
-                        row.value,
-                        row.texts,
-                        row.semantic_id,
-                        row.description
-                    ],
-                )?;
-            }
-        }
-        run(
-            "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                self.id,
-                self.seq,
-                path_key(&fetched.path),
-                fetched.url,
-                hash,
-                aas_id,
-                submodel
-            ],
-        )?;
-        Ok(())
+    /// Keeps one answer of the crawl. It is written by the writer's thread: an error
+    /// there is returned by the next call (or by [`SnapshotWriter::finish`]). Given by
+    /// value it is not copied (a 100,000-asset registry is hundreds of megabytes).
+    pub fn answer(&mut self, fetched: Fetched) -> Result<()> {
+        self.send(Job::Answer(fetched))
     }
 
     /// Keeps a node that failed, with its reason.
     pub fn failure(&mut self, failure: &Failure) -> Result<()> {
-        self.in_transaction()?;
-        let kind = serde_json::to_value(failure.kind)
-            .ok()
-            .and_then(|k| k.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        self.store
-            .conn
-            .execute(
-                "INSERT INTO failures (snapshot, path, url, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![self.id, path_key(&failure.path), failure.url, kind, failure.message],
-            )
-            .map_err(self.store.sql())?;
-        self.shells += u64::from(matches!(failure.path, NodePath::Submodels { .. }));
-        self.end_batch_if_full()
+        self.send(Job::Failure(failure.clone()))
+    }
+
+    fn send(&mut self, job: Job) -> Result<()> {
+        let sent = self.queue.as_ref().map(|queue| queue.send(job).is_ok());
+        if sent == Some(true) {
+            return Ok(());
+        }
+        // The writer stopped: its error says why.
+        self.queue = None;
+        self.stop()?;
+        Err(Error::Io {
+            action: "write to",
+            path: self.store.path.clone(),
+            source: std::io::Error::other("the snapshot's writer stopped after an earlier error"),
+        })
+    }
+
+    /// Waits for the writer to write what it was given; its tally.
+    fn stop(&mut self) -> Result<Tally> {
+        self.queue = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(tally)) => tally,
+            Some(Err(_)) => Err(Error::Io {
+                action: "write to",
+                path: self.store.path.clone(),
+                source: std::io::Error::other("the snapshot's writer failed"),
+            }),
+            None => Ok(Tally::default()),
+        }
     }
 
     /// Ends the snapshot, complete or partial.
     pub fn finish(mut self, complete: bool) -> Result<SnapshotInfo> {
-        self.in_transaction()?;
+        let tally = self.stop()?;
         let state = if complete { "complete" } else { "partial" };
         self.store
             .conn
             .execute(
                 "UPDATE snapshots SET state = ?2, nodes = ?3, shells = ?4, bytes = ?5 WHERE id = ?1",
-                params![self.id, state, self.nodes, self.shells, self.bytes],
+                params![self.id, state, tally.nodes, tally.shells, tally.bytes],
             )
             .map_err(self.store.sql())?;
-        self.commit()?;
         self.store.snapshot(self.id)
-    }
-
-    fn in_transaction(&mut self) -> Result<()> {
-        if self.store.conn.is_autocommit() {
-            self.store
-                .conn
-                .execute_batch("BEGIN IMMEDIATE")
-                .map_err(self.store.sql())?;
-        }
-        Ok(())
-    }
-
-    fn end_batch_if_full(&mut self) -> Result<()> {
-        self.in_batch += 1;
-        if self.in_batch >= BATCH {
-            self.commit()?;
-        }
-        Ok(())
-    }
-
-    fn commit(&mut self) -> Result<()> {
-        self.in_batch = 0;
-        if self.store.conn.is_autocommit() {
-            return Ok(());
-        }
-        self.store
-            .conn
-            .execute_batch("COMMIT")
-            .map_err(self.store.sql())
     }
 }
 
@@ -207,20 +165,166 @@ impl Drop for SnapshotWriter<'_> {
     /// What was written stays (a failure here has nowhere to go: the next writer marks
     /// the snapshot partial either way).
     fn drop(&mut self) {
-        let _ = self.commit();
+        let _ = self.stop();
     }
+}
+
+/// The writer's thread: every job, in batches, until the queue is closed.
+fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -> Result<Tally> {
+    let sql = sql_error(path);
+    let mut packer = Packer::new().map_err(|source| Error::Io {
+        action: "compress answers for",
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut tally = Tally::default();
+    let mut jobs = jobs.into_iter().peekable();
+    while jobs.peek().is_some() {
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(&sql)?;
+        let (mut answers, mut bytes) = (0, 0);
+        for job in jobs.by_ref() {
+            match job {
+                Job::Answer(fetched) => {
+                    bytes += fetched.raw.len();
+                    write_answer(&tx, &mut packer, id, &fetched).map_err(|e| match e {
+                        Stored::Sql(e) => sql(e),
+                        Stored::Io(source) => Error::Io {
+                            action: "compress an answer for",
+                            path: path.to_owned(),
+                            source,
+                        },
+                    })?;
+                    tally.nodes += 1;
+                    tally.bytes += fetched.raw.len() as u64;
+                    tally.shells += u64::from(fetched.path.level() == NodeLevel::Submodels);
+                }
+                Job::Failure(failure) => {
+                    write_failure(&tx, id, &failure).map_err(&sql)?;
+                    tally.shells += u64::from(failure.path.level() == NodeLevel::Submodels);
+                }
+            }
+            answers += 1;
+            if answers >= BATCH || bytes >= BATCH_BYTES {
+                break;
+            }
+        }
+        tx.commit().map_err(&sql)?;
+    }
+    Ok(tally)
+}
+
+/// Why one answer could not be written.
+enum Stored {
+    Sql(rusqlite::Error),
+    Io(std::io::Error),
+}
+
+impl From<rusqlite::Error> for Stored {
+    fn from(e: rusqlite::Error) -> Self {
+        Stored::Sql(e)
+    }
+}
+
+/// The rows of one answer: its body (once per content), the search index's document
+/// of a new elements body, its node (once for all snapshots), and the answer's row.
+fn write_answer(
+    conn: &Connection,
+    packer: &mut Packer,
+    id: i64,
+    fetched: &Fetched,
+) -> std::result::Result<(), Stored> {
+    let raw = fetched.raw.as_bytes();
+    let hash = content::hash(raw);
+    let known: Option<i64> = conn
+        .prepare_cached("SELECT id FROM contents WHERE hash = ?1")?
+        .query_row([&hash], |row| row.get(0))
+        .optional()?;
+    let content = match known {
+        Some(content) => content,
+        None => {
+            let packed = packer.pack(raw).map_err(Stored::Io)?;
+            conn.prepare_cached(
+                "INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, ?3)",
+            )?
+            .execute(params![hash, raw.len() as i64, packed])?;
+            let content = conn.last_insert_rowid();
+            if fetched.path.level() == NodeLevel::Elements {
+                index(conn, content, &fetched.raw)?;
+            }
+            content
+        }
+    };
+    let node = node(conn, &fetched.path, &fetched.url)?;
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO answers (snapshot, node, content) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![id, node, content])?;
+    Ok(())
+}
+
+/// Adds an elements body to the search index: one document, its rowid the body's id.
+pub(crate) fn index(conn: &Connection, content: i64, raw: &str) -> rusqlite::Result<()> {
+    let Some([id_short, value, texts, semantic_id, description]) = document(&element_rows(raw))
+    else {
+        return Ok(());
+    };
+    conn.prepare_cached(
+        "INSERT INTO answer_text (rowid, id_short, value, texts, semantic_id, description)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        content,
+        id_short,
+        value,
+        texts,
+        semantic_id,
+        description
+    ])?;
+    Ok(())
+}
+
+/// The id of the node at `path` fetched from `url`, added when new.
+fn node(conn: &Connection, path: &NodePath, url: &str) -> rusqlite::Result<i64> {
+    let [asset_type, aas_id, submodel] = path.keys();
+    let keys = params![level(path.level()), asset_type, aas_id, submodel, url];
+    let known: Option<i64> = conn
+        .prepare_cached(
+            "SELECT id FROM nodes WHERE level = ?1 AND asset_type = ?2 AND aas_id = ?3
+             AND submodel = ?4 AND url = ?5",
+        )?
+        .query_row(keys, |row| row.get(0))
+        .optional()?;
+    if let Some(node) = known {
+        return Ok(node);
+    }
+    conn.prepare_cached(
+        "INSERT INTO nodes (level, asset_type, aas_id, submodel, url) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(keys)?;
+    Ok(conn.last_insert_rowid())
+}
+
+fn write_failure(conn: &Connection, id: i64, failure: &Failure) -> rusqlite::Result<()> {
+    let kind = serde_json::to_value(failure.kind)
+        .ok()
+        .and_then(|k| k.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    conn.prepare_cached(
+        "INSERT INTO failures (snapshot, path, url, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        id,
+        path_key(&failure.path),
+        failure.url,
+        kind,
+        failure.message
+    ])?;
+    Ok(())
 }
 
 /// The answer's place in the tree, as the raw export names it.
 pub(crate) fn path_key(path: &NodePath) -> String {
     serde_json::to_string(path).unwrap_or_default()
-}
-
-/// The shell and submodel an answer belongs to.
-fn owners(path: &NodePath) -> (Option<&str>, Option<&str>) {
-    match path {
-        NodePath::Registry | NodePath::AasList { .. } => (None, None),
-        NodePath::Submodels { aas_id } => (Some(aas_id), None),
-        NodePath::Elements { aas_id, submodel } => (Some(aas_id), Some(submodel)),
-    }
 }

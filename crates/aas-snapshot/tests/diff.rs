@@ -64,7 +64,7 @@ fn take(
             nameplate,
         ),
     ] {
-        writer.answer(&fetched).expect("stored");
+        writer.answer(fetched).expect("stored");
     }
     let tools = NodePath::AasList {
         asset_type: AssetType::Tool,
@@ -80,7 +80,7 @@ fn take(
             .expect("stored");
     } else {
         writer
-            .answer(&answer(tools, shells(&["urn:x:drill#1"])))
+            .answer(answer(tools, shells(&["urn:x:drill#1"])))
             .expect("stored");
     }
     writer.finish(!tools_fail).expect("finished").id

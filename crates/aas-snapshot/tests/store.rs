@@ -39,7 +39,7 @@ async fn take(store: &mut Store, client: &Arc<Client>) -> (SnapshotInfo, Crawl) 
             &CancellationToken::new(),
             |_| {},
             |answer| {
-                writer.answer(&answer).expect("stored");
+                writer.answer(answer.clone()).expect("stored");
                 kept.push(answer);
             },
         )
@@ -162,7 +162,7 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
             .expect("begin");
         let registry = client.registry_for_session().await.expect("registry");
         writer
-            .answer(&aas_client::Fetched {
+            .answer(aas_client::Fetched {
                 path: aas_client::NodePath::Registry,
                 url: "http://x/api/v1/registry".into(),
                 raw: registry.to_string(),

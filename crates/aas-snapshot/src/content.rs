@@ -1,0 +1,78 @@
+//! An answer's body as the store keeps it: found by the SHA-256 of the exact bytes the
+//! server sent, kept zstd-compressed (the service's JSON shrinks about tenfold, so the
+//! store writes a tenth of the bytes). Bodies of stores before schema 4 are plain.
+
+use std::io::Read;
+
+use sha2::{Digest, Sha256};
+
+/// zstd's fastest regular level: the higher ones cost more time than the space they save
+/// is worth while a crawl waits.
+const LEVEL: i32 = 1;
+
+pub(crate) fn hash(raw: &[u8]) -> Vec<u8> {
+    Sha256::digest(raw).to_vec()
+}
+
+/// Compresses bodies, reusing one zstd context (making one per body costs more than
+/// compressing a small answer).
+pub(crate) struct Packer(zstd::bulk::Compressor<'static>);
+
+impl std::fmt::Debug for Packer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Packer")
+    }
+}
+
+impl Packer {
+    pub(crate) fn new() -> std::io::Result<Self> {
+        Ok(Packer(zstd::bulk::Compressor::new(LEVEL)?))
+    }
+
+    pub(crate) fn pack(&mut self, raw: &[u8]) -> std::io::Result<Vec<u8>> {
+        self.0.compress(raw)
+    }
+}
+
+/// A stored body as the bytes the server sent, read as they are decompressed.
+pub(crate) fn reader<'b>(stored: &'b [u8], zstd: bool) -> std::io::Result<Box<dyn Read + 'b>> {
+    Ok(if zstd {
+        Box::new(zstd::stream::read::Decoder::with_buffer(stored)?)
+    } else {
+        Box::new(stored)
+    })
+}
+
+/// A stored body as text (bytes that are not UTF-8, which the crawl never stores, are
+/// replaced rather than refused).
+pub(crate) fn text(stored: &[u8], zstd: bool) -> std::io::Result<String> {
+    let mut raw = Vec::new();
+    reader(stored, zstd)?.read_to_end(&mut raw)?;
+    Ok(match String::from_utf8(raw) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_body_reads_back_as_sent() {
+        let raw = r#"[{"idShort":"Serial","value":"SN-1"}]"#.repeat(50);
+        let packed = Packer::new()
+            .expect("zstd")
+            .pack(raw.as_bytes())
+            .expect("packed");
+        assert!(
+            packed.len() < raw.len() / 5,
+            "{} of {}",
+            packed.len(),
+            raw.len()
+        );
+        assert_eq!(text(&packed, true).expect("unpacked"), raw);
+        assert_eq!(text(raw.as_bytes(), false).expect("plain"), raw);
+        assert_eq!(hash(b"x").len(), 32);
+    }
+}
