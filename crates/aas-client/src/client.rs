@@ -10,7 +10,8 @@ use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
-use crate::transport::{offline, read_body, DEFAULT_IDLE_TIMEOUT};
+use crate::body::{check_json, Body, DEFAULT_MAX_STREAMED, SPOOL_AT};
+use crate::transport::{offline, receive, DEFAULT_IDLE_TIMEOUT};
 use crate::{Connection, Error, ErrorKind, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
@@ -22,6 +23,10 @@ pub struct Client {
     tokens: TokenSource,
     retry: RetryPolicy,
     max_body: usize,
+    /// The largest answer kept in a temporary file ([`DEFAULT_MAX_STREAMED`]).
+    max_streamed: usize,
+    /// The size past which an answer goes to a temporary file ([`SPOOL_AT`]).
+    spool_at: usize,
     activity: Counters,
     /// A shell the service has listed, for [`Client::probe`] to ask about.
     known_shell: OnceLock<String>,
@@ -68,6 +73,8 @@ impl Client {
             tokens,
             retry: RetryPolicy::default(),
             max_body: DEFAULT_MAX_BODY,
+            max_streamed: DEFAULT_MAX_STREAMED,
+            spool_at: SPOOL_AT,
             activity: Counters::default(),
             known_shell: OnceLock::new(),
             registry: tokio::sync::Mutex::new(None),
@@ -91,6 +98,20 @@ impl Client {
     /// Replaces the largest answer accepted ([`DEFAULT_MAX_BODY`]).
     pub fn with_max_body(mut self, bytes: usize) -> Self {
         self.max_body = bytes;
+        self
+    }
+
+    /// Replaces the largest answer a crawl keeps in a temporary file
+    /// ([`DEFAULT_MAX_STREAMED`]).
+    pub fn with_max_streamed(mut self, bytes: usize) -> Self {
+        self.max_streamed = bytes;
+        self
+    }
+
+    /// Replaces the size past which a crawl keeps an answer in a temporary file
+    /// ([`SPOOL_AT`]).
+    pub fn with_spool_at(mut self, bytes: usize) -> Self {
+        self.spool_at = bytes;
         self
     }
 
@@ -271,28 +292,38 @@ impl Client {
 
     /// GETs `url`, retrying transient failures as the [`RetryPolicy`] says.
     pub(crate) async fn get(&self, url: &str, service: Service) -> Result<String> {
-        let check = |body: &str| serde_json::from_str::<serde::de::IgnoredAny>(body).map(drop);
-        let (got, _) = self.get_reading(url, service, check).await;
-        got.map(|(body, ())| body)
+        let (got, _) = self.get_reading(url, service, false, check_json).await;
+        got?.0.into_text().map_err(|source| Error::Io {
+            action: "read the answer of",
+            path: url.into(),
+            source,
+        })
     }
 
     /// [`Client::get`] that reads the body with `read` (which must reject text that is
     /// not JSON), and says how many retries it took, so a crawl can check an answer and
     /// take what it needs from it in one pass, and report the retries. A cut or garbled
-    /// answer is retried like a lost one; JSON of the wrong shape is bad data.
+    /// answer is retried like a lost one; JSON of the wrong shape is bad data. An
+    /// answer that `may_spool` goes to a temporary file when large (see [`Body`]).
     pub(crate) async fn get_reading<T>(
         &self,
         url: &str,
         service: Service,
-        read: impl Fn(&str) -> serde_json::Result<T>,
-    ) -> (Result<(String, T)>, u32) {
+        may_spool: bool,
+        read: impl Fn(&Body) -> serde_json::Result<T>,
+    ) -> (Result<(Body, T)>, u32) {
         self.activity.requests.fetch_add(1, Ordering::Relaxed);
         let mut retry = 0;
         loop {
-            let got = self.get_authorized(url, service).await.and_then(|body| {
-                let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
-                Ok((body, read))
-            });
+            let got = self
+                .get_authorized(url, service, may_spool)
+                .await
+                .and_then(|body| {
+                    // A large answer in a file is read here in one go, as it was in
+                    // memory: once a crawl, for the registry.
+                    let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
+                    Ok((body, read))
+                });
             match got {
                 Err(e) if RetryPolicy::is_transient(&e) && retry + 1 < self.retry.attempts => {
                     retry += 1;
@@ -317,21 +348,27 @@ impl Client {
     /// GETs `url` with the tokens; a 401 is retried once with a fresh access token,
     /// since the cached one may have been revoked or outlived on the server's clock,
     /// unless it is the user token that was refused.
-    async fn get_authorized(&self, url: &str, service: Service) -> Result<String> {
+    async fn get_authorized(&self, url: &str, service: Service, may_spool: bool) -> Result<Body> {
         let token = self.tokens.token().await?;
-        match self.get_once(url, service, &token).await {
+        match self.get_once(url, service, &token, may_spool).await {
             // The user token was refused: a fresh access token would not help.
             Err(e) if e.kind() == ErrorKind::UserToken => Err(e),
             Err(Error::Api { status: 401, .. }) => {
                 self.tokens.invalidate(&token).await;
                 let fresh = self.tokens.token().await?;
-                self.get_once(url, service, &fresh).await
+                self.get_once(url, service, &fresh, may_spool).await
             }
             other => other,
         }
     }
 
-    async fn get_once(&self, url: &str, service: Service, token: &Secret) -> Result<String> {
+    async fn get_once(
+        &self,
+        url: &str,
+        service: Service,
+        token: &Secret,
+        may_spool: bool,
+    ) -> Result<Body> {
         let mut request = self
             .http
             .get(url)
@@ -349,12 +386,19 @@ impl Client {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| retry_after(v, std::time::SystemTime::now()));
-        let body = read_body(url, response, self.max_body).await?;
-        tracing::debug!(%url, status = status.as_u16(), bytes = body.len(), "GET");
-        if status != StatusCode::OK {
-            return Err(Error::from_response(status.as_u16(), &body, retry_after));
+        // A refusal's page is read into memory, to quote it.
+        let (limit, spool_at) = match may_spool && status == StatusCode::OK {
+            true => (self.max_streamed, Some(self.spool_at)),
+            false => (self.max_body, None),
+        };
+        let body = receive(url, response, limit, spool_at).await?;
+        tracing::debug!(%url, status = status.as_u16(), bytes = body.size(), "GET");
+        match body {
+            Body::Text(page) if status != StatusCode::OK => {
+                Err(Error::from_response(status.as_u16(), &page, retry_after))
+            }
+            body => Ok(body),
         }
-        Ok(body)
     }
 }
 
@@ -372,9 +416,8 @@ fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
 /// A body `read` refused: cut or garbled text is incomplete (and retried), JSON of
 /// another shape is bad data. A reader may meet the wrong shape before the broken
 /// syntax (`{` where a list belongs), so a shape error is checked against the syntax.
-fn unreadable(url: &str, body: &str, e: serde_json::Error) -> Error {
-    let garbled =
-        e.is_syntax() || e.is_eof() || serde_json::from_str::<serde::de::IgnoredAny>(body).is_err();
+fn unreadable(url: &str, body: &Body, e: serde_json::Error) -> Error {
+    let garbled = e.is_syntax() || e.is_eof() || e.is_io() || check_json(body).is_err();
     if garbled {
         incomplete(url, e)
     } else {

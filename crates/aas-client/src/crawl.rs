@@ -17,6 +17,7 @@ use serde::Serialize;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
+use crate::body::{check_json, Body};
 use crate::client::Service;
 use crate::follow::ids_in_list;
 use crate::{Client, Error, ErrorKind, Result, Selection};
@@ -135,7 +136,7 @@ pub struct Fetched {
     pub path: NodePath,
     pub url: String,
     /// The answer as sent; it passed a JSON syntax check when it arrived.
-    pub raw: String,
+    pub raw: Body,
 }
 
 /// A node that could not be fetched or read, and why.
@@ -197,7 +198,7 @@ impl Crawl {
 
 /// A finished request: its answer and the requests it leads to, or why it failed; and
 /// how many retries it took.
-type Outcome = (NodePath, String, Result<(String, Vec<NodePath>)>, u32);
+type Outcome = (NodePath, String, Result<(Body, Vec<NodePath>)>, u32);
 
 /// Waits between probes of a service that stopped answering: doubling from the first
 /// to the last, so a restart is noticed soon and a long outage costs few requests.
@@ -263,9 +264,9 @@ impl<'p> Walk<'p> {
         }
     }
 
-    fn answered(&mut self, path: NodePath, url: String, raw: String, children: Vec<NodePath>) {
+    fn answered(&mut self, path: NodePath, url: String, raw: Body, children: Vec<NodePath>) {
         self.progress.requests_done += 1;
-        self.progress.bytes += raw.len() as u64;
+        self.progress.bytes += raw.size();
         let mut below = Vec::new();
         for child in children {
             if !wanted(self.selection, &child) {
@@ -445,7 +446,7 @@ impl Client {
             false => self.registry_for_session().await.ok().map(|raw| Fetched {
                 path: NodePath::Registry,
                 url: self.connection().registry_list_url(),
-                raw: raw.to_string(),
+                raw: Body::Text(raw.to_string()),
             }),
         };
         let mut walk = Walk::new(plan, selection, registry, &mut on_answer);
@@ -587,8 +588,10 @@ impl Client {
             NodePath::Registry => Service::Registry,
             _ => Service::Gateway,
         };
+        // Only an answer that leads nowhere may be too large to hold in memory.
+        let may_spool = matches!(path, NodePath::Registry | NodePath::Elements { .. });
         let (result, retries) = self
-            .get_reading(&url, service, |raw| children(&path, raw))
+            .get_reading(&url, service, may_spool, |raw| children(&path, raw))
             .await;
         if let Ok((_, children)) = &result {
             if let Some(NodePath::Submodels { aas_id }) = children.first() {
@@ -621,19 +624,20 @@ fn wanted(selection: &Selection, path: &NodePath) -> bool {
 /// The requests below a node: each AAS's submodels, each submodel's elements, read in
 /// the pass that checks the answer's syntax (an item without an identifier is not
 /// followed). Answers that lead nowhere are only checked.
-fn children(path: &NodePath, raw: &str) -> serde_json::Result<Vec<NodePath>> {
+fn children(path: &NodePath, body: &Body) -> serde_json::Result<Vec<NodePath>> {
+    let text = || body.text().map_err(serde_json::Error::io);
     Ok(match path {
         NodePath::Registry | NodePath::Elements { .. } => {
-            serde_json::from_str::<serde::de::IgnoredAny>(raw)?;
+            check_json(body)?;
             Vec::new()
         }
-        NodePath::AasList { .. } => ids_in_list(raw, &["identification", "id"])?
+        NodePath::AasList { .. } => ids_in_list(&text()?, &["identification", "id"])?
             .into_iter()
             .map(|aas_id| NodePath::Submodels { aas_id })
             .collect(),
         NodePath::Submodels { aas_id } => {
             let mut seen = HashSet::new();
-            ids_in_list(raw, &["idShort"])?
+            ids_in_list(&text()?, &["idShort"])?
                 .into_iter()
                 // An empty idShort cannot be addressed; its elements came with the list.
                 // One listed twice is fetched once.

@@ -80,27 +80,26 @@ impl Answers for Crawl {
             .collect();
         at.sort_by(|a, b| a.path.keys().cmp(&b.path.keys()));
         for f in at {
-            visit(&f.path, &f.url, &mut f.raw.as_bytes())?;
+            let mut body = f.raw.reader().map_err(|e| unreadable_body(&f.url, e))?;
+            visit(&f.path, &f.url, &mut body)?;
         }
         Ok(())
     }
 }
 
 /// Writes `answers` to `path` in `format`; `profile` names the connection in the raw
-/// bundle's manifest. Returns the number of bytes written. Everything but the AASX
-/// package (a zip of the environment, built in memory) is streamed: one answer is in
-/// memory at a time.
+/// bundle's manifest. Returns the number of bytes written. Every format is streamed:
+/// one answer is in memory at a time.
 pub fn export(answers: &dyn Answers, format: Format, profile: &str, path: &Path) -> Result<u64> {
     match format {
         Format::Raw => write_atomically_with(path, |out| raw_bundle(answers, profile, out)),
         Format::Env => write_atomically_with(path, |out| environment(answers, out)),
-        Format::Aasx => {
-            let mut env = Vec::new();
-            environment(answers, &mut env).map_err(|stop| stop.into_error(path))?;
-            let bytes = aas_model::aasx::write(&env)?;
-            write_atomically(path, &bytes)?;
-            Ok(bytes.len() as u64)
-        }
+        Format::Aasx => write_atomically_with(path, |out| {
+            let mut package = aas_model::aasx::Package::new(out)?;
+            environment(answers, &mut package)?;
+            package.finish()?;
+            Ok(())
+        }),
         Format::Csv => write_atomically_with(path, |out| csv(answers, out)),
     }
 }
@@ -168,10 +167,11 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomically_with(path, |out| Ok(out.write_all(bytes)?)).map(drop)
 }
 
-/// [`write_atomically`] of what `write` writes (buffered); returns the file's size.
+/// [`write_atomically`] of what `write` writes (buffered, and seekable for a zip's
+/// headers); returns the file's size.
 fn write_atomically_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Written,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Written,
 ) -> Result<u64> {
     let name = path
         .file_name()

@@ -3,6 +3,7 @@
 //! the server sent (see [`aas_model::Parsed`]).
 
 mod address;
+mod body;
 mod check;
 mod client;
 mod connection;
@@ -21,6 +22,7 @@ mod token;
 mod transport;
 
 pub use address::ElementAddress;
+pub use body::{Body, Spool, DEFAULT_MAX_STREAMED, SPOOL_AT};
 pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};

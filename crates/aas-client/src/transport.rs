@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::body::{Body, Receiving};
 use crate::{Error, Result, Secret};
 
 /// How far the transport may be trusted beyond the defaults; a profile keeps these too.
@@ -238,45 +239,61 @@ fn certificate_refused(tls: &rustls::Error) -> String {
     }
 }
 
-/// The body as text, read chunk by chunk so an oversized answer is refused before it
-/// fills memory; bytes that are not UTF-8 are bad data, not something to guess at.
-pub(crate) async fn read_body(
+/// The body, read chunk by chunk so an oversized answer is refused before it fills
+/// memory or disk; past `spool_at` it goes to a temporary file. Bytes held in memory that are not UTF-8 are bad data, not
+/// something to guess at.
+pub(crate) async fn receive(
     url: &str,
     mut response: reqwest::Response,
     limit: usize,
-) -> Result<String> {
+    spool_at: Option<usize>,
+) -> Result<Body> {
     // The proxy's refusal, not the server's answer: its page is of no use (tinyproxy
     // closes it mid-body).
     if response.status() == reqwest::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
         return Err(proxy_refused());
     }
-    // Sized for the announced length, so a large body is not copied as the buffer grows
-    // (growing by doubling held 1.5 times a 100 MB registry at once). Capped at the
-    // limit, since the announcement is the server's word; room announced but never
-    // sent is address space, not memory, until written.
+    let spool_failed = |source| Error::Io {
+        action: "keep a large answer in a temporary file for",
+        path: url.into(),
+        source,
+    };
     let announced = response.content_length().unwrap_or(0);
-    let mut bytes = Vec::with_capacity(announced.min(limit as u64) as usize);
+    let mut body = Receiving::new(announced, limit, spool_at);
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
         url: url.to_owned(),
         reason: idle_or(&e.without_url()),
     })? {
-        if bytes.len() + chunk.len() > limit {
+        if body.size() + chunk.len() as u64 > limit as u64 {
             return Err(Error::TooLarge {
                 url: url.to_owned(),
                 limit,
             });
         }
-        bytes.extend_from_slice(&chunk);
+        body.push(&chunk).map_err(spool_failed)?;
     }
-    String::from_utf8(bytes).map_err(|e| {
+    body.finish().map_err(spool_failed)?.map_err(|at| {
         Error::BadData(aas_model::Error::Decode {
             path: ".".into(),
-            message: format!(
-                "the answer is not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            ),
+            message: format!("the answer is not UTF-8 text (byte {at})"),
         })
     })
+}
+
+/// [`receive`] of an answer held in memory, as text.
+pub(crate) async fn read_body(
+    url: &str,
+    response: reqwest::Response,
+    limit: usize,
+) -> Result<String> {
+    receive(url, response, limit, None)
+        .await?
+        .into_text()
+        .map_err(|source| Error::Io {
+            action: "read the answer of",
+            path: url.into(),
+            source,
+        })
 }
 
 /// A timeout said in words; any other failure as reqwest says it.

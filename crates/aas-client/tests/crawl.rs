@@ -74,11 +74,7 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
     assert_eq!(progress.requests_known, progress.requests_done);
     assert_eq!(
         progress.bytes,
-        crawl
-            .fetched
-            .iter()
-            .map(|f| f.raw.len() as u64)
-            .sum::<u64>()
+        crawl.fetched.iter().map(|f| f.raw.size()).sum::<u64>()
     );
     assert_eq!(
         stats(&sb).await["token_requests"],
@@ -115,7 +111,7 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
             .iter()
             .find(|f| serde_json::to_value(&f.path).expect("path") == node["path"])
             .expect("a fetched node");
-        let sent: Value = serde_json::from_str(&fetched.raw).expect("json");
+        let sent: Value = serde_json::from_str(&fetched.raw.text().expect("text")).expect("json");
         assert_eq!(node["json"], sent, "the bundle holds the server's JSON");
         assert_eq!(node["url"], fetched.url.as_str());
         assert_eq!(
@@ -123,7 +119,10 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
             serde_json::to_value(&fetched.path).expect("path")
         );
         assert!(
-            bundle_text.contains(&format!(",\"json\":{}}}", fetched.raw)),
+            bundle_text.contains(&format!(
+                ",\"json\":{}}}",
+                fetched.raw.text().expect("text")
+            )),
             "the answer is in the bundle byte for byte: {}",
             fetched.url
         );

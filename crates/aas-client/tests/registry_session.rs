@@ -100,7 +100,10 @@ async fn the_registry_is_read_once_per_session_and_other_hosts_are_only_shown() 
             .crawl_selection(&plan, &ticked, &CancellationToken::new(), |_| {})
             .await;
         assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
-        assert!(crawl.fetched.iter().any(|f| f.raw.contains("aas/internal")));
+        assert!(crawl
+            .fetched
+            .iter()
+            .any(|f| f.raw.text().expect("text").contains("aas/internal")));
     }
     assert_eq!(registry_hits.load(Ordering::SeqCst), 1, "read once");
 

@@ -3,7 +3,7 @@
 //! first JSON part when a package has none), and writing a package around a JSON
 //! environment. Read by the sandbox and `aasmd inspect`, written by the exports.
 
-use std::io::{Cursor, Read, Write};
+use std::io::{Cursor, Read, Seek, Write};
 
 use percent_encoding::percent_decode_str;
 use quick_xml::events::Event;
@@ -12,7 +12,7 @@ use zip::ZipArchive;
 
 use crate::{Error, Result};
 
-type Package<'a> = ZipArchive<Cursor<&'a [u8]>>;
+type Archive<'a> = ZipArchive<Cursor<&'a [u8]>>;
 
 const ORIGIN: &str = "http://www.admin-shell.io/aasx/relationships/aasx-origin";
 const SPEC: &str = "http://www.admin-shell.io/aasx/relationships/aas-spec";
@@ -74,7 +74,7 @@ fn is_packaging(name: &str) -> bool {
 }
 
 /// The spec parts named by the relationships, in their order; empty without them.
-fn spec_parts(zip: &mut Package) -> Result<Vec<String>> {
+fn spec_parts(zip: &mut Archive) -> Result<Vec<String>> {
     let Some(root) = read(zip, "_rels/.rels")? else {
         return Ok(Vec::new());
     };
@@ -95,7 +95,7 @@ fn spec_parts(zip: &mut Package) -> Result<Vec<String>> {
 
 /// A part's bytes, `None` if the package has no such part. Part names in
 /// relationships are URIs, so a percent-encoded name is tried decoded too.
-fn read(zip: &mut Package, name: &str) -> Result<Option<Vec<u8>>> {
+fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
     let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
     for candidate in [name, decoded.as_str()] {
         match zip.by_name(candidate) {
@@ -172,33 +172,59 @@ fn resolve(base: &str, target: &str) -> String {
     segments.join("/")
 }
 
-/// An AASX package with `env` (an AAS environment as JSON) as its spec part.
-pub fn write(env: &[u8]) -> Result<Vec<u8>> {
-    use zip::write::SimpleFileOptions;
-    const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
-    let rels = |kind: &str, target: &str, id: &str| {
-        format!(
-            r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="{kind}" Target="{target}" Id="{id}" /></Relationships>"#
-        )
-    };
-    let (root_rels, origin_rels) = (
-        rels(ORIGIN, "/aasx/aasx-origin", "R1"),
-        rels(SPEC, "/aasx/data.json", "R2"),
-    );
-    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
-    let options = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
-    let parts: [(&str, &[u8]); 5] = [
-        ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
-        ("_rels/.rels", root_rels.as_bytes()),
-        ("aasx/aasx-origin", b"Intentionally empty."),
-        ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
-        ("aasx/data.json", env),
-    ];
-    for (name, bytes) in parts {
-        zip.start_file(name, options).map_err(package_error)?;
-        zip.write_all(bytes).map_err(package_error)?;
+/// An AASX package being written to `out`, its spec part last: the environment JSON
+/// is written into it piece by piece ([`Write`]), then [`Package::finish`] closes it,
+/// so a large environment is never in memory whole.
+#[allow(missing_debug_implementations)] // the zip writer has no Debug
+pub struct Package<W: Write + Seek>(zip::ZipWriter<W>);
+
+impl<W: Write + Seek> Package<W> {
+    /// Writes the parts before the spec; the errors are the output's (a zip's own are
+    /// given as I/O errors too).
+    pub fn new(out: W) -> std::io::Result<Self> {
+        const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
+        let rels = |kind: &str, target: &str, id: &str| {
+            format!(
+                r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="{kind}" Target="{target}" Id="{id}" /></Relationships>"#
+            )
+        };
+        let (root_rels, origin_rels) = (
+            rels(ORIGIN, "/aasx/aasx-origin", "R1"),
+            rels(SPEC, "/aasx/data.json", "R2"),
+        );
+        let mut zip = zip::ZipWriter::new(out);
+        let parts: [(&str, &[u8]); 4] = [
+            ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
+            ("_rels/.rels", root_rels.as_bytes()),
+            ("aasx/aasx-origin", b"Intentionally empty."),
+            ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
+        ];
+        for (name, bytes) in parts {
+            zip.start_file(name, deflated())?;
+            zip.write_all(bytes)?;
+        }
+        zip.start_file("aasx/data.json", deflated())?;
+        Ok(Package(zip))
     }
-    Ok(zip.finish().map_err(package_error)?.into_inner())
+
+    /// Ends the spec part and the package; the output.
+    pub fn finish(self) -> std::io::Result<W> {
+        Ok(self.0.finish()?)
+    }
+}
+
+impl<W: Write + Seek> Write for Package<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+fn deflated() -> zip::write::SimpleFileOptions {
+    zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated)
 }
 
 #[cfg(test)]
@@ -221,7 +247,9 @@ mod tests {
     #[test]
     fn a_written_package_gives_back_its_spec() {
         let env = br#"{"assetAdministrationShells":[],"assets":[],"submodels":[],"conceptDescriptions":[]}"#;
-        let package = write(env).expect("written");
+        let mut package = Package::new(Cursor::new(Vec::new())).expect("started");
+        package.write_all(env).expect("written");
+        let package = package.finish().expect("finished").into_inner();
         assert!(is_package(&package));
         assert_eq!(spec_json(&package).expect("read"), env);
         assert!(spec_json(b"PK\x03\x04 not really").is_err());

@@ -2,7 +2,7 @@
 //! server sent, kept zstd-compressed (the service's JSON shrinks about tenfold, so the
 //! store writes a tenth of the bytes). Bodies of stores before schema 4 are plain.
 
-use std::io::Read;
+use std::io::{BufRead, Read, Seek, Write};
 
 use sha2::{Digest, Sha256};
 
@@ -12,6 +12,30 @@ const LEVEL: i32 = 1;
 
 pub(crate) fn hash(raw: &[u8]) -> Vec<u8> {
     Sha256::digest(raw).to_vec()
+}
+
+/// The SHA-256 of what `body` reads, read piece by piece.
+pub(crate) fn hash_stream(mut body: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut hasher = Sha256::new();
+    let mut piece = vec![0; 1 << 16];
+    loop {
+        match body.read(&mut piece)? {
+            0 => return Ok(hasher.finalize().to_vec()),
+            n => hasher.update(&piece[..n]),
+        }
+    }
+}
+
+/// What `body` reads, compressed piece by piece into a temporary file; the file,
+/// rewound, and its size.
+pub(crate) fn pack_stream(body: impl Read) -> std::io::Result<(std::fs::File, u64)> {
+    let mut packed = tempfile::tempfile()?;
+    let mut encoder = zstd::stream::write::Encoder::new(&mut packed, LEVEL)?;
+    std::io::copy(&mut std::io::BufReader::new(body), &mut encoder)?;
+    encoder.finish()?.flush()?;
+    let size = packed.stream_position()?;
+    packed.rewind()?;
+    Ok((packed, size))
 }
 
 /// Compresses bodies, reusing one zstd context (making one per body costs more than
@@ -35,7 +59,10 @@ impl Packer {
 }
 
 /// A stored body as the bytes the server sent, read as they are decompressed.
-pub(crate) fn reader<'b>(stored: &'b [u8], zstd: bool) -> std::io::Result<Box<dyn Read + 'b>> {
+pub(crate) fn reader<'b>(
+    stored: impl BufRead + 'b,
+    zstd: bool,
+) -> std::io::Result<Box<dyn Read + 'b>> {
     Ok(if zstd {
         Box::new(zstd::stream::read::Decoder::with_buffer(stored)?)
     } else {
@@ -74,5 +101,19 @@ mod tests {
         assert_eq!(text(&packed, true).expect("unpacked"), raw);
         assert_eq!(text(raw.as_bytes(), false).expect("plain"), raw);
         assert_eq!(hash(b"x").len(), 32);
+    }
+
+    #[test]
+    fn a_body_packed_as_it_streams_reads_back_as_sent() {
+        let raw = r#"{"idShort":"Serial","value":"SN-1"}"#.repeat(5000);
+        assert_eq!(
+            hash_stream(raw.as_bytes()).expect("hashed"),
+            hash(raw.as_bytes())
+        );
+        let (mut file, size) = pack_stream(raw.as_bytes()).expect("packed");
+        let mut packed = Vec::new();
+        file.read_to_end(&mut packed).expect("read");
+        assert_eq!(packed.len() as u64, size);
+        assert_eq!(text(&packed, true).expect("unpacked"), raw);
     }
 }

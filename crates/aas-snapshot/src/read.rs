@@ -159,6 +159,11 @@ pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
     NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
 }
 
+/// The size past which an export reads a body from its row piece by piece (the
+/// registry, at most a few lists) rather than whole; smaller ones, nearly all, are
+/// read whole, which is cheaper.
+const READ_IN_PIECES: i64 = 64 * 1024;
+
 /// One snapshot as a source of answers for an export.
 struct Stored<'s> {
     store: &'s Store,
@@ -188,7 +193,8 @@ impl Answers for Stored<'_> {
             .store
             .conn
             .prepare(
-                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.bytes
+                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.id,
+                     CASE WHEN c.size > ?3 THEN NULL ELSE c.bytes END
                  FROM nodes k
                  JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
                  JOIN contents c ON c.id = a.content
@@ -197,7 +203,7 @@ impl Answers for Stored<'_> {
             )
             .map_err(failed)?;
         let mut rows = statement
-            .query(params![self.id, level(at)])
+            .query(params![self.id, level(at), READ_IN_PIECES])
             .map_err(failed)?;
         while let Some(row) = rows.next().map_err(failed)? {
             let keys: [&str; 3] = [
@@ -216,16 +222,28 @@ impl Answers for Stored<'_> {
             };
             let url: String = row.get(3).map_err(failed)?;
             let zstd: bool = row.get(4).map_err(failed)?;
-            let bytes = row
-                .get_ref(5)
-                .and_then(|v| Ok(v.as_blob()?))
+            let small = row
+                .get_ref(6)
+                .and_then(|v| Ok(v.as_blob_or_null()?))
                 .map_err(failed)?;
-            let mut body =
-                content::reader(bytes, zstd).map_err(|source| aas_client::Error::Io {
-                    action: "read",
-                    path: self.store.path.clone(),
-                    source,
-                })?;
+            let unreadable = |source| aas_client::Error::Io {
+                action: "read",
+                path: self.store.path.clone(),
+                source,
+            };
+            let mut body = match small {
+                Some(bytes) => content::reader(bytes, zstd),
+                // A large body (a big plant's registry) is read from its row piece by
+                // piece, never whole.
+                None => {
+                    let id = row.get(5).map_err(failed)?;
+                    let blob = (self.store.conn)
+                        .blob_open(rusqlite::MAIN_DB, "contents", "bytes", id, true)
+                        .map_err(failed)?;
+                    content::reader(std::io::BufReader::new(blob), zstd)
+                }
+            }
+            .map_err(unreadable)?;
             visit(&path, &url, &mut body)?;
         }
         Ok(())

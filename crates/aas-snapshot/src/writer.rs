@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use aas_client::{Failure, Fetched, NodeLevel, NodePath};
+use aas_client::{Body, Failure, Fetched, NodeLevel, NodePath};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::content::{self, Packer};
@@ -187,17 +187,17 @@ fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -
         for job in jobs.by_ref() {
             match job {
                 Job::Answer(fetched) => {
-                    bytes += fetched.raw.len();
+                    bytes += fetched.raw.size() as usize;
                     write_answer(&tx, &mut packer, id, &fetched).map_err(|e| match e {
                         Stored::Sql(e) => sql(e),
                         Stored::Io(source) => Error::Io {
-                            action: "compress an answer for",
+                            action: "keep an answer in",
                             path: path.to_owned(),
                             source,
                         },
                     })?;
                     tally.nodes += 1;
-                    tally.bytes += fetched.raw.len() as u64;
+                    tally.bytes += fetched.raw.size();
                     tally.shells += u64::from(fetched.path.level() == NodeLevel::Submodels);
                 }
                 Job::Failure(failure) => {
@@ -227,6 +227,12 @@ impl From<rusqlite::Error> for Stored {
     }
 }
 
+impl From<std::io::Error> for Stored {
+    fn from(e: std::io::Error) -> Self {
+        Stored::Io(e)
+    }
+}
+
 /// The rows of one answer: its body (once per content), the search index's document
 /// of a new elements body, its node (once for all snapshots), and the answer's row.
 fn write_answer(
@@ -235,8 +241,10 @@ fn write_answer(
     id: i64,
     fetched: &Fetched,
 ) -> std::result::Result<(), Stored> {
-    let raw = fetched.raw.as_bytes();
-    let hash = content::hash(raw);
+    let hash = match &fetched.raw {
+        Body::Text(raw) => content::hash(raw.as_bytes()),
+        spooled => content::hash_stream(spooled.reader()?)?,
+    };
     let known: Option<i64> = conn
         .prepare_cached("SELECT id FROM contents WHERE hash = ?1")?
         .query_row([&hash], |row| row.get(0))
@@ -244,14 +252,9 @@ fn write_answer(
     let content = match known {
         Some(content) => content,
         None => {
-            let packed = packer.pack(raw).map_err(Stored::Io)?;
-            conn.prepare_cached(
-                "INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, ?3)",
-            )?
-            .execute(params![hash, raw.len() as i64, packed])?;
-            let content = conn.last_insert_rowid();
+            let content = insert_content(conn, packer, &hash, &fetched.raw)?;
             if fetched.path.level() == NodeLevel::Elements {
-                index(conn, content, &fetched.raw)?;
+                index(conn, content, &fetched.raw.text()?)?;
             }
             content
         }
@@ -262,6 +265,33 @@ fn write_answer(
     )?
     .execute(params![id, node, content])?;
     Ok(())
+}
+
+/// A new body's row, its id. A body held in memory is compressed in memory; one in a
+/// temporary file (a large plant's registry) is compressed piece by piece into another
+/// and copied into its row piece by piece, so it is never in memory whole.
+fn insert_content(
+    conn: &Connection,
+    packer: &mut Packer,
+    hash: &[u8],
+    body: &Body,
+) -> std::result::Result<i64, Stored> {
+    let size = body.size() as i64;
+    let Body::Text(raw) = body else {
+        let (mut packed, packed_size) = content::pack_stream(body.reader()?)?;
+        conn.prepare_cached(
+            "INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, zeroblob(?3))",
+        )?
+        .execute(params![hash, size, packed_size as i64])?;
+        let content = conn.last_insert_rowid();
+        let mut row = conn.blob_open(rusqlite::MAIN_DB, "contents", "bytes", content, false)?;
+        std::io::copy(&mut packed, &mut row)?;
+        return Ok(content);
+    };
+    let packed = packer.pack(raw.as_bytes())?;
+    conn.prepare_cached("INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, ?3)")?
+        .execute(params![hash, size, packed])?;
+    Ok(conn.last_insert_rowid())
 }
 
 /// Adds an elements body to the search index: one document, its rowid the body's id.

@@ -16,7 +16,7 @@ fn answer(path: NodePath, json: serde_json::Value) -> Fetched {
     Fetched {
         path,
         url: "http://gateway.example/…".into(),
-        raw: json.to_string(),
+        raw: json.to_string().into(),
     }
 }
 

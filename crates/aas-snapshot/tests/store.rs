@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, Connection, Crawl, CrawlPlan, Selection};
+use aas_client::{
+    Body, Client, Connection, Crawl, CrawlPlan, Format, NodeLevel, NodePath, Selection,
+};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_snapshot::{Error, SnapshotInfo, Store};
@@ -95,7 +97,8 @@ async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
                 if aas_id == machine && submodel == "Nameplate")
         })
         .expect("nameplate elements");
-    let elements: serde_json::Value = serde_json::from_str(&nameplate.raw).expect("json");
+    let elements: serde_json::Value =
+        serde_json::from_str(&nameplate.raw.text().expect("text")).expect("json");
     let serial = elements
         .as_array()
         .expect("list")
@@ -165,7 +168,7 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
             .answer(aas_client::Fetched {
                 path: aas_client::NodePath::Registry,
                 url: "http://x/api/v1/registry".into(),
-                raw: registry.to_string(),
+                raw: registry.to_string().into(),
             })
             .expect("stored");
         let busy = other.begin("demo", DEMO_PLANT, SystemTime::now());
@@ -178,6 +181,66 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
     assert!(!list[0].complete, "the interrupted one: {:?}", list[0]);
     assert!(list[1].complete && list[1].id == next.id);
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+#[tokio::test]
+async fn answers_past_the_spool_size_stream_into_the_store_and_export_as_sent() {
+    let (_sandbox, client) = demo().await;
+    // Past 4 KB, as a 100,000-asset plant's registry passes 16 MiB: the demo registry and
+    // the larger elements answers go through temporary files.
+    let spooling = |max_streamed| {
+        Client::new(client.connection().clone())
+            .expect("client")
+            .with_spool_at(4096)
+            .with_max_streamed(max_streamed)
+    };
+    let path = store_path("spooled");
+    let dir = path.parent().expect("dir").to_owned();
+    let mut store = Store::open(&path).expect("store");
+    let (info, crawl) = take(&mut store, &Arc::new(spooling(1 << 30))).await;
+    assert!(info.complete, "{info:?}");
+    let spooled: Vec<NodeLevel> = crawl
+        .fetched
+        .iter()
+        .filter(|f| matches!(f.raw, Body::Spooled(_)))
+        .map(|f| f.path.level())
+        .collect();
+    assert!(spooled.contains(&NodeLevel::Registry), "{spooled:?}");
+    for fetched in &crawl.fetched {
+        let stored = store.answer(info.id, &fetched.path).expect("read");
+        assert_eq!(
+            stored.as_deref(),
+            Some(&*fetched.raw.text().expect("text")),
+            "{:?}",
+            fetched.path
+        );
+    }
+    for format in [Format::Env, Format::Csv] {
+        let (crawled, snapshot) = (dir.join("crawled"), dir.join("snapshot"));
+        aas_client::export(&crawl, format, "demo", &crawled).expect("crawl's export");
+        store
+            .export(info.id, format, &snapshot)
+            .expect("snapshot's export");
+        assert!(
+            std::fs::read(&crawled).expect("crawled") == std::fs::read(&snapshot).expect("read"),
+            "{format:?}: the snapshot's export differs from the crawl's"
+        );
+    }
+
+    // Past its own cap, the streamed answer's node fails with its reason; the rest is kept.
+    let (partial, crawl) = take(&mut store, &Arc::new(spooling(8192))).await;
+    assert!(!partial.complete && partial.nodes > 0, "{partial:?}");
+    let registry = crawl
+        .failures
+        .iter()
+        .find(|f| f.path == NodePath::Registry)
+        .expect("the registry failed");
+    assert!(
+        registry.message.contains("larger than 8192 bytes"),
+        "{}",
+        registry.message
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
 #[test]
