@@ -101,6 +101,16 @@ class Snapshots(AppTestCase):
             self.assertEqual(wd.text_content("#plant-hit-0 .hit-trail"), "M-0001 › Nameplate › SerialNumber")
             self.assertEqual(wd.text_content("#plant-hit-0 .hit-value"), serial)
             screenshot(os.path.join(self.out, "snapshot-search.png"))
+            # The same hits in the dark theme (the theme button takes the focus: search again).
+            wd.click(wd.wait_for("#theme"))
+            self.search(serial)
+            self.wait_until(lambda: self.shown("plant-search-popup")
+                            and wd.text_content("#plant-hit-0 .hit-value") == serial, 10, "the hits again")
+            screenshot(os.path.join(self.out, "snapshot-search-dark.png"))
+            wd.click(wd.wait_for("#theme"))
+            self.search(serial)
+            self.wait_until(lambda: self.shown("plant-search-popup")
+                            and wd.text_content("#plant-hit-0 .hit-value") == serial, 10, "the hits again")
             wd.keys(wd.wait_for("#plant-search"), "\ue007")  # Enter
             wd.wait_for('#details dd[data-field="idShort"]', text="SerialNumber")
             self.assertEqual(wd.text(wd.wait_for('#details dd[data-field="Value"]')), serial)
@@ -185,6 +195,8 @@ class Snapshots(AppTestCase):
             self.assertEqual(wd.text_content('.chip[data-type="tool"] .count'), "2",
                              "the chips count the snapshot's shells, not the stopped service's")
             screenshot(os.path.join(self.out, "snapshot-offline.png"))
+            wd.click(wd.wait_for("#theme"))
+            screenshot(os.path.join(self.out, "snapshot-offline-dark.png"))
         finally:
             if self.sandbox.poll() is None:
                 self.stop_sandbox()
