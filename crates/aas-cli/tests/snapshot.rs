@@ -350,3 +350,63 @@ fn take_keeps_only_the_newest_complete_snapshots_it_is_told_to() {
         .collect();
     assert_eq!(kept, taken[1..], "the oldest was removed");
 }
+
+/// A full disk: the take that fills it fails with exit 7 and words that say so, and the
+/// snapshot before it stays whole. The store lives on a small tmpfs mounted in a user
+/// and mount namespace of the test's own (`unshare`, util-linux): no root, no real
+/// disk filled.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_fails_the_take_with_its_words_and_keeps_the_earlier_snapshot() {
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let dir = temp_dir("snapshot-full");
+    let (config, disk) = (dir.join("line.json"), dir.join("disk"));
+    sandbox.write_config(&config);
+    std::fs::create_dir_all(&disk).expect("mount point");
+    // The first take fits; then the disk is filled, so the second finds no space; then
+    // the filler goes and the store is read again.
+    let script = r#"
+        mount -t tmpfs -o size=8m tmpfs "$DISK" || exit 90
+        export AASMD_STORE="$DISK/store.sqlite3"
+        take() { "$AASMD" --config "$CONFIG" snapshot take --plant DEMO-01 >"$OUT/$1.out" 2>"$OUT/$1.err"; echo $? >"$OUT/$1.code"; }
+        take first
+        dd if=/dev/zero of="$DISK/filler" bs=4k 2>/dev/null
+        take second
+        rm "$DISK/filler"
+        "$AASMD" snapshot list --json >"$OUT/list.out" || exit 91
+        "$AASMD" search SN-M-0001 --json >"$OUT/search.out" || exit 92
+    "#;
+    let status = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", script])
+        .env("DISK", &disk)
+        .env("AASMD", AASMD)
+        .env("CONFIG", &config)
+        .env("OUT", &dir)
+        .status()
+        .expect("unshare (util-linux) runs");
+    assert!(status.success(), "the script in the namespace: {status}");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
+    assert_eq!(read("first.code").trim(), "0", "{}", read("first.err"));
+    assert_eq!(read("second.code").trim(), "7", "{}", read("second.err"));
+    let words = read("second.err");
+    assert!(
+        words.contains("full") && words.contains("earlier snapshots are whole"),
+        "{words}"
+    );
+    let first: Value = serde_json::from_str(&read("first.out")).expect("first");
+    let listed: Value = serde_json::from_str(&read("list.out")).expect("list");
+    let kept = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|s| s["id"] == first["id"])
+        .expect("the first snapshot is still listed");
+    assert_eq!(kept["complete"], true);
+    assert_eq!(kept["nodes"], first["nodes"]);
+    let hits: Value = serde_json::from_str(&read("search.out")).expect("hits");
+    assert!(
+        !hits.as_array().expect("hits").is_empty(),
+        "the first snapshot is still searched"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

@@ -75,12 +75,29 @@ impl Error {
     /// Whether the disk (or the user's quota) is full: what was committed before stays.
     pub fn is_disk_full(&self) -> bool {
         match self {
-            Error::Sql { source, .. } => {
-                source.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull)
-            }
+            Error::Sql { source, path } => match source.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::DiskFull) => true,
+                // A full disk that stops the shared-memory file from growing is only a
+                // "disk I/O error" to SQLite: the file system is asked.
+                Some(rusqlite::ErrorCode::SystemIoFailure) => nearly_full(path),
+                _ => false,
+            },
             Error::Io { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
             Error::Export(e) => e.kind() == aas_client::ErrorKind::DiskFull,
             _ => false,
         }
     }
+}
+
+/// Whether the file system holding `path` has less than a megabyte left for the user.
+#[cfg(unix)]
+fn nearly_full(path: &std::path::Path) -> bool {
+    let folder = path.parent().unwrap_or(path);
+    rustix::fs::statvfs(folder)
+        .is_ok_and(|fs| fs.f_bavail.saturating_mul(fs.f_frsize) < 1024 * 1024)
+}
+
+#[cfg(not(unix))]
+fn nearly_full(_: &std::path::Path) -> bool {
+    false
 }

@@ -55,9 +55,16 @@ impl Store {
     /// Opens the store at `path`, creating it (mode 0600) when it does not exist.
     pub fn open(path: &Path) -> Result<Store> {
         create_private(path)?;
-        let damaged = |source| Error::Damaged {
-            path: path.to_owned(),
-            source,
+        // Only a file that is not SQLite, or is corrupt, is damaged: a full disk or a
+        // locked file is no reason to move a store aside.
+        let damaged = |source: rusqlite::Error| match source.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+                Error::Damaged {
+                    path: path.to_owned(),
+                    source,
+                }
+            }
+            _ => sql_error(path)(source),
         };
         let mut conn = Connection::open(path).map_err(damaged)?;
         conn.busy_timeout(BUSY_TIMEOUT).map_err(damaged)?;
