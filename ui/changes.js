@@ -5,7 +5,7 @@
 import * as api from './api.js';
 import { plural } from './format.js';
 import { KINDS, changeCells, countByKind, openTarget, shownChanges } from './changes-model.js';
-import { formatTakenAt, problemWords, snapshotName } from './snapshot-model.js';
+import { formatTakenAt, pickerLabels, problemWords, snapshotName } from './snapshot-model.js';
 
 /**
  * `els`: old, new (the two selects), compare, kinds (the filter buttons' group),
@@ -23,8 +23,8 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     const complete = list.filter((s) => s.complete);
     // The pair on screen stays chosen; without one, the latest two complete snapshots.
     for (const [select, chosen] of [[els.old, result?.old ?? complete[1]], [els.new, result?.new ?? complete[0]]]) {
-      select.replaceChildren(...list.map((s) =>
-        new Option(`${formatTakenAt(s.taken_at)}${s.complete ? '' : ' (partial)'}`, String(s.id))));
+      const labels = pickerLabels(list);
+      select.replaceChildren(...list.map((s, i) => new Option(labels[i], String(s.id))));
       select.value = String(chosen?.id ?? '');
     }
     els.compare.disabled = list.length < 2;

@@ -5,11 +5,23 @@ import { plural } from './format.js';
 
 const two = (n) => String(n).padStart(2, '0');
 
-/** `taken_at` (RFC 3339, UTC) as local "YYYY-MM-DD HH:MM"; an unreadable one as given. */
-export function formatTakenAt(takenAt) {
+/** `taken_at` (RFC 3339, UTC) as local "YYYY-MM-DD HH:MM" (":SS" added when `seconds`);
+ * an unreadable one as given. */
+export function formatTakenAt(takenAt, seconds = false) {
   const d = new Date(takenAt);
   if (Number.isNaN(d.getTime())) return String(takenAt);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  const minute = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return seconds ? `${minute}:${two(d.getSeconds())}` : minute;
+}
+
+/** Each snapshot's label in a picker: its date, to the second where two share a minute,
+ * "(partial)" added to one cut short. */
+export function pickerLabels(snapshots) {
+  const minutes = snapshots.map((s) => formatTakenAt(s.taken_at));
+  return snapshots.map((s, i) => {
+    const shared = minutes.indexOf(minutes[i]) !== minutes.lastIndexOf(minutes[i]);
+    return `${formatTakenAt(s.taken_at, shared)}${s.complete ? '' : ' (partial)'}`;
+  });
 }
 
 /** A size in bytes for people: "0 B", "950 B", "12.3 kB", "4.5 MB", "1.2 GB". */

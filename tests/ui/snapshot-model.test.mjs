@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 
 process.env.TZ = 'UTC'; // dates are shown in local time
 const {
-  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, previousOf, problemWords, snapshotName, takeSummary,
+  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, previousOf, problemWords, snapshotName,
+  takeSummary,
 } = await import('../../ui/snapshot-model.js');
 
 const snap = (id, day, complete = true) =>
@@ -18,6 +19,12 @@ test('dates, sizes and names read well', () => {
   assert.deepEqual([0, 950, 12_345, 4_500_000, 1_200_000_000].map(formatBytes), ['0 B', '950 B', '12.3 kB', '4.5 MB', '1.2 GB']);
   assert.equal(snapshotName(snap(4, 4)), 'the snapshot of 2024-05-04 08:30');
   assert.equal(snapshotName(snap(5, 5, false)), 'the snapshot of 2024-05-05 08:30 (partial)');
+});
+
+test('pickers tell apart snapshots taken in the same minute by their seconds', () => {
+  const at = (id, time, complete = true) => ({ id, taken_at: `2024-05-03T${time}Z`, complete });
+  assert.deepEqual(pickerLabels([at(3, '14:07:59'), at(2, '14:07:05', false), at(1, '09:00:00')]),
+    ['2024-05-03 14:07:59', '2024-05-03 14:07:05 (partial)', '2024-05-03 09:00']);
 });
 
 test('the latest complete snapshot is offered while offline, unless one is on screen', () => {
