@@ -6,10 +6,11 @@
 
 import { adopt, checkState, isExpandable, navigate, setChecked, visibleRows } from './tree-model.js';
 import { filterRows, highlight, matcher } from './filter.js';
-import { pageRows, revealOffset, visibleRange } from './viewport.js';
+import { pageRows, revealOffset, rowBox, visibleRange } from './viewport.js';
 import { badgeFor } from './format.js';
 
-const ROW_HEIGHT = 26; // px; CSS reads it as --row-height
+const ROW_HEIGHT = 26; // px
+const INDENT = 18; // px a level
 const OVERSCAN = 8;
 // Marked once, in the frame that first paints rows, so a start-up benchmark can read
 // the time from performance.getEntriesByName('tree-first-rows').
@@ -34,7 +35,6 @@ export class TreeView {
     this.filter = null; // the matcher while a filter is set
     this.folded = new Set(); // nodes collapsed while filtering; cleared with each query
     this.markOf = null; // node -> {kind, title} or null, while changes are marked
-    list.style.setProperty('--row-height', `${ROW_HEIGHT}px`);
     list.addEventListener('click', (e) => this.#onClick(e));
     list.addEventListener('keydown', (e) => this.#onKey(e));
     viewport.addEventListener('scroll', () => this.#paint());
@@ -214,8 +214,7 @@ export class TreeView {
     li.tabIndex = node === this.focused ? 0 : -1;
     li.dataset.index = String(index);
     li.dataset.label = node.label;
-    li.style.top = `${index * ROW_HEIGHT}px`;
-    li.style.setProperty('--depth', String(depth - 1));
+    Object.assign(li.style, rowBox({ index, depth, rowHeight: ROW_HEIGHT, indent: INDENT }));
 
     const part = partsOf(li);
     setText(part.twisty, expandable ? (expanded ? '▾' : '▸') : '');

@@ -1,7 +1,7 @@
 // The virtual tree's arithmetic: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageRows, revealOffset, visibleRange } from '../../ui/viewport.js';
+import { pageRows, revealOffset, rowBox, visibleRange } from '../../ui/viewport.js';
 
 const ROW = 26;
 
@@ -38,4 +38,11 @@ test('revealing a row scrolls as little as needed', () => {
 test('a page is the viewport less one row, at least one', () => {
   assert.equal(pageRows(260, ROW), 9);
   assert.equal(pageRows(10, ROW), 1);
+});
+
+test('a row is placed and indented with plain lengths, no CSS custom properties', () => {
+  const box = (index, depth) => rowBox({ index, depth, rowHeight: ROW, indent: 18 });
+  assert.deepEqual(box(0, 1), { top: '0px', height: '26px', paddingLeft: '10px' });
+  assert.deepEqual(box(9999, 3), { top: '259974px', height: '26px', paddingLeft: '46px' });
+  for (const value of Object.values(box(12, 2))) assert.match(value, /^\d+px$/);
 });
