@@ -72,6 +72,10 @@ export const connectionInfo = () => localCall('connection_info');
 // snapshot with id `snapshot` (from the local store, which says nothing of the service).
 const treeCall = (command, args) => (args.snapshot == null ? serverCall : localCall)(command, args);
 export const listAas = (assetType, plant, snapshot = null) => treeCall('list_aas', { assetType, plant, snapshot });
+// A shell's JSON, left out of listAas's shells (most are never looked at); `snapshot`
+// also at the top level, where treeCall reads it.
+export const shellJson = (assetType, aasId, snapshot = null) =>
+  treeCall('shell_json', { of: { asset_type: assetType, aas_id: aasId, snapshot }, snapshot });
 export const listSubmodels = (aasId, snapshot = null) => treeCall('list_submodels', { aasId, snapshot });
 export const listElements = (aasId, submodel, snapshot = null) =>
   treeCall('list_elements', { aasId, submodel, snapshot });

@@ -31,6 +31,7 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
   onSelect: (node) => {
     showDetails($('details'), $('raw-json'), node, tree);
     showCurl(node);
+    if (node.json) showShellJson(node);
   },
   onMatches: (n) => {
     $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
@@ -47,16 +48,32 @@ let currentPlant = null;
 let browsing = null; // the snapshot on screen, read-only; null: the service's live data
 let known = null; // the plant's snapshots as list_snapshots answered, null while unknown
 
+// A shell's JSON, asked for the first time the shell is shown (lists come without it),
+// then its details again if it is still the one selected.
+async function showShellJson(node) {
+  const ask = node.json;
+  node.json = null;
+  try {
+    node.data = { ...node.data, raw: await ask() };
+  } catch {
+    node.json = ask; // asked again next time; the details show what the list said
+    return;
+  }
+  if (tree.selected === node) showDetails($('details'), $('raw-json'), node, tree);
+}
+
 // Nodes read from `snapshot` (an id; null: live). A snapshot's nodes have no export box:
 // ticks fetch from the service, while Export… with nothing ticked writes the snapshot.
-function aasNode(shell, snapshot) {
+function aasNode(shell, type, snapshot) {
   const id = shell.id;
-  return createNode({
+  const node = createNode({
     label: shell.id_short ?? '(unreadable AAS)',
     data: shell,
     checkable: Boolean(id) && snapshot === null,
     load: id ? async () => (await api.listSubmodels(id, snapshot)).map((sm) => submodelNode(id, sm, snapshot)) : null,
   });
+  node.json = id && !shell.raw ? () => api.shellJson(type, id, snapshot) : null;
+  return node;
 }
 
 function submodelNode(aasId, sm, snapshot) {
@@ -147,7 +164,7 @@ async function selectType(type) {
     message.textContent = shells.length === 0
       ? `No ${type} assets are ${snapshot === null ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
       : `${plural(shells.length, 'shell')} of type ${type}`;
-    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, snapshot)));
+    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, snapshot)));
     tree.setRoots(rootsByType.get(type));
   } catch (e) {
     message.textContent = `Cannot list ${type} assets: ${e.message}`;

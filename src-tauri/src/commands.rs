@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
-    ProfileList, ProfileView, RecentErrors, SnapshotTaken, StatusView,
+    ProfileList, ProfileView, RecentErrors, ShellOf, SnapshotTaken, StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Pick, Progress};
 use aas_model::OutlineNode;
@@ -32,6 +32,11 @@ pub async fn list_aas(
     snapshot: Option<i64>,
 ) -> Reply<Vec<OutlineNode>> {
     Ok(app.aas_list(snapshot, &asset_type, &plant).await?)
+}
+
+#[tauri::command]
+pub async fn shell_json(app: State<'_, App>, of: ShellOf) -> Reply<String> {
+    Ok(app.shell_json(&of).await?)
 }
 
 #[tauri::command]
@@ -64,8 +69,7 @@ pub async fn list_elements(
     Ok(app.elements(snapshot, &aas_id, &submodel).await?)
 }
 
-/// The node's request as a curl command, with placeholders where the tokens go;
-/// `id_shorts` from the outermost collection down to the element.
+/// The node's request as a curl command, tokens as placeholders (`id_shorts` outermost first).
 #[tauri::command]
 pub fn curl_for(
     app: State<'_, App>,
@@ -77,8 +81,7 @@ pub fn curl_for(
     aas_client::curl_command(&client.resource_url(&aas_id, submodel.as_deref(), &id_shorts))
 }
 
-/// Whether the active profile's service answers at all (one small request, no token),
-/// so the UI can leave its offline state by itself.
+/// Whether the service answers at all (one small request, no token): the UI leaves offline.
 #[tauri::command]
 pub async fn check_connection(app: State<'_, App>) -> Reply<()> {
     Ok(app.session().client.probe().await?)
@@ -159,8 +162,7 @@ pub fn list_profiles(handle: AppHandle, app: State<'_, App>) -> Reply<ProfileLis
     Ok(app.profiles(preferences::load(&handle)?.last_profile)?)
 }
 
-/// Saves a profile; a secret left empty keeps the stored one. Secrets go to the
-/// keychain, or to memory when `session_only` (the user's answer to "no keychain").
+/// Saves a profile (an empty secret keeps the stored one; `session_only`: in memory only).
 #[tauri::command]
 pub fn save_profile(app: State<'_, App>, form: ProfileForm, session_only: bool) -> Reply<()> {
     Ok(app.save_profile(form, session_only)?)
@@ -202,8 +204,7 @@ pub async fn test_connection(app: State<'_, App>, form: ProfileForm) -> Reply<Ve
     Ok(app.test_profile(form).await?)
 }
 
-/// Help → Copy diagnostics: version, platform, profile addresses and the last errors
-/// to the clipboard, from here (the webview's clipboard API needs a user gesture).
+/// Copy diagnostics to the clipboard, from here (the webview's clipboard needs a gesture).
 #[tauri::command]
 pub fn copy_diagnostics(
     handle: AppHandle,

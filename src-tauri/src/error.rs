@@ -1,8 +1,7 @@
 use serde::Serialize;
 
-/// An error as the web UI receives it: a kind it can react to ("auth", "not_allowed",
-/// "not_found", "offline", "server", "bad_data", "busy", ...), words for the user, and
-/// the detail a bug report needs (the server's body, or the chain of causes).
+/// An error as the web UI receives it: a kind it can react to ("auth", "offline", ...),
+/// words for the user, and the detail a bug report needs (the server's body, or causes).
 #[derive(Debug, thiserror::Error, Serialize)]
 #[error("{message}")]
 pub struct IpcError {

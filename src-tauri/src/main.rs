@@ -40,6 +40,7 @@ fn main() {
         .invoke_handler(tauri::generate_handler![
             commands::connection_info,
             commands::list_aas,
+            commands::shell_json,
             commands::list_submodels,
             commands::list_elements,
             commands::shell_endpoints,

@@ -1,5 +1,4 @@
-//! Tauri commands over the snapshot store: a few lines each over `aas-app`. They answer
-//! from the local file, so they work offline.
+//! Tauri commands over the snapshot store, a few lines each: the local file, offline too.
 
 use std::path::PathBuf;
 

@@ -86,8 +86,12 @@ class WebDriver:
         deadline = time.monotonic() + timeout
         while True:
             for el in self.find_all(css):
-                if text is None or self.text(el) == text:
-                    return el
+                try:
+                    if text is None or self.text(el) == text:
+                        return el
+                except AssertionError as e:  # redrawn meanwhile (a shell's JSON arrived): look again
+                    if "stale element reference" not in str(e):
+                        raise
             if time.monotonic() > deadline:
                 raise AssertionError(f"nothing matched {css!r} (text {text!r}) within {timeout}s")
             time.sleep(0.2)

@@ -18,6 +18,7 @@ pub mod rendering;
 mod session;
 mod snapshots;
 
+pub use browse::ShellOf;
 pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
 pub use error::{Error, Result};
