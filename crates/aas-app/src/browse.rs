@@ -38,20 +38,7 @@ impl App {
                 self.stored(id, NodePath::AasList { asset_type })?
             }
         };
-        // Without each shell's JSON (6.7 MB for 10,000 shells, most never looked at:
-        // the page holds it all); [`App::shell_json`] gives the one shown. A shell that
-        // cannot be read keeps it, to show it as received.
-        Ok(shells
-            .iter()
-            .map(OutlineNode::shell)
-            .map(|shell| match shell.error {
-                None => OutlineNode {
-                    raw: String::new(),
-                    ..shell
-                },
-                Some(_) => shell,
-            })
-            .collect())
+        Ok(shells.iter().map(OutlineNode::shell).collect())
     }
 
     /// The JSON of one shell: live from the gateway, or from the AAS list its snapshot
@@ -69,7 +56,11 @@ impl App {
         let asset_type: AssetType = of.asset_type.parse()?;
         self.stored::<AssetAdministrationShell>(id, NodePath::AasList { asset_type })?
             .iter()
-            .find(|shell| OutlineNode::shell(shell).id.as_deref() == Some(of.aas_id.as_str()))
+            .find(|shell| {
+                shell
+                    .view()
+                    .is_ok_and(|aas| aas.identification.id == of.aas_id)
+            })
             .map(|shell| shell.raw().to_owned())
             .ok_or_else(|| {
                 Error::NotInSnapshot(format!("snapshot {id} has no shell {}", of.aas_id))
