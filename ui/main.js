@@ -4,7 +4,7 @@
 import * as api from './api.js';
 import { initLoading } from './loading.js';
 import { initProfiles } from './profiles.js';
-import { initStatusBar } from './status-bar.js';
+import { initConnectionStatus, initStatusBar } from './status-bar.js';
 import { requestOf } from './request-path.js';
 import { adopt, createNode, ticked } from './tree-model.js';
 import { TreeView } from './tree.js';
@@ -88,7 +88,7 @@ function submodelNode(aasId, sm, snapshot) {
 
 function elementNode(el) {
   const node = createNode({ label: el.id_short ?? '(unreadable element)', data: el });
-  adopt(node, el.children.map(elementNode));
+  adopt(node, (el.children ?? []).map(elementNode));
   return node;
 }
 
@@ -269,6 +269,7 @@ let changes = null;
 let banner = null;
 let offer = null;
 let snapshotsDialog = null;
+let connection = null;
 // The app's preferences (see preferences.js), read once at start-up and kept up to date.
 let prefs = normalize(null);
 // How long the page waits for the preferences before it shows itself with the defaults.
@@ -324,7 +325,7 @@ function tickedForExport() {
 async function applyProfile(info) {
   active = info;
   $('status-fix').hidden = true;
-  $('status-connection').textContent = `Connected to ${info.gateway_url}`;
+  connection.show(info.gateway_url);
   const plant = $('plant');
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
   renderChips(info.asset_types);
@@ -356,6 +357,7 @@ async function start() {
   initStatusBar({
     profile: $('status-profile'), token: $('status-token'), userToken: $('status-user-token'), requests: $('status-requests'),
   });
+  connection = initConnectionStatus($('status-connection'));
   const plant = $('plant');
   plant.addEventListener('change', () => {
     setBrowsing(null); // another plant starts live

@@ -4,6 +4,7 @@
 
 use aas_client::NodePath;
 use aas_model::{parse_list, AssetAdministrationShell, AssetType, OutlineNode, Parsed};
+use aas_snapshot::Store;
 use serde::de::DeserializeOwned;
 
 use crate::{App, Error, Result};
@@ -29,13 +30,14 @@ impl App {
         let shells = match snapshot {
             None => self.session().client.aas_list(asset_type, plant).await?,
             Some(id) => {
-                let of = self.store()?.snapshot(id)?.plant;
+                let store = self.store()?;
+                let of = store.snapshot(id)?.plant;
                 if of != plant {
                     return Err(Error::BadRequest(format!(
                         "snapshot {id} is of plant {of}, not {plant}"
                     )));
                 }
-                self.stored(id, NodePath::AasList { asset_type })?
+                stored(&store, id, NodePath::AasList { asset_type })?
             }
         };
         Ok(shells.iter().map(OutlineNode::shell).collect())
@@ -54,7 +56,7 @@ impl App {
                 .to_owned());
         };
         let asset_type: AssetType = of.asset_type.parse()?;
-        self.stored::<AssetAdministrationShell>(id, NodePath::AasList { asset_type })?
+        stored::<AssetAdministrationShell>(&self.store()?, id, NodePath::AasList { asset_type })?
             .iter()
             .find(|shell| {
                 shell
@@ -71,7 +73,8 @@ impl App {
     pub async fn submodels(&self, snapshot: Option<i64>, aas_id: &str) -> Result<Vec<OutlineNode>> {
         let submodels = match snapshot {
             None => self.session().client.submodels(aas_id).await?,
-            Some(id) => self.stored(
+            Some(id) => stored(
+                &self.store()?,
                 id,
                 NodePath::Submodels {
                     aas_id: aas_id.to_owned(),
@@ -90,7 +93,8 @@ impl App {
     ) -> Result<Vec<OutlineNode>> {
         let elements = match snapshot {
             None => self.session().client.elements(aas_id, submodel).await?,
-            Some(id) => self.stored(
+            Some(id) => stored(
+                &self.store()?,
                 id,
                 NodePath::Elements {
                     aas_id: aas_id.to_owned(),
@@ -100,15 +104,14 @@ impl App {
         };
         Ok(elements.iter().map(OutlineNode::element).collect())
     }
+}
 
-    /// The list snapshot `id` holds at `path`, read as the live answer is.
-    fn stored<T: DeserializeOwned>(&self, id: i64, path: NodePath) -> Result<Vec<Parsed<T>>> {
-        let raw = self.store()?.answer(id, &path)?.ok_or_else(|| {
-            Error::NotInSnapshot(format!(
-                "snapshot {id} does not hold this node (it failed or was not reached when the snapshot was taken)"
-            ))
-        })?;
-        parse_list(&raw)
-            .map_err(|e| Error::BadData(format!("the stored answer cannot be read: {e}")))
-    }
+/// The list snapshot `id` holds at `path`, read as the live answer is.
+fn stored<T: DeserializeOwned>(store: &Store, id: i64, path: NodePath) -> Result<Vec<Parsed<T>>> {
+    let raw = store.answer(id, &path)?.ok_or_else(|| {
+        Error::NotInSnapshot(format!(
+            "snapshot {id} does not hold this node (it failed or was not reached when the snapshot was taken)"
+        ))
+    })?;
+    parse_list(&raw).map_err(|e| Error::BadData(format!("the stored answer cannot be read: {e}")))
 }
