@@ -35,3 +35,32 @@ export function initStatusBar(els) {
   update();
   setInterval(update, POLL_MS);
 }
+
+/** Pure: the connection's words for the profile's gateway, answering or not. */
+export const connectionText = (gatewayUrl, reachable) =>
+  (reachable ? `Connected to ${gatewayUrl}` : `Offline: ${gatewayUrl} does not answer`);
+
+/**
+ * Keeps `el` naming the active profile's gateway and whether the service answers, as
+ * calls to it find (the offline banner hears the same). `show(url)` on a profile change.
+ */
+export function initConnectionStatus(el) {
+  let gateway = null;
+  let reachable = true;
+  const paint = () => {
+    if (gateway === null) return;
+    el.textContent = connectionText(gateway, reachable);
+    el.dataset.level = reachable ? 'ok' : 'offline';
+  };
+  api.onReachability((up) => {
+    reachable = up;
+    paint();
+  });
+  return {
+    show(gatewayUrl) {
+      gateway = gatewayUrl;
+      reachable = true;
+      paint();
+    },
+  };
+}

@@ -65,6 +65,8 @@ class OfflineBannerListensToTheServer(AppTestCase):
             screenshot(os.path.join(self.out, "offline-local-clicks.png"))
 
             self.assertFalse(wd.script(BANNER_HIDDEN), "the banner stays while the server is away")
+            self.assertEqual(wd.text_content("#status-connection"),
+                             f"Offline: {line['gateway_url']} does not answer", "the status bar agrees with the banner")
             self.assertEqual(wd.script("return window.bannerHidings"), 0,
                              "no local command hid the banner, not even for a moment")
             self.assertIsNotNone(wd.text_content(failed), "M0002 is still marked offline, not being fetched again")
@@ -77,6 +79,7 @@ class OfflineBannerListensToTheServer(AppTestCase):
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
                 row("Machine_M0002")) == "true", 30, "M0002 expanded after the retry")
             self.assertEqual(wd.script("return window.bannerHidings"), 1)
+            self.assertEqual(wd.text_content("#status-connection"), f"Connected to {line['gateway_url']}")
         finally:
             if self.sandbox.poll() is None:
                 self.stop_sandbox()

@@ -1,7 +1,7 @@
 // The status bar's texts and the connection test's lines: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusTexts } from '../../ui/status-bar.js';
+import { connectionText, statusTexts } from '../../ui/status-bar.js';
 import { stepLine, transportNote } from '../../ui/profiles.js';
 
 test('statusTexts shows the token lifetime, the user token expiry and the counts', () => {
@@ -44,4 +44,9 @@ test('transportNote says what the settings file sets beyond the form', () => {
   assert.match(transportNote({ ca_file: '/ca.pem' }), /^From the settings file, kept on save: also trusts/);
   assert.match(transportNote({ proxy: 'http://proxy.corp:3128' }), /through the proxy http:\/\/proxy\.corp:3128\.$/);
   assert.match(transportNote({ proxy: 'http://p:3128', proxy_user: 'eng' }), /as eng \(password in the keychain\)/);
+});
+
+test('connectionText names the gateway and says when it does not answer', () => {
+  assert.equal(connectionText('https://gw.example/gateway', true), 'Connected to https://gw.example/gateway');
+  assert.equal(connectionText('https://gw.example/gateway', false), 'Offline: https://gw.example/gateway does not answer');
 });
