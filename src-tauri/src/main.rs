@@ -17,8 +17,8 @@ fn main() {
     if software_drawing {
         tracing::info!("no GPU render node: WebKit draws without compositing");
     }
-    // The demo service (an RSA key to generate, a plant to build) starts while GTK and
-    // WebKit start, not after them: it was most of the time to the first paint.
+    aas_app::return_freed_memory_in_background();
+    // The demo service starts beside GTK and WebKit, not after: it was most of the first paint.
     let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
