@@ -58,6 +58,13 @@ export function initLoading(els, { current, ticked, snapshotToExport, onTaken, s
     }
   }
 
+  // A bar stopped halfway would look like work still going on: a failure hides it.
+  function fail(text) {
+    els.bar.hidden = true;
+    els.text.textContent = text;
+    say(text);
+  }
+
   els.take.addEventListener('click', async () => {
     const { plant, assetTypes } = current();
     try {
@@ -66,8 +73,7 @@ export function initLoading(els, { current, ticked, snapshotToExport, onTaken, s
       say(result.failures.length ? result.failures.slice(0, 3).join('; ') : '');
       onTaken(result);
     } catch (e) {
-      els.text.textContent = `No snapshot taken: ${problemWords(e)}`;
-      say(els.text.textContent);
+      fail(`No snapshot taken: ${problemWords(e)}`);
     }
   });
   els.cancel.addEventListener('click', () => api.cancelLoading());
@@ -96,8 +102,7 @@ export function initLoading(els, { current, ticked, snapshotToExport, onTaken, s
         els.progress.hidden = false;
       }
     } catch (e) {
-      els.text.textContent = `Export failed: ${problemWords(e)}`;
-      say(els.text.textContent);
+      fail(`Export failed: ${problemWords(e)}`);
     }
   });
   els.reveal.addEventListener('click', async () => {

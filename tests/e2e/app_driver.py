@@ -127,6 +127,11 @@ class AppTestCase(unittest.TestCase):
     def before_start(cls, data_home):
         """Runs after the empty settings folder `data_home` is made, before the app starts."""
 
+    @classmethod
+    def driver_command(cls, command):
+        """The command that starts the WebDriver server (and so the app under it)."""
+        return command
+
     def start_sandbox(self, port, state, *more):
         """`aasmd sandbox` on `port` keeping its state in `state` (so a restart on the
         same address accepts the same credentials); returns its start-up line."""
@@ -164,7 +169,7 @@ class AppTestCase(unittest.TestCase):
         # The app is started by the driver and inherits its environment.
         env["XDG_DATA_HOME"] = cls.data_home
         env.update(cls.app_env)
-        cls.driver = subprocess.Popen(command, stdout=cls.log, stderr=subprocess.STDOUT, env=env)
+        cls.driver = subprocess.Popen(cls.driver_command(command), stdout=cls.log, stderr=subprocess.STDOUT, env=env)
         cls.wd = WebDriver(f"http://127.0.0.1:{port}")
         deadline = time.monotonic() + 20
         while True:
