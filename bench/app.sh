@@ -2,7 +2,7 @@
 # The app's timings and memory (issue 6, items 7 and 8; issue 17) in one command: builds the app,
 # aasmd and an empty Tauri window (bench/empty-window, the memory floor) in release,
 # then drives them under Xvfb, in a private D-Bus session with a fresh GNOME Keyring,
-# and writes bench/APP-RESULTS.md (~3 minutes after the builds).
+# and writes bench/APP-RESULTS.md (~6 minutes after the builds).
 #
 #   bench/app.sh
 #
