@@ -308,6 +308,11 @@ pub enum Query {
     /// the raw format lists the failures). A URL that keeps failing while the service
     /// answers fails on its own; a service that answers nothing is waited for
     /// (--offline-wait), then what is left fails.
+    ///
+    /// The plant is held in memory until the file is written: about 36 KB an asset,
+    /// 3.6 GB for 100,000. For a plant that large, `aasmd snapshot take --plant P` then
+    /// `aasmd export --snapshot ID --format F --out FILE` writes the same export in under
+    /// 300 MB.
     Crawl {
         #[arg(long)]
         plant: String,
