@@ -309,10 +309,9 @@ pub enum Query {
     /// answers fails on its own; a service that answers nothing is waited for
     /// (--offline-wait), then what is left fails.
     ///
-    /// The plant is held in memory until the file is written: about 36 KB an asset,
-    /// 3.6 GB for 100,000. For a plant that large, `aasmd snapshot take --plant P` then
-    /// `aasmd export --snapshot ID --format F --out FILE` writes the same export in under
-    /// 300 MB.
+    /// Answers are held in memory up to 1 GiB (AASMD_CRAWL_MEMORY_MB); past that the
+    /// crawl goes on through a temporary store in a folder beside --out (removed at the
+    /// end), so memory stays bounded whatever the plant's size. The file is the same.
     Crawl {
         #[arg(long)]
         plant: String,

@@ -1,7 +1,7 @@
 //! `aasmd` as users run it: the sandbox's one start-up line, data on stdout, messages
 //! on stderr, the documented exit codes, and a profile saved the way the app saves it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use aas_app::{Keychain, Profile, ProfileStore, SecretKind};
@@ -142,6 +142,80 @@ fn a_crawl_over_the_node_limit_ends_partial_and_says_why() {
         serde_json::from_slice(&std::fs::read(&out_file).expect("written")).expect("JSON");
     assert_eq!(bundle["manifest"]["node_limit_reached"], true);
     assert_eq!(bundle["nodes"].as_array().map(Vec::len), Some(30));
+}
+
+/// `aasmd crawl` of the demo plant into `out`, holding at most `held_mb` MiB of answers
+/// in memory (`AASMD_CRAWL_MEMORY_MB`; None: the default).
+fn crawl_holding(config: &Path, held_mb: Option<&str>, args: &[&str], out: &Path) -> Output {
+    let mut command = Command::new(AASMD);
+    command
+        .args(["--config", config.to_str().expect("path"), "crawl"])
+        .args(["--plant", "DEMO-01", "--out", out.to_str().expect("path")])
+        .args(args);
+    if let Some(mb) = held_mb {
+        command.env("AASMD_CRAWL_MEMORY_MB", mb);
+    }
+    command.output().expect("aasmd runs")
+}
+
+/// An export's bytes, the raw bundle's without the two times its manifest records
+/// (two crawls need not start in the same second).
+fn without_clock(format: &str, bytes: Vec<u8>) -> Vec<u8> {
+    if format != "raw" {
+        return bytes;
+    }
+    let mut bundle: Value = serde_json::from_slice(&bytes).expect("JSON");
+    let manifest = bundle["manifest"].as_object_mut().expect("a manifest");
+    for time in ["created", "crawl_started"] {
+        assert!(manifest.remove(time).is_some(), "the manifest has {time}");
+    }
+    serde_json::to_vec(&bundle).expect("JSON")
+}
+
+#[test]
+fn a_crawl_past_its_memory_allowance_goes_on_through_a_temporary_store_with_the_same_files() {
+    let (_sandbox, config) = sandbox();
+    let dir = temp_dir("crawl-spill");
+    let mut written = Vec::new();
+    for format in ["raw", "env", "aasx", "csv"] {
+        let [held, spilled] = ["held", "spilled"].map(|how| dir.join(format!("{how}.{format}")));
+        let in_memory = crawl_holding(&config, None, &["--format", format], &held);
+        assert!(in_memory.status.success(), "{in_memory:?}");
+        let through_store = crawl_holding(&config, Some("0"), &["--format", format], &spilled);
+        assert!(through_store.status.success(), "{through_store:?}");
+        let said = |out: &Output| String::from_utf8_lossy(&out.stderr).contains("temporary store");
+        assert!(
+            said(&through_store) && !said(&in_memory),
+            "{through_store:?}"
+        );
+        let [a, b] =
+            [&held, &spilled].map(|f| without_clock(format, std::fs::read(f).expect("written")));
+        assert!(a == b && !a.is_empty(), "{format}: the two files differ");
+        written.extend([held, spilled]);
+    }
+    // A partial crawl is kept the same way: the node limit, said in the bundle.
+    let partial = dir.join("partial.raw");
+    let out = crawl_holding(
+        &config,
+        Some("0"),
+        &["--max-nodes", "30", "--format", "raw"],
+        &partial,
+    );
+    assert_eq!(out.status.code(), Some(6), "{out:?}");
+    let bundle: Value =
+        serde_json::from_slice(&std::fs::read(&partial).expect("written")).expect("JSON");
+    assert_eq!(bundle["manifest"]["node_limit_reached"], true);
+    assert_eq!(bundle["nodes"].as_array().map(Vec::len), Some(30));
+    written.push(partial);
+    // Nothing of the temporary stores is left beside the files.
+    let mut left: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    left.sort();
+    written.sort();
+    assert_eq!(left, written);
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
 #[test]

@@ -46,22 +46,37 @@ impl Store {
             })
             .collect();
         let taken_at = humantime::parse_rfc3339(&info.taken_at).unwrap_or(SystemTime::UNIX_EPOCH);
+        let crawl = Crawl {
+            plan: CrawlPlan::new(info.plant, asset_types),
+            selection: Selection::everything(),
+            started: taken_at,
+            finished: taken_at,
+            fetched: Vec::new(),
+            failures,
+            cancelled: false,
+            node_limit_reached: false,
+            retries: 0,
+            probes: 0,
+        };
+        self.export_crawled(id, &crawl, format, out)
+    }
+
+    /// Writes snapshot `id` as [`Store::export`] does, described by `crawl`, the crawl
+    /// that wrote it, as it ended (its node limit and interruption, which the store
+    /// does not keep).
+    pub fn export_crawled(
+        &self,
+        id: i64,
+        crawl: &Crawl,
+        format: Format,
+        out: &Path,
+    ) -> Result<u64> {
+        let info = self.snapshot(id)?;
         let stored = Stored {
             store: self,
             id,
             count: info.nodes as usize,
-            crawl: Crawl {
-                plan: CrawlPlan::new(info.plant, asset_types),
-                selection: Selection::everything(),
-                started: taken_at,
-                finished: taken_at,
-                fetched: Vec::new(),
-                failures,
-                cancelled: false,
-                node_limit_reached: false,
-                retries: 0,
-                probes: 0,
-            },
+            crawl,
         };
         Ok(aas_client::export(&stored, format, &info.source, out)?)
     }
@@ -170,12 +185,12 @@ struct Stored<'s> {
     id: i64,
     count: usize,
     /// What the snapshot's crawl was, without its answers.
-    crawl: Crawl,
+    crawl: &'s Crawl,
 }
 
 impl Answers for Stored<'_> {
     fn crawl(&self) -> &Crawl {
-        &self.crawl
+        self.crawl
     }
 
     fn count(&self) -> usize {
