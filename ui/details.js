@@ -44,7 +44,12 @@ export function showDetails(pane, rawPre, node, tree) {
     parts.push(p);
   }
   parts.push(list);
-  if (data.model_type === 'AssetAdministrationShell' && data.id) parts.push(endpointsView(data.id));
+  if (data.model_type === 'AssetAdministrationShell' && data.id) {
+    // Drawn again for the same shell (its JSON arrived), it keeps the endpoints it has
+    // read or is reading, rather than empty them while the registry is asked again.
+    const shown = pane.querySelector('.endpoints');
+    parts.push(shown?.dataset.aasId === data.id ? shown : endpointsView(data.id));
+  }
   pane.replaceChildren(...parts);
   rawPre.textContent = data.raw ? prettyJson(data.raw) : '';
 }
@@ -56,6 +61,7 @@ export function showDetails(pane, rawPre, node, tree) {
 function endpointsView(aasId) {
   const section = document.createElement('section');
   section.className = 'endpoints';
+  section.dataset.aasId = aasId;
   const title = document.createElement('h3');
   title.textContent = 'Endpoints in the registry';
   const list = document.createElement('ul');

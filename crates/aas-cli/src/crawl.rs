@@ -160,6 +160,7 @@ fn keep_in(
 /// The name the export gives its maker (the raw bundle's manifest), either way.
 const SOURCE: &str = "aasmd";
 
+/// The bytes of answers a crawl may hold: `AASMD_CRAWL_MEMORY_MB`, else the default.
 fn held_limit() -> u64 {
     std::env::var("AASMD_CRAWL_MEMORY_MB")
         .ok()
