@@ -22,8 +22,8 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     const list = snapshots();
     const complete = list.filter((s) => s.complete);
     // The pair on screen stays chosen; without one, the latest two complete snapshots.
+    const labels = pickerLabels(list);
     for (const [select, chosen] of [[els.old, result?.old ?? complete[1]], [els.new, result?.new ?? complete[0]]]) {
-      const labels = pickerLabels(list);
       select.replaceChildren(...list.map((s, i) => new Option(labels[i], String(s.id))));
       select.value = String(chosen?.id ?? '');
     }

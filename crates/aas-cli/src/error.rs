@@ -106,7 +106,7 @@ impl CliError {
             ErrorKind::NotFound => Some("the id may be wrong, or the customer has not allowed this asset to the application"),
             ErrorKind::Offline => Some("is the service running, and are the URLs right?"),
             ErrorKind::Io => Some("check that the folder exists, is writable and has space"),
-            ErrorKind::DiskFull => Some("the disk is full: nothing more was written and earlier snapshots are whole; free some space (or `aasmd snapshot rm` old snapshots) and try again"),
+            ErrorKind::DiskFull => Some("the disk is full: free some space and try again (nothing more was written: earlier snapshots are whole, and `aasmd snapshot rm` removes old ones)"),
             _ => None,
         }
     }
