@@ -17,13 +17,8 @@ pub(crate) fn hash(raw: &[u8]) -> Vec<u8> {
 /// The SHA-256 of what `body` reads, read piece by piece.
 pub(crate) fn hash_stream(mut body: impl Read) -> std::io::Result<Vec<u8>> {
     let mut hasher = Sha256::new();
-    let mut piece = vec![0; 1 << 16];
-    loop {
-        match body.read(&mut piece)? {
-            0 => return Ok(hasher.finalize().to_vec()),
-            n => hasher.update(&piece[..n]),
-        }
-    }
+    std::io::copy(&mut body, &mut hasher)?;
+    Ok(hasher.finalize().to_vec())
 }
 
 /// What `body` reads, compressed piece by piece into a temporary file; the file,
@@ -41,12 +36,6 @@ pub(crate) fn pack_stream(body: impl Read) -> std::io::Result<(std::fs::File, u6
 /// Compresses bodies, reusing one zstd context (making one per body costs more than
 /// compressing a small answer).
 pub(crate) struct Packer(zstd::bulk::Compressor<'static>);
-
-impl std::fmt::Debug for Packer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Packer")
-    }
-}
 
 impl Packer {
     pub(crate) fn new() -> std::io::Result<Self> {

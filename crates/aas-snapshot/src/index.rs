@@ -127,12 +127,18 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
         .and_then(|m| m.name)
         .unwrap_or_default()
         .into_owned();
-    let items = element.value.and_then(list);
+    // A list value is read once: as language strings here, as children below.
+    let value_items: Option<Vec<&RawValue>> = element
+        .value
+        .and_then(|v| serde_json::from_str(v.get()).ok());
+    let items = value_items.as_deref().map(lang_strings);
     let (value, texts) = match (element.value, &items) {
         (Some(value), None) if !matches!(value.get().as_bytes()[0], b'{' | b'n') => {
             (Some(plain(Some(value))), String::new())
         }
         (_, Some(items)) if items.iter().any(|i| i.language.is_some()) => (None, lang_texts(items)),
+        // A Range with at least one end set (serde reads a null end as none); an open
+        // end shows empty.
         _ => match (element.min, element.max) {
             (None, None) => (None, String::new()),
             (min, max) => (
@@ -161,31 +167,31 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
             .unwrap_or_default(),
     });
     // A collection's (or entity's) children.
-    for children in [element.value, element.statements] {
-        if let Some(Ok(children)) =
-            children.map(|c| serde_json::from_str::<Vec<&RawValue>>(c.get()))
-        {
-            for child in children {
-                walk(child, &path, rows);
-            }
-        }
+    let statements: Option<Vec<&RawValue>> = element
+        .statements
+        .and_then(|s| serde_json::from_str(s.get()).ok());
+    for child in value_items.into_iter().chain(statements).flatten() {
+        walk(child, &path, rows);
     }
 }
 
 /// A JSON array's items as language strings (other items have neither field).
 fn list(raw: &RawValue) -> Option<Vec<LangString<'_>>> {
     let items: Vec<&RawValue> = serde_json::from_str(raw.get()).ok()?;
-    Some(
-        items
-            .into_iter()
-            .map(|i| {
-                serde_json::from_str(i.get()).unwrap_or(LangString {
-                    language: None,
-                    text: None,
-                })
+    Some(lang_strings(&items))
+}
+
+/// Items as language strings (other items have neither field).
+fn lang_strings<'a>(items: &[&'a RawValue]) -> Vec<LangString<'a>> {
+    items
+        .iter()
+        .map(|i| {
+            serde_json::from_str(i.get()).unwrap_or(LangString {
+                language: None,
+                text: None,
             })
-            .collect(),
-    )
+        })
+        .collect()
 }
 
 /// A string's text, `""` for null or nothing, any other value as JSON.
@@ -237,5 +243,19 @@ mod tests {
         assert_eq!(rows[3].texts, "de: Pumpe\nen: Pump");
         assert_eq!(rows[4].value.as_deref(), Some("1..5"));
         assert!(element_rows("{\"not\":\"a list\"}").is_empty());
+    }
+
+    #[test]
+    fn a_range_has_a_value_when_one_end_is_set_and_an_open_end_shows_empty() {
+        let raw = r#"[
+          {"idShort":"Open","modelType":{"name":"Range"},"min":null,"max":7},
+          {"idShort":"Unset","modelType":{"name":"Range"},"min":null,"max":null},
+          {"idShort":"Lone","modelType":{"name":"Range"},"min":1}
+        ]"#;
+        let values: Vec<Option<String>> = element_rows(raw).into_iter().map(|r| r.value).collect();
+        assert_eq!(
+            values,
+            [Some("..7".to_owned()), None, Some("1..".to_owned())]
+        );
     }
 }

@@ -13,7 +13,7 @@ use aas_model::AssetType;
 use rusqlite::{params, OptionalExtension};
 
 use crate::content;
-use crate::store::Store;
+use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
 
 impl Store {
@@ -47,7 +47,7 @@ impl Store {
             .collect();
         let taken_at = humantime::parse_rfc3339(&info.taken_at).unwrap_or(SystemTime::UNIX_EPOCH);
         let crawl = Crawl {
-            plan: CrawlPlan::new(info.plant, asset_types),
+            plan: CrawlPlan::new(info.plant.clone(), asset_types),
             selection: Selection::everything(),
             started: taken_at,
             finished: taken_at,
@@ -58,7 +58,7 @@ impl Store {
             retries: 0,
             probes: 0,
         };
-        self.export_crawled(id, &crawl, format, out)
+        self.write_export(&info, &crawl, format, out)
     }
 
     /// Writes snapshot `id` as [`Store::export`] does, described by `crawl`, the crawl
@@ -71,10 +71,20 @@ impl Store {
         format: Format,
         out: &Path,
     ) -> Result<u64> {
-        let info = self.snapshot(id)?;
+        self.write_export(&self.snapshot(id)?, crawl, format, out)
+    }
+
+    /// Writes the snapshot `info` names, described by `crawl`.
+    fn write_export(
+        &self,
+        info: &SnapshotInfo,
+        crawl: &Crawl,
+        format: Format,
+        out: &Path,
+    ) -> Result<u64> {
         let stored = Stored {
             store: self,
-            id,
+            id: info.id,
             count: info.nodes as usize,
             crawl,
         };

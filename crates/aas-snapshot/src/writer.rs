@@ -123,7 +123,6 @@ impl<'s> SnapshotWriter<'s> {
             return Ok(());
         }
         // The writer stopped: its error says why.
-        self.queue = None;
         self.stop()?;
         Err(Error::Io {
             action: "write to",
