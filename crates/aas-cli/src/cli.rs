@@ -273,6 +273,12 @@ pub struct ConnectionArgs {
     /// The user name the proxy wants.
     #[arg(long, global = true, value_name = "NAME")]
     pub proxy_user: Option<String>,
+    /// How long an answer may go without a byte before its request counts as lost
+    /// (e.g. 30s, 2m). An answer must also come at 4 KiB/s or more over each such
+    /// period, so a server that trickles bytes is cut off; both failures are retried.
+    #[arg(long, global = true, value_name = "DURATION", env = "AASMD_IDLE_TIMEOUT",
+          default_value = "30s", value_parser = humantime::parse_duration)]
+    pub idle_timeout: std::time::Duration,
 }
 
 fn parse_client_auth(s: &str) -> Result<aas_client::ClientAuth, String> {

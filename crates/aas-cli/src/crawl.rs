@@ -169,9 +169,13 @@ fn held_limit() -> u64 {
         .saturating_mul(1024 * 1024)
 }
 
-/// A folder beside `out` for the temporary store, removed with everything in it.
+/// A folder beside `out` for the temporary store, removed with everything in it;
+/// in the system's temporary folder when `out` is a device or pipe (never in `/dev`).
 fn spill_dir(out: &Path) -> Result<tempfile::TempDir, CliError> {
+    let temp = std::env::temp_dir();
+    let device = std::fs::metadata(out).is_ok_and(|m| !m.is_file());
     let beside = match out.parent() {
+        _ if device => &temp,
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };

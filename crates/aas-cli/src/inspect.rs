@@ -8,7 +8,7 @@ use crate::error::CliError;
 
 /// Prints the report of an environment file or AASX package on stdout.
 pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
-    let bytes = std::fs::read(file)
+    let bytes = aasx::read_file(file)
         .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
     let env = aasx::environment_json(bytes)?;
     let report = inspect_environment(&env)?;

@@ -10,7 +10,7 @@ use crate::error::CliError;
 /// Runs one data command and prints the server's JSON as it came.
 pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     let source = source(conn);
-    let client = Client::new(connection(conn, &source)?)?;
+    let client = client(conn, connection(conn, &source)?)?;
     let json = match query {
         Query::Registry => list(client.registry().await?),
         Query::List { plant, asset_type } => list(client.aas_list(asset_type, &plant).await?),
@@ -62,6 +62,11 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
 }
 
 /// Where the connection's settings start: `--profile`, `--config`, or nothing.
+/// The client of `conn`, with the command line's transport settings.
+pub(crate) fn client(args: &ConnectionArgs, conn: Connection) -> Result<Client, CliError> {
+    Ok(Client::new(conn)?.with_idle_timeout(args.idle_timeout)?)
+}
+
 pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
     match (&args.profile, &args.config) {
         (Some(name), _) => ConnectionSource::Profile(name.clone()),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aas_app::{changes_csv, take_snapshot, ConnectionSource, Preferences, Taken};
-use aas_client::{Client, Connection, CrawlPlan, Format};
+use aas_client::{Connection, CrawlPlan, Format};
 use aas_model::AssetType;
 use aas_snapshot::{ChangeKind, SnapshotInfo, Store};
 
@@ -62,8 +62,13 @@ pub fn search(
         .iter()
         .map(|h| {
             let at = [h.submodel.clone().unwrap_or_default(), h.path.join("/")].join("/");
-            let value = h.value.as_deref().unwrap_or("");
-            format!("{}\t{at}\t{}\t{value}", h.aas_id, h.model_type)
+            let value = shown(h.value.as_deref().unwrap_or(""));
+            format!(
+                "{}\t{}\t{}\t{value}",
+                field(&h.aas_id),
+                field(&at),
+                field(&h.model_type)
+            )
         })
         .collect();
     print(&lines.join("\n"))
@@ -103,12 +108,17 @@ pub fn diff(
             let values = match c.change {
                 ChangeKind::Changed => format!(
                     "\t{} → {}",
-                    c.old.as_deref().unwrap_or(""),
-                    c.new.as_deref().unwrap_or("")
+                    shown(c.old.as_deref().unwrap_or("")),
+                    shown(c.new.as_deref().unwrap_or(""))
                 ),
                 _ => String::new(),
             };
-            format!("{}\t{}\t{at}{values}", c.change.word(), c.aas_id)
+            format!(
+                "{}\t{}\t{}{values}",
+                c.change.word(),
+                field(&c.aas_id),
+                field(&at)
+            )
         })
         .collect();
     print(&lines.join("\n"))
@@ -144,7 +154,7 @@ async fn take(
         asset_types
     };
     let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
-    let client = Arc::new(Client::new(conn)?);
+    let client = Arc::new(crate::query::client(args, conn)?);
     let plan = CrawlPlan::new(plant, asset_types);
     let cancel = cancel_on_ctrl_c();
     let progress = CrawlProgress::new();
@@ -265,8 +275,46 @@ fn line(s: &SnapshotInfo) -> String {
     let state = if s.complete { "complete" } else { "partial" };
     format!(
         "{}\t{}\t{}\t{} AAS\t{} answers\t{state}\t{}",
-        s.id, s.taken_at, s.plant, s.shells, s.nodes, s.source
+        s.id,
+        s.taken_at,
+        field(&s.plant),
+        s.shells,
+        s.nodes,
+        field(&s.source)
     )
+}
+
+/// One field of a plain output line, with tabs, line breaks and backslashes escaped
+/// (`\t`, `\n`, `\r`, `\\`): a value never starts a column or a row of its own.
+/// `--json` gives the values as they are.
+fn field(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The most of a value a plain line shows; `--json` has the whole value.
+const MAX_SHOWN: usize = 200;
+
+/// A value as a plain line shows it: [`field`], cut past [`MAX_SHOWN`] characters
+/// with its length said, so that one huge value does not flood the terminal.
+fn shown(value: &str) -> String {
+    match value.char_indices().nth(MAX_SHOWN) {
+        None => field(value),
+        Some((cut, _)) => format!(
+            "{}… ({} characters; --json shows all)",
+            field(&value[..cut]),
+            value.chars().count()
+        ),
+    }
 }
 
 fn print(text: &str) -> Result<(), CliError> {
@@ -276,4 +324,30 @@ fn print(text: &str) -> Result<(), CliError> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_cannot_forge_a_column_or_a_row_of_plain_output() {
+        assert_eq!(
+            field("SN-1\tforged\nurn:x\tChanged\r\\n"),
+            "SN-1\\tforged\\nurn:x\\tChanged\\r\\\\n"
+        );
+        assert_eq!(field("plain"), "plain");
+    }
+
+    #[test]
+    fn a_long_value_is_cut_with_its_length() {
+        let long = "ä".repeat(MAX_SHOWN + 1);
+        let cut = shown(&long);
+        assert!(cut.starts_with(&"ä".repeat(MAX_SHOWN)), "{cut}");
+        assert!(cut.ends_with(&format!(
+            "… ({} characters; --json shows all)",
+            MAX_SHOWN + 1
+        )));
+        assert_eq!(shown("short\tone"), "short\\tone");
+    }
 }

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
 use crate::body::{check_json, Body, DEFAULT_MAX_STREAMED, SPOOL_AT};
-use crate::transport::{offline, receive, DEFAULT_IDLE_TIMEOUT};
+use crate::transport::{offline, receive, Pace, DEFAULT_IDLE_TIMEOUT};
 use crate::{Connection, Error, ErrorKind, Result, RetryPolicy, Secret, TokenSource};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
@@ -27,6 +27,8 @@ pub struct Client {
     max_streamed: usize,
     /// The size past which an answer goes to a temporary file ([`SPOOL_AT`]).
     spool_at: usize,
+    /// How fast an answer must come ([`Pace`]).
+    pace: Pace,
     activity: Counters,
     /// A shell the service has listed, for [`Client::probe`] to ask about.
     known_shell: OnceLock<String>,
@@ -75,6 +77,7 @@ impl Client {
             max_body: DEFAULT_MAX_BODY,
             max_streamed: DEFAULT_MAX_STREAMED,
             spool_at: SPOOL_AT,
+            pace: Pace::DEFAULT,
             activity: Counters::default(),
             known_shell: OnceLock::new(),
             registry: tokio::sync::Mutex::new(None),
@@ -85,8 +88,16 @@ impl Client {
     /// arriving before it counts as lost.
     pub fn with_idle_timeout(mut self, idle: Duration) -> Result<Self> {
         self.http = crate::transport::http_client(&self.conn.transport, idle)?;
+        self.pace.period = idle;
         self.tokens = TokenSource::new(self.http.clone(), &self.conn);
         Ok(self)
+    }
+
+    /// Replaces [`DEFAULT_MIN_RATE`](crate::DEFAULT_MIN_RATE): the fewest bytes a
+    /// second an answer may come at, averaged over each idle-timeout period.
+    pub fn with_min_rate(mut self, bytes_per_second: u64) -> Self {
+        self.pace.min_rate = bytes_per_second;
+        self
     }
 
     /// Replaces the default [`RetryPolicy`].
@@ -313,12 +324,21 @@ impl Client {
         read: impl Fn(&Body) -> serde_json::Result<T>,
     ) -> (Result<(Body, T)>, u32) {
         self.activity.requests.fetch_add(1, Ordering::Relaxed);
+        // Refused before a token is asked for: nothing goes out for such a URL.
+        if has_dot_segment(url) {
+            self.activity.errors.fetch_add(1, Ordering::Relaxed);
+            let refused = Error::DotSegment {
+                url: url.to_owned(),
+            };
+            return (Err(refused), 0);
+        }
         let mut retry = 0;
         loop {
             let got = self
                 .get_authorized(url, service, may_spool)
                 .await
                 .and_then(|body| {
+                    too_deep(url, &body)?;
                     // A large answer in a file is read here in one go, as it was in
                     // memory: once a crawl, for the registry.
                     let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
@@ -379,7 +399,7 @@ impl Client {
                 format!("Bearer {}", self.conn.user_token.expose()),
             );
         }
-        let response = request.send().await.map_err(|e| offline(url, e))?;
+        let response = self.pace.head(url, request.send()).await?;
         let status = response.status();
         let retry_after = response
             .headers()
@@ -391,15 +411,38 @@ impl Client {
             true => (self.max_streamed, Some(self.spool_at)),
             false => (self.max_body, None),
         };
-        let body = receive(url, response, limit, spool_at).await?;
+        let body = receive(url, response, limit, spool_at, self.pace).await?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.size(), "GET");
         match body {
             Body::Text(page) if status != StatusCode::OK => {
+                let sent = [
+                    token.expose(),
+                    self.conn.user_token.expose(),
+                    self.conn.client_secret.expose(),
+                    self.conn
+                        .transport
+                        .proxy_password
+                        .as_ref()
+                        .map_or("", Secret::expose),
+                ];
+                let page = crate::secret::redact(&page, &sent);
                 Err(Error::from_response(status.as_u16(), &page, retry_after))
             }
             body => Ok(body),
         }
     }
+}
+
+/// Whether the path of `url` has a segment that URL parsers read as `.` or `..` (the
+/// WHATWG URL standard counts `%2e` as a dot too, so encoding does not help).
+fn has_dot_segment(url: &str) -> bool {
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = after_scheme.find('/').map_or("", |at| &after_scheme[at..]);
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    path.split('/').any(|segment| {
+        let dotted = segment.to_ascii_lowercase().replace("%2e", ".");
+        dotted == "." || dotted == ".."
+    })
 }
 
 /// `Retry-After` in either of its forms (RFC 9110 §10.2.3): seconds, or an HTTP date
@@ -429,6 +472,20 @@ fn unreadable(url: &str, body: &Body, e: serde_json::Error) -> Error {
     }
 }
 
+/// An answer nested past [`aas_model::MAX_DEPTH`] is bad data, not retried: asking
+/// again brings the same.
+fn too_deep(url: &str, body: &Body) -> Result<()> {
+    match crate::body::check_depth(body) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(deep)) => Err(Error::BadData(deep.into())),
+        Err(source) => Err(Error::Io {
+            action: "read the answer of",
+            path: url.into(),
+            source,
+        }),
+    }
+}
+
 fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {
     Error::Incomplete {
         url: url.to_owned(),
@@ -439,6 +496,27 @@ fn incomplete(url: &str, reason: impl std::fmt::Display) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_segments_are_found_plain_or_encoded_in_the_path_only() {
+        for url in [
+            "http://h/gateway/aas/%2E%2E/aas/submodels",
+            "http://h/gateway/aas/./aas",
+            "http://h/gateway/aas/x/aas/submodels/%2e/submodel",
+            "http://h/gateway/aas/.%2E",
+            "http://h/gateway/aas/%2E",
+        ] {
+            assert!(has_dot_segment(url), "{url}");
+        }
+        for url in [
+            "http://h/gateway/aas/%2E%2E%2E",
+            "http://h/gateway/aas/a.b/aas",
+            "http://h/gateway/aasList?AssetType=machine&PlantCode=..",
+            "http://h.example/gateway",
+        ] {
+            assert!(!has_dot_segment(url), "{url}");
+        }
+    }
 
     #[test]
     fn retry_after_is_read_as_seconds_or_as_an_http_date() {

@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use crate::token::MAX_TOKEN_BODY;
-use crate::transport::read_body;
+use crate::transport::{read_body, Pace};
 use crate::{Error, Result};
 
 const WELL_KNOWN: &str = ".well-known/openid-configuration";
@@ -72,7 +72,10 @@ pub(crate) async fn discover(http: &reqwest::Client, auth_url: &str, realm: &str
     let mut certain = true;
     for realm_base in realm_bases(auth_url, realm) {
         let doc_url = format!("{realm_base}/{WELL_KNOWN}");
-        let response = match http.get(&doc_url).send().await {
+        let response = match Pace::DEFAULT
+            .head(&doc_url, http.get(&doc_url).send())
+            .await
+        {
             Ok(r) if r.status().is_success() => r,
             Ok(_) => continue,
             Err(_) => {

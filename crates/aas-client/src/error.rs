@@ -32,6 +32,14 @@ pub enum Error {
     /// The answer was larger than the client accepts.
     #[error("the answer from {url} is larger than {limit} bytes, the most this app reads")]
     TooLarge { url: String, limit: usize },
+    /// The token endpoint answered 2xx with something that is not a token answer.
+    #[error("the token endpoint {url} sent an answer this app cannot read: {reason}")]
+    TokenAnswer { url: String, reason: String },
+    /// An identifier is `.` or `..`: every URL parser on the way (this client's
+    /// included) reads such a path segment as a step, even when percent-encoded, so
+    /// the request would reach another resource. It is not made.
+    #[error("{url} is not asked for: an identifier in it is `.` or `..`, which URL parsers (this app's, proxies', servers') read as a step to another address even when encoded")]
+    DotSegment { url: String },
     /// The server answered 2xx with something that is not the expected JSON.
     #[error("the server sent data this app cannot read: {0}")]
     BadData(#[from] aas_model::Error),
@@ -113,9 +121,11 @@ impl Error {
                 _ => ErrorKind::Server,
             },
             Error::Offline { .. } => ErrorKind::Offline,
-            Error::BadData(_) | Error::Incomplete { .. } | Error::TooLarge { .. } => {
-                ErrorKind::BadData
-            }
+            Error::BadData(_)
+            | Error::Incomplete { .. }
+            | Error::TooLarge { .. }
+            | Error::DotSegment { .. }
+            | Error::TokenAnswer { .. } => ErrorKind::BadData,
             Error::Settings(_) => ErrorKind::Config,
             Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
                 ErrorKind::DiskFull

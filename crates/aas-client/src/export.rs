@@ -1,7 +1,6 @@
 //! Writing what a crawl fetched: a raw bundle (the exact answers), an AAS V2.0.1
-//! environment JSON, an AASX package of it, or a CSV of property-like elements. Every
-//! file is written beside its target and renamed over it, so an interrupted export
-//! leaves the previous file intact.
+//! environment JSON, an AASX package of it, or a CSV of property-like elements, each
+//! through [`crate::output`] (atomic for a file, straight through for a pipe).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
@@ -15,6 +14,7 @@ use serde_json::Value;
 
 use crate::crawl::{Crawl, NodeLevel, NodePath};
 use crate::follow::ids_in_list;
+use crate::output::{write_with, Out, Stop, Written};
 use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result, Selection};
 
@@ -92,16 +92,24 @@ impl Answers for Crawl {
 /// one answer is in memory at a time.
 pub fn export(answers: &dyn Answers, format: Format, profile: &str, path: &Path) -> Result<u64> {
     match format {
-        Format::Raw => write_atomically_with(path, |out| raw_bundle(answers, profile, out)),
-        Format::Env => write_atomically_with(path, |out| environment(answers, out)),
-        Format::Aasx => write_atomically_with(path, |out| {
-            let mut package = aas_model::aasx::Package::new(out)?;
-            environment(answers, &mut package)?;
-            package.finish()?;
-            Ok(())
+        Format::Raw => write_with(path, |mut out| raw_bundle(answers, profile, out.writer())),
+        Format::Env => write_with(path, |mut out| environment(answers, out.writer())),
+        Format::Aasx => write_with(path, |out| match out {
+            Out::File(file) => aasx(answers, aas_model::aasx::Package::new(file)?),
+            Out::Stream(stream) => aasx(answers, aas_model::aasx::Package::streamed(stream)?),
         }),
-        Format::Csv => write_atomically_with(path, |out| csv(answers, out)),
+        Format::Csv => write_with(path, |mut out| csv(answers, out.writer())),
     }
+}
+
+/// The environment in `package`, which it then closes.
+fn aasx<W: Write + std::io::Seek>(
+    answers: &dyn Answers,
+    mut package: aas_model::aasx::Package<W>,
+) -> Written {
+    environment(answers, &mut package)?;
+    package.finish()?;
+    Ok(())
 }
 
 /// A crawled answer that no longer reads as the list it was read as.
@@ -109,93 +117,6 @@ pub(crate) fn unreadable(e: serde_json::Error) -> Error {
     Error::BadData(aas_model::Error::Decode {
         path: ".".into(),
         message: e.to_string(),
-    })
-}
-
-/// Why writing an export stopped: its file could not be written, or something else
-/// (an answer that cannot be read).
-enum Stop {
-    Write(std::io::Error),
-    Other(Error),
-}
-
-impl From<std::io::Error> for Stop {
-    fn from(e: std::io::Error) -> Self {
-        Stop::Write(e)
-    }
-}
-
-impl From<Error> for Stop {
-    fn from(e: Error) -> Self {
-        Stop::Other(e)
-    }
-}
-
-impl From<serde_json::Error> for Stop {
-    fn from(e: serde_json::Error) -> Self {
-        Stop::Write(e.into())
-    }
-}
-
-impl From<csv::Error> for Stop {
-    fn from(e: csv::Error) -> Self {
-        Stop::Write(e.into())
-    }
-}
-
-impl Stop {
-    /// The error of an export to `path`.
-    fn into_error(self, path: &Path) -> Error {
-        match self {
-            Stop::Write(source) => Error::Io {
-                action: "write",
-                path: path.to_owned(),
-                source,
-            },
-            Stop::Other(e) => e,
-        }
-    }
-}
-
-type Written = std::result::Result<(), Stop>;
-
-/// A process-wide count, so two writers in one process never share a temporary file.
-static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Writes a temporary file beside `path`, syncs it, then renames it over `path`.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    write_atomically_with(path, |out| Ok(out.write_all(bytes)?)).map(drop)
-}
-
-/// [`write_atomically`] of what `write` writes (buffered, and seekable for a zip's
-/// headers); returns the file's size.
-fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Written,
-) -> Result<u64> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::Settings(format!("{} is not a file path", path.display())))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        TEMP_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let written = (|| -> std::result::Result<u64, Stop> {
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
-        write(&mut out)?;
-        let file = out
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        let size = file.metadata()?.len();
-        std::fs::rename(&tmp, path)?;
-        Ok(size)
-    })();
-    written.map_err(|stop| {
-        let _ = std::fs::remove_file(&tmp);
-        stop.into_error(path)
     })
 }
 
@@ -505,7 +426,7 @@ fn csv(answers: &dyn Answers, out: &mut dyn Write) -> Written {
                 asset_type,
                 submodel: &sm.id_short,
             };
-            rows(&mut out, &row, "", &sm.elements())?;
+            rows(&mut out, &row, "", 1, &sm.elements())?;
         }
         Ok(())
     })?;
@@ -519,12 +440,19 @@ struct Row<'a> {
     submodel: &'a str,
 }
 
+/// The rows of `elements`, `depth` levels below the submodel; the walk stops at
+/// [`aas_model::MAX_ELEMENT_DEPTH`] (answers are measured on arrival, but a store
+/// written before that may hold a deeper one).
 fn rows<W: Write>(
     out: &mut SafeCsv<W>,
     row: &Row,
     prefix: &str,
+    depth: usize,
     elements: &[Parsed<SubmodelElement>],
 ) -> Written {
+    if depth > aas_model::MAX_ELEMENT_DEPTH {
+        return Ok(());
+    }
     for el in elements {
         let Ok(e) = el.view() else { continue };
         let path = if prefix.is_empty() {
@@ -560,7 +488,13 @@ fn rows<W: Write>(
                 semantic,
             ])?;
         }
-        rows(out, row, &path, &e.children().unwrap_or_default())?;
+        rows(
+            out,
+            row,
+            &path,
+            depth + 1,
+            &e.children().unwrap_or_default(),
+        )?;
     }
     Ok(())
 }

@@ -45,9 +45,12 @@ impl RetryPolicy {
             Error::Offline { .. } | Error::Incomplete { .. } => true,
             // 500 too: for an idempotent GET a server error is often a passing fault.
             Error::Api { status, .. } => matches!(status, 429 | 500 | 502 | 503 | 504),
-            Error::BadData(_) | Error::TooLarge { .. } | Error::Settings(_) | Error::Io { .. } => {
-                false
-            }
+            Error::BadData(_)
+            | Error::TooLarge { .. }
+            | Error::DotSegment { .. }
+            | Error::TokenAnswer { .. }
+            | Error::Settings(_)
+            | Error::Io { .. } => false,
         }
     }
 }

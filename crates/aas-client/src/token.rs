@@ -173,16 +173,33 @@ impl TokenSource {
                 )
                 .form(&[("grant_type", "client_credentials")]),
         };
-        let response = request
-            .send()
-            .await
-            .map_err(|e| crate::transport::offline(&url, e))?;
+        let response = crate::transport::Pace::DEFAULT
+            .head(&url, request.send())
+            .await?;
         let status = response.status();
         let body = crate::transport::read_body(&url, response, MAX_TOKEN_BODY).await?;
         if !status.is_success() {
-            return Err(Error::from_response(status.as_u16(), &body, None));
+            let page = crate::secret::redact(&body, &self.sent_secrets());
+            return Err(Error::from_response(status.as_u16(), &page, None));
         }
-        read_token(&body, started)
+        read_token(&body, started).map_err(|e| Error::TokenAnswer {
+            url,
+            reason: e.to_string(),
+        })
+    }
+
+    /// The secret as a token request carries it: in the form, or in the Basic header.
+    fn sent_secrets(&self) -> [String; 2] {
+        use base64::Engine;
+        let basic = format!(
+            "{}:{}",
+            form_encode(&self.client_id),
+            form_encode(self.client_secret.expose())
+        );
+        [
+            self.client_secret.expose().to_owned(),
+            base64::engine::general_purpose::STANDARD.encode(basic),
+        ]
     }
 }
 

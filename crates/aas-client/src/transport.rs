@@ -38,6 +38,47 @@ pub struct Transport {
 /// request, so a large answer on a slow link still arrives.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The slowest an answer may come: 4 KiB a second (32 kbit/s, slower than any link
+/// a plant is browsed over), averaged over each idle-timeout period. Without it a
+/// server that trickles a byte every few seconds never meets the idle timeout, and a
+/// 100 KB answer would take days.
+pub const DEFAULT_MIN_RATE: u64 = 4 * 1024;
+
+/// How fast a request must move: its head within two periods, its body at
+/// `min_rate` bytes a second over each `period`; silence for a whole period fails it
+/// sooner (the HTTP client's read timeout).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pace {
+    pub period: Duration,
+    pub min_rate: u64,
+}
+
+impl Pace {
+    pub(crate) const DEFAULT: Pace = Pace {
+        period: DEFAULT_IDLE_TIMEOUT,
+        min_rate: DEFAULT_MIN_RATE,
+    };
+
+    /// The response's head, sent by `send`, or why it did not come in time: a head
+    /// trickled a byte at a time is cut off like a body.
+    pub(crate) async fn head(
+        self,
+        url: &str,
+        send: impl std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+    ) -> Result<reqwest::Response> {
+        match tokio::time::timeout(self.period * 2, send).await {
+            Ok(sent) => sent.map_err(|e| offline(url, e)),
+            Err(_) => Err(Error::Incomplete {
+                url: url.to_owned(),
+                reason: format!(
+                    "the answer's head did not arrive within {} s",
+                    (self.period * 2).as_secs_f32()
+                ),
+            }),
+        }
+    }
+}
+
 /// Redirects followed at most, as reqwest's default policy does.
 const MAX_REDIRECTS: usize = 10;
 
@@ -143,7 +184,7 @@ fn same_origin_only(attempt: reqwest::redirect::Attempt<'_>) -> reqwest::redirec
         return attempt.error(error);
     }
     if attempt.previous().len() > MAX_REDIRECTS {
-        return attempt.error(format!("more than {MAX_REDIRECTS} redirects"));
+        return attempt.error(RedirectLoop);
     }
     attempt.follow()
 }
@@ -165,10 +206,29 @@ impl std::fmt::Display for CrossOriginRedirect {
 
 impl StdError for CrossOriginRedirect {}
 
-/// A transport failure, described without the request's headers.
+/// More redirects than [`MAX_REDIRECTS`]: a loop, which asking again repeats.
+#[derive(Debug)]
+struct RedirectLoop;
+
+impl std::fmt::Display for RedirectLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the server redirected more than {MAX_REDIRECTS} times in a row (a redirect loop) and was not followed further; check the URL, or ask the server's administrators"
+        )
+    }
+}
+
+impl StdError for RedirectLoop {}
+
+/// A transport failure, described without the request's headers. A redirect that is
+/// refused is the settings' fault (or the server's), not a passing one: not retried.
 pub(crate) fn offline(url: &str, e: reqwest::Error) -> Error {
     if let Some(redirect) = find_cause::<CrossOriginRedirect>(&e) {
         return Error::Settings(format!("{url}: {redirect}"));
+    }
+    if let Some(redirects) = find_cause::<RedirectLoop>(&e) {
+        return Error::Settings(format!("{url}: {redirects}"));
     }
     match tunnel_refusal(&e) {
         Some(TunnelRefusal::Credentials) => return proxy_refused(),
@@ -247,6 +307,7 @@ pub(crate) async fn receive(
     mut response: reqwest::Response,
     limit: usize,
     spool_at: Option<usize>,
+    pace: Pace,
 ) -> Result<Body> {
     // The proxy's refusal, not the server's answer: its page is of no use (tinyproxy
     // closes it mid-body).
@@ -260,10 +321,26 @@ pub(crate) async fn receive(
     };
     let announced = response.content_length().unwrap_or(0);
     let mut body = Receiving::new(announced, limit, spool_at);
+    let (mut period_start, mut period_bytes) = (tokio::time::Instant::now(), 0u64);
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
         url: url.to_owned(),
         reason: idle_or(&e.without_url()),
     })? {
+        period_bytes += chunk.len() as u64;
+        let elapsed = period_start.elapsed();
+        if elapsed >= pace.period {
+            if (period_bytes as f64) < pace.min_rate as f64 * elapsed.as_secs_f64() {
+                return Err(Error::Incomplete {
+                    url: url.to_owned(),
+                    reason: format!(
+                        "the answer came too slowly ({period_bytes} bytes in {:.0} s, under {} bytes a second); a trickling server is not waited for",
+                        elapsed.as_secs_f64(),
+                        pace.min_rate
+                    ),
+                });
+            }
+            (period_start, period_bytes) = (tokio::time::Instant::now(), 0);
+        }
         if body.size() + chunk.len() as u64 > limit as u64 {
             return Err(Error::TooLarge {
                 url: url.to_owned(),
@@ -280,13 +357,14 @@ pub(crate) async fn receive(
     })
 }
 
-/// [`receive`] of an answer held in memory, as text.
+/// [`receive`] of a small answer held in memory, as text, at the default pace (the
+/// token endpoint's and discovery's).
 pub(crate) async fn read_body(
     url: &str,
     response: reqwest::Response,
     limit: usize,
 ) -> Result<String> {
-    receive(url, response, limit, None)
+    receive(url, response, limit, None, Pace::DEFAULT)
         .await?
         .into_text()
         .map_err(|source| Error::Io {

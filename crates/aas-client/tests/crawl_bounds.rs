@@ -281,10 +281,17 @@ async fn repeating_server() -> String {
             "/gateway/aasList/{id}/aas/submodels/{sm}/submodel/submodelElements",
             get(move || async move { json("[]".into()) }),
         )
-        .route("/gateway/aasList/stalls", get(|| async { stalling(false) }))
+        .route(
+            "/gateway/aasList/stalls",
+            get(|| async { stalling(Pace::Stalls) }),
+        )
+        .route(
+            "/gateway/aasList/slow",
+            get(|| async { stalling(Pace::Slow) }),
+        )
         .route(
             "/gateway/aasList/trickles",
-            get(|| async { stalling(true) }),
+            get(|| async { stalling(Pace::Trickles) }),
         );
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("addr"));
@@ -292,34 +299,43 @@ async fn repeating_server() -> String {
     base
 }
 
-/// A body that sends its first bytes and then nothing, or that trickles a byte every
-/// 300 ms for two seconds (silence shorter than the idle timeout, total longer).
-fn stalling(trickles: bool) -> Response {
-    let pieces = pieces(trickles);
+/// How a body comes after its first byte.
+#[derive(Clone, Copy)]
+enum Pace {
+    /// Nothing more.
+    Stalls,
+    /// 8 KiB every 300 ms for two seconds: silences shorter than the idle timeout,
+    /// about 27 KiB/s.
+    Slow,
+    /// A byte every 300 ms: never silent for long, but far under 4 KiB/s.
+    Trickles,
+}
+
+fn stalling(pace: Pace) -> Response {
     (
         [(CONTENT_TYPE, "application/json")],
-        Body::from_stream(pieces),
+        Body::from_stream(pieces(pace)),
     )
         .into_response()
 }
 
-fn pieces(
-    trickles: bool,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send {
+fn pieces(pace: Pace) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send {
     futures_util::stream::unfold(0u32, move |sent| async move {
-        match (sent, trickles) {
-            (0, _) => Some((Ok(Bytes::from_static(b"[")), 1)),
-            (1..=6, true) => {
-                tokio::time::sleep(Duration::from_millis(300)).await;
-                Some((Ok(Bytes::from_static(b" ")), sent + 1))
-            }
-            (7, true) => Some((Ok(Bytes::from_static(b"]")), 8)),
-            (_, true) => None,
-            (_, false) => {
+        let piece = match (sent, pace) {
+            (0, _) => Bytes::from_static(b"["),
+            (_, Pace::Stalls) => {
                 std::future::pending::<()>().await;
-                None
+                return None;
             }
+            (1..=6, Pace::Slow) => Bytes::from(vec![b' '; 8 << 10]),
+            (1..=60, Pace::Trickles) => Bytes::from_static(b" "),
+            (7, Pace::Slow) | (61, Pace::Trickles) => Bytes::from_static(b"]"),
+            _ => return None,
+        };
+        if sent > 0 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
         }
+        Some((Ok(piece), sent + 1))
     })
 }
 
@@ -358,19 +374,29 @@ async fn a_token_answer_is_capped_like_any_other() {
 }
 
 #[tokio::test]
-async fn silence_ends_a_request_and_a_slow_answer_still_arrives() {
+async fn silence_or_a_trickle_ends_a_request_and_a_slow_answer_still_arrives() {
     let base = repeating_server().await;
     let client = support::quick_client(&base, "r")
         .with_idle_timeout(Duration::from_secs(1))
         .expect("client");
-    let trickled = client
-        .aas("trickles")
-        .await
-        .expect("silences under a second");
-    assert_eq!(trickled.raw(), "[      ]");
+    let slow = client.aas("slow").await.expect("silences under a second");
+    assert_eq!(slow.raw().len(), 2 + 6 * (8 << 10));
     let stalled = tokio::time::timeout(HANG, client.aas("stalls"))
         .await
         .expect("the idle timeout ends it");
     let err = stalled.expect_err("nothing after the first byte");
     assert!(err.to_string().contains("no answer in time"), "{err}");
+    // 61 bytes over 18 s: no silence reaches the idle timeout, but the pace ends it
+    // within the first periods of each of its two attempts.
+    let started = std::time::Instant::now();
+    let err = tokio::time::timeout(HANG, client.aas("trickles"))
+        .await
+        .expect("the pace ends it")
+        .expect_err("too slow");
+    assert!(err.to_string().contains("came too slowly"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
 }

@@ -4,6 +4,7 @@
 //! environment. Read by the sandbox and `aasmd inspect`, written by the exports.
 
 use std::io::{Cursor, Read, Seek, Write};
+use std::path::Path;
 
 use percent_encoding::percent_decode_str;
 use quick_xml::events::Event;
@@ -26,15 +27,43 @@ pub fn is_package(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
 }
 
+/// The most read of a file a user gives (an environment or a package), and the most one
+/// part of a package may inflate to: 256 MiB, as for the largest answer taken from the
+/// service. A zip bomb (megabytes that inflate to gigabytes) stops at the limit.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The bytes of the file at `path`, refused past [`MAX_FILE_BYTES`] without reading
+/// further (the size is not asked first: a FIFO or device has none).
+pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "larger than {} MiB, the most this app reads from a file",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// The environment JSON held in a file's bytes: an AASX package's JSON spec part, or
 /// the bytes themselves; a UTF-8 byte order mark (Windows tools write one) is dropped.
+/// JSON nested past [`crate::MAX_DEPTH`] is refused here, before anything walks it.
 pub fn environment_json(bytes: Vec<u8>) -> Result<Vec<u8>> {
-    let json = if is_package(&bytes) {
+    let mut json = if is_package(&bytes) {
         spec_json(&bytes)?
     } else {
         bytes
     };
-    Ok(without_bom(&json).to_vec())
+    let bom = json.len() - without_bom(&json).len();
+    json.drain(..bom);
+    crate::check_depth(&json)?;
+    Ok(json)
 }
 
 /// `bytes` without a leading UTF-8 byte order mark.
@@ -99,11 +128,27 @@ fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
     let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
     for candidate in [name, decoded.as_str()] {
         match zip.by_name(candidate) {
-            Ok(mut part) => {
+            Ok(part) => {
+                let too_large = || {
+                    package_error(format_args!(
+                        "part {candidate} inflates to more than {} MiB, the most this app reads",
+                        MAX_FILE_BYTES >> 20
+                    ))
+                };
+                // The declared size is the package's word: checked first, and the
+                // inflating is cut at the limit whatever it says.
+                if part.size() > MAX_FILE_BYTES {
+                    return Err(too_large());
+                }
                 let mut bytes = Vec::new();
-                part.read_to_end(&mut bytes).map_err(|e| {
-                    package_error(format_args!("cannot read part {candidate}: {e}"))
-                })?;
+                part.take(MAX_FILE_BYTES + 1)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| {
+                        package_error(format_args!("cannot read part {candidate}: {e}"))
+                    })?;
+                if bytes.len() as u64 > MAX_FILE_BYTES {
+                    return Err(too_large());
+                }
                 return Ok(Some(bytes));
             }
             Err(ZipError::FileNotFound) => continue,
@@ -178,10 +223,23 @@ fn resolve(base: &str, target: &str) -> String {
 #[allow(missing_debug_implementations)] // the zip writer has no Debug
 pub struct Package<W: Write + Seek>(zip::ZipWriter<W>);
 
+impl<W: Write> Package<zip::write::StreamWriter<W>> {
+    /// A package written to an output that cannot seek (a pipe, a device): each part's
+    /// sizes follow it in a data descriptor instead of being written back into its
+    /// header, as the zip format allows.
+    pub fn streamed(out: W) -> std::io::Result<Self> {
+        Self::begin(zip::ZipWriter::new_stream(out))
+    }
+}
+
 impl<W: Write + Seek> Package<W> {
     /// Writes the parts before the spec; the errors are the output's (a zip's own are
     /// given as I/O errors too).
     pub fn new(out: W) -> std::io::Result<Self> {
+        Self::begin(zip::ZipWriter::new(out))
+    }
+
+    fn begin(mut zip: zip::ZipWriter<W>) -> std::io::Result<Self> {
         const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
         let rels = |kind: &str, target: &str, id: &str| {
             format!(
@@ -192,7 +250,6 @@ impl<W: Write + Seek> Package<W> {
             rels(ORIGIN, "/aasx/aasx-origin", "R1"),
             rels(SPEC, "/aasx/data.json", "R2"),
         );
-        let mut zip = zip::ZipWriter::new(out);
         let parts: [(&str, &[u8]); 4] = [
             ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
             ("_rels/.rels", root_rels.as_bytes()),

@@ -2,6 +2,7 @@ use serde::Serialize;
 
 use crate::{
     AssetAdministrationShell, LangString, Nullable, Parsed, Reference, Submodel, SubmodelElement,
+    MAX_ELEMENT_DEPTH,
 };
 
 /// What the tree and the details pane show of one node: a few display fields read from
@@ -75,6 +76,13 @@ impl OutlineNode {
     }
 
     pub fn element(node: &Parsed<SubmodelElement>) -> Self {
+        Self::element_at(node, 1)
+    }
+
+    /// An element `depth` levels below its submodel; past [`MAX_ELEMENT_DEPTH`] its
+    /// children are not outlined (they stay in its JSON), so the walk cannot exhaust
+    /// the stack on an answer stored before answers were measured on arrival.
+    fn element_at(node: &Parsed<SubmodelElement>, depth: usize) -> Self {
         Self::build(node, Raw::Always, |el, out| {
             out.id_short = Some(el.id_short.clone());
             out.model_type = Some(el.model_type.name.clone());
@@ -85,7 +93,19 @@ impl OutlineNode {
             out.unit = el.unit().map(str::to_owned);
             out.qualifiers = el.qualifiers.len();
             out.value = el.display_value()?;
-            out.children = el.children()?.iter().map(OutlineNode::element).collect();
+            let children = el.children()?;
+            if depth >= MAX_ELEMENT_DEPTH && !children.is_empty() {
+                return Err(crate::Error::Decode {
+                    path: ".".into(),
+                    message: format!(
+                        "its elements are nested deeper than {MAX_ELEMENT_DEPTH} levels and are not shown; they are in its JSON"
+                    ),
+                });
+            }
+            out.children = children
+                .iter()
+                .map(|child| Self::element_at(child, depth + 1))
+                .collect();
             Ok(())
         })
     }
@@ -169,6 +189,29 @@ mod tests {
             r#"{"idShort":"bad","modelType":{"name":"MultiLanguageProperty"},"value":"not a list"}"#
         );
         assert_eq!(OutlineNode::element(&items[1]).value.as_deref(), Some("1"));
+    }
+
+    #[test]
+    fn elements_nested_past_the_bound_stop_with_a_reason_instead_of_a_deeper_walk() {
+        let mut json =
+            r#"{"idShort":"leaf","modelType":{"name":"Property"},"value":"x"}"#.to_owned();
+        for level in 0..MAX_ELEMENT_DEPTH + 5 {
+            json = format!(
+                r#"{{"idShort":"c{level}","modelType":{{"name":"SubmodelElementCollection"}},"value":[{json}]}}"#
+            );
+        }
+        let items = parse_list::<SubmodelElement>(&format!("[{json}]")).expect("list");
+        let mut node = OutlineNode::element(&items[0]);
+        let mut depth = 1;
+        while let Some(child) = node.children.pop() {
+            (node, depth) = (child, depth + 1);
+        }
+        assert_eq!(depth, MAX_ELEMENT_DEPTH);
+        let error = node
+            .error
+            .expect("the deepest outlined node says why it stops");
+        assert!(error.contains("nested deeper than"), "{error}");
+        assert!(node.raw.contains(r#""idShort":"leaf""#));
     }
 
     #[test]

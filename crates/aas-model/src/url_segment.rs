@@ -10,8 +10,15 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Percent-encodes an identifier (aasId, idShort) for use as ONE URL path segment.
 /// Call it once, on the raw identifier: encoding an encoded id would double-encode `%`.
+/// `.` and `..` travel as `%2E` and `%2E%2E`, so that a parser that reads only a plain
+/// dot as a step in the path (RFC 3986's) leaves them alone; WHATWG's parsers read the
+/// encoded form as a dot too, which the client checks before it sends.
 pub fn encode_segment(id: &str) -> String {
-    utf8_percent_encode(id, SEGMENT).to_string()
+    match id {
+        "." => "%2E".to_owned(),
+        ".." => "%2E%2E".to_owned(),
+        _ => utf8_percent_encode(id, SEGMENT).to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -30,5 +37,8 @@ mod tests {
         );
         assert_eq!(encode_segment("Größe"), "Gr%C3%B6%C3%9Fe");
         assert_eq!(encode_segment("plain_id-1.2~3"), "plain_id-1.2~3");
+        assert_eq!(encode_segment("."), "%2E");
+        assert_eq!(encode_segment(".."), "%2E%2E");
+        assert_eq!(encode_segment("..."), "...");
     }
 }

@@ -38,7 +38,7 @@ pub fn load_environment(path: &Path, asset_type: AssetType) -> Result<Vec<Asset>
         path: path.to_owned(),
         reason,
     };
-    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+    let bytes = aasx::read_file(path).map_err(|source| Error::Read {
         path: path.to_owned(),
         source,
     })?;

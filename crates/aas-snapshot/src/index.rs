@@ -113,6 +113,11 @@ struct Key<'a> {
 }
 
 fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
+    // Answers past the bound are refused when they arrive; a store written before that
+    // may still hold one, and recursing into it would overflow the stack.
+    if parent.len() >= aas_model::MAX_ELEMENT_DEPTH {
+        return;
+    }
     let Ok(element) = serde_json::from_str::<Element>(raw.get()) else {
         return;
     };

@@ -1,0 +1,368 @@
+//! The release's hostile-input review, replayed against real `aasmd` processes: a small
+//! service of our own (axum, over loopback) that impersonates the platform and sends
+//! what a hostile server would, and outputs that are not regular files. Each test
+//! failed before its fix (docs/RELIABILITY.md says how).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use axum::extract::Path as UrlPath;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+mod support;
+
+use support::{temp_dir, Sandbox, AASMD};
+
+const SHELL: &str = "urn:hostile:aas:1";
+
+/// What the hostile service sends as the elements of its one submodel.
+#[derive(Clone)]
+enum Elements {
+    /// A collection nested this many levels deep, each in the next one's value.
+    Nested(usize),
+    /// A well-formed list, one byte at a time with this pause between bytes.
+    Trickled(Duration),
+}
+
+/// A collection nested `levels` deep around one Property: about 100 bytes a level.
+fn nested(levels: usize) -> String {
+    let mut json =
+        r#"{"idShort":"leaf","modelType":{"name":"Property"},"valueType":"string","value":"x"}"#
+            .to_owned();
+    for level in 0..levels {
+        json = format!(
+            r#"{{"idShort":"c{level}","modelType":{{"name":"SubmodelElementCollection"}},"value":[{json}]}}"#
+        );
+    }
+    format!(
+        r#"[{{"idShort":"fine","modelType":{{"name":"Property"}},"valueType":"string","value":"kept"}},{json}]"#
+    )
+}
+
+/// Starts the service on a thread of its own; a connection file for `aasmd --config`
+/// is written in `dir`.
+fn hostile_service(elements: Elements, dir: &Path) -> PathBuf {
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let shell = json!([{
+                "modelType": {"name": "AssetAdministrationShell"}, "idShort": "H1",
+                "identification": {"idType": "IRI", "id": SHELL},
+                "asset": {"keys": [{"type": "Asset", "local": true, "value": "urn:hostile:asset:1", "idType": "IRI"}]}
+            }]);
+            let submodels = json!([{
+                "modelType": {"name": "Submodel"}, "idShort": "Deep",
+                "identification": {"idType": "IRI", "id": "urn:hostile:sm:1"}, "submodelElements": []
+            }]);
+            let app = Router::new()
+                .route(
+                    "/auth/realms/r/protocol/openid-connect/token",
+                    post(|| async {
+                        Json(json!({"access_token": "t", "expires_in": 300, "token_type": "Bearer"}))
+                    }),
+                )
+                .route("/api/v1/registry", get(|| async { Json(json!([])) }))
+                .route("/gateway/aasList", get(move || async move { Json(shell) }))
+                .route(
+                    "/gateway/aasList/{aas}/aas/submodels",
+                    get(move || async move { Json(submodels) }),
+                )
+                .route(
+                    "/gateway/aasList/{aas}/aas/submodels/{sm}/submodel/submodelElements",
+                    get(move |_: UrlPath<(String, String)>| elements_answer(elements.clone())),
+                );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind");
+            addr_tx
+                .send(listener.local_addr().expect("addr"))
+                .expect("send");
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    let addr = addr_rx.recv().expect("the service started");
+    let base = format!("http://{addr}");
+    let config = dir.join("hostile.json");
+    let connection = json!({
+        "registry_url": base, "gateway_url": format!("{base}/gateway"), "auth_url": base,
+        "realm": "r", "client_id": "c", "client_secret": "s", "user_token": "u",
+        "token_url": format!("{base}/auth/realms/r/protocol/openid-connect/token"),
+    });
+    std::fs::write(&config, connection.to_string()).expect("config");
+    config
+}
+
+async fn elements_answer(elements: Elements) -> axum::response::Response {
+    match elements {
+        Elements::Nested(levels) => {
+            ([("content-type", "application/json")], nested(levels)).into_response()
+        }
+        Elements::Trickled(pause) => {
+            let bytes = nested(1).into_bytes();
+            let stream = futures_util::stream::unfold((bytes, 0), move |(bytes, at)| async move {
+                let byte = *bytes.get(at)?;
+                tokio::time::sleep(pause).await;
+                Some((Ok::<_, std::io::Error>(vec![byte]), (bytes, at + 1)))
+            });
+            axum::body::Body::from_stream(stream).into_response()
+        }
+    }
+}
+
+fn aasmd(config: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(AASMD)
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("aasmd runs")
+}
+
+/// `aasmd crawl` of the hostile service's plant in `format` to `out`.
+fn crawl(config: &Path, format: &str, out: &Path, env: &[(&str, &str)]) -> Output {
+    let out = out.to_str().expect("path");
+    let args = [
+        "crawl", "--plant", "P", "--type", "machine", "--format", format, "--out", out,
+    ];
+    aasmd(config, &args, env)
+}
+
+/// `aasmd snapshot take` of the hostile service into a new store, in a new folder:
+/// (the folder, the connection file, the store's path, what `take` did).
+fn snapshot_of(elements: Elements, name: &str) -> (PathBuf, PathBuf, String, Output) {
+    let dir = temp_dir(name);
+    let config = hostile_service(elements, &dir);
+    let store = dir.join("store.sqlite").to_string_lossy().into_owned();
+    let take = aasmd(
+        &config,
+        &[
+            "snapshot", "take", "--plant", "P", "--type", "machine", "--store", &store,
+        ],
+        &[],
+    );
+    (dir, config, store, take)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn an_answer_nested_thousands_deep_fails_its_node_and_the_snapshot_and_exports_go_on() {
+    // 5,000 levels (~0.5 MB): this aborted `snapshot take` with a stack overflow, and a
+    // CSV crawl of it peaked at 4 GB.
+    let (dir, config, store, take) = snapshot_of(Elements::Nested(5_000), "hostile-deep");
+    let store_arg = store.as_str();
+    let stderr = text(&take.stderr);
+    assert_eq!(
+        take.status.code(),
+        Some(6),
+        "partial, not a crash: {stderr}"
+    );
+    assert!(
+        stderr.contains("nested deeper than 100 levels"),
+        "the failed node says why: {stderr}"
+    );
+    let listed = aasmd(
+        &config,
+        &["snapshot", "list", "--json", "--store", store_arg],
+        &[],
+    );
+    let listed: Value = serde_json::from_slice(&listed.stdout).expect("list --json");
+    assert_eq!(listed[0]["shells"], 1, "{listed}");
+    assert_eq!(listed[0]["complete"], false, "{listed}");
+
+    for format in ["csv", "env", "raw"] {
+        let out = dir.join(format!("plant.{format}"));
+        let crawl = crawl(&config, format, &out, &[]);
+        let stderr = text(&crawl.stderr);
+        assert_eq!(crawl.status.code(), Some(6), "{format}: {stderr}");
+        assert!(stderr.contains("nested deeper than 100 levels"), "{stderr}");
+        assert!(out.is_file(), "{format}: the rest is written");
+    }
+    // A crawl past its memory allowance spills to a temporary store beside --out: it
+    // is gone afterwards.
+    let spilled = dir.join("spilled.csv");
+    let crawl = crawl(&config, "csv", &spilled, &[("AASMD_CRAWL_MEMORY_MB", "0")]);
+    assert_eq!(crawl.status.code(), Some(6), "{}", text(&crawl.stderr));
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".aasmd-crawl"))
+        .collect();
+    assert!(left.is_empty(), "spill folders left: {left:?}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn an_answer_nested_within_the_bound_is_stored_and_searched_whole() {
+    let (dir, config, store, take) = snapshot_of(Elements::Nested(45), "hostile-nested-ok");
+    let store_arg = store.as_str();
+    assert!(take.status.success(), "{}", text(&take.stderr));
+    let search = aasmd(&config, &["search", "leaf", "--store", store_arg], &[]);
+    let hits = text(&search.stdout);
+    assert!(search.status.success(), "{}", text(&search.stderr));
+    assert!(
+        hits.contains("Deep/c44/c43/") && hits.contains("/c1/c0/leaf\tProperty\tx"),
+        "the leaf 46 levels down is indexed: {hits}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn a_server_that_trickles_bytes_is_cut_off_and_the_crawl_ends() {
+    let dir = temp_dir("hostile-trickle");
+    // A byte every 200 ms: never silent for the 1 s idle timeout set below, and a
+    // 0.2 KB answer would take 40 s.
+    let config = hostile_service(Elements::Trickled(Duration::from_millis(200)), &dir);
+    let out = dir.join("plant.json");
+    let started = std::time::Instant::now();
+    let crawl = crawl(&config, "raw", &out, &[("AASMD_IDLE_TIMEOUT", "1s")]);
+    let stderr = text(&crawl.stderr);
+    assert_eq!(crawl.status.code(), Some(6), "{stderr}");
+    assert!(stderr.contains("came too slowly"), "{stderr}");
+    // Five attempts of about two periods each: far below the 40 s a whole answer takes.
+    assert!(
+        started.elapsed() < Duration::from_secs(35),
+        "{:?}",
+        started.elapsed()
+    );
+    let bundle: Value = serde_json::from_slice(&std::fs::read(&out).expect("read")).expect("json");
+    let failures = bundle["manifest"]["failures"].as_array().expect("failures");
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// `aasmd crawl` of the demo sandbox into `out`.
+fn crawl_demo_to(out: &str) -> Output {
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let dir = temp_dir("hostile-out");
+    let config = dir.join("sandbox.json");
+    sandbox.write_config(&config);
+    aasmd(
+        &config,
+        &[
+            "crawl", "--plant", "DEMO-01", "--type", "machine", "--format", "aasx", "--out", out,
+        ],
+        &[],
+    )
+}
+
+#[test]
+fn a_full_device_as_out_reports_a_full_disk_and_stays_a_device() {
+    let crawl = crawl_demo_to("/dev/full");
+    let stderr = text(&crawl.stderr);
+    assert_eq!(crawl.status.code(), Some(7), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    let meta = std::fs::metadata("/dev/full").expect("/dev/full");
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type()),
+        "/dev/full is still a device"
+    );
+}
+
+#[test]
+fn a_fifo_as_out_is_written_through_to_its_reader() {
+    let dir = temp_dir("hostile-fifo");
+    let fifo = dir.join("export.aasx");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).expect("read the FIFO"))
+    };
+    let crawl = crawl_demo_to(fifo.to_str().expect("path"));
+    assert!(crawl.status.success(), "{}", text(&crawl.stderr));
+    let bytes = reader.join().expect("reader");
+    let meta = std::fs::symlink_metadata(&fifo).expect("fifo");
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+    // A whole package came through the pipe (its sizes in data descriptors).
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+    let mut json = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("aasx/data.json").expect("spec"), &mut json)
+        .expect("inflate");
+    let env: Value = serde_json::from_str(&json).expect("JSON");
+    assert!(!env["assetAdministrationShells"]
+        .as_array()
+        .expect("shells")
+        .is_empty());
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn a_symlink_as_out_stays_a_link_and_its_target_is_replaced_in_its_own_folder() {
+    let dir = temp_dir("hostile-link");
+    std::fs::create_dir(dir.join("real")).expect("folder");
+    let target = dir.join("real").join("plant.aasx");
+    std::fs::write(&target, b"old").expect("old export");
+    let link = dir.join("latest.aasx");
+    std::os::unix::fs::symlink("real/plant.aasx", &link).expect("symlink");
+    let crawl = crawl_demo_to(link.to_str().expect("path"));
+    assert!(crawl.status.success(), "{}", text(&crawl.stderr));
+    let meta = std::fs::symlink_metadata(&link).expect("link");
+    assert!(meta.file_type().is_symlink(), "the link is kept");
+    let bytes = std::fs::read(&target).expect("target");
+    assert!(
+        bytes.starts_with(b"PK\x03\x04"),
+        "the target holds the new package"
+    );
+    // Nothing was left in the link's folder or the target's.
+    let names = |d: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(d)
+            .expect("dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&dir.join("real")), ["plant.aasx"]);
+    assert!(
+        !names(&dir).iter().any(|n| n.contains(".tmp-")),
+        "{:?}",
+        names(&dir)
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
+fn a_zip_bomb_is_refused_at_the_inflate_limit() {
+    use std::io::Write;
+    let dir = temp_dir("hostile-bomb");
+    let bomb = dir.join("bomb.aasx");
+    // 300 MiB of zeros deflate to ~300 KB: past the 256 MiB a part may inflate to.
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(&bomb).expect("create"));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .large_file(true);
+    zip.start_file("aasx/data.json", deflated).expect("part");
+    let zeros = vec![b' '; 1 << 20];
+    for _ in 0..300 {
+        zip.write_all(&zeros).expect("write");
+    }
+    zip.finish().expect("finish");
+    let size = std::fs::metadata(&bomb).expect("bomb").len();
+    assert!(size < 4 << 20, "a small file: {size} bytes");
+    let inspect = Command::new(AASMD)
+        .arg("inspect")
+        .arg(&bomb)
+        .output()
+        .expect("aasmd runs");
+    let stderr = text(&inspect.stderr);
+    assert!(!inspect.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("inflates to more than 256 MiB"),
+        "says why: {stderr}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

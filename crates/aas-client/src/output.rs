@@ -1,0 +1,205 @@
+//! Writing a file the user named without ever leaving half of it: a regular file (or a
+//! new one) is written beside its target and renamed over it, so an interrupted write
+//! leaves the previous file intact. What is not a regular file is written through
+//! instead: renaming over `/dev/null`, a FIFO or `/dev/stdout` would replace the device
+//! or pipe with a plain file (and, as root, destroy `/dev/null`). A symbolic link is
+//! followed, and its target replaced within the target's own folder, so the link stays.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::{Error, Result};
+
+/// Why writing stopped: the file could not be written, or something else (an answer
+/// that cannot be read).
+pub(crate) enum Stop {
+    Write(std::io::Error),
+    Other(Error),
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Self {
+        Stop::Write(e)
+    }
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Other(e)
+    }
+}
+
+impl From<serde_json::Error> for Stop {
+    fn from(e: serde_json::Error) -> Self {
+        Stop::Write(e.into())
+    }
+}
+
+impl From<csv::Error> for Stop {
+    fn from(e: csv::Error) -> Self {
+        Stop::Write(e.into())
+    }
+}
+
+impl Stop {
+    /// The error of a write to `path`.
+    fn into_error(self, path: &Path) -> Error {
+        match self {
+            Stop::Write(source) => Error::Io {
+                action: "write",
+                path: path.to_owned(),
+                source,
+            },
+            Stop::Other(e) => e,
+        }
+    }
+}
+
+pub(crate) type Written = std::result::Result<(), Stop>;
+
+/// What a writer is handed: a file it may seek in (a zip's headers are written back
+/// once its sizes are known), or a stream that cannot take that (a pipe).
+pub(crate) enum Out<'f> {
+    File(&'f mut BufWriter<File>),
+    Stream(&'f mut dyn Write),
+}
+
+impl Out<'_> {
+    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Out::File(file) => *file,
+            Out::Stream(stream) => *stream,
+        }
+    }
+}
+
+/// Writes `bytes` to `path` as [`write_with`] does.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_with(path, |mut out| Ok(out.writer().write_all(bytes)?)).map(drop)
+}
+
+/// Writes what `write` writes to `path`: atomically to a regular file (or a new one),
+/// through to a device or FIFO; returns the bytes written.
+pub(crate) fn write_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> Result<u64> {
+    let target = Target::of(path).map_err(|source| Error::Io {
+        action: "write",
+        path: path.to_owned(),
+        source,
+    })?;
+    match target {
+        Target::Replace(real) => replace(&real, write).map_err(|stop| stop.into_error(path)),
+        Target::Through(real) => through(&real, write).map_err(|stop| stop.into_error(path)),
+    }
+}
+
+/// Where a path leads once its links are followed.
+enum Target {
+    /// A regular file, or nothing yet.
+    Replace(PathBuf),
+    /// A device, FIFO or socket.
+    Through(PathBuf),
+}
+
+/// How many links are followed before the path counts as a loop (Linux's own limit).
+const MAX_LINKS: usize = 40;
+
+impl Target {
+    fn of(path: &Path) -> std::io::Result<Target> {
+        let mut real = path.to_owned();
+        for _ in 0..MAX_LINKS {
+            let meta = match std::fs::symlink_metadata(&real) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Ok(Target::Replace(real))
+                }
+                Err(e) => return Err(e),
+            };
+            let kind = meta.file_type();
+            if kind.is_symlink() {
+                // A relative target is relative to the link's folder (`join` keeps an
+                // absolute one as it is).
+                let to = std::fs::read_link(&real)?;
+                real = match real.parent() {
+                    Some(folder) => folder.join(to),
+                    None => to,
+                };
+            } else if kind.is_dir() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::IsADirectory,
+                    "it is a folder; give a file name in it",
+                ));
+            } else if kind.is_file() {
+                return Ok(Target::Replace(real));
+            } else {
+                return Ok(Target::Through(real));
+            }
+        }
+        Err(std::io::Error::other(format!(
+            "more than {MAX_LINKS} symbolic links in a row (a loop?)"
+        )))
+    }
+}
+
+/// A process-wide count, so two writers in one process never share a temporary file.
+static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A temporary file beside `path`, written, synced, then renamed over `path`.
+fn replace(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> std::result::Result<u64, Stop> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| Error::Settings(format!("{} is not a file path", path.display())))?;
+    let tmp = path.with_file_name(format!(
+        ".{}.tmp-{}-{}",
+        name.to_string_lossy(),
+        std::process::id(),
+        TEMP_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let written = (|| {
+        let mut file = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(Out::File(&mut file))?;
+        let file = file
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        file.sync_all()?;
+        let size = file.metadata()?.len();
+        std::fs::rename(&tmp, path)?;
+        Ok(size)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Writes straight into a device or FIFO: there is nothing to rename over, and a
+/// pipe's reader is waiting for the bytes. Nothing is synced (pipes and most devices
+/// refuse it); a device that is full (`/dev/full`) says so on the write.
+fn through(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> std::result::Result<u64, Stop> {
+    let file = std::fs::OpenOptions::new().write(true).open(path)?;
+    let mut out = Counted {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        bytes: 0,
+    };
+    write(Out::Stream(&mut out))?;
+    out.flush()?;
+    Ok(out.bytes)
+}
+
+/// A writer that counts what went through it (a device has no size to ask).
+struct Counted<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Counted<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.inner.write(bytes)?;
+        self.bytes += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
