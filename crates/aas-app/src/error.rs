@@ -89,7 +89,7 @@ fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
         Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
-        Store::Busy { .. } => ErrorKind::Busy,
+        Store::Busy { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
         Store::Export(e) => e.kind(),
         Store::Io { .. } | Store::Sql { .. } => ErrorKind::Io,

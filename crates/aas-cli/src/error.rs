@@ -73,7 +73,9 @@ impl CliError {
                     aas_snapshot::Error::Io { .. } | aas_snapshot::Error::Sql { .. } => {
                         OUTPUT_FAILED
                     }
-                    aas_snapshot::Error::Busy { .. } | aas_snapshot::Error::Export(_) => 1,
+                    aas_snapshot::Error::Busy { .. }
+                    | aas_snapshot::Error::BeingTaken(_)
+                    | aas_snapshot::Error::Export(_) => 1,
                 },
                 CliError::Stdout(_) => OUTPUT_FAILED,
                 CliError::Partial(_) => 6,

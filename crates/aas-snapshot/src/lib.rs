@@ -46,6 +46,10 @@ pub enum Error {
     /// Another process is taking a snapshot into this store.
     #[error("another snapshot is being taken into {} (by the app or aasmd); wait for it to end", .path.display())]
     Busy { path: PathBuf },
+    /// The snapshot is being taken right now (its writer holds the lock): removing it
+    /// would leave the take to report a snapshot that no longer exists.
+    #[error("snapshot {0} is being taken right now; remove it once that take has ended")]
+    BeingTaken(i64),
     /// The store's file or its lock could not be created, read or written.
     #[error("cannot {action} {}: {source}", .path.display())]
     Io {

@@ -186,6 +186,19 @@ impl Store {
     /// uses, and gives the space back to the file system.
     pub fn remove(&mut self, id: i64) -> Result<()> {
         self.snapshot(id)?;
+        let state: String = self
+            .conn
+            .query_row("SELECT state FROM snapshots WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .map_err(self.sql())?;
+        // A snapshot left 'taking' by a process that died is not locked: removable.
+        if state == "taking" {
+            match WriterLock::take(&self.path) {
+                Err(Error::Busy { .. }) => return Err(Error::BeingTaken(id)),
+                held => drop(held?),
+            }
+        }
         let path = self.path.clone();
         let sql = sql_error(&path);
         let tx = self.conn.transaction().map_err(&sql)?;

@@ -173,6 +173,14 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
             .expect("stored");
         let busy = other.begin("demo", DEMO_PLANT, SystemTime::now());
         assert!(matches!(busy, Err(Error::Busy { .. })), "{busy:?}");
+        drop(busy);
+        // Nor can the snapshot being taken be removed from under its writer.
+        let taking = other.list(None).expect("list")[0].id;
+        let refused = other.remove(taking);
+        assert!(
+            matches!(refused, Err(Error::BeingTaken(id)) if id == taking),
+            "{refused:?}"
+        );
         // Dropped without finish: as if the process died.
     }
     let (next, _) = take(&mut other, &client).await;
