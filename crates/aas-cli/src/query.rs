@@ -61,12 +61,12 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Where the connection's settings start: `--profile`, `--config`, or nothing.
 /// The client of `conn`, with the command line's transport settings.
 pub(crate) fn client(args: &ConnectionArgs, conn: Connection) -> Result<Client, CliError> {
     Ok(Client::new(conn)?.with_idle_timeout(args.idle_timeout)?)
 }
 
+/// Where the connection's settings start: `--profile`, `--config`, or nothing.
 pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
     match (&args.profile, &args.config) {
         (Some(name), _) => ConnectionSource::Profile(name.clone()),

@@ -86,15 +86,6 @@ pub(crate) fn check_json(body: &Body) -> serde_json::Result<()> {
     }
 }
 
-/// Checks that `body` nests no deeper than [`aas_model::MAX_DEPTH`], before anything
-/// reads it (the raw views would pass over any depth, the walkers after them not).
-pub(crate) fn check_depth(body: &Body) -> std::io::Result<Result<(), aas_model::TooDeep>> {
-    match body {
-        Body::Text(text) => Ok(aas_model::check_depth(text.as_bytes())),
-        Body::Spooled(_) => aas_model::check_depth_of(BufReader::new(body.reader()?)),
-    }
-}
-
 impl From<String> for Body {
     fn from(text: String) -> Self {
         Body::Text(text)

@@ -93,13 +93,6 @@ impl Client {
         Ok(self)
     }
 
-    /// Replaces [`DEFAULT_MIN_RATE`](crate::DEFAULT_MIN_RATE): the fewest bytes a
-    /// second an answer may come at, averaged over each idle-timeout period.
-    pub fn with_min_rate(mut self, bytes_per_second: u64) -> Self {
-        self.pace.min_rate = bytes_per_second;
-        self
-    }
-
     /// Replaces the default [`RetryPolicy`].
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
@@ -338,7 +331,6 @@ impl Client {
                 .get_authorized(url, service, may_spool)
                 .await
                 .and_then(|body| {
-                    too_deep(url, &body)?;
                     // A large answer in a file is read here in one go, as it was in
                     // memory: once a crawl, for the registry.
                     let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
@@ -439,9 +431,13 @@ fn has_dot_segment(url: &str) -> bool {
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = after_scheme.find('/').map_or("", |at| &after_scheme[at..]);
     let path = path.split(['?', '#']).next().unwrap_or_default();
+    // Checked on every request: no allocation, a segment is a dot or two dots.
+    let dot = |s: &str| s == "." || s.eq_ignore_ascii_case("%2e");
     path.split('/').any(|segment| {
-        let dotted = segment.to_ascii_lowercase().replace("%2e", ".");
-        dotted == "." || dotted == ".."
+        dot(segment)
+            || [1, 3].iter().any(|&at| {
+                segment.is_char_boundary(at) && dot(&segment[..at]) && dot(&segment[at..])
+            })
     })
 }
 
@@ -469,20 +465,6 @@ fn unreadable(url: &str, body: &Body, e: serde_json::Error) -> Error {
             message: e.to_string(),
         }
         .into()
-    }
-}
-
-/// An answer nested past [`aas_model::MAX_DEPTH`] is bad data, not retried: asking
-/// again brings the same.
-fn too_deep(url: &str, body: &Body) -> Result<()> {
-    match crate::body::check_depth(body) {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(deep)) => Err(Error::BadData(deep.into())),
-        Err(source) => Err(Error::Io {
-            action: "read the answer of",
-            path: url.into(),
-            source,
-        }),
     }
 }
 

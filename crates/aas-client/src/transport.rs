@@ -299,8 +299,8 @@ fn certificate_refused(tls: &rustls::Error) -> String {
     }
 }
 
-/// The body, read chunk by chunk so an oversized answer is refused before it fills
-/// memory or disk; past `spool_at` it goes to a temporary file. Bytes held in memory that are not UTF-8 are bad data, not
+/// The body, read chunk by chunk so an oversized or too deeply nested answer is
+/// refused before it fills memory or disk; past `spool_at` it goes to a temporary file. Bytes held in memory that are not UTF-8 are bad data, not
 /// something to guess at.
 pub(crate) async fn receive(
     url: &str,
@@ -322,10 +322,16 @@ pub(crate) async fn receive(
     let announced = response.content_length().unwrap_or(0);
     let mut body = Receiving::new(announced, limit, spool_at);
     let (mut period_start, mut period_bytes) = (tokio::time::Instant::now(), 0u64);
+    // Measured as it arrives, so that the raw views and the walkers after them never
+    // meet JSON past MAX_DEPTH, and a body that goes past it is read no further.
+    let mut depth = aas_model::DepthScan::default();
     while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
         url: url.to_owned(),
         reason: idle_or(&e.without_url()),
     })? {
+        depth
+            .feed(&chunk)
+            .map_err(|deep| Error::BadData(deep.into()))?;
         period_bytes += chunk.len() as u64;
         let elapsed = period_start.elapsed();
         if elapsed >= pace.period {

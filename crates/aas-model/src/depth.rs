@@ -5,8 +5,6 @@
 //! megabyte, aborted the whole process. So every answer and file is measured once,
 //! where it arrives, and walkers bound their recursion by the same number.
 
-use std::io::BufRead;
-
 /// The deepest JSON nesting read: 100 levels, about 48 collections inside each other
 /// (real nameplates and technical data need fewer than 10). It stays below serde_json's
 /// own 128, so an export that wraps an answer in a few more levels is still read back.
@@ -45,37 +43,23 @@ impl From<TooDeep> for crate::Error {
 /// allocation; brackets inside strings do not count. Says nothing about the rest of
 /// the syntax, which the JSON reader checks.
 pub fn check_depth(text: &[u8]) -> Result<(), TooDeep> {
-    let mut scan = Scan::default();
-    scan.feed(text, 0)
+    DepthScan::default().feed(text)
 }
 
-/// [`check_depth`] of what `reader` yields, piece by piece (an answer kept in a file).
-pub fn check_depth_of(mut reader: impl BufRead) -> std::io::Result<Result<(), TooDeep>> {
-    let (mut scan, mut offset) = (Scan::default(), 0u64);
-    loop {
-        let piece = reader.fill_buf()?;
-        if piece.is_empty() {
-            return Ok(Ok(()));
-        }
-        if let Err(deep) = scan.feed(piece, offset) {
-            return Ok(Err(deep));
-        }
-        let read = piece.len();
-        offset += read as u64;
-        reader.consume(read);
-    }
-}
-
-/// Where the scan is: how deep, and whether inside a string (after a backslash).
-#[derive(Default)]
-struct Scan {
+/// [`check_depth`] of text that comes piece by piece (an answer as it is received),
+/// without keeping any of it: each piece is fed in order.
+#[derive(Debug, Default)]
+pub struct DepthScan {
     depth: usize,
     in_string: bool,
     escaped: bool,
+    /// Bytes fed before the current piece.
+    offset: u64,
 }
 
-impl Scan {
-    fn feed(&mut self, bytes: &[u8], start: u64) -> Result<(), TooDeep> {
+impl DepthScan {
+    /// Feeds the next piece; fails at the first bracket past [`MAX_DEPTH`].
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), TooDeep> {
         for (i, &byte) in bytes.iter().enumerate() {
             if self.in_string {
                 match byte {
@@ -92,7 +76,7 @@ impl Scan {
                     self.depth += 1;
                     if self.depth > MAX_DEPTH {
                         return Err(TooDeep {
-                            offset: start + i as u64,
+                            offset: self.offset + i as u64,
                         });
                     }
                 }
@@ -100,6 +84,7 @@ impl Scan {
                 _ => {}
             }
         }
+        self.offset += bytes.len() as u64;
         Ok(())
     }
 }
@@ -134,15 +119,19 @@ mod tests {
     }
 
     #[test]
-    fn a_reader_is_scanned_across_its_pieces_with_the_same_offsets() {
+    fn text_fed_in_pieces_is_scanned_as_a_whole_with_the_same_offsets() {
         let deep = nested(3 * MAX_DEPTH);
-        let reader = std::io::BufReader::with_capacity(7, deep.as_bytes());
-        assert_eq!(
-            check_depth_of(reader).expect("read"),
-            check_depth(deep.as_bytes())
-        );
+        let mut scan = DepthScan::default();
+        let fed = deep
+            .as_bytes()
+            .chunks(7)
+            .try_for_each(|piece| scan.feed(piece));
+        assert_eq!(fed, check_depth(deep.as_bytes()));
         let shallow = nested(10);
-        let reader = std::io::BufReader::with_capacity(7, shallow.as_bytes());
-        assert_eq!(check_depth_of(reader).expect("read"), Ok(()));
+        let mut scan = DepthScan::default();
+        assert_eq!(
+            shallow.as_bytes().chunks(3).try_for_each(|p| scan.feed(p)),
+            Ok(())
+        );
     }
 }

@@ -38,7 +38,7 @@ pub use constraint::{Constraint, ConstraintBody, Formula, Qualifier};
 pub use data_specification::{
     DataSpecificationIec61360, EmbeddedDataSpecification, ValueList, ValueReferencePair,
 };
-pub use depth::{check_depth, check_depth_of, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
+pub use depth::{check_depth, DepthScan, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
 pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
 pub use element::{
     AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
