@@ -70,7 +70,7 @@ export function initLoading(els, { current, ticked, snapshotToExport, onTaken, s
     try {
       const result = await withProgress('Starting…', (onProgress) => api.takeSnapshot(plant, assetTypes, onProgress));
       els.text.textContent = takeSummary(result);
-      say(result.failures.length ? result.failures.slice(0, 3).join('; ') : '');
+      say([...result.failures, ...(result.unreadable ?? [])].slice(0, 3).join('; '));
       onTaken(result);
     } catch (e) {
       fail(`No snapshot taken: ${problemWords(e)}`);

@@ -86,10 +86,12 @@ export function problemWords(error) {
 /** The line after Take snapshot: how it ended, what failed, what the keep-N rule retired. */
 export function takeSummary(result) {
   const { snapshot, requests, failures, cancelled, retired } = result;
+  const unreadable = result.unreadable_count ?? 0;
   const head = cancelled
     ? `Cancelled after ${plural(requests, 'request')}: kept as a partial snapshot`
     : `Snapshot taken: ${plural(snapshot.shells, 'shell')}, ${formatBytes(snapshot.bytes)}`;
   const failed = failures.length ? `; ${plural(failures.length, 'node')} failed` : '';
+  const unread = unreadable ? `; ${plural(unreadable, 'part')} could not be read (kept as sent)` : '';
   const gone = retired.length ? `; ${plural(retired.length, 'older snapshot')} removed (keep setting)` : '';
-  return head + failed + gone;
+  return head + failed + unread + gone;
 }

@@ -63,6 +63,8 @@ test('the line after Take snapshot says how it ended', () => {
   assert.equal(takeSummary(result), 'Snapshot taken: 24 shells, 4.0 kB');
   assert.equal(takeSummary({ ...result, failures: ['a', 'b'], retired: [1, 2] }),
     'Snapshot taken: 24 shells, 4.0 kB; 2 nodes failed; 2 older snapshots removed (keep setting)');
+  assert.equal(takeSummary({ ...result, unreadable_count: 3, unreadable: ['u at $[1]: why'] }),
+    'Snapshot taken: 24 shells, 4.0 kB; 3 parts could not be read (kept as sent)');
   assert.equal(takeSummary({ ...result, snapshot: snap(5, 5, false), requests: 10, cancelled: true }),
     'Cancelled after 10 requests: kept as a partial snapshot');
 });

@@ -91,8 +91,10 @@ fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
         Store::Busy { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
+        Store::NoStore(_) => ErrorKind::NoSnapshot,
+        Store::Folder(_) => ErrorKind::Config,
         Store::Export(e) => e.kind(),
-        Store::Io { .. } | Store::Sql { .. } => ErrorKind::Io,
+        Store::Io { .. } | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
     }
 }
 

@@ -50,8 +50,15 @@ impl Drop for Running<'_> {
 pub struct LoadSummary {
     pub requests: usize,
     pub failures: Vec<String>,
+    /// How many parts of answers could not be read (kept as sent), and the first
+    /// [`UNREADABLE_NAMED`] of them named: `URL at $[3].value: reason`.
+    pub unreadable_count: usize,
+    pub unreadable: Vec<String>,
     pub cancelled: bool,
 }
+
+/// Unreadable parts a summary names; the count says how many more there are.
+const UNREADABLE_NAMED: usize = 20;
 
 impl LoadSummary {
     pub(crate) fn of(crawl: &Crawl) -> Self {
@@ -69,6 +76,13 @@ impl LoadSummary {
         LoadSummary {
             requests: crawl.fetched.len() + crawl.failures.len(),
             failures,
+            unreadable_count: crawl.unreadable.len(),
+            unreadable: crawl
+                .unreadable
+                .iter()
+                .take(UNREADABLE_NAMED)
+                .map(|u| format!("{} at {}: {}", u.url, u.at, u.reason))
+                .collect(),
             cancelled: crawl.cancelled,
         }
     }
@@ -128,6 +142,8 @@ impl App {
             let nothing = LoadSummary {
                 requests: 0,
                 failures: Vec::new(),
+                unreadable_count: 0,
+                unreadable: Vec::new(),
                 cancelled: true,
             };
             return Ok(unwritten(nothing));

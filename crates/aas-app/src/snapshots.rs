@@ -12,7 +12,7 @@ use std::time::SystemTime;
 
 use aas_client::{Client, Crawl, CrawlPlan, Format, Progress, SafeCsv, Selection};
 use aas_model::AssetType;
-use aas_snapshot::{Change, Hit, SnapshotInfo, Store};
+use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
@@ -45,7 +45,7 @@ pub async fn take_snapshot(
     cancel: &CancellationToken,
     on_progress: impl Fn(&Progress),
 ) -> Result<Taken> {
-    let mut store = Store::open(store)?;
+    let mut store = Store::open(store, Access::Create)?;
     let mut writer = store.begin(source, &plan.plant, SystemTime::now())?;
     // The first failure to write stops the crawl: nothing is fetched to be lost.
     let mut unwritten = None;
@@ -70,6 +70,9 @@ pub async fn take_snapshot(
     }
     for failure in &crawl.failures {
         writer.failure(failure)?;
+    }
+    for part in &crawl.unreadable {
+        writer.unreadable(part)?;
     }
     let info = writer.finish(!crawl.cancelled && !crawl.is_partial())?;
     let retired = store.retire(source, &plan.plant, keep)?;
@@ -152,8 +155,9 @@ impl App {
         &self.store_path
     }
 
+    /// The store, to read (it is never created or changed by a read).
     pub(crate) fn store(&self) -> Result<Store> {
-        Ok(Store::open(&self.store_path)?)
+        Ok(Store::open(&self.store_path, Access::Read)?)
     }
 
     /// Takes a snapshot of the plant (`on_progress` after every request; Cancel as for
@@ -187,18 +191,22 @@ impl App {
 
     /// The active profile's snapshots of `plant`, newest first.
     pub fn snapshots(&self, plant: &str, keep: usize) -> Result<SnapshotShelf> {
-        let store = self.store()?;
+        let store = match self.store() {
+            // Before the first take there is no store: an empty shelf.
+            Err(Error::Snapshot(aas_snapshot::Error::NoStore(_))) => None,
+            other => Some(other?),
+        };
         let source = self.session().profile.name;
-        let mut snapshots: Vec<SnapshotInfo> = store
-            .list(Some(plant))?
-            .into_iter()
-            .filter(|s| s.source == source)
-            .collect();
+        let mut snapshots: Vec<SnapshotInfo> = match &store {
+            Some(store) => store.list(Some(plant))?,
+            None => Vec::new(),
+        };
+        snapshots.retain(|s| s.source == source);
         snapshots.reverse();
         Ok(SnapshotShelf {
             store: StoreView {
                 path: self.store_path.clone(),
-                bytes: store.size(),
+                bytes: store.as_ref().map_or(0, Store::size),
             },
             keep,
             snapshots,
@@ -206,7 +214,7 @@ impl App {
     }
 
     pub fn delete_snapshot(&self, id: i64) -> Result<()> {
-        Ok(self.store()?.remove(id)?)
+        Ok(Store::open(&self.store_path, Access::Write)?.remove(id)?)
     }
 
     /// Renames a damaged store to `<name>.damaged-<unix seconds>` beside it; the next
@@ -347,9 +355,11 @@ impl App {
         };
         let (store, out) = (self.store_path.clone(), path.clone());
         // Seconds of SQLite reads and file writes: off the async workers.
-        tokio::task::spawn_blocking(move || Store::open(&store)?.export(id, format, &out))
-            .await
-            .map_err(|e| Error::BadData(format!("the export stopped: {e}")))??;
+        tokio::task::spawn_blocking(move || {
+            Store::open(&store, Access::Read)?.export(id, format, &out)
+        })
+        .await
+        .map_err(|e| Error::BadData(format!("the export stopped: {e}")))??;
         *lock(&self.last_export) = Some(path.clone());
         Ok(Some(path))
     }

@@ -15,13 +15,15 @@ Exit codes:
   0  success
   1  the server failed or sent data that cannot be read; another snapshot is
      being taken
-  2  bad command line, unusable connection settings, an unreadable snapshot
-     store, or several plants in it and no --plant
+  2  bad command line, unusable connection settings, a damaged snapshot store
+     (or a folder named as one), or several plants in it and no --plant
   3  credentials refused (client secret, access token or user token)
-  4  not found, or not shared with this application (403/404); no snapshot to use
+  4  not found, or not shared with this application (403/404); no snapshot (or
+     no store: reading never creates one) to use
   5  the server cannot be reached
   6  crawl or snapshot take: finished, but some nodes could not be fetched
-  7  cannot write the output (the --out file, stdout, or the snapshot store); a
+  7  cannot write the output (the --out file, stdout, or the snapshot store, also
+     one on a read-only file system, which can still be read); a
      closed pipe (aasmd registry | head) ends quietly with 0
   130 crawl: interrupted (Ctrl-C); what was fetched is written
 

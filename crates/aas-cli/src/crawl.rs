@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use aas_client::{
     export, Client, Crawl, CrawlPlan, Fetched, Format, NodePath, Progress, Selection,
 };
-use aas_snapshot::Store;
+use aas_snapshot::{Access, Store};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -76,11 +76,12 @@ pub async fn run(
         }
     };
     eprintln!(
-        "aasmd: {} requests in {:.2}s: {shells} AAS, {} retries, {} failed; wrote {} ({bytes} bytes)",
+        "aasmd: {} requests in {:.2}s: {shells} AAS, {} retries, {} failed, {} unreadable parts; wrote {} ({bytes} bytes)",
         answers + crawl.failures.len(),
         took(&crawl),
         crawl.retries,
         crawl.failures.len(),
+        crawl.unreadable.len(),
         out.display()
     );
     outcome(&crawl)
@@ -117,7 +118,7 @@ impl Spill {
         let written = tokio::task::spawn_blocking(move || {
             let written = (|| {
                 let dir = spill_dir(&out)?;
-                let mut store = Store::open(&dir.path().join("crawl.sqlite3"))?;
+                let mut store = Store::open(&dir.path().join("crawl.sqlite3"), Access::Create)?;
                 let (crawl, id) = keep_in(&mut store, held, &kept, &plant)?;
                 let bytes = store.export_crawled(id, &crawl, format, &out)?;
                 Ok((crawl, bytes))
@@ -264,10 +265,26 @@ impl CrawlProgress {
     }
 }
 
-/// Names the failed nodes on stderr; `Err` when the crawl was interrupted or is partial.
+/// Unreadable parts named one by one on stderr, at most; the raw export's manifest
+/// names them all.
+const UNREADABLE_SHOWN: usize = 20;
+
+/// Names the failed nodes and the unreadable parts on stderr; `Err` when the crawl was
+/// interrupted or is partial.
 pub(crate) fn outcome(crawl: &Crawl) -> Result<(), CliError> {
     for f in &crawl.failures {
         eprintln!("aasmd: failed: {}: {}", f.url, f.message);
+    }
+    for part in crawl.unreadable.iter().take(UNREADABLE_SHOWN) {
+        eprintln!(
+            "aasmd: unreadable: {} at {}: {} (kept as sent)",
+            part.url, part.at, part.reason
+        );
+    }
+    if let Some(more) = crawl.unreadable.len().checked_sub(UNREADABLE_SHOWN) {
+        if more > 0 {
+            eprintln!("aasmd: … and {more} more unreadable parts (the raw export's manifest names them all)");
+        }
     }
     if crawl.node_limit_reached {
         eprintln!(

@@ -68,11 +68,13 @@ impl CliError {
                 CliError::Usage(_) => 2,
                 CliError::NoSnapshot(_) => 4,
                 CliError::Snapshot(e) => match e {
-                    aas_snapshot::Error::NoSuchSnapshot(_) => 4,
-                    aas_snapshot::Error::Damaged { .. } | aas_snapshot::Error::TooNew { .. } => 2,
-                    aas_snapshot::Error::Io { .. } | aas_snapshot::Error::Sql { .. } => {
-                        OUTPUT_FAILED
-                    }
+                    aas_snapshot::Error::NoSuchSnapshot(_) | aas_snapshot::Error::NoStore(_) => 4,
+                    aas_snapshot::Error::Damaged { .. }
+                    | aas_snapshot::Error::TooNew { .. }
+                    | aas_snapshot::Error::Folder(_) => 2,
+                    aas_snapshot::Error::Io { .. }
+                    | aas_snapshot::Error::Sql { .. }
+                    | aas_snapshot::Error::ReadOnly { .. } => OUTPUT_FAILED,
                     aas_snapshot::Error::Busy { .. }
                     | aas_snapshot::Error::BeingTaken(_)
                     | aas_snapshot::Error::Export(_) => 1,

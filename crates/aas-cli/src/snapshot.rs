@@ -8,7 +8,7 @@ use std::sync::Arc;
 use aas_app::{changes_csv, take_snapshot, ConnectionSource, Preferences, Taken};
 use aas_client::{Connection, CrawlPlan, Format};
 use aas_model::AssetType;
-use aas_snapshot::{ChangeKind, SnapshotInfo, Store};
+use aas_snapshot::{Access, ChangeKind, SnapshotInfo, Store};
 
 use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
 use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
@@ -24,7 +24,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             store,
         } => take(conn, plant, asset_types, keep, &store).await,
         SnapshotCommand::List { plant, json, store } => {
-            let list = open(&store)?.list(plant.as_deref())?;
+            let list = open(&store, Access::Read)?.list(plant.as_deref())?;
             if json {
                 print(&serde_json::to_string(&list)?)
             } else {
@@ -33,7 +33,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             }
         }
         SnapshotCommand::Rm { id, store } => {
-            open(&store)?.remove(id)?;
+            open(&store, Access::Write)?.remove(id)?;
             eprintln!("aasmd: snapshot {id} removed");
             Ok(())
         }
@@ -49,7 +49,7 @@ pub fn search(
     json: bool,
     store: &StoreArg,
 ) -> Result<(), CliError> {
-    let store = open(store)?;
+    let store = open(store, Access::Read)?;
     let id = match snapshot {
         Some(id) => id,
         None => latest(&store, plant)?.id,
@@ -82,7 +82,7 @@ pub fn diff(
     csv: bool,
     store: &StoreArg,
 ) -> Result<(), CliError> {
-    let store = open(store)?;
+    let store = open(store, Access::Read)?;
     let (old, new) = match ids {
         [old, new] => (*old, *new),
         _ => latest_two(&store, plant)?,
@@ -126,7 +126,7 @@ pub fn diff(
 
 /// `aasmd export --snapshot ID`.
 pub fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
-    let store = open(store)?;
+    let store = open(store, Access::Read)?;
     let info = store.snapshot(id)?;
     let bytes = store.export(id, format, out)?;
     eprintln!(
@@ -175,11 +175,13 @@ async fn take(
         retired,
     } = taken?;
     eprintln!(
-        "aasmd: snapshot {} of {}: {} answers, {} AAS in {:.2}s",
+        "aasmd: snapshot {} of {}: {} answers, {} AAS, {} failed, {} unreadable parts in {:.2}s",
         info.id,
         info.plant,
         info.nodes,
         info.shells,
+        crawl.failures.len(),
+        info.unreadable,
         took(&crawl)
     );
     if !retired.is_empty() {
@@ -219,8 +221,8 @@ fn store_path(store: &StoreArg) -> Result<PathBuf, CliError> {
     }
 }
 
-fn open(store: &StoreArg) -> Result<Store, CliError> {
-    Ok(Store::open(&store_path(store)?)?)
+fn open(store: &StoreArg, access: Access) -> Result<Store, CliError> {
+    Ok(Store::open(&store_path(store)?, access)?)
 }
 
 /// The latest complete snapshot of `plant`, or of the store's only plant.
@@ -272,7 +274,10 @@ fn latest_two(store: &Store, plant: Option<String>) -> Result<(i64, i64), CliErr
 }
 
 fn line(s: &SnapshotInfo) -> String {
-    let state = if s.complete { "complete" } else { "partial" };
+    let mut state = if s.complete { "complete" } else { "partial" }.to_owned();
+    if s.unreadable > 0 {
+        state += &format!(", {} unreadable parts", s.unreadable);
+    }
     format!(
         "{}\t{}\t{}\t{} AAS\t{} answers\t{state}\t{}",
         s.id,

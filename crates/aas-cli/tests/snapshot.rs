@@ -351,6 +351,22 @@ fn take_keeps_only_the_newest_complete_snapshots_it_is_told_to() {
     assert_eq!(kept, taken[1..], "the oldest was removed");
 }
 
+/// Runs the shell `script` as root of a user and mount namespace of its own (`unshare`,
+/// util-linux: no real root, nothing mounted outside), where it may mount a small tmpfs
+/// at `$DISK`; `$AASMD`, `$CONFIG` and `$OUT` (`out`) are set for it.
+#[cfg(target_os = "linux")]
+fn in_namespace(script: &str, disk: &Path, config: &Path, out: &Path) {
+    let status = Command::new("unshare")
+        .args(["--user", "--map-root-user", "--mount", "sh", "-c", script])
+        .env("DISK", disk)
+        .env("AASMD", AASMD)
+        .env("CONFIG", config)
+        .env("OUT", out)
+        .status()
+        .expect("unshare (util-linux) runs");
+    assert!(status.success(), "the script in the namespace: {status}");
+}
+
 /// A full disk: the take that fills it fails with exit 7 and words that say so, and the
 /// snapshot before it stays whole. The store lives on a small tmpfs mounted in a user
 /// and mount namespace of the test's own (`unshare`, util-linux): no root, no real
@@ -376,15 +392,7 @@ fn a_full_disk_fails_the_take_with_its_words_and_keeps_the_earlier_snapshot() {
         "$AASMD" snapshot list --json >"$OUT/list.out" || exit 91
         "$AASMD" search SN-M-0001 --json >"$OUT/search.out" || exit 92
     "#;
-    let status = Command::new("unshare")
-        .args(["--user", "--map-root-user", "--mount", "sh", "-c", script])
-        .env("DISK", &disk)
-        .env("AASMD", AASMD)
-        .env("CONFIG", &config)
-        .env("OUT", &dir)
-        .status()
-        .expect("unshare (util-linux) runs");
-    assert!(status.success(), "the script in the namespace: {status}");
+    in_namespace(script, &disk, &config, &dir);
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
     assert_eq!(read("first.code").trim(), "0", "{}", read("first.err"));
     assert_eq!(read("second.code").trim(), "7", "{}", read("second.err"));
@@ -408,5 +416,86 @@ fn a_full_disk_fails_the_take_with_its_words_and_keeps_the_earlier_snapshot() {
         !hits.as_array().expect("hits").is_empty(),
         "the first snapshot is still searched"
     );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// Each way a store cannot serve has its words and exit code, and reads never make a
+/// store: a mistyped `--store` (4, nothing created), a folder (2), and a store on a
+/// read-only file system, which every read command still reads while a take says why
+/// it cannot write (7). The file system is a tmpfs remounted read-only in a user and
+/// mount namespace of the test's own.
+#[cfg(target_os = "linux")]
+#[test]
+fn store_failures_have_their_words_and_codes_and_reads_work_on_a_read_only_disk() {
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let dir = temp_dir("snapshot-store-errors");
+    let config = dir.join("line.json");
+    sandbox.write_config(&config);
+    let words = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    let missing = dir.join("mistyped.sqlite3");
+    for args in [
+        &["snapshot", "list"][..],
+        &["search", "pump"],
+        &["diff"],
+        &["snapshot", "rm", "1"],
+        &[
+            "export",
+            "--snapshot",
+            "1",
+            "--format",
+            "env",
+            "--out",
+            "x.json",
+        ],
+    ] {
+        let out = aasmd(&config, &missing, args);
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {}", words(&out));
+        assert!(
+            words(&out).contains("no snapshot store at"),
+            "{}",
+            words(&out)
+        );
+        assert!(!missing.exists(), "{args:?} created a store");
+    }
+    let folder = aasmd(&config, &dir, &["snapshot", "list"]);
+    assert_eq!(folder.status.code(), Some(2), "{}", words(&folder));
+    assert!(words(&folder).contains("is a folder"), "{}", words(&folder));
+
+    let disk = dir.join("disk");
+    std::fs::create_dir_all(&disk).expect("mount point");
+    let script = r#"
+        mount -t tmpfs -o size=16m tmpfs "$DISK" || exit 90
+        export AASMD_STORE="$DISK/store.sqlite3"
+        run() { name=$1; shift; "$AASMD" --config "$CONFIG" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"; echo $? >"$OUT/$name.code"; }
+        run take1 snapshot take --plant DEMO-01 --type machine
+        run take2 snapshot take --plant DEMO-01 --type machine
+        mount -o remount,ro "$DISK" || exit 91
+        run list snapshot list --json
+        run search search SN-M-0001 --json
+        run diff diff --json
+        run export export --snapshot 1 --format env --out "$OUT/ro-export.json"
+        run take3 snapshot take --plant DEMO-01 --type machine
+        run rm snapshot rm 1
+    "#;
+    in_namespace(script, &disk, &config, &dir);
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).expect(name);
+    for name in ["take1", "take2", "list", "search", "diff", "export"] {
+        assert_eq!(
+            read(&format!("{name}.code")).trim(),
+            "0",
+            "{name} on a read-only disk: {}",
+            read(&format!("{name}.err"))
+        );
+    }
+    let listed: Value = serde_json::from_str(&read("list.out")).expect("list");
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
+    let hits: Value = serde_json::from_str(&read("search.out")).expect("hits");
+    assert!(!hits.as_array().expect("hits").is_empty(), "{hits}");
+    for name in ["take3", "rm"] {
+        assert_eq!(read(&format!("{name}.code")).trim(), "7", "{name}");
+        let said = read(&format!("{name}.err"));
+        assert!(said.contains("cannot be written"), "{name}: {said}");
+    }
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }

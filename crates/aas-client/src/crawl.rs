@@ -148,6 +148,18 @@ pub struct Failure {
     pub message: String,
 }
 
+/// Part of an answer that cannot be read (an element with a number past f64, a key
+/// given twice, a Property whose value is an object…). The answer is kept as sent; this
+/// names the part so that it is not missed in what is shown, searched and exported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unreadable {
+    pub path: NodePath,
+    pub url: String,
+    /// Its JSON path within the answer, e.g. `$[3].value[0]`.
+    pub at: String,
+    pub reason: String,
+}
+
 /// How far the crawl is. `requests_known` grows as the tree unfolds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Progress {
@@ -171,6 +183,8 @@ pub struct Crawl {
     pub finished: SystemTime,
     pub fetched: Vec<Fetched>,
     pub failures: Vec<Failure>,
+    /// Parts of answers that could not be read (their answers are in `fetched`).
+    pub unreadable: Vec<Unreadable>,
     pub cancelled: bool,
     /// The plant has more nodes than [`CrawlPlan::max_nodes`]: those past it were not
     /// fetched.
@@ -198,7 +212,13 @@ impl Crawl {
 
 /// A finished request: its answer and the requests it leads to, or why it failed; and
 /// how many retries it took.
-type Outcome = (NodePath, String, Result<(Body, Vec<NodePath>)>, u32);
+type Outcome = (NodePath, String, Result<(Body, Reading)>, u32);
+
+/// What an answer was read for: the requests below it, and what of it cannot be read.
+struct Reading {
+    below: Vec<NodePath>,
+    unreadable: Vec<aas_model::inspect::Finding>,
+}
 
 /// Waits between probes of a service that stopped answering: doubling from the first
 /// to the last, so a restart is noticed soon and a long outage costs few requests.
@@ -217,6 +237,7 @@ struct Walk<'p> {
     /// Where each answer goes as it arrives (a list in memory, or a snapshot store).
     on_answer: &'p mut (dyn FnMut(Fetched) + Send),
     failures: Vec<Failure>,
+    unreadable: Vec<Unreadable>,
     node_limit_reached: bool,
     /// Nodes whose connection failed, waiting for a probe's verdict.
     suspects: Vec<(NodePath, String, Error)>,
@@ -258,17 +279,27 @@ impl<'p> Walk<'p> {
             shells: HashSet::new(),
             on_answer,
             failures: Vec::new(),
+            unreadable: Vec::new(),
             node_limit_reached: false,
             suspects: Vec::new(),
             asked_again: HashSet::new(),
         }
     }
 
-    fn answered(&mut self, path: NodePath, url: String, raw: Body, children: Vec<NodePath>) {
+    fn answered(&mut self, path: NodePath, url: String, raw: Body, reading: Reading) {
         self.progress.requests_done += 1;
         self.progress.bytes += raw.size();
+        for finding in reading.unreadable {
+            tracing::debug!(?path, at = %finding.path, reason = %finding.reason, "crawl: unreadable");
+            self.unreadable.push(Unreadable {
+                path: path.clone(),
+                url: url.clone(),
+                at: finding.path,
+                reason: finding.reason,
+            });
+        }
         let mut below = Vec::new();
-        for child in children {
+        for child in reading.below {
             if !wanted(self.selection, &child) {
                 continue;
             }
@@ -533,7 +564,7 @@ impl Client {
                                 }
                             }
                             match result {
-                                Ok((raw, children)) => walk.answered(path, url, raw, children),
+                                Ok((raw, reading)) => walk.answered(path, url, raw, reading),
                                 Err(e) => walk.failed(path, url, e.kind(), e.to_string()),
                             }
                         }
@@ -549,6 +580,7 @@ impl Client {
             finished: SystemTime::now(),
             fetched: Vec::new(),
             failures: walk.failures,
+            unreadable: walk.unreadable,
             cancelled,
             node_limit_reached: walk.node_limit_reached,
             retries: walk.progress.retries,
@@ -591,10 +623,10 @@ impl Client {
         // Only an answer that leads nowhere may be too large to hold in memory.
         let may_spool = matches!(path, NodePath::Registry | NodePath::Elements { .. });
         let (result, retries) = self
-            .get_reading(&url, service, may_spool, |raw| children(&path, raw))
+            .get_reading(&url, service, may_spool, |raw| read_answer(&path, raw))
             .await;
-        if let Ok((_, children)) = &result {
-            if let Some(NodePath::Submodels { aas_id }) = children.first() {
+        if let Ok((_, reading)) = &result {
+            if let Some(NodePath::Submodels { aas_id }) = reading.below.first() {
                 self.note_shell(aas_id);
             }
         }
@@ -623,21 +655,35 @@ fn wanted(selection: &Selection, path: &NodePath) -> bool {
 
 /// The requests below a node: each AAS's submodels, each submodel's elements, read in
 /// the pass that checks the answer's syntax (an item without an identifier is not
-/// followed). Answers that lead nowhere are only checked.
-fn children(path: &NodePath, body: &Body) -> serde_json::Result<Vec<NodePath>> {
+/// followed). The registry is only checked; an elements answer is also read element by
+/// element, to name what of it cannot be read.
+fn read_answer(path: &NodePath, body: &Body) -> serde_json::Result<Reading> {
     let text = || body.text().map_err(serde_json::Error::io);
+    let below = |below| Reading {
+        below,
+        unreadable: Vec::new(),
+    };
     Ok(match path {
-        NodePath::Registry | NodePath::Elements { .. } => {
+        NodePath::Registry => {
             check_json(body)?;
-            Vec::new()
+            below(Vec::new())
         }
-        NodePath::AasList { .. } => ids_in_list(&text()?, &["identification", "id"])?
-            .into_iter()
-            .map(|aas_id| NodePath::Submodels { aas_id })
-            .collect(),
+        NodePath::Elements { .. } => {
+            check_json(body)?;
+            Reading {
+                below: Vec::new(),
+                unreadable: aas_model::inspect::unreadable_elements(&text()?),
+            }
+        }
+        NodePath::AasList { .. } => below(
+            ids_in_list(&text()?, &["identification", "id"])?
+                .into_iter()
+                .map(|aas_id| NodePath::Submodels { aas_id })
+                .collect(),
+        ),
         NodePath::Submodels { aas_id } => {
             let mut seen = HashSet::new();
-            ids_in_list(&text()?, &["idShort"])?
+            let elements = ids_in_list(&text()?, &["idShort"])?
                 .into_iter()
                 // An empty idShort cannot be addressed; its elements came with the list.
                 // One listed twice is fetched once.
@@ -646,7 +692,8 @@ fn children(path: &NodePath, body: &Body) -> serde_json::Result<Vec<NodePath>> {
                     aas_id: aas_id.clone(),
                     submodel,
                 })
-                .collect()
+                .collect();
+            below(elements)
         }
     })
 }

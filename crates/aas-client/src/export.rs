@@ -139,6 +139,8 @@ struct Manifest<'c> {
     selection: &'c Selection,
     nodes: usize,
     failures: &'c [crate::crawl::Failure],
+    /// Parts of answers that could not be read, with their JSON paths.
+    unreadable: &'c [crate::crawl::Unreadable],
 }
 
 /// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`, level by level. Each
@@ -158,6 +160,7 @@ fn raw_bundle(answers: &dyn Answers, profile: &str, out: &mut dyn Write) -> Writ
         selection: &crawl.selection,
         nodes: answers.count(),
         failures: &crawl.failures,
+        unreadable: &crawl.unreadable,
     };
     out.write_all(b"{\"manifest\":")?;
     serde_json::to_writer(&mut *out, &manifest)?;

@@ -28,8 +28,8 @@ pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};
 pub use connection::{check_url, ClientAuth, Connection};
 pub use crawl::{
-    Crawl, CrawlPlan, Failure, Fetched, NodeLevel, NodePath, Progress, DEFAULT_CONCURRENCY,
-    DEFAULT_MAX_NODES, DEFAULT_OFFLINE_WAIT,
+    Crawl, CrawlPlan, Failure, Fetched, NodeLevel, NodePath, Progress, Unreadable,
+    DEFAULT_CONCURRENCY, DEFAULT_MAX_NODES, DEFAULT_OFFLINE_WAIT,
 };
 pub use curl::curl_command;
 pub use endpoints::NamedEndpoint;

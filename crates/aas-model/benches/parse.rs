@@ -72,7 +72,12 @@ fn bench_samples(c: &mut Criterion) {
 /// elements as text until asked); returns how many were typed.
 fn type_deep(raw: &RawElement) -> usize {
     match parse::<SubmodelElement>(raw.get()) {
-        Ok(e) => 1 + e.nested().map(type_deep).sum::<usize>(),
+        Ok(e) => {
+            1 + e
+                .nested()
+                .map(|(_, nested)| type_deep(nested))
+                .sum::<usize>()
+        }
         Err(_) => 0,
     }
 }

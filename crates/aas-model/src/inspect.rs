@@ -10,7 +10,9 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::{Asset, Error, Result};
-use crate::{AssetAdministrationShell, ConceptDescription, Parsed, Submodel, SubmodelElement};
+use crate::{
+    AssetAdministrationShell, ConceptDescription, ElementBody, Parsed, Submodel, SubmodelElement,
+};
 
 #[derive(Debug, Default, Serialize)]
 pub struct Report {
@@ -82,18 +84,60 @@ fn typed<T: DeserializeOwned>(raw: &RawValue, at: &str, report: &mut Report) {
     }
 }
 
+/// What of an elements answer (`…/submodelElements`) cannot be read, each with its
+/// JSON path in the answer (`$[3].value[0]`): an answer that is not a list, an element
+/// the typed model cannot read (a number past f64, a key given twice, a field of the
+/// wrong type), a Property whose value is an object or a list. Such an element is kept
+/// as it came; this names it so that it does not pass unnoticed.
+pub fn unreadable_elements(json: &str) -> Vec<Finding> {
+    let mut report = Report::default();
+    match crate::parse_list::<SubmodelElement>(json) {
+        Ok(list) => elements(&list, "$", &mut report),
+        Err(e) => report.unreadable.push(finding("$", &e)),
+    }
+    report.unreadable
+}
+
 /// Elements and, below them, their nested elements; each one's failure on its own.
 fn elements(list: &[Parsed<SubmodelElement>], at: &str, report: &mut Report) {
     for (i, el) in list.iter().enumerate() {
-        let here = format!("{at}[{i}]");
-        match el.view() {
-            Ok(view) => elements(
-                &view.children().unwrap_or_default(),
-                &format!("{here}.children"),
-                report,
-            ),
-            Err(e) => report.unreadable.push(finding(&here, e)),
+        element(el, &format!("{at}[{i}]"), 1, report);
+    }
+}
+
+/// One element at `here`, `depth` elements deep, and what is nested in it.
+fn element(el: &Parsed<SubmodelElement>, here: &str, depth: usize, report: &mut Report) {
+    let view = match el.view() {
+        Ok(view) => view,
+        Err(e) => return report.unreadable.push(finding(here, e)),
+    };
+    if let ElementBody::Property(p) = &view.body {
+        let shape = match p.value.as_ref() {
+            Some(Value::Object(_)) => Some("an object"),
+            Some(Value::Array(_)) => Some("a list"),
+            _ => None,
+        };
+        if let Some(shape) = shape {
+            report.unreadable.push(Finding {
+                path: format!("{here}.value"),
+                reason: format!(
+                    "a Property's value is {shape}: only text, a number, true/false or null can be shown"
+                ),
+            });
         }
+    }
+    let mut nested = view.nested().peekable();
+    if depth >= crate::MAX_ELEMENT_DEPTH && nested.peek().is_some() {
+        return report.unreadable.push(Finding {
+            path: here.to_owned(),
+            reason: format!(
+                "elements nested deeper than {} levels are kept but not read",
+                crate::MAX_ELEMENT_DEPTH
+            ),
+        });
+    }
+    for (place, raw) in nested {
+        element(&raw.parse(), &format!("{here}{place}"), depth + 1, report);
     }
 }
 
@@ -175,5 +219,50 @@ mod tests {
             "submodels[0].submodelElements[1]"
         );
         assert!(inspect_environment(br#"{"a":1}"#).is_err());
+    }
+
+    #[test]
+    fn what_an_elements_answer_cannot_show_is_named_with_its_json_path() {
+        let answer = r#"[
+          {"idShort":"Fine","modelType":{"name":"Property"},"value":"1"},
+          {"idShort":"Huge","modelType":{"name":"Property"},"value":1e999999},
+          {"idShort":"Twice","idShort":"Again","modelType":{"name":"Property"},"value":"x"},
+          {"idShort":"Shaped","modelType":{"name":"Property"},"value":{"a":1}},
+          {"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
+            {"idShort":"Ok","modelType":{"name":"Property"}},
+            {"idShort":"Inner","modelType":{"name":"Property"},"value":[1]}]},
+          {"idShort":"Op","modelType":{"name":"Operation"},"inputVariable":[
+            {"value":{"idShort":"V","modelType":{"name":"Property"},"value":{}}}]},
+          [{"idShort":"InAList","modelType":{"name":"Property"}}]
+        ]"#;
+        let found = unreadable_elements(answer);
+        let paths: Vec<&str> = found.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "$[1]",
+                "$[2]",
+                "$[3].value",
+                "$[4].value[1].value",
+                "$[5].inputVariable[0].value.value",
+                "$[6]"
+            ],
+            "{found:#?}"
+        );
+        assert!(
+            found[0].reason.contains("number out of range"),
+            "{}",
+            found[0].reason
+        );
+        assert!(
+            found[1].reason.contains("`idShort` is given twice"),
+            "{}",
+            found[1].reason
+        );
+        assert!(found[2].reason.contains("an object"), "{}", found[2].reason);
+        assert_eq!(unreadable_elements(r#"{"not":"a list"}"#)[0].path, "$");
+        assert!(
+            unreadable_elements(r#"[{"idShort":"a","modelType":{"name":"Property"}}]"#).is_empty()
+        );
     }
 }

@@ -42,8 +42,8 @@ pub use depth::{check_depth, DepthScan, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
 pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
 pub use element::{
     AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
-    ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Property,
-    Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
+    ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Place,
+    Property, Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
     SubmodelElementCollection,
 };
 pub use environment::Environment;

@@ -49,10 +49,12 @@ where
     B: Body<'de>,
 {
     let mut early = Vec::new();
+    let mut seen = Seen::default();
     let model_type = loop {
         let Some(FieldName(key)) = map.next_key()? else {
             return Err(A::Error::missing_field("modelType"));
         };
+        seen.first::<A::Error>(&key)?;
         if key == "modelType" {
             break map.next_value::<ModelType>()?;
         }
@@ -67,6 +69,7 @@ where
         wanted: &[],
         early_value: None,
         extra: OtherFields::new(),
+        seen,
     };
     let body = B::read_as(&model_type.name, &mut fields)?;
     Ok(ModelTyped {
@@ -110,7 +113,7 @@ impl<'de> Deserialize<'de> for FieldName<'de> {
 /// The rest of the object after `modelType`, seen by the body as a map of only the
 /// keys it wants: early ones first, then the live ones; head keys go to the head and
 /// the others to `extra` on the way.
-struct BodyFields<'a, A, H> {
+struct BodyFields<'a, 'de, A, H> {
     early: vec::IntoIter<(String, Box<RawValue>)>,
     map: &'a mut A,
     head: &'a mut H,
@@ -118,9 +121,29 @@ struct BodyFields<'a, A, H> {
     /// The value of the early key just handed out, with its key for error messages.
     early_value: Option<(String, Box<RawValue>)>,
     extra: OtherFields,
+    seen: Seen<'de>,
 }
 
-impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, A, H> {
+/// The keys of one object so far. A key given twice is an error: JSON leaves open
+/// which value is meant, and reading either silently would hide the other.
+#[derive(Default)]
+struct Seen<'de>(Vec<Cow<'de, str>>);
+
+impl<'de> Seen<'de> {
+    // The `Cow` itself, not `&str`: a key borrowed from the input is kept uncopied.
+    #[allow(clippy::ptr_arg)]
+    fn first<E: de::Error>(&mut self, key: &Cow<'de, str>) -> Result<(), E> {
+        if self.0.contains(key) {
+            return Err(E::custom(format_args!(
+                "the key `{key}` is given twice, so which value is meant is not known"
+            )));
+        }
+        self.0.push(key.clone());
+        Ok(())
+    }
+}
+
+impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, 'de, A, H> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -138,6 +161,7 @@ impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, A, 
             self.extra.insert(key, value);
         }
         while let Some(FieldName(key)) = self.map.next_key()? {
+            self.seen.first::<A::Error>(&key)?;
             if self.head.read(&key, self.map)? {
                 continue;
             }
@@ -178,7 +202,7 @@ fn message(e: &serde_json::Error) -> String {
     }
 }
 
-impl<'de, A: MapAccess<'de>, H: Head<'de>> Deserializer<'de> for &mut BodyFields<'_, A, H> {
+impl<'de, A: MapAccess<'de>, H: Head<'de>> Deserializer<'de> for &mut BodyFields<'_, 'de, A, H> {
     type Error = A::Error;
 
     /// A body that is not a struct (an unknown model type) takes no keys: all go to

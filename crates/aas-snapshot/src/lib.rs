@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 pub use diff::{Change, ChangeKind, Diff};
 pub use search::Hit;
-pub use store::{SnapshotInfo, Store};
+pub use store::{Access, SnapshotInfo, Store};
 pub use writer::SnapshotWriter;
 
 /// What went wrong with the store. Messages name the file.
@@ -36,6 +36,15 @@ pub enum Error {
         #[source]
         source: rusqlite::Error,
     },
+    /// A read or a change of a store that is not there (a take creates one).
+    #[error("there is no snapshot store at {}; take a snapshot first (aasmd snapshot take, or Take snapshot in the app), or check --store / AASMD_STORE", .0.display())]
+    NoStore(PathBuf),
+    /// The store's path names a folder.
+    #[error("{} is a folder, not a snapshot store: name the store's file (for example {}/snapshots.sqlite3)", .0.display(), .0.display())]
+    Folder(PathBuf),
+    /// The store cannot be written (a read-only file system or file); it can be read.
+    #[error("the snapshot store {} cannot be written (a read-only file system or file); it can still be listed, searched, compared and exported", .path.display())]
+    ReadOnly { path: PathBuf },
     /// A newer version of the app made the store.
     #[error("the snapshot store {} was made by a newer version of this app (schema {found}, this one knows {known})", .path.display())]
     TooNew {

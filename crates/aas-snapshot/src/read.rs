@@ -7,7 +7,8 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use aas_client::{
-    Answers, Crawl, CrawlPlan, ErrorKind, Failure, Format, NodeLevel, NodePath, Selection, Visit,
+    Answers, Crawl, CrawlPlan, ErrorKind, Failure, Format, NodeLevel, NodePath, Selection,
+    Unreadable, Visit,
 };
 use aas_model::AssetType;
 use rusqlite::{params, OptionalExtension};
@@ -53,6 +54,7 @@ impl Store {
             finished: taken_at,
             fetched: Vec::new(),
             failures,
+            unreadable: self.unreadable(id)?,
             cancelled: false,
             node_limit_reached: false,
             retries: 0,
@@ -139,12 +141,39 @@ impl Store {
             .transpose()
     }
 
+    /// The parts of snapshot `id`'s answers that could not be read, with their reasons.
+    pub fn unreadable(&self, id: i64) -> Result<Vec<Unreadable>> {
+        let sql = "SELECT path, url, at, reason FROM unreadable WHERE snapshot = ?1 ORDER BY rowid";
+        let parts = self.node_rows(sql, id)?.into_iter();
+        Ok(parts
+            .map(|(path, url, at, reason)| Unreadable {
+                path,
+                url,
+                at,
+                reason,
+            })
+            .collect())
+    }
+
     /// The failed nodes of snapshot `id`, with their reasons.
     pub(crate) fn failures_of(&self, id: i64) -> Result<Vec<Failure>> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT path, url, kind, message FROM failures WHERE snapshot = ?1")
-            .map_err(self.sql())?;
+        let sql = "SELECT path, url, kind, message FROM failures WHERE snapshot = ?1";
+        let failures = self.node_rows(sql, id)?.into_iter();
+        Ok(failures
+            .map(|(path, url, kind, message)| Failure {
+                path,
+                url,
+                kind: serde_json::from_value(serde_json::Value::String(kind))
+                    .unwrap_or(ErrorKind::Server),
+                message,
+            })
+            .collect())
+    }
+
+    /// Rows of a node's place (as [`crate::writer::path_key`] wrote it), its URL and two
+    /// more texts, from `sql` over snapshot `id`; a place no longer read is passed over.
+    fn node_rows(&self, sql: &str, id: i64) -> Result<Vec<(NodePath, String, String, String)>> {
+        let mut statement = self.conn.prepare(sql).map_err(self.sql())?;
         let rows = statement
             .query_map([id], |row| {
                 Ok((
@@ -155,22 +184,14 @@ impl Store {
                 ))
             })
             .map_err(self.sql())?;
-        let mut failures = Vec::new();
+        let mut read = Vec::new();
         for row in rows {
-            let (path, url, kind, message) = row.map_err(self.sql())?;
-            let Ok(path) = serde_json::from_str(&path) else {
-                continue;
-            };
-            let kind = serde_json::from_value(serde_json::Value::String(kind))
-                .unwrap_or(ErrorKind::Server);
-            failures.push(Failure {
-                path,
-                url,
-                kind,
-                message,
-            });
+            let (path, url, first, second) = row.map_err(self.sql())?;
+            if let Ok(path) = serde_json::from_str(&path) {
+                read.push((path, url, first, second));
+            }
         }
-        Ok(failures)
+        Ok(read)
     }
 }
 

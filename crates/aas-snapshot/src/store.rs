@@ -34,9 +34,33 @@ pub struct SnapshotInfo {
     /// Every node answered; a partial snapshot (failed nodes, cancelled, interrupted) is
     /// kept but never chosen by default.
     pub complete: bool,
+    /// Parts of its answers that could not be read ([`Store::unreadable`] names them).
+    pub unreadable: u64,
 }
 
-const SNAPSHOT_COLUMNS: &str = "id, source, plant, taken_at, shells, nodes, state, bytes";
+/// A snapshot's counts as its rows give them. A snapshot being taken (or left so by a
+/// process that died) has its counts only in its rows until it ends.
+const SHELLS_HELD: &str = "(SELECT count(*) FROM answers a JOIN nodes n ON n.id = a.node
+        WHERE a.snapshot = snapshots.id AND n.level = 2)
+    + (SELECT count(*) FROM failures f
+        WHERE f.snapshot = snapshots.id AND json_extract(f.path, '$.level') = 'submodels')";
+const NODES_HELD: &str = "(SELECT count(*) FROM answers a WHERE a.snapshot = snapshots.id)";
+const BYTES_HELD: &str = "(SELECT coalesce(sum(c.size), 0) FROM answers a
+        JOIN contents c ON c.id = a.content WHERE a.snapshot = snapshots.id)";
+
+/// The columns of [`snapshot_row`]; the counts of a snapshot still `taking` are counted.
+fn snapshot_columns() -> String {
+    let counted = |held: &str, column: &str| {
+        format!("CASE WHEN state = 'taking' THEN {held} ELSE {column} END")
+    };
+    format!(
+        "id, source, plant, taken_at, {}, {}, state, {},
+         (SELECT count(*) FROM unreadable u WHERE u.snapshot = snapshots.id)",
+        counted(SHELLS_HELD, "shells"),
+        counted(NODES_HELD, "nodes"),
+        counted(BYTES_HELD, "bytes")
+    )
+}
 
 fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
     Ok(SnapshotInfo {
@@ -48,27 +72,35 @@ fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
         nodes: row.get(5)?,
         complete: row.get::<_, String>(6)? == "complete",
         bytes: row.get(7)?,
+        unreadable: row.get(8)?,
     })
 }
 
+/// What a caller does with a store: a read never creates or changes one (it works on a
+/// read-only file system), a write needs one that exists, only a take creates one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Create,
+}
+
 impl Store {
-    /// Opens the store at `path`, creating it (mode 0600) when it does not exist.
-    pub fn open(path: &Path) -> Result<Store> {
-        create_private(path)?;
-        // Only a file that is not SQLite, or is corrupt, is damaged: a full disk or a
-        // locked file is no reason to move a store aside.
-        let damaged = |source: rusqlite::Error| match source.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
-                Error::Damaged {
-                    path: path.to_owned(),
-                    source,
-                }
+    /// Opens the store at `path` for `access`. A store of an older schema is brought up
+    /// to date first, also for a read (that is the one write a read makes).
+    pub fn open(path: &Path, access: Access) -> Result<Store> {
+        match access {
+            Access::Create => create_private(path)?,
+            Access::Write => {
+                must_exist(path)?;
+                file_error(path, "open", open_for_writing(path, false).map(drop))?;
             }
-            _ => sql_error(path)(source),
-        };
-        let mut conn = Connection::open(path).map_err(damaged)?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(damaged)?;
-        let found = schema::version(&conn).map_err(damaged)?;
+            Access::Read => must_exist(path)?,
+        }
+        let damaged = damaged_or_sql(path);
+        let read_only = access == Access::Read;
+        let mut conn = connect_as(path, read_only).map_err(&damaged)?;
+        let found = schema::version(&conn).map_err(&damaged)?;
         if found > schema::latest() {
             return Err(Error::TooNew {
                 path: path.to_owned(),
@@ -76,9 +108,19 @@ impl Store {
                 known: schema::latest(),
             });
         }
-        schema::migrate(&mut conn).map_err(damaged)?;
-        settings(&conn).map_err(damaged)?;
-        index_unindexed(&mut conn).map_err(sql_error(path))?;
+        if read_only {
+            if found < schema::latest() {
+                drop(conn);
+                drop(Store::open(path, Access::Write)?);
+                return Store::open(path, Access::Read);
+            }
+        } else {
+            // Before the settings: a new store's vacuum mode is set before WAL writes
+            // its first page.
+            schema::migrate(&mut conn).map_err(&damaged)?;
+            settings(&conn).map_err(&damaged)?;
+            index_unindexed(&mut conn).map_err(&damaged)?;
+        }
         Ok(Store {
             conn,
             path: path.to_owned(),
@@ -91,13 +133,14 @@ impl Store {
 
     /// Turns SQLite's errors into this store's (the path is copied only on an error).
     pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
-        sql_error(&self.path)
+        damaged_or_sql(&self.path)
     }
 
     /// The snapshots, oldest first; only those of `plant` when given.
     pub fn list(&self, plant: Option<&str>) -> Result<Vec<SnapshotInfo>> {
         let sql = format!(
-            "SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE ?1 IS NULL OR plant = ?1 ORDER BY id"
+            "SELECT {} FROM snapshots WHERE ?1 IS NULL OR plant = ?1 ORDER BY id",
+            snapshot_columns()
         );
         let mut statement = self.conn.prepare(&sql).map_err(self.sql())?;
         let rows = statement
@@ -107,7 +150,7 @@ impl Store {
     }
 
     pub fn snapshot(&self, id: i64) -> Result<SnapshotInfo> {
-        let sql = format!("SELECT {SNAPSHOT_COLUMNS} FROM snapshots WHERE id = ?1");
+        let sql = format!("SELECT {} FROM snapshots WHERE id = ?1", snapshot_columns());
         self.conn
             .query_row(&sql, [id], snapshot_row)
             .optional()
@@ -134,10 +177,14 @@ impl Store {
         taken_at: SystemTime,
     ) -> Result<SnapshotWriter<'_>> {
         let lock = WriterLock::take(&self.path)?;
-        // Holding the lock, a snapshot still being taken was interrupted.
+        // Holding the lock, a snapshot still being taken was interrupted: it keeps what
+        // its rows hold, counted.
         self.conn
             .execute(
-                "UPDATE snapshots SET state = 'partial' WHERE state = 'taking'",
+                &format!(
+                    "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
+                     nodes = {NODES_HELD}, bytes = {BYTES_HELD} WHERE state = 'taking'"
+                ),
                 [],
             )
             .map_err(self.sql())?;
@@ -200,7 +247,7 @@ impl Store {
             }
         }
         let path = self.path.clone();
-        let sql = sql_error(&path);
+        let sql = damaged_or_sql(&path);
         let tx = self.conn.transaction().map_err(&sql)?;
         tx.execute("DELETE FROM snapshots WHERE id = ?1", [id])
             .map_err(&sql)?;
@@ -236,10 +283,46 @@ const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 /// A further connection to the store at `path` (opened, so brought up to date), for
 /// the snapshot writer's thread.
 pub(crate) fn connect(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let conn = connect_as(path, false)?;
     settings(&conn)?;
     Ok(conn)
+}
+
+/// A connection for writing (its settings are the caller's to apply) or for reading
+/// only. A reader never writes: on a read-only file system, where SQLite can make no
+/// shared-memory file, the store is opened as immutable (nobody can change it there).
+fn connect_as(path: &Path, read_only: bool) -> rusqlite::Result<Connection> {
+    use rusqlite::OpenFlags;
+    let conn = if read_only {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        match schema::version(&conn) {
+            Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen) => {
+                let uri = format!("file:{}?immutable=1", uri_path(path));
+                Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)?
+            }
+            _ => conn,
+        }
+    } else {
+        Connection::open(path)?
+    };
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    Ok(conn)
+}
+
+/// `path` as the path of a `file:` URI: its bytes percent-encoded but for `/` and the
+/// unreserved characters.
+fn uri_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut uri = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'/' | b'-' | b'.' | b'_' | b'~' => uri.push(byte as char),
+            b if b.is_ascii_alphanumeric() => uri.push(b as char),
+            b => uri.push_str(&format!("%{b:02X}")),
+        }
+    }
+    uri
 }
 
 /// A connection's settings. WAL with NORMAL sync: a commit is not fsynced (a power cut
@@ -284,21 +367,70 @@ pub(crate) fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     }
 }
 
+/// Like [`sql_error`], but a file that is not SQLite, or a corrupt page met on the way,
+/// is [`Error::Damaged`] (a full disk or a locked file is no reason to move a store
+/// aside), and a store that cannot be written is [`Error::ReadOnly`].
+pub(crate) fn damaged_or_sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
+    move |source| match source.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
+            Error::Damaged {
+                path: path.to_owned(),
+                source,
+            }
+        }
+        Some(rusqlite::ErrorCode::ReadOnly) => Error::ReadOnly {
+            path: path.to_owned(),
+        },
+        _ => sql_error(path)(source),
+    }
+}
+
+/// A store to read or change must be there: a mistyped `--store` is said, not made.
+fn must_exist(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(Error::Folder(path.to_owned())),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::NoStore(path.to_owned())),
+        Err(source) => file_error(path, "read", Err(source)),
+    }
+}
+
 /// Creates `path` readable by its owner only, before SQLite opens it: SQLite would
 /// create it with the umask's permissions. An existing file is left as it is.
 fn create_private(path: &Path) -> Result<()> {
-    let io = |action, source| Error::Io {
-        action,
-        path: path.to_owned(),
-        source,
-    };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| io("create the folder of", e))?;
+        file_error(path, "create the folder of", std::fs::create_dir_all(dir))?;
     }
+    if path.is_dir() {
+        return Err(Error::Folder(path.to_owned()));
+    }
+    file_error(path, "create", open_for_writing(path, true).map(drop))
+}
+
+/// Opens the store's file to append (creating it 0600 when `create`), which is how a
+/// store that cannot be written shows before SQLite would fall back to reading it.
+fn open_for_writing(path: &Path, create: bool) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
-    options.create(true).append(true);
+    options.create(create).append(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path).map_err(|e| io("create", e))?;
-    Ok(())
+    options.open(path)
+}
+
+/// The store's error for a failed file operation on `path`: a read-only file system or
+/// file, and a folder, in their own words.
+fn file_error<T>(path: &Path, action: &'static str, done: std::io::Result<T>) -> Result<T> {
+    done.map_err(|source| match source.kind() {
+        std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
+            Error::ReadOnly {
+                path: path.to_owned(),
+            }
+        }
+        std::io::ErrorKind::IsADirectory => Error::Folder(path.to_owned()),
+        _ => Error::Io {
+            action,
+            path: path.to_owned(),
+            source,
+        },
+    })
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use aas_client::{Body, Failure, Fetched, NodeLevel, NodePath};
+use aas_client::{Body, Failure, Fetched, NodeLevel, NodePath, Unreadable};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::content::{self, Packer};
@@ -38,10 +38,17 @@ pub(crate) struct WriterLock {
 impl WriterLock {
     pub(crate) fn take(store: &Path) -> Result<WriterLock> {
         let path = PathBuf::from(format!("{}.writer-lock", store.display()));
-        let io = |action, source| Error::Io {
-            action,
-            path: path.clone(),
-            source,
+        let io = |action, source: std::io::Error| match source.kind() {
+            std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
+                Error::ReadOnly {
+                    path: store.to_owned(),
+                }
+            }
+            _ => Error::Io {
+                action,
+                path: path.clone(),
+                source,
+            },
         };
         let file = File::create(&path).map_err(|e| io("create", e))?;
         match file.try_lock() {
@@ -69,6 +76,7 @@ pub struct SnapshotWriter<'s> {
 enum Job {
     Answer(Fetched),
     Failure(Failure),
+    Unreadable(Unreadable),
 }
 
 /// What a snapshot holds, counted as it is written.
@@ -115,6 +123,11 @@ impl<'s> SnapshotWriter<'s> {
     /// Keeps a node that failed, with its reason.
     pub fn failure(&mut self, failure: &Failure) -> Result<()> {
         self.send(Job::Failure(failure.clone()))
+    }
+
+    /// Keeps the name of a part of an answer that could not be read, with its reason.
+    pub fn unreadable(&mut self, part: &Unreadable) -> Result<()> {
+        self.send(Job::Unreadable(part.clone()))
     }
 
     fn send(&mut self, job: Job) -> Result<()> {
@@ -203,6 +216,7 @@ fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -
                     write_failure(&tx, id, &failure).map_err(&sql)?;
                     tally.shells += u64::from(failure.path.level() == NodeLevel::Submodels);
                 }
+                Job::Unreadable(part) => write_unreadable(&tx, id, &part).map_err(&sql)?,
             }
             answers += 1;
             if answers >= BATCH || bytes >= BATCH_BYTES {
@@ -349,6 +363,20 @@ fn write_failure(conn: &Connection, id: i64, failure: &Failure) -> rusqlite::Res
         failure.url,
         kind,
         failure.message
+    ])?;
+    Ok(())
+}
+
+fn write_unreadable(conn: &Connection, id: i64, part: &Unreadable) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO unreadable (snapshot, path, url, at, reason) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        id,
+        path_key(&part.path),
+        part.url,
+        part.at,
+        part.reason
     ])?;
     Ok(())
 }

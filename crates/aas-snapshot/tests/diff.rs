@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use aas_client::{ErrorKind, Failure, Fetched, NodePath};
 use aas_model::AssetType;
-use aas_snapshot::{Change, ChangeKind, Store};
+use aas_snapshot::{Access, Change, ChangeKind, Store};
 use serde_json::json;
 
 const PUMP: &str = "urn:x:pump#1";
@@ -110,7 +110,7 @@ fn each_change_is_one_entry_at_the_finest_level() {
         .join(format!("aas-diff-{}", std::process::id()))
         .join("store.sqlite3");
     let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
-    let mut store = Store::open(&path).expect("store");
+    let mut store = Store::open(&path, Access::Create).expect("store");
     let old = take(
         &mut store,
         "registry at port 1",

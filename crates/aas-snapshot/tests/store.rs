@@ -11,7 +11,7 @@ use aas_client::{
 };
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
-use aas_snapshot::{Error, SnapshotInfo, Store};
+use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use tokio_util::sync::CancellationToken;
 
 fn store_path(name: &str) -> PathBuf {
@@ -64,7 +64,7 @@ fn size(path: &Path) -> u64 {
 async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
     let (_sandbox, client) = demo().await;
     let path = store_path("whole");
-    let mut store = Store::open(&path).expect("store");
+    let mut store = Store::open(&path, Access::Create).expect("store");
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -157,13 +157,16 @@ async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
 async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
     let (_sandbox, client) = demo().await;
     let path = store_path("writers");
-    let mut store = Store::open(&path).expect("store");
-    let mut other = Store::open(&path).expect("a second handle, as aasmd beside the app");
+    let mut store = Store::open(&path, Access::Create).expect("store");
+    let mut other =
+        Store::open(&path, Access::Write).expect("a second handle, as aasmd beside the app");
+    let registry_bytes;
     {
         let mut writer = store
             .begin("demo", DEMO_PLANT, SystemTime::now())
             .expect("begin");
         let registry = client.registry_for_session().await.expect("registry");
+        registry_bytes = registry.to_string().len() as u64;
         writer
             .answer(aas_client::Fetched {
                 path: aas_client::NodePath::Registry,
@@ -181,12 +184,30 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
             matches!(refused, Err(Error::BeingTaken(id)) if id == taking),
             "{refused:?}"
         );
-        // Dropped without finish: as if the process died.
+        // Dropped without finish: as if the process died (`kill -9`).
     }
+    // What the interrupted one holds is counted, by a reader before any recovery and
+    // as the next writer marks it partial.
+    let reader = Store::open(&path, Access::Read).expect("a reader");
+    let held = |info: &SnapshotInfo| (info.nodes, info.bytes);
+    assert_eq!(
+        held(&reader.list(None).expect("list")[0]),
+        (1, registry_bytes)
+    );
     let (next, _) = take(&mut other, &client).await;
     let list = other.list(None).expect("list");
     assert_eq!(list.len(), 2);
     assert!(!list[0].complete, "the interrupted one: {:?}", list[0]);
+    assert_eq!(held(&list[0]), (1, registry_bytes), "{:?}", list[0]);
+    let recovered: (i64, i64) = rusqlite::Connection::open(&path)
+        .expect("sqlite")
+        .query_row(
+            "SELECT nodes, bytes FROM snapshots WHERE id = ?1",
+            [list[0].id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("row");
+    assert_eq!(recovered, (1, registry_bytes as i64), "kept in its row");
     assert!(list[1].complete && list[1].id == next.id);
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
 }
@@ -204,7 +225,7 @@ async fn answers_past_the_spool_size_stream_into_the_store_and_export_as_sent() 
     };
     let path = store_path("spooled");
     let dir = path.parent().expect("dir").to_owned();
-    let mut store = Store::open(&path).expect("store");
+    let mut store = Store::open(&path, Access::Create).expect("store");
     let (info, crawl) = take(&mut store, &Arc::new(spooling(1 << 30))).await;
     assert!(info.complete, "{info:?}");
     let spooled: Vec<NodeLevel> = crawl
@@ -256,17 +277,97 @@ fn a_damaged_or_newer_store_is_refused_with_its_name() {
     let path = store_path("damaged");
     std::fs::create_dir_all(path.parent().expect("dir")).expect("dir");
     std::fs::write(&path, vec![b'x'; 8192]).expect("garbage");
-    let e = Store::open(&path).expect_err("damaged");
+    let e = Store::open(&path, Access::Create).expect_err("damaged");
     assert!(matches!(e, Error::Damaged { .. }), "{e:?}");
     assert!(e.to_string().contains(&path.display().to_string()), "{e}");
 
     std::fs::remove_file(&path).expect("rm");
-    Store::open(&path).expect("new store");
+    Store::open(&path, Access::Create).expect("new store");
     let conn = rusqlite::Connection::open(&path).expect("sqlite");
     conn.pragma_update(None, "user_version", 99)
         .expect("set version");
     drop(conn);
-    let e = Store::open(&path).expect_err("too new");
+    let e = Store::open(&path, Access::Create).expect_err("too new");
     assert!(matches!(e, Error::TooNew { found: 99, .. }), "{e:?}");
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+/// Reads never create or change a store; each way a store cannot be opened has its own
+/// error: none there, a folder, a corrupt page met by a read, a file that cannot be
+/// written (which can still be read).
+#[test]
+fn a_store_is_opened_as_asked_and_each_failure_is_named() {
+    let path = store_path("opening");
+    let dir = path.parent().expect("dir").to_owned();
+    for access in [Access::Read, Access::Write] {
+        let e = Store::open(&path, access).expect_err("no store");
+        assert!(matches!(e, Error::NoStore(_)), "{access:?}: {e:?}");
+        assert!(!path.exists(), "{access:?} made a store");
+    }
+    std::fs::create_dir_all(&path).expect("a folder where the store would be");
+    for access in [Access::Read, Access::Write, Access::Create] {
+        let e = Store::open(&path, access).expect_err("a folder");
+        assert!(matches!(e, Error::Folder(_)), "{access:?}: {e:?}");
+    }
+    std::fs::remove_dir(&path).expect("rm folder");
+
+    let mut store = Store::open(&path, Access::Create).expect("created");
+    let writer = store
+        .begin("demo", DEMO_PLANT, SystemTime::now())
+        .expect("begin");
+    writer.finish(true).expect("an empty snapshot");
+    drop(store);
+    let reader = Store::open(&path, Access::Read).expect("read");
+    assert_eq!(reader.list(None).expect("list").len(), 1);
+    drop(reader);
+
+    // A read-only file: read as before, refused for writing in words.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o400)).expect("chmod");
+        // Root writes whatever the mode says: there the check has nothing to see.
+        if std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .is_err()
+        {
+            let e = Store::open(&path, Access::Write).expect_err("read-only");
+            assert!(matches!(e, Error::ReadOnly { .. }), "{e:?}");
+            assert!(e.to_string().contains("can still be listed"), "{e}");
+            let reader = Store::open(&path, Access::Read).expect("still read");
+            assert_eq!(reader.list(None).expect("list").len(), 1);
+        }
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+
+    // The page holding the snapshots table, overwritten: the header still reads, so the
+    // store opens, and the list that meets the page says the store is damaged.
+    let (root, page_size): (u64, u64) = {
+        let conn = rusqlite::Connection::open(&path).expect("sqlite");
+        conn.query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master
+             WHERE name = 'snapshots'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("root page")
+    };
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .expect("open");
+        file.seek(SeekFrom::Start((root - 1) * page_size))
+            .expect("seek");
+        file.write_all(&vec![0xA5; page_size as usize])
+            .expect("garbage");
+    }
+    let e = Store::open(&path, Access::Read)
+        .and_then(|store| store.list(None))
+        .expect_err("damaged");
+    assert!(matches!(e, Error::Damaged { .. }), "{e:?}");
+    assert!(e.to_string().contains("damaged"), "{e}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
 }

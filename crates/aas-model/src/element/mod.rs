@@ -140,24 +140,72 @@ impl SubmodelElement {
     /// its own, beside its good siblings. (Never fails: the `Result` is for callers
     /// written when a bad child failed the whole element.)
     pub fn children(&self) -> Result<Vec<Parsed<SubmodelElement>>> {
-        Ok(self.nested().map(RawElement::parse).collect())
+        Ok(self.nested().map(|(_, raw)| raw.parse()).collect())
     }
 
-    /// The nested elements' text, not yet typed.
-    pub fn nested(&self) -> Box<dyn Iterator<Item = &RawElement> + '_> {
-        match &self.body {
-            ElementBody::SubmodelElementCollection(c) => Box::new(c.value.iter()),
-            ElementBody::Entity(e) => Box::new(e.statements.iter()),
-            ElementBody::AnnotatedRelationshipElement(r) => {
-                Box::new(r.annotation.iter().filter(|a| a.is_element()))
+    /// The nested elements' text, not yet typed, each with its place in this element.
+    pub fn nested(&self) -> Box<dyn Iterator<Item = (Place, &RawElement)> + '_> {
+        let at = |key| {
+            move |(index, raw)| {
+                (
+                    Place {
+                        key,
+                        index,
+                        within: None,
+                    },
+                    raw,
+                )
             }
+        };
+        match &self.body {
+            ElementBody::SubmodelElementCollection(c) => {
+                Box::new(c.value.iter().enumerate().map(at("value")))
+            }
+            ElementBody::Entity(e) => {
+                Box::new(e.statements.iter().enumerate().map(at("statements")))
+            }
+            ElementBody::AnnotatedRelationshipElement(r) => Box::new(
+                r.annotation
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.is_element())
+                    .map(at("annotation")),
+            ),
             ElementBody::Operation(o) => Box::new(
-                [&o.input_variable, &o.output_variable, &o.inoutput_variable]
-                    .into_iter()
-                    .flat_map(|vars| vars.iter())
-                    .filter_map(|var| var.value.as_ref()),
+                [
+                    ("inputVariable", &o.input_variable),
+                    ("outputVariable", &o.output_variable),
+                    ("inoutputVariable", &o.inoutput_variable),
+                ]
+                .into_iter()
+                .flat_map(|(key, vars)| {
+                    vars.iter().enumerate().filter_map(move |(index, var)| {
+                        let within = Some("value");
+                        Some((Place { key, index, within }, var.value.as_ref()?))
+                    })
+                }),
             ),
             _ => Box::new(std::iter::empty()),
+        }
+    }
+}
+
+/// Where a nested element sits in its parent's JSON, as a path relative to the parent:
+/// `.value[2]`, `.inputVariable[0].value`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    pub key: &'static str,
+    pub index: usize,
+    /// The key inside the item that holds the element (an operation variable's).
+    pub within: Option<&'static str>,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, ".{}[{}]", self.key, self.index)?;
+        match self.within {
+            Some(key) => write!(f, ".{key}"),
+            None => Ok(()),
         }
     }
 }
