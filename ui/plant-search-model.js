@@ -2,7 +2,7 @@
 // reads, where it is in the tree, the status line, and the arrow keys through the hits.
 
 import { plural } from './format.js';
-import { snapshotName } from './snapshot-model.js';
+import { formatBytes, snapshotName } from './snapshot-model.js';
 
 /** A shell's identifier made short for a row: what follows its last '#', '/' or ':'. */
 export function shortAasId(id) {
@@ -13,6 +13,20 @@ export function shortAasId(id) {
 /** A hit's place as its parts: the shell, then the submodel and the element path. */
 export function hitTrail(hit) {
   return [shortAasId(hit.aas_id), ...(hit.submodel == null ? [] : [hit.submodel, ...hit.path])];
+}
+
+/** How much of a hit's value a row shows, in characters; the details pane has it all. */
+export const HIT_VALUE_SHOWN = 200;
+
+/**
+ * A hit's value for its row: cut past HIT_VALUE_SHOWN characters, and when the store
+ * holds only the start of a very long value (`value_length`), its whole size said.
+ */
+export function hitValue(hit) {
+  const value = hit.value ?? '';
+  const chars = [...value];
+  const cut = chars.length > HIT_VALUE_SHOWN ? `${chars.slice(0, HIT_VALUE_SHOWN).join('')}…` : value;
+  return hit.value_length == null ? cut : `${cut.endsWith('…') ? cut : `${cut}…`} (${formatBytes(hit.value_length)} in all)`;
 }
 
 /** Where a hit (or a change, which has the same fields) is in the tree. */

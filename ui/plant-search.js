@@ -5,7 +5,7 @@
 
 import * as api from './api.js';
 import { badgeFor } from './format.js';
-import { hitTrail, hitsStatus, locationOf, moveActive } from './plant-search-model.js';
+import { hitTrail, hitValue, hitsStatus, locationOf, moveActive } from './plant-search-model.js';
 import { problemWords } from './snapshot-model.js';
 
 export const SEARCH_LIMIT = 100;
@@ -57,7 +57,7 @@ export function initPlantSearch(els, { plant, snapshot, open }) {
       li.append(
         span(`badge ${badge.css}`, badge.text),
         span('hit-trail', hitTrail(hit).join(' › ')),
-        span('hit-value', hit.value ?? ''),
+        span('hit-value', hitValue(hit)),
         span('hit-type', hit.asset_type ?? ''),
       );
       fragment.append(li);

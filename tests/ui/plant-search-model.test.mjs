@@ -6,7 +6,7 @@ import { findTarget, keysTo } from '../../ui/reference-target.js';
 import { requestOf } from '../../ui/request-path.js';
 
 process.env.TZ = 'UTC'; // dates are shown in local time
-const { hitTrail, hitsStatus, locationOf, moveActive, shortAasId } = await import('../../ui/plant-search-model.js');
+const { HIT_VALUE_SHOWN, hitTrail, hitValue, hitsStatus, locationOf, moveActive, shortAasId } = await import('../../ui/plant-search-model.js');
 
 const machine = 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001';
 const city = { aas_id: machine, asset_type: 'machine', submodel: 'Nameplate', path: ['Address', 'CityTown'],
@@ -71,4 +71,13 @@ test('a hit is found in a tree loaded as needed', async () => {
   assert.deepEqual(requestOf(target), { aasId: machine, submodel: 'Nameplate', path: ['Address', 'CityTown'] });
   assert.equal(await findTarget(shell, keysTo('Nameplate', ['Address', 'Gone']), expand), null);
   assert.deepEqual(keysTo(null, []), [], 'a shell hit is the shell itself');
+});
+
+test('a long value is cut in its row, and one the store holds only the start of says its size', () => {
+  assert.equal(hitValue({ value: 'SN-1' }), 'SN-1');
+  assert.equal(hitValue({ value: null }), '');
+  const long = 'é'.repeat(HIT_VALUE_SHOWN + 5);
+  assert.equal(hitValue({ value: long }), `${'é'.repeat(HIT_VALUE_SHOWN)}…`);
+  assert.equal(hitValue({ value: long, value_length: 500e6 }), `${'é'.repeat(HIT_VALUE_SHOWN)}… (500.0 MB in all)`);
+  assert.equal(hitValue({ value: 'LARGE-START', value_length: 80000 }), 'LARGE-START… (80.0 kB in all)');
 });

@@ -1,25 +1,38 @@
 use std::io::Write;
 
 use aas_app::{ConnectionSource, Overrides};
-use aas_client::{Client, Connection, CrawlPlan, Secret};
-use aas_model::Parsed;
+use aas_client::{Client, Connection, CrawlPlan, Request, Secret};
 
 use crate::cli::{ConnectionArgs, Query};
 use crate::error::CliError;
 
-/// Runs one data command and prints the server's JSON as it came.
+/// Runs one data command and prints the server's JSON as it came, byte for byte.
 pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     let source = source(conn);
     let client = client(conn, connection(conn, &source)?)?;
-    let json = match query {
-        Query::Registry => list(client.registry().await?),
-        Query::List { plant, asset_type } => list(client.aas_list(asset_type, &plant).await?),
-        Query::Aas { aas_id } => client.aas(&aas_id).await?.raw().to_owned(),
-        Query::Submodels { aas_id } => list(client.submodels(&aas_id).await?),
-        Query::Submodel { aas_id, submodel } => {
-            client.submodel(&aas_id, &submodel).await?.raw().to_owned()
+    let path: Vec<&str>;
+    let request = match &query {
+        Query::Registry => Request::Registry,
+        Query::List { plant, asset_type } => Request::AasList {
+            asset_type: *asset_type,
+            plant,
+        },
+        Query::Aas { aas_id } => Request::Aas { aas_id },
+        Query::Submodels { aas_id } => Request::Submodels { aas_id },
+        Query::Submodel { aas_id, submodel } => Request::Submodel { aas_id, submodel },
+        Query::Elements { aas_id, submodel } => Request::Elements { aas_id, submodel },
+        Query::Element {
+            aas_id,
+            submodel,
+            path: idshorts,
+        } => {
+            path = idshorts.iter().map(String::as_str).collect();
+            Request::Element {
+                aas_id,
+                submodel,
+                path: &path,
+            }
         }
-        Query::Elements { aas_id, submodel } => list(client.elements(&aas_id, &submodel).await?),
         Query::Crawl {
             plant,
             asset_types,
@@ -33,31 +46,27 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
             let asset_types = if asset_types.is_empty() {
                 source.requested_types()?
             } else {
-                asset_types
+                asset_types.clone()
             };
             let plan = CrawlPlan {
-                concurrency,
-                offline_wait,
-                max_nodes,
-                ..CrawlPlan::new(plant, asset_types)
+                concurrency: *concurrency,
+                offline_wait: *offline_wait,
+                max_nodes: *max_nodes,
+                ..CrawlPlan::new(plant.clone(), asset_types)
             };
-            return crate::crawl::run(client, plan, format, &out).await;
-        }
-        Query::Element {
-            aas_id,
-            submodel,
-            path,
-        } => {
-            let path: Vec<&str> = path.iter().map(String::as_str).collect();
-            client
-                .element(&aas_id, &submodel, &path)
-                .await?
-                .raw()
-                .to_owned()
+            return crate::crawl::run(client, plan, *format, out).await;
         }
     };
+    // Passed through as it came (from a file when large): never held whole, however big.
+    let body = client.as_sent(&request).await?;
+    let mut answer = body.reader().map_err(|source| aas_client::Error::Io {
+        action: "read the answer kept in",
+        path: std::env::temp_dir(),
+        source,
+    })?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{json}")?;
+    std::io::copy(&mut answer, &mut out)?;
+    writeln!(out)?;
     Ok(())
 }
 
@@ -99,10 +108,4 @@ pub(crate) fn connection(
         proxy_user: args.proxy_user.clone(),
         proxy_password: secret("AASMD_PROXY_PASSWORD"),
     })?)
-}
-
-/// A list as a JSON array of the items' exact texts.
-fn list<T>(items: Vec<Parsed<T>>) -> String {
-    let raws: Vec<&str> = items.iter().map(Parsed::raw).collect();
-    format!("[{}]", raws.join(","))
 }

@@ -62,7 +62,7 @@ pub fn search(
         .iter()
         .map(|h| {
             let at = [h.submodel.clone().unwrap_or_default(), h.path.join("/")].join("/");
-            let value = shown(h.value.as_deref().unwrap_or(""));
+            let value = shown(h.value.as_deref().unwrap_or(""), h.value_length);
             format!(
                 "{}\t{}\t{}\t{value}",
                 field(&h.aas_id),
@@ -108,8 +108,8 @@ pub fn diff(
             let values = match c.change {
                 ChangeKind::Changed => format!(
                     "\t{} → {}",
-                    shown(c.old.as_deref().unwrap_or("")),
-                    shown(c.new.as_deref().unwrap_or(""))
+                    shown(c.old.as_deref().unwrap_or(""), None),
+                    shown(c.new.as_deref().unwrap_or(""), None)
                 ),
                 _ => String::new(),
             };
@@ -310,11 +310,17 @@ fn field(text: &str) -> String {
 const MAX_SHOWN: usize = 200;
 
 /// A value as a plain line shows it: [`field`], cut past [`MAX_SHOWN`] characters
-/// with its length said, so that one huge value does not flood the terminal.
-fn shown(value: &str) -> String {
-    match value.char_indices().nth(MAX_SHOWN) {
-        None => field(value),
-        Some((cut, _)) => format!(
+/// with its length said, so that one huge value does not flood the terminal; a value
+/// the store itself holds only the start of (`whole_bytes`) says its whole length.
+fn shown(value: &str, whole_bytes: Option<u64>) -> String {
+    let cut = value.char_indices().nth(MAX_SHOWN).map(|(at, _)| at);
+    match (cut, whole_bytes) {
+        (None, None) => field(value),
+        (cut, Some(bytes)) => format!(
+            "{}… ({bytes} bytes; an export of the snapshot holds it whole)",
+            field(&value[..cut.unwrap_or(value.len())])
+        ),
+        (Some(cut), None) => format!(
             "{}… ({} characters; --json shows all)",
             field(&value[..cut]),
             value.chars().count()
@@ -347,12 +353,12 @@ mod tests {
     #[test]
     fn a_long_value_is_cut_with_its_length() {
         let long = "ä".repeat(MAX_SHOWN + 1);
-        let cut = shown(&long);
+        let cut = shown(&long, None);
         assert!(cut.starts_with(&"ä".repeat(MAX_SHOWN)), "{cut}");
         assert!(cut.ends_with(&format!(
             "… ({} characters; --json shows all)",
             MAX_SHOWN + 1
         )));
-        assert_eq!(shown("short\tone"), "short\\tone");
+        assert_eq!(shown("short\tone", None), "short\\tone");
     }
 }

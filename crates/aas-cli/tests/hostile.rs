@@ -28,6 +28,18 @@ enum Elements {
     Trickled(Duration),
     /// Valid JSON syntax whose elements the model cannot read ([`UNREADABLE`]).
     Unreadable,
+    /// One Property whose value is this many bytes ([`large`]).
+    Large(usize),
+}
+
+/// An elements answer laid out as a server might (spaces and line breaks between the
+/// items), whose one Property has a value of `bytes` bytes starting `LARGE-START`.
+fn large(bytes: usize) -> String {
+    let value = format!("LARGE-START {}", "0123456789".repeat(bytes / 10));
+    format!(
+        "[\n  {{ \"idShort\" : \"Blob\", \"modelType\":{{\"name\":\"Property\"}},\n    \"value\": \"{}\" }} ,\n  {{\"idShort\":\"Small\",\"modelType\":{{\"name\":\"Property\"}},\"value\":\"s\"}}\n]\n",
+        &value[..bytes]
+    )
 }
 
 /// Elements that pass the JSON syntax check but cannot be read: a number past f64, a
@@ -132,6 +144,9 @@ async fn elements_answer(elements: Elements) -> axum::response::Response {
         }
         Elements::Unreadable => {
             ([("content-type", "application/json")], UNREADABLE).into_response()
+        }
+        Elements::Large(bytes) => {
+            ([("content-type", "application/json")], large(bytes)).into_response()
         }
     }
 }
@@ -311,6 +326,63 @@ fn unreadable_elements_are_named_with_their_json_path_in_the_summary_manifest_an
             .collect();
         assert_eq!(named, UNREADABLE_AT, "{}", bundle["manifest"]);
     }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// A large value passes through as it came (`aasmd elements` printed the answer
+/// re-joined, after holding it typed: 1.06 GB for 200 MB), and the store keeps only its
+/// start for search, saying its whole length (a 500 MB value cost 3.1 GB to take and
+/// 1.6 GB to search, which printed it whole). Memory itself is measured by
+/// `bench/large-value.sh`, not asserted here.
+#[test]
+fn a_large_value_passes_through_unchanged_and_is_searched_by_its_start() {
+    // Past the 16 MiB at which an answer goes to a temporary file.
+    let bytes = 20 << 20;
+    let (dir, config, store, take) = snapshot_of(Elements::Large(bytes), "hostile-large");
+    assert!(take.status.success(), "{}", text(&take.stderr));
+    let printed = aasmd(&config, &["elements", SHELL, "Deep"], &[]);
+    assert!(printed.status.success(), "{}", text(&printed.stderr));
+    assert!(
+        printed.stdout == format!("{}\n", large(bytes)).into_bytes(),
+        "the answer is printed byte for byte ({} bytes printed)",
+        printed.stdout.len()
+    );
+
+    let store_arg = store.as_str();
+    let found = aasmd(
+        &config,
+        &["search", "LARGE-START", "--store", store_arg],
+        &[],
+    );
+    let line = text(&found.stdout);
+    assert!(found.status.success(), "{}", text(&found.stderr));
+    assert!(
+        line.len() < 1000,
+        "a hit's line is short: {} bytes",
+        line.len()
+    );
+    assert!(
+        line.contains(&format!(
+            "({bytes} bytes; an export of the snapshot holds it whole)"
+        )),
+        "{line}"
+    );
+    let found = aasmd(
+        &config,
+        &["search", "LARGE-START", "--json", "--store", store_arg],
+        &[],
+    );
+    let hits: Value = serde_json::from_slice(&found.stdout).expect("hits");
+    assert_eq!(
+        hits[0]["value_length"], bytes,
+        "{}",
+        hits[0]["value_length"]
+    );
+    let kept = hits[0]["value"].as_str().expect("value").len();
+    assert!(
+        kept <= 64 * 1024,
+        "the hit holds the value's start: {kept} bytes"
+    );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 

@@ -3,6 +3,7 @@
 //! the server sent (see [`aas_model::Parsed`]).
 
 mod address;
+mod as_sent;
 mod body;
 mod check;
 mod client;
@@ -23,6 +24,7 @@ mod token;
 mod transport;
 
 pub use address::ElementAddress;
+pub use as_sent::Request;
 pub use body::{Body, Spool, DEFAULT_MAX_STREAMED, SPOOL_AT};
 pub use check::{CheckStep, Outcome};
 pub use client::{Activity, Client, DEFAULT_MAX_BODY};

@@ -91,8 +91,14 @@ fn typed<T: DeserializeOwned>(raw: &RawValue, at: &str, report: &mut Report) {
 /// as it came; this names it so that it does not pass unnoticed.
 pub fn unreadable_elements(json: &str) -> Vec<Finding> {
     let mut report = Report::default();
-    match crate::parse_list::<SubmodelElement>(json) {
-        Ok(list) => elements(&list, "$", &mut report),
+    // Borrowed, not copied: a large value is held once as text and once typed.
+    match serde_json::from_str::<Vec<&RawValue>>(json).map_err(|e| Error::decode(".", e)) {
+        Ok(list) => {
+            for (i, raw) in list.into_iter().enumerate() {
+                let typed = crate::parse::<SubmodelElement>(raw.get());
+                element(typed.as_ref(), &format!("$[{i}]"), 1, &mut report);
+            }
+        }
         Err(e) => report.unreadable.push(finding("$", &e)),
     }
     report.unreadable
@@ -101,13 +107,18 @@ pub fn unreadable_elements(json: &str) -> Vec<Finding> {
 /// Elements and, below them, their nested elements; each one's failure on its own.
 fn elements(list: &[Parsed<SubmodelElement>], at: &str, report: &mut Report) {
     for (i, el) in list.iter().enumerate() {
-        element(el, &format!("{at}[{i}]"), 1, report);
+        element(el.view(), &format!("{at}[{i}]"), 1, report);
     }
 }
 
 /// One element at `here`, `depth` elements deep, and what is nested in it.
-fn element(el: &Parsed<SubmodelElement>, here: &str, depth: usize, report: &mut Report) {
-    let view = match el.view() {
+fn element(
+    el: std::result::Result<&SubmodelElement, &Error>,
+    here: &str,
+    depth: usize,
+    report: &mut Report,
+) {
+    let view = match el {
         Ok(view) => view,
         Err(e) => return report.unreadable.push(finding(here, e)),
     };
@@ -137,7 +148,8 @@ fn element(el: &Parsed<SubmodelElement>, here: &str, depth: usize, report: &mut 
         });
     }
     for (place, raw) in nested {
-        element(&raw.parse(), &format!("{here}{place}"), depth + 1, report);
+        let typed = raw.parse();
+        element(typed.view(), &format!("{here}{place}"), depth + 1, report);
     }
 }
 

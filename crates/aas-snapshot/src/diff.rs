@@ -12,7 +12,7 @@ use aas_client::{ids_in_list, NodePath};
 use rusqlite::params;
 use serde::Serialize;
 
-use crate::index::{element_rows, ElementRow};
+use crate::index::{element_rows, Cut, ElementRow};
 use crate::read::level_at;
 use crate::store::Store;
 use crate::Result;
@@ -222,17 +222,25 @@ fn added_removed(was: &BTreeSet<String>, is: &BTreeSet<String>) -> Vec<(String, 
 
 /// The element changes of one submodel: added and removed subtrees by their top,
 /// changed values.
+/// An element as the diff compares it: what it shows, its model type, and for a value
+/// cut in the index its length and digest (two values with the same start may differ).
+type Compared<'r> = (Option<String>, (&'r str, Option<&'r Cut>));
+
+fn by_path(rows: &[ElementRow]) -> BTreeMap<Vec<String>, Compared<'_>> {
+    rows.iter()
+        .map(|r| {
+            let compared = (r.model_type.as_str(), r.cut.as_ref());
+            (r.path.clone(), (shown(r), compared))
+        })
+        .collect()
+}
+
 fn element_changes(
     aas_id: &str,
     submodel: &str,
     was: &[ElementRow],
     is: &[ElementRow],
 ) -> Vec<Change> {
-    let by_path = |rows: &[ElementRow]| -> BTreeMap<Vec<String>, (Option<String>, String)> {
-        rows.iter()
-            .map(|r| (r.path.clone(), (shown(r), r.model_type.clone())))
-            .collect()
-    };
     let (before, after) = (by_path(was), by_path(is));
     let mut changes = Vec::new();
     let change = |kind, path: &Vec<String>, old, new| {

@@ -8,17 +8,34 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// The most of a value a row holds, in bytes as sent: what is indexed, searched and
+/// shown of it. A 500 MB value was copied five times over (3.1 GB for one take); words
+/// past this are not found, and the row says the value's whole length.
+pub(crate) const VALUE_KEPT: usize = 64 * 1024;
+
 /// One element as the index keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ElementRow {
     pub path: Vec<String>,
     pub model_type: String,
-    /// A Property's value (or a Range's `min..max`, a File's address).
+    /// A Property's value (or a Range's `min..max`, a File's address); its first
+    /// [`VALUE_KEPT`] bytes when it is longer.
     pub value: Option<String>,
+    /// A value cut to [`VALUE_KEPT`]: its whole length and its digest.
+    pub cut: Option<Cut>,
     /// A MultiLanguageProperty's texts, `language: text` a line.
     pub texts: String,
     pub semantic_id: String,
     pub description: String,
+}
+
+/// What stands for the rest of a value that was cut: two values with the same start
+/// differ when these do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cut {
+    /// The value's length in bytes, as sent (its JSON text without the quotes).
+    pub length: u64,
+    pub sha256: Vec<u8>,
 }
 
 impl ElementRow {
@@ -137,9 +154,12 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
         .value
         .and_then(|v| serde_json::from_str(v.get()).ok());
     let items = value_items.as_deref().map(lang_strings);
+    let mut cut = None;
     let (value, texts) = match (element.value, &items) {
         (Some(value), None) if !matches!(value.get().as_bytes()[0], b'{' | b'n') => {
-            (Some(plain(Some(value))), String::new())
+            let (kept, rest) = kept_of(value);
+            cut = rest;
+            (Some(kept), String::new())
         }
         (_, Some(items)) if items.iter().any(|i| i.language.is_some()) => (None, lang_texts(items)),
         // A Range with at least one end set (serde reads a null end as none); an open
@@ -156,6 +176,7 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
         path: path.clone(),
         model_type,
         value,
+        cut,
         texts,
         semantic_id: element
             .semantic_id
@@ -178,6 +199,45 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
     for child in value_items.into_iter().chain(statements).flatten() {
         walk(child, &path, rows);
     }
+}
+
+/// A value's text, cut to [`VALUE_KEPT`] bytes of its JSON text when longer: only the
+/// start is unescaped, so a large value is never copied whole.
+fn kept_of(value: &RawValue) -> (String, Option<Cut>) {
+    let raw = value.get();
+    if raw.len() <= VALUE_KEPT + 2 {
+        return (plain(Some(value)), None);
+    }
+    let rest = Some(Cut {
+        length: raw.len() as u64 - 2,
+        sha256: crate::content::hash(raw.as_bytes()),
+    });
+    if !raw.starts_with('"') {
+        // A number this long: its digits as they are.
+        return (raw[..raw.floor_char_boundary(VALUE_KEPT)].to_owned(), rest);
+    }
+    let end = whole_escapes_end(&raw[1..], VALUE_KEPT);
+    let start = format!("\"{}\"", &raw[1..1 + end]);
+    (serde_json::from_str(&start).unwrap_or_default(), rest)
+}
+
+/// The largest length up to `most` of JSON string text `text` (without its opening
+/// quote) that ends neither inside an escape (`\n`, `\u00e9`) nor inside a character.
+fn whole_escapes_end(text: &str, most: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut at, mut whole) = (0, 0);
+    while at < bytes.len() && at <= most {
+        whole = at;
+        at += match bytes[at] {
+            b'\\' if bytes.get(at + 1) == Some(&b'u') => 6,
+            b'\\' => 2,
+            _ => 1,
+        };
+    }
+    if at <= most {
+        whole = at.min(bytes.len());
+    }
+    text.floor_char_boundary(whole)
 }
 
 /// A JSON array's items as language strings (other items have neither field).
@@ -262,5 +322,24 @@ mod tests {
             values,
             [Some("..7".to_owned()), None, Some("1..".to_owned())]
         );
+    }
+
+    #[test]
+    fn a_long_value_is_kept_cut_with_its_length_and_digest_and_escapes_stay_whole() {
+        let long = format!("{}{}", "\\u00e9".repeat(VALUE_KEPT / 6 + 1), "end");
+        let raw =
+            format!(r#"[{{"idShort":"Big","modelType":{{"name":"Property"}},"value":"{long}"}}]"#);
+        let row = &element_rows(&raw)[0];
+        let value = row.value.as_deref().expect("a value");
+        assert!(value.chars().all(|c| c == 'é'), "escapes unescaped whole");
+        assert!(value.len() <= 2 * VALUE_KEPT / 6 + 2, "{}", value.len());
+        let cut = row.cut.as_ref().expect("cut");
+        assert_eq!(cut.length, long.len() as u64);
+        let other = raw.replace("end", "END");
+        assert_ne!(element_rows(&other)[0].cut, row.cut, "the rest differs");
+        assert_eq!(element_rows(&other)[0].value, row.value);
+        let short = r#"[{"idShort":"S","modelType":{"name":"Property"},"value":"a\nb"}]"#;
+        assert_eq!(element_rows(short)[0].value.as_deref(), Some("a\nb"));
+        assert_eq!(element_rows(short)[0].cut, None);
     }
 }

@@ -26,7 +26,11 @@ pub struct Hit {
     /// idShorts from the submodel down to the element.
     pub path: Vec<String>,
     pub model_type: String,
+    /// The value, or its first 64 KiB when longer (then `value_length` is set).
     pub value: Option<String>,
+    /// The whole value's length in bytes as sent, when `value` holds only its start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value_length: Option<u64>,
 }
 
 /// The FTS5 query for what the user typed; `None` when there is no word in it.
@@ -111,6 +115,7 @@ impl Store {
                             path: row.path.clone(),
                             model_type: row.model_type.clone(),
                             value: row.value.clone(),
+                            value_length: row.cut.as_ref().map(|cut| cut.length),
                         },
                     ));
                 }
