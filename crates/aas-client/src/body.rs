@@ -57,8 +57,9 @@ impl Body {
     pub fn text(&self) -> std::io::Result<Cow<'_, str>> {
         match self {
             Body::Text(text) => Ok(Cow::Borrowed(text)),
-            Body::Spooled(_) => {
-                let mut text = String::new();
+            Body::Spooled(spool) => {
+                // At its size at once: grown by doubling, the allocator kept each copy.
+                let mut text = String::with_capacity(spool.size as usize);
                 self.reader()?.read_to_string(&mut text)?;
                 Ok(Cow::Owned(text))
             }

@@ -71,10 +71,18 @@ pub fn inspect_environment(json: &[u8]) -> Result<Report> {
     Ok(report)
 }
 
+/// A reason's most characters: serde's message quotes a string of the wrong type whole.
+const REASON_SHOWN: usize = 300;
+
 fn finding(at: &str, e: &Error) -> Finding {
+    let mut reason = e.to_string();
+    if let Some((cut, _)) = reason.char_indices().nth(REASON_SHOWN) {
+        reason.truncate(cut);
+        reason.push('…');
+    }
     Finding {
         path: at.to_owned(),
-        reason: e.to_string(),
+        reason,
     }
 }
 

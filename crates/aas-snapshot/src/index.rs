@@ -55,7 +55,7 @@ impl ElementRow {
 /// The rows of an elements answer, parents before their children.
 pub(crate) fn element_rows(raw: &str) -> Vec<ElementRow> {
     let mut rows = Vec::new();
-    if let Ok(elements) = serde_json::from_str::<Vec<&RawValue>>(raw) {
+    if let Some(elements) = shaped::<Vec<&RawValue>>(raw, b'[') {
         for element in elements {
             walk(element, &[], &mut rows);
         }
@@ -135,7 +135,7 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
     if parent.len() >= aas_model::MAX_ELEMENT_DEPTH {
         return;
     }
-    let Ok(element) = serde_json::from_str::<Element>(raw.get()) else {
+    let Some(element) = shaped::<Element>(raw.get(), b'{') else {
         return;
     };
     let Some(id_short) = element.id_short else {
@@ -145,14 +145,12 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
     path.push(id_short.into_owned());
     let model_type = element
         .model_type
-        .and_then(|m| serde_json::from_str::<Named>(m.get()).ok())
+        .and_then(|m| shaped::<Named>(m.get(), b'{'))
         .and_then(|m| m.name)
         .unwrap_or_default()
         .into_owned();
     // A list value is read once: as language strings here, as children below.
-    let value_items: Option<Vec<&RawValue>> = element
-        .value
-        .and_then(|v| serde_json::from_str(v.get()).ok());
+    let value_items: Option<Vec<&RawValue>> = element.value.and_then(|v| shaped(v.get(), b'['));
     let items = value_items.as_deref().map(lang_strings);
     let mut cut = None;
     let (value, texts) = match (element.value, &items) {
@@ -180,7 +178,7 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
         texts,
         semantic_id: element
             .semantic_id
-            .and_then(|r| serde_json::from_str::<Reference>(r.get()).ok())
+            .and_then(|r| shaped::<Reference>(r.get(), b'{'))
             .map(|r| {
                 let keys: Vec<String> = r.keys.iter().map(|k| plain(k.value)).collect();
                 keys.join(" / ")
@@ -193,9 +191,7 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
             .unwrap_or_default(),
     });
     // A collection's (or entity's) children.
-    let statements: Option<Vec<&RawValue>> = element
-        .statements
-        .and_then(|s| serde_json::from_str(s.get()).ok());
+    let statements: Option<Vec<&RawValue>> = element.statements.and_then(|s| shaped(s.get(), b'['));
     for child in value_items.into_iter().chain(statements).flatten() {
         walk(child, &path, rows);
     }
@@ -240,9 +236,19 @@ fn whole_escapes_end(text: &str, most: usize) -> usize {
     text.floor_char_boundary(whole)
 }
 
+/// `raw` read as `T` when it opens with `open` (`[` or `{`), else `None` without trying:
+/// serde's error for a string of the wrong type quotes the whole string, which for a
+/// 200 MB value was 400 MB more.
+fn shaped<'a, T: Deserialize<'a>>(raw: &'a str, open: u8) -> Option<T> {
+    let first = raw.trim_start().as_bytes().first();
+    (first == Some(&open))
+        .then(|| serde_json::from_str(raw).ok())
+        .flatten()
+}
+
 /// A JSON array's items as language strings (other items have neither field).
 fn list(raw: &RawValue) -> Option<Vec<LangString<'_>>> {
-    let items: Vec<&RawValue> = serde_json::from_str(raw.get()).ok()?;
+    let items: Vec<&RawValue> = shaped(raw.get(), b'[')?;
     Some(lang_strings(&items))
 }
 
@@ -251,7 +257,7 @@ fn lang_strings<'a>(items: &[&'a RawValue]) -> Vec<LangString<'a>> {
     items
         .iter()
         .map(|i| {
-            serde_json::from_str(i.get()).unwrap_or(LangString {
+            shaped(i.get(), b'{').unwrap_or(LangString {
                 language: None,
                 text: None,
             })

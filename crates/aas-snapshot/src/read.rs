@@ -17,6 +17,9 @@ use crate::content;
 use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
 
+/// A body's row in `contents`: whether zstd-compressed, its bytes, its size as sent.
+type BodyRow = (bool, Vec<u8>, u64);
+
 impl Store {
     /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
@@ -96,10 +99,10 @@ impl Store {
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
     pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
         let [asset_type, aas_id, submodel] = path.keys();
-        let found: Option<(bool, Vec<u8>)> = self
+        let found: Option<BodyRow> = self
             .conn
             .prepare_cached(
-                "SELECT c.zstd, c.bytes FROM nodes k
+                "SELECT c.zstd, c.bytes, c.size FROM nodes k
                  JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
                  JOIN contents c ON c.id = a.content
                  WHERE k.level = ?2 AND k.asset_type = ?3 AND k.aas_id = ?4 AND k.submodel = ?5",
@@ -107,7 +110,7 @@ impl Store {
             .and_then(|mut s| {
                 s.query_row(
                     params![id, level(path.level()), asset_type, aas_id, submodel],
-                    |row| Ok((row.get(0)?, row.get(1)?)),
+                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
                 )
                 .optional()
             })
@@ -117,22 +120,22 @@ impl Store {
 
     /// A stored body as the text the server sent.
     pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
-        let found: Option<(bool, Vec<u8>)> = self
+        let found: Option<BodyRow> = self
             .conn
-            .prepare_cached("SELECT zstd, bytes FROM contents WHERE id = ?1")
+            .prepare_cached("SELECT zstd, bytes, size FROM contents WHERE id = ?1")
             .and_then(|mut s| {
-                s.query_row([id], |row| Ok((row.get(0)?, row.get(1)?)))
+                s.query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
                     .optional()
             })
             .map_err(self.sql())?;
         self.decoded(found)
     }
 
-    /// A body as read from `contents` (`zstd`, `bytes`), as text.
-    fn decoded(&self, found: Option<(bool, Vec<u8>)>) -> Result<Option<String>> {
+    /// A body as read from `contents`, as text.
+    fn decoded(&self, found: Option<BodyRow>) -> Result<Option<String>> {
         found
-            .map(|(zstd, bytes)| {
-                content::text(&bytes, zstd).map_err(|source| Error::Io {
+            .map(|(zstd, bytes, size)| {
+                content::text(&bytes, zstd, size).map_err(|source| Error::Io {
                     action: "read an answer stored in",
                     path: self.path.clone(),
                     source,

@@ -340,18 +340,20 @@ fn settings(conn: &Connection) -> rusqlite::Result<()> {
 fn index_unindexed(conn: &mut Connection) -> rusqlite::Result<()> {
     loop {
         let tx = conn.transaction()?;
-        let bodies: Vec<(i64, bool, Vec<u8>)> = tx
+        let bodies: Vec<(i64, bool, Vec<u8>, u64)> = tx
             .prepare(
-                "SELECT c.id, c.zstd, c.bytes FROM unindexed u
+                "SELECT c.id, c.zstd, c.bytes, c.size FROM unindexed u
                  JOIN contents c ON c.id = u.content LIMIT 500",
             )?
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+            .query_map([], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
         if bodies.is_empty() {
             return tx.commit();
         }
-        for (content, zstd, bytes) in bodies {
-            if let Ok(raw) = crate::content::text(&bytes, zstd) {
+        for (content, zstd, bytes, size) in bodies {
+            if let Ok(raw) = crate::content::text(&bytes, zstd, size) {
                 index(&tx, content, &raw)?;
             }
             tx.execute("DELETE FROM unindexed WHERE content = ?1", [content])?;
