@@ -26,10 +26,10 @@ fi
 
 echo "bench: cargo build --release -p aas-cli" >&2
 cargo build --release -p aas-cli
-echo "bench: cargo bench --no-run -p aas-model --bench parse; -p aas-client --bench export" >&2
+echo "bench: cargo bench --no-run -p aas-model --bench parse; -p aas-export --bench export" >&2
 if [ "${BENCH_SKIP_CRITERION:-0}" != 1 ]; then
   cargo bench --no-run -p aas-model --bench parse
-  cargo bench --no-run -p aas-client --bench export
+  cargo bench --no-run -p aas-export --bench export
 fi
 
 venv=$CARGO_TARGET_DIR/bench-venv

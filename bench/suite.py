@@ -675,10 +675,10 @@ def write_report(r):
         L.append("")
     if "export" in r:
         ex = r["export"]
-        L.append("## 5. Export of the 1,000-asset crawl (criterion, `cargo bench -p aas-client --bench export`)")
+        L.append("## 5. Export of the 1,000-asset crawl (criterion, `cargo bench -p aas-export --bench export`)")
         L.append("")
         L.append("A sandbox with 1,000 assets is crawled once (concurrency 32) in the bench's set-up; "
-                 "each iteration is `aas_client::export(&crawl, format, …)` into a temporary "
+                 "each iteration is `aas_export::export(&crawl, format, …)` into a temporary "
                  "folder (temp file, fsync, rename). MB/s counts the bytes written for raw and "
                  "env; for aasx, the bytes of the environment JSON it packs.")
         L.append("")

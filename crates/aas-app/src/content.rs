@@ -97,7 +97,7 @@ impl App {
         let Some(chosen) = choose(SaveAs { name, extension }).await? else {
             return Ok(None);
         };
-        aas_client::write_atomically(&chosen, &blob.bytes)?;
+        aas_export::write_atomically(&chosen, &blob.bytes)?;
         Ok(Some(chosen))
     }
 
@@ -176,7 +176,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("aas-blob-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let file = dir.join("LastConfiguration.json");
-        aas_client::write_atomically(&file, &blob.bytes).expect("written");
+        aas_export::write_atomically(&file, &blob.bytes).expect("written");
         assert_eq!(std::fs::read(&file).expect("read back"), blob.bytes);
         std::fs::remove_dir_all(&dir).expect("cleaned up");
     }

@@ -3,9 +3,12 @@ use aas_client::ErrorKind;
 /// What went wrong in the application layer. Messages never hold a secret or a token.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Talking to the service, or writing what it sent.
+    /// Talking to the service.
     #[error(transparent)]
     Client(#[from] aas_client::Error),
+    /// Writing an export or a file the user chose.
+    #[error(transparent)]
+    Export(#[from] aas_export::Error),
     /// The settings file or a profile is unusable.
     #[error("settings: {0}")]
     Settings(String),
@@ -54,6 +57,7 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Client(e) => e.kind(),
+            Error::Export(e) => export_kind(e),
             Error::Settings(_) => ErrorKind::Config,
             Error::Keychain(_) => ErrorKind::Keychain,
             Error::KeychainUnavailable(_) => ErrorKind::KeychainUnavailable,
@@ -76,11 +80,21 @@ impl Error {
         match self {
             Error::Client(e) => e.detail(),
             Error::Demo(e) => Some(e.to_string()),
-            Error::Snapshot(aas_snapshot::Error::Export(e)) => e.detail(),
             Error::Snapshot(e) => std::error::Error::source(e).map(|s| s.to_string()),
             Error::Io { source, .. } => Some(source.to_string()),
             _ => None,
         }
+    }
+}
+
+/// The kind of an export's error, for the page and `aasmd`'s exit codes alike.
+pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
+    use aas_export::Error as Export;
+    match e {
+        _ if e.is_disk_full() => ErrorKind::DiskFull,
+        Export::Io { .. } | Export::Stopped => ErrorKind::Io,
+        Export::BadData(_) => ErrorKind::BadData,
+        Export::NotAFile(_) => ErrorKind::Config,
     }
 }
 
@@ -93,7 +107,7 @@ fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
         Store::NoStore(_) => ErrorKind::NoSnapshot,
         Store::Folder(_) => ErrorKind::Config,
-        Store::Export(e) => e.kind(),
+        Store::Export(e) => export_kind(e),
         Store::Io { .. } | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
     }
 }

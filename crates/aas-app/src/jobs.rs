@@ -6,7 +6,8 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use aas_client::{export, Crawl, CrawlPlan, Format, Pick, Progress, Selection};
+use aas_client::{Crawl, CrawlPlan, Pick, Progress, Selection};
+use aas_export::{export, Format};
 use aas_model::AssetType;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;

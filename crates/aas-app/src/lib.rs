@@ -22,7 +22,7 @@ mod snapshots;
 pub use browse::ShellOf;
 pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
-pub use error::{Error, Result};
+pub use error::{export_kind, Error, Result};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
 pub use logging::{start_app_logging, start_logging, RecentErrors};

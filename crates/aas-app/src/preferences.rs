@@ -94,7 +94,7 @@ impl Preferences {
             last_profile: value(get("last_profile")),
             views: value(get("views")).unwrap_or_default(),
             export_format: value::<String>(get("export_format"))
-                .filter(|f| f.parse::<aas_client::Format>().is_ok()),
+                .filter(|f| f.parse::<aas_export::Format>().is_ok()),
             keep_snapshots: value::<usize>(get("keep_snapshots"))
                 .filter(|n| (1..=MAX_KEEP).contains(n))
                 .unwrap_or(DEFAULT_KEEP),
@@ -153,7 +153,7 @@ impl Preferences {
             }
             PreferenceChange::ExportFormat(format) => {
                 format
-                    .parse::<aas_client::Format>()
+                    .parse::<aas_export::Format>()
                     .map_err(Error::BadRequest)?;
                 self.export_format = Some(format);
             }

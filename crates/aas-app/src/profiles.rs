@@ -10,7 +10,8 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use aas_client::{write_atomically, ClientAuth, Connection, Secret, Transport};
+use aas_client::{ClientAuth, Connection, Secret, Transport};
+use aas_export::write_atomically;
 
 use crate::{Error, Result};
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, Crawl, CrawlPlan, Format, Progress, SafeCsv, Selection};
+use aas_client::{Client, Crawl, CrawlPlan, Progress, Selection};
+use aas_export::{Format, SafeCsv};
 use aas_model::AssetType;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use serde::Serialize;
@@ -326,7 +327,7 @@ impl App {
             "csv" => changes_csv(&changes)?,
             _ => serde_json::to_vec_pretty(&changes).map_err(|e| Error::BadData(e.to_string()))?,
         };
-        aas_client::write_atomically(&path, &bytes)?;
+        aas_export::write_atomically(&path, &bytes)?;
         *lock(&self.last_export) = Some(path.clone());
         Ok(Some(path))
     }

@@ -113,7 +113,7 @@ pub enum Command {
         snapshot: i64,
         /// raw, env, aasx or csv (see crawl).
         #[arg(long, value_parser = parse_format)]
-        format: aas_client::Format,
+        format: aas_export::Format,
         /// The file to write (atomically).
         #[arg(long)]
         out: PathBuf,
@@ -339,7 +339,7 @@ pub enum Query {
         /// raw (the exact answers and a manifest), env (AAS V2.0.1 environment JSON),
         /// aasx (a package of it) or csv (property-like elements).
         #[arg(long, value_parser = parse_format)]
-        format: aas_client::Format,
+        format: aas_export::Format,
         /// The file to write (atomically: an interrupted run leaves the old file).
         #[arg(long)]
         out: PathBuf,
@@ -353,7 +353,7 @@ pub enum Query {
     },
 }
 
-fn parse_format(s: &str) -> Result<aas_client::Format, String> {
+fn parse_format(s: &str) -> Result<aas_export::Format, String> {
     s.parse()
 }
 

@@ -4,9 +4,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use aas_client::{
-    export, Client, Crawl, CrawlPlan, Fetched, Format, NodePath, Progress, Selection,
-};
+use aas_client::{Client, Crawl, CrawlPlan, Fetched, NodePath, Progress, Selection};
+use aas_export::{export, Format};
 use aas_snapshot::{Access, Store};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::task::JoinHandle;

@@ -11,6 +11,8 @@ pub enum CliError {
     App(#[from] aas_app::Error),
     #[error(transparent)]
     Sandbox(#[from] aas_sandbox::Error),
+    #[error(transparent)]
+    Export(#[from] aas_export::Error),
     #[error("{0}")]
     Usage(String),
     #[error("cannot write to stdout: {0}")]
@@ -92,7 +94,9 @@ impl CliError {
         match self {
             CliError::Client(e) => Some(e.kind()),
             CliError::App(e) => Some(e.kind()),
-            CliError::Snapshot(aas_snapshot::Error::Export(e)) => Some(e.kind()),
+            CliError::Export(e) | CliError::Snapshot(aas_snapshot::Error::Export(e)) => {
+                Some(aas_app::export_kind(e))
+            }
             _ => None,
         }
     }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aas_app::{changes_csv, take_snapshot, ConnectionSource, Preferences, Taken};
-use aas_client::{Connection, CrawlPlan, Format};
+use aas_client::{Connection, CrawlPlan};
+use aas_export::Format;
 use aas_model::AssetType;
 use aas_snapshot::{Access, ChangeKind, SnapshotInfo, Store};
 

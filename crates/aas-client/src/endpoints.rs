@@ -7,8 +7,7 @@ use aas_model::{AasDescriptor, Endpoint};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::export::unreadable;
-use crate::{Client, Result};
+use crate::{Client, Error, Result};
 
 /// One endpoint as the details show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -80,4 +79,12 @@ fn origin(url: &str) -> Option<String> {
     reqwest::Url::parse(url)
         .ok()
         .map(|u| u.origin().ascii_serialization())
+}
+
+/// A registry answer that no longer reads as the list it was read as.
+fn unreadable(e: serde_json::Error) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: ".".into(),
+        message: e.to_string(),
+    })
 }

@@ -13,13 +13,10 @@ mod curl;
 mod discovery;
 mod endpoints;
 mod error;
-mod export;
 mod follow;
-mod output;
 mod retry;
 mod secret;
 mod selection;
-mod spreadsheet;
 mod token;
 mod transport;
 
@@ -36,12 +33,9 @@ pub use crawl::{
 pub use curl::curl_command;
 pub use endpoints::NamedEndpoint;
 pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
-pub use export::{export, Answers, Format, Visit};
 pub use follow::ids_in_list;
-pub use output::write_atomically;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};
-pub use spreadsheet::SafeCsv;
 pub use token::{read_token_response, TokenSource, MAX_TOKEN_BODY};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT, DEFAULT_MIN_RATE};

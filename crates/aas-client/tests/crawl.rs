@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aas_client::{export, Client, CrawlPlan, ErrorKind, Format, NodePath, Progress, RetryPolicy};
+use aas_client::{Client, CrawlPlan, ErrorKind, NodePath, Progress, RetryPolicy};
+use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use serde_json::Value;

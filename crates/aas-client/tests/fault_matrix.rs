@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{export, Client, Crawl, CrawlPlan, Format, NodePath, RetryPolicy};
+use aas_client::{Client, Crawl, CrawlPlan, NodePath, RetryPolicy};
+use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
 use serde_json::Value;

@@ -76,7 +76,7 @@ pub enum Error {
     },
     /// An export of a snapshot failed (its file could not be written).
     #[error(transparent)]
-    Export(#[from] aas_client::Error),
+    Export(#[from] aas_export::Error),
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),
@@ -96,7 +96,7 @@ impl Error {
                 _ => false,
             },
             Error::Io { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
-            Error::Export(e) => e.kind() == aas_client::ErrorKind::DiskFull,
+            Error::Export(e) => e.is_disk_full(),
             _ => false,
         }
     }

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use aas_client::{
-    Answers, Crawl, CrawlPlan, ErrorKind, Failure, Format, NodeLevel, NodePath, Selection,
-    Unreadable, Visit,
+    Crawl, CrawlPlan, ErrorKind, Failure, NodeLevel, NodePath, Selection, Unreadable,
 };
+use aas_export::{Answers, Format, Visit};
 use aas_model::AssetType;
 use rusqlite::{params, OptionalExtension};
 
@@ -93,7 +93,7 @@ impl Store {
             count: info.nodes as usize,
             crawl,
         };
-        Ok(aas_client::export(&stored, format, &info.source, out)?)
+        Ok(aas_export::export(&stored, format, &info.source, out)?)
     }
 
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
@@ -231,8 +231,8 @@ impl Answers for Stored<'_> {
         self.count
     }
 
-    fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_client::Result<()> {
-        let failed = |e: rusqlite::Error| aas_client::Error::Io {
+    fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
+        let failed = |e: rusqlite::Error| aas_export::Error::Io {
             action: "read",
             path: self.store.path.clone(),
             source: std::io::Error::other(e),
@@ -275,7 +275,7 @@ impl Answers for Stored<'_> {
                 .get_ref(6)
                 .and_then(|v| Ok(v.as_blob_or_null()?))
                 .map_err(failed)?;
-            let unreadable = |source| aas_client::Error::Io {
+            let unreadable = |source| aas_export::Error::Io {
                 action: "read",
                 path: self.store.path.clone(),
                 source,

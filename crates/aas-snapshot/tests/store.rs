@@ -6,9 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{
-    Body, Client, Connection, Crawl, CrawlPlan, Format, NodeLevel, NodePath, Selection,
-};
+use aas_client::{Body, Client, Connection, Crawl, CrawlPlan, NodeLevel, NodePath, Selection};
+use aas_export::Format;
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
@@ -246,7 +245,7 @@ async fn answers_past_the_spool_size_stream_into_the_store_and_export_as_sent() 
     }
     for format in [Format::Env, Format::Csv] {
         let (crawled, snapshot) = (dir.join("crawled"), dir.join("snapshot"));
-        aas_client::export(&crawl, format, "demo", &crawled).expect("crawl's export");
+        aas_export::export(&crawl, format, "demo", &crawled).expect("crawl's export");
         store
             .export(info.id, format, &snapshot)
             .expect("snapshot's export");

@@ -3,13 +3,12 @@
 //! the export equals the original's as a JSON value. The conforming example of the
 //! independent implementation also passes its own `same` check.
 
-mod support;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use aas_client::{export, Client, CrawlPlan, Format};
+use aas_client::{Client, CrawlPlan};
+use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{load_environment, Config, Plant, Sandbox};
 use serde_json::Value;
@@ -48,6 +47,12 @@ fn by_id(env: &Value, list: &str) -> HashMap<String, Value> {
         .collect()
 }
 
+/// The connection exactly as `aasmd sandbox` prints it: the start-up line's JSON.
+fn connection(sandbox: &Sandbox) -> aas_client::Connection {
+    let line = serde_json::to_string(sandbox.info()).expect("json");
+    serde_json::from_str(&line).expect("the start-up line is a connection")
+}
+
 /// Serves `file`, crawls it and exports it as environment JSON to `out`.
 async fn round_trip(file: &Path, out: &Path) {
     let assets = load_environment(file, AssetType::Machine).expect("loads");
@@ -60,7 +65,7 @@ async fn round_trip(file: &Path, out: &Path) {
     })
     .await
     .expect("sandbox");
-    let client = Arc::new(Client::new(support::connection(&sb)).expect("client"));
+    let client = Arc::new(Client::new(connection(&sb)).expect("client"));
     let plan = CrawlPlan {
         concurrency: 4,
         ..CrawlPlan::new("SAMPLES", vec![AssetType::Machine])

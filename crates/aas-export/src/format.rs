@@ -12,11 +12,13 @@ use serde::{Deserializer as _, Serialize};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::crawl::{Crawl, NodeLevel, NodePath};
-use crate::follow::ids_in_list;
+use aas_client::{
+    ids_in_list, Crawl, Failure, Fetched, NodeLevel, NodePath, Selection, Unreadable,
+};
+
 use crate::output::{write_with, Out, Stop, Written};
 use crate::spreadsheet::SafeCsv;
-use crate::{Error, Result, Selection};
+use crate::{Error, Result};
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +75,7 @@ impl Answers for Crawl {
     }
 
     fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()> {
-        let mut at: Vec<&crate::Fetched> = self
+        let mut at: Vec<&Fetched> = self
             .fetched
             .iter()
             .filter(|f| f.path.level() == level)
@@ -138,9 +140,9 @@ struct Manifest<'c> {
     /// The picked shells and submodels; `null` when everything was loaded.
     selection: &'c Selection,
     nodes: usize,
-    failures: &'c [crate::crawl::Failure],
+    failures: &'c [Failure],
     /// Parts of answers that could not be read, with their JSON paths.
-    unreadable: &'c [crate::crawl::Unreadable],
+    unreadable: &'c [Unreadable],
 }
 
 /// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`, level by level. Each
@@ -225,7 +227,7 @@ fn each_answer(
             visit(path, url, body).map_err(|stop| {
                 stopped = Some(stop);
                 // Only ends the walk: the reason waits in `stopped`.
-                Error::Settings(String::new())
+                Error::Stopped
             })
         })
         .map_err(|e| stopped.take().unwrap_or(Stop::Other(e)))

@@ -148,7 +148,7 @@ static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 fn replace(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> std::result::Result<u64, Stop> {
     let name = path
         .file_name()
-        .ok_or_else(|| Error::Settings(format!("{} is not a file path", path.display())))?;
+        .ok_or_else(|| Error::NotAFile(path.to_owned()))?;
     let tmp = path.with_file_name(format!(
         ".{}.tmp-{}-{}",
         name.to_string_lossy(),

@@ -1,4 +1,4 @@
-//! Export throughput of a 1,000-asset crawl (`cargo bench -p aas-client --bench export`):
+//! Export throughput of a 1,000-asset crawl (`cargo bench -p aas-export --bench export`):
 //! a sandbox with a generated 1,000-asset plant is crawled once over loopback, then
 //! each format is written into a temporary folder.
 //!
@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{export, Client, Connection, Crawl, CrawlPlan, Format};
+use aas_client::{Client, Connection, Crawl, CrawlPlan};
+use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
