@@ -106,7 +106,7 @@ fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::Busy { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
         Store::NoStore(_) => ErrorKind::NoSnapshot,
-        Store::Folder(_) => ErrorKind::Config,
+        Store::Folder(_) | Store::SeveralSources { .. } => ErrorKind::Config,
         Store::Export(e) => export_kind(e),
         Store::Io { .. } | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
     }

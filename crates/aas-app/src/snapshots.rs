@@ -389,13 +389,7 @@ impl App {
 
     fn complete_newest_first(&self, store: &Store, plant: &str) -> Result<Vec<SnapshotInfo>> {
         let source = self.session().profile.name;
-        let mut list: Vec<SnapshotInfo> = store
-            .list(Some(plant))?
-            .into_iter()
-            .filter(|s| s.complete && s.source == source)
-            .collect();
-        list.reverse();
-        Ok(list)
+        Ok(store.complete_newest_first(plant, Some(&source))?)
     }
 }
 

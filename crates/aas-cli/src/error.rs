@@ -73,7 +73,8 @@ impl CliError {
                     aas_snapshot::Error::NoSuchSnapshot(_) | aas_snapshot::Error::NoStore(_) => 4,
                     aas_snapshot::Error::Damaged { .. }
                     | aas_snapshot::Error::TooNew { .. }
-                    | aas_snapshot::Error::Folder(_) => 2,
+                    | aas_snapshot::Error::Folder(_)
+                    | aas_snapshot::Error::SeveralSources { .. } => 2,
                     aas_snapshot::Error::Io { .. }
                     | aas_snapshot::Error::Sql { .. }
                     | aas_snapshot::Error::ReadOnly { .. } => OUTPUT_FAILED,

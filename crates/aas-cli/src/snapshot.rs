@@ -43,6 +43,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
 
 /// `aasmd search`.
 pub fn search(
+    args: &ConnectionArgs,
     query: &str,
     snapshot: Option<i64>,
     plant: Option<String>,
@@ -53,7 +54,7 @@ pub fn search(
     let store = open(store, Access::Read)?;
     let id = match snapshot {
         Some(id) => id,
-        None => latest(&store, plant)?.id,
+        None => latest(&store, plant, named_source(args)?.as_deref())?.id,
     };
     let hits = store.search(id, query, limit)?;
     if json {
@@ -77,6 +78,7 @@ pub fn search(
 
 /// `aasmd diff`.
 pub fn diff(
+    args: &ConnectionArgs,
     ids: &[i64],
     plant: Option<String>,
     json: bool,
@@ -86,7 +88,7 @@ pub fn diff(
     let store = open(store, Access::Read)?;
     let (old, new) = match ids {
         [old, new] => (*old, *new),
-        _ => latest_two(&store, plant)?,
+        _ => latest_two(&store, plant, named_source(args)?.as_deref())?,
     };
     let diff = store.diff(old, new)?;
     for warning in &diff.warnings {
@@ -226,8 +228,24 @@ fn open(store: &StoreArg, access: Access) -> Result<Store, CliError> {
     Ok(Store::open(&store_path(store)?, access)?)
 }
 
-/// The latest complete snapshot of `plant`, or of the store's only plant.
-fn latest(store: &Store, plant: Option<String>) -> Result<SnapshotInfo, CliError> {
+/// The source the connection flags name (`--profile`, `--config`, `--registry-url`…),
+/// as a take from them records it; `None` when none is given.
+fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
+    let from = source(args);
+    if matches!(from, ConnectionSource::Nothing) && args.registry_url.is_none() {
+        return Ok(None);
+    }
+    let conn = connection(args, &from)?;
+    Ok(Some(source_name(&from, &conn)))
+}
+
+/// The complete snapshots of `plant` (or of the store's only plant) from `source` (or
+/// from the plant's only source), newest first, by the rule the app uses.
+fn complete_newest_first(
+    store: &Store,
+    plant: Option<String>,
+    source: Option<&str>,
+) -> Result<Vec<SnapshotInfo>, CliError> {
     let plant =
         match plant {
             Some(plant) => plant,
@@ -245,32 +263,54 @@ fn latest(store: &Store, plant: Option<String>) -> Result<SnapshotInfo, CliError
                 }
             },
         };
-    store
-        .list(Some(&plant))?
-        .into_iter()
-        .rev()
-        .find(|s| s.complete)
-        .ok_or_else(|| {
-            CliError::NoSnapshot(format!(
-                "no complete snapshot of {plant}; take one with aasmd snapshot take --plant {plant}"
-            ))
-        })
+    let list = store.complete_newest_first(&plant, source)?;
+    if list.is_empty() {
+        return Err(CliError::NoSnapshot(format!(
+            "no complete snapshot of {plant}{}; take one with aasmd snapshot take --plant {plant}",
+            source.map(|s| format!(" from {s}")).unwrap_or_default()
+        )));
+    }
+    Ok(list)
 }
 
-/// The latest two complete snapshots of `plant` (or of the store's only plant).
-fn latest_two(store: &Store, plant: Option<String>) -> Result<(i64, i64), CliError> {
-    let newest = latest(store, plant)?;
-    let older = store
-        .list(Some(&newest.plant))?
-        .into_iter()
-        .rev()
-        .find(|s| s.complete && s.id < newest.id)
-        .ok_or_else(|| {
-            CliError::NoSnapshot(format!(
-                "only one complete snapshot of {}: take another to compare",
-                newest.plant
-            ))
-        })?;
+/// Names on stderr the snapshot a command chose by itself.
+fn say_chosen(what: &str, s: &SnapshotInfo) {
+    eprintln!(
+        "aasmd: {what} snapshot {} of {} from {} ({})",
+        s.id,
+        field(&s.plant),
+        field(&s.source),
+        s.taken_at
+    );
+}
+
+/// The latest complete snapshot of `plant` from `source`, by the app's rule.
+fn latest(
+    store: &Store,
+    plant: Option<String>,
+    source: Option<&str>,
+) -> Result<SnapshotInfo, CliError> {
+    let newest = complete_newest_first(store, plant, source)?.remove(0);
+    say_chosen("searching", &newest);
+    Ok(newest)
+}
+
+/// The latest two complete snapshots of `plant` from `source`, by the app's rule.
+fn latest_two(
+    store: &Store,
+    plant: Option<String>,
+    source: Option<&str>,
+) -> Result<(i64, i64), CliError> {
+    let mut newest_first = complete_newest_first(store, plant, source)?.into_iter();
+    let newest = newest_first.next().expect("not empty");
+    let Some(older) = newest_first.next() else {
+        return Err(CliError::NoSnapshot(format!(
+            "only one complete snapshot of {} from {}: take another to compare",
+            newest.plant, newest.source
+        )));
+    };
+    say_chosen("comparing", &older);
+    say_chosen("with", &newest);
     Ok((older.id, newest.id))
 }
 

@@ -499,3 +499,73 @@ fn store_failures_have_their_words_and_codes_and_reads_work_on_a_read_only_disk(
     }
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+/// Two platforms (two sandboxes) with the same plant code in one store: `diff` and
+/// `search` choose by the plant and the source the connection names, as the app does,
+/// and say which they chose; without a source they refuse to mix and name the
+/// sources. Before, `diff` compared the latest two of the plant code whatever their
+/// source.
+#[test]
+fn diff_and_search_choose_within_one_source_and_say_which() {
+    let (a, b) = (
+        Sandbox::start(&["--addr", "127.0.0.1:0"]),
+        Sandbox::start(&["--addr", "127.0.0.1:0"]),
+    );
+    let dir = temp_dir("snapshot-sources");
+    let (config_a, config_b, store) = (
+        dir.join("a.json"),
+        dir.join("b.json"),
+        dir.join("store.sqlite3"),
+    );
+    a.write_config(&config_a);
+    b.write_config(&config_b);
+    let take = [
+        "snapshot", "take", "--plant", "DEMO-01", "--type", "machine",
+    ];
+    let first_a = json(&aasmd(&config_a, &store, &take));
+    let second_a = json(&aasmd(&config_a, &store, &take));
+    let only_b = json(&aasmd(&config_b, &store, &take));
+    assert_ne!(first_a["source"], only_b["source"], "two sources");
+    let words = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
+
+    let unnamed = Command::new(AASMD)
+        .args(["diff"])
+        .env("AASMD_STORE", &store)
+        .output()
+        .expect("aasmd runs");
+    assert_eq!(unnamed.status.code(), Some(2), "{}", words(&unnamed));
+    for source in [&first_a["source"], &only_b["source"]] {
+        let source = source.as_str().expect("source");
+        assert!(words(&unnamed).contains(source), "{}", words(&unnamed));
+    }
+
+    let diff_a = aasmd(&config_a, &store, &["diff", "--json"]);
+    assert_eq!(json(&diff_a), Value::Array(vec![]), "A's two, unchanged");
+    let said = words(&diff_a);
+    assert!(
+        said.contains(&format!("comparing snapshot {} of DEMO-01", first_a["id"]))
+            && said.contains(&format!("with snapshot {} of DEMO-01", second_a["id"])),
+        "{said}"
+    );
+    let diff_b = aasmd(&config_b, &store, &["diff"]);
+    assert_eq!(
+        diff_b.status.code(),
+        Some(4),
+        "B has one: {}",
+        words(&diff_b)
+    );
+    assert!(
+        words(&diff_b).contains("only one complete snapshot"),
+        "{}",
+        words(&diff_b)
+    );
+
+    let search_b = aasmd(&config_b, &store, &["search", "SN-M-0001"]);
+    assert!(search_b.status.success(), "{}", words(&search_b));
+    assert!(
+        words(&search_b).contains(&format!("searching snapshot {} of DEMO-01", only_b["id"])),
+        "{}",
+        words(&search_b)
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

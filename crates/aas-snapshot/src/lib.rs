@@ -77,6 +77,10 @@ pub enum Error {
     /// An export of a snapshot failed (its file could not be written).
     #[error(transparent)]
     Export(#[from] aas_export::Error),
+    /// The plant's snapshots come from several sources (profiles, platforms) and none
+    /// was named: the newest of them would mix them.
+    #[error("the snapshots of {plant} come from several sources ({}): say which", .sources.join(", "))]
+    SeveralSources { plant: String, sources: Vec<String> },
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),

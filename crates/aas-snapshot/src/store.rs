@@ -158,6 +158,39 @@ impl Store {
             .ok_or(Error::NoSuchSnapshot(id))
     }
 
+    /// The complete snapshots of `plant` taken from `source`, newest first: what the app
+    /// and `aasmd` choose from by default, so a plant code two platforms share never
+    /// mixes them. Without a source, those of the plant's only source; when several
+    /// took the plant, [`Error::SeveralSources`] names them.
+    pub fn complete_newest_first(
+        &self,
+        plant: &str,
+        source: Option<&str>,
+    ) -> Result<Vec<SnapshotInfo>> {
+        let mut list = self.list(Some(plant))?;
+        let source = match source {
+            Some(source) => source.to_owned(),
+            None => {
+                let mut sources: Vec<String> = list.iter().map(|s| s.source.clone()).collect();
+                sources.sort();
+                sources.dedup();
+                match sources.as_slice() {
+                    [] => return Ok(Vec::new()),
+                    [only] => only.clone(),
+                    _ => {
+                        return Err(Error::SeveralSources {
+                            plant: plant.to_owned(),
+                            sources,
+                        })
+                    }
+                }
+            }
+        };
+        list.retain(|s| s.complete && s.source == source);
+        list.reverse();
+        Ok(list)
+    }
+
     /// The plants that have snapshots, sorted.
     pub fn plants(&self) -> Result<Vec<String>> {
         let mut statement = self
