@@ -3,6 +3,7 @@
 // service is down must not hide the banner.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 
 // The Tauri bridge, stubbed: `answer(command)` decides each call's outcome.
 let answer = () => null;
@@ -114,7 +115,34 @@ test('the tree read from a snapshot says nothing of the service, live it does', 
   assert.deepEqual(heard, [false], 'live, it does');
 });
 
-test('snapshot commands pass the names the Rust side reads', async () => {
+/**
+ * The shell's commands as Rust declares them (src-tauri/src/*.rs): each command's
+ * name and the argument keys Tauri reads, camelCase as Tauri 2 turns its parameters,
+ * with whether each may be left out (an Option). What Tauri injects (State, AppHandle,
+ * a window) is not an argument.
+ */
+function rustCommands() {
+  const dir = new URL('../../src-tauri/src/', import.meta.url);
+  const commands = new Map();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.rs'))) {
+    const text = readFileSync(new URL(file, dir), 'utf8');
+    const declared = /#\[tauri::command[^\]]*\]\s*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)\s*(?:<[^>]*>)?\(([^)]*)\)/g;
+    for (const [, name, params] of text.matchAll(declared)) {
+      const args = new Map();
+      for (const param of params.split(/,(?![^<]*>)/).map((p) => p.trim()).filter(Boolean)) {
+        const [, arg, type] = param.match(/^(\w+)\s*:\s*(.+)$/s) ?? [];
+        if (!arg || /^(tauri::)?(State|AppHandle|Window|WebviewWindow)\b/.test(type)) continue;
+        args.set(arg.replace(/_(\w)/g, (_, c) => c.toUpperCase()), /^Option\s*</.test(type));
+      }
+      commands.set(name, args);
+    }
+  }
+  return commands;
+}
+
+test('the calls api.js makes name commands and arguments the Rust side declares', async () => {
+  const commands = rustCommands();
+  assert.ok(commands.size > 10, `commands found in src-tauri: ${[...commands.keys()]}`);
   const calls = [];
   reset((command, args) => { calls.push([command, args]); return null; });
   await api.searchSnapshot('Nord', 'SN-M', 4, 100);
@@ -122,13 +150,19 @@ test('snapshot commands pass the names the Rust side reads', async () => {
   await api.exportChanges(2, 4, 'json');
   await api.exportSnapshot('Nord', 4, 'env');
   await api.setPreference({ keep_snapshots: 5 });
-  assert.deepEqual(calls, [
-    ['search_snapshot', { plant: 'Nord', query: 'SN-M', snapshot: 4, limit: 100 }],
-    ['snapshot_changes', { plant: 'Nord', old: 2, new: 4 }],
-    ['export_changes', { old: 2, new: 4, format: 'json' }],
-    ['export_snapshot', { plant: 'Nord', snapshot: 4, format: 'env' }],
-    ['set_preference', { change: { keep_snapshots: 5 } }],
-  ]);
+  await api.listSnapshots('Nord');
+  await api.deleteSnapshot(3);
+  assert.equal(calls.length, 7);
+  for (const [command, args] of calls) {
+    const declared = commands.get(command);
+    assert.ok(declared, `${command} is not a command of src-tauri`);
+    for (const key of Object.keys(args ?? {})) {
+      assert.ok(declared.has(key), `${command} takes no argument ${key} (it takes ${[...declared.keys()]})`);
+    }
+    for (const [key, optional] of declared) {
+      assert.ok(optional || key in (args ?? {}), `${command} needs ${key}`);
+    }
+  }
 });
 
 test('a crawl that fetched nothing says nothing of the service', async () => {

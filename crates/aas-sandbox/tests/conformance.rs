@@ -5,7 +5,6 @@ mod package;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
 use aas_sandbox::{demo_plant, environment};
 use serde_json::Value;
@@ -59,21 +58,30 @@ fn file_values(v: &Value, found: &mut Vec<String>) {
     }
 }
 
-/// Not an assertion: how long a big plant takes in this build. Ignored by default
-/// (half a minute in a debug build); run it with
-/// `cargo test -p aas-sandbox --test conformance -- --ignored --nocapture`.
+/// A big plant is whole: every asset generated, each shell its own id, every asset
+/// type present, the same seed the same plant. (How long it takes is the benches'.)
 #[test]
-#[ignore]
-fn ten_thousand_assets_generate_in_seconds() {
-    let start = Instant::now();
-    let plant = demo_plant("BIG", 10_000, 1);
-    let generated = start.elapsed();
-    let bytes = serde_json::to_vec(&environment(&plant))
-        .expect("json")
-        .len();
-    println!(
-        "10,000 assets: generated in {generated:.2?}, environment {} MB serialized in {:.2?} more",
-        bytes / 1_000_000,
-        start.elapsed() - generated
+fn a_thousand_assets_generate_whole_and_each_distinct() {
+    let plant = demo_plant("BIG", 1_000, 1);
+    let env = environment(&plant);
+    let shells = env["assetAdministrationShells"].as_array().expect("shells");
+    assert_eq!(shells.len(), 1_000);
+    let ids: std::collections::HashSet<&str> = shells
+        .iter()
+        .map(|s| s["identification"]["id"].as_str().expect("an id"))
+        .collect();
+    assert_eq!(ids.len(), 1_000, "every shell has an id of its own");
+    for asset_type in aas_model::AssetType::ALL {
+        let of_type = plant
+            .assets
+            .iter()
+            .filter(|a| a.asset_type == asset_type)
+            .count();
+        assert!(of_type >= 1_000 / 8, "{asset_type:?}: {of_type}");
+    }
+    assert_eq!(
+        environment(&demo_plant("BIG", 1_000, 1)),
+        env,
+        "the same seed gives the same plant"
     );
 }
