@@ -82,7 +82,7 @@ impl LoadSummary {
                 .unreadable
                 .iter()
                 .take(UNREADABLE_NAMED)
-                .map(|u| format!("{} at {}: {}", u.url, u.at, u.reason))
+                .map(ToString::to_string)
                 .collect(),
             cancelled: crawl.cancelled,
         }

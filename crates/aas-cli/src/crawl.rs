@@ -275,10 +275,7 @@ pub(crate) fn outcome(crawl: &Crawl) -> Result<(), CliError> {
         eprintln!("aasmd: failed: {}: {}", f.url, f.message);
     }
     for part in crawl.unreadable.iter().take(UNREADABLE_SHOWN) {
-        eprintln!(
-            "aasmd: unreadable: {} at {}: {} (kept as sent)",
-            part.url, part.at, part.reason
-        );
+        eprintln!("aasmd: unreadable: {part} (kept as sent)");
     }
     if let Some(more) = crawl.unreadable.len().checked_sub(UNREADABLE_SHOWN) {
         if more > 0 {

@@ -160,6 +160,13 @@ pub struct Unreadable {
     pub reason: String,
 }
 
+/// `URL at $[3].value: reason`, as summaries name it.
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at {}: {}", self.url, self.at, self.reason)
+    }
+}
+
 /// How far the crawl is. `requests_known` grows as the tree unfolds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Progress {
@@ -669,10 +676,12 @@ fn read_answer(path: &NodePath, body: &Body) -> serde_json::Result<Reading> {
             below(Vec::new())
         }
         NodePath::Elements { .. } => {
-            check_json(body)?;
+            // Read once, for the syntax check and then element by element.
+            let text = text()?;
+            serde_json::from_str::<serde::de::IgnoredAny>(&text)?;
             Reading {
                 below: Vec::new(),
-                unreadable: aas_model::inspect::unreadable_elements(&text()?),
+                unreadable: aas_model::inspect::unreadable_elements(&text),
             }
         }
         NodePath::AasList { .. } => below(

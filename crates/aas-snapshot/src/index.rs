@@ -221,19 +221,19 @@ fn kept_of(value: &RawValue) -> (String, Option<Cut>) {
 /// quote) that ends neither inside an escape (`\n`, `\u00e9`) nor inside a character.
 fn whole_escapes_end(text: &str, most: usize) -> usize {
     let bytes = text.as_bytes();
-    let (mut at, mut whole) = (0, 0);
-    while at < bytes.len() && at <= most {
-        whole = at;
-        at += match bytes[at] {
+    let mut at = 0;
+    while at < bytes.len() {
+        let unit = match bytes[at] {
             b'\\' if bytes.get(at + 1) == Some(&b'u') => 6,
             b'\\' => 2,
             _ => 1,
         };
+        if at + unit > most {
+            break;
+        }
+        at += unit;
     }
-    if at <= most {
-        whole = at.min(bytes.len());
-    }
-    text.floor_char_boundary(whole)
+    text.floor_char_boundary(at)
 }
 
 /// `raw` read as `T` when it opens with `open` (`[` or `{`), else `None` without trying:

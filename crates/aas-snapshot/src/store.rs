@@ -97,7 +97,7 @@ impl Store {
             }
             Access::Read => must_exist(path)?,
         }
-        let damaged = damaged_or_sql(path);
+        let damaged = sql_error(path);
         let read_only = access == Access::Read;
         let mut conn = connect_as(path, read_only).map_err(&damaged)?;
         let found = schema::version(&conn).map_err(&damaged)?;
@@ -131,9 +131,9 @@ impl Store {
         &self.path
     }
 
-    /// Turns SQLite's errors into this store's (the path is copied only on an error).
+    /// Turns SQLite's errors into this store's ([`sql_error`]).
     pub(crate) fn sql(&self) -> impl Fn(rusqlite::Error) -> Error + '_ {
-        damaged_or_sql(&self.path)
+        sql_error(&self.path)
     }
 
     /// The snapshots, oldest first; only those of `plant` when given.
@@ -280,7 +280,7 @@ impl Store {
             }
         }
         let path = self.path.clone();
-        let sql = damaged_or_sql(&path);
+        let sql = sql_error(&path);
         let tx = self.conn.transaction().map_err(&sql)?;
         tx.execute("DELETE FROM snapshots WHERE id = ?1", [id])
             .map_err(&sql)?;
@@ -395,17 +395,11 @@ fn index_unindexed(conn: &mut Connection) -> rusqlite::Result<()> {
     }
 }
 
+/// This store's error for one of SQLite's: a file that is not SQLite, or a corrupt page
+/// met by any statement, is [`Error::Damaged`] (a full disk or a locked file is no
+/// reason to move a store aside), a store that cannot be written is
+/// [`Error::ReadOnly`], the rest [`Error::Sql`]. The path is copied only on an error.
 pub(crate) fn sql_error(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
-    move |source| Error::Sql {
-        path: path.to_owned(),
-        source,
-    }
-}
-
-/// Like [`sql_error`], but a file that is not SQLite, or a corrupt page met on the way,
-/// is [`Error::Damaged`] (a full disk or a locked file is no reason to move a store
-/// aside), and a store that cannot be written is [`Error::ReadOnly`].
-pub(crate) fn damaged_or_sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     move |source| match source.sqlite_error_code() {
         Some(rusqlite::ErrorCode::NotADatabase | rusqlite::ErrorCode::DatabaseCorrupt) => {
             Error::Damaged {
@@ -416,7 +410,10 @@ pub(crate) fn damaged_or_sql(path: &Path) -> impl Fn(rusqlite::Error) -> Error +
         Some(rusqlite::ErrorCode::ReadOnly) => Error::ReadOnly {
             path: path.to_owned(),
         },
-        _ => sql_error(path)(source),
+        _ => Error::Sql {
+            path: path.to_owned(),
+            source,
+        },
     }
 }
 
@@ -454,7 +451,11 @@ fn open_for_writing(path: &Path, create: bool) -> std::io::Result<std::fs::File>
 
 /// The store's error for a failed file operation on `path`: a read-only file system or
 /// file, and a folder, in their own words.
-fn file_error<T>(path: &Path, action: &'static str, done: std::io::Result<T>) -> Result<T> {
+pub(crate) fn file_error<T>(
+    path: &Path,
+    action: &'static str,
+    done: std::io::Result<T>,
+) -> Result<T> {
     done.map_err(|source| match source.kind() {
         std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
             Error::ReadOnly {

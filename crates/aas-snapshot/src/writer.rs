@@ -17,7 +17,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use crate::content::{self, Packer};
 use crate::index::{document, element_rows};
 use crate::read::level;
-use crate::store::{connect, sql_error, SnapshotInfo, Store};
+use crate::store::{connect, file_error, sql_error, SnapshotInfo, Store};
 use crate::{Error, Result};
 
 /// Answers written per transaction, at most.
@@ -38,25 +38,13 @@ pub(crate) struct WriterLock {
 impl WriterLock {
     pub(crate) fn take(store: &Path) -> Result<WriterLock> {
         let path = PathBuf::from(format!("{}.writer-lock", store.display()));
-        let io = |action, source: std::io::Error| match source.kind() {
-            std::io::ErrorKind::ReadOnlyFilesystem | std::io::ErrorKind::PermissionDenied => {
-                Error::ReadOnly {
-                    path: store.to_owned(),
-                }
-            }
-            _ => Error::Io {
-                action,
-                path: path.clone(),
-                source,
-            },
-        };
-        let file = File::create(&path).map_err(|e| io("create", e))?;
+        let file = file_error(store, "create the writer lock of", File::create(&path))?;
         match file.try_lock() {
             Ok(()) => Ok(WriterLock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy {
                 path: store.to_owned(),
             }),
-            Err(std::fs::TryLockError::Error(e)) => Err(io("lock", e)),
+            Err(std::fs::TryLockError::Error(e)) => file_error(store, "lock", Err(e)),
         }
     }
 }
