@@ -25,6 +25,7 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	# The advisories check needs a git download these machines cannot reach: not run here.
 	cargo deny check licenses bans sources
+	python3 scripts/module-cycles.py
 
 unit:
 	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error

@@ -68,17 +68,18 @@ export function onUserTokenRefused(fn) {
 }
 
 export const connectionInfo = () => localCall('connection_info');
-// The tree's three levels, live (`snapshot` null: from the service) or read from the
-// snapshot with id `snapshot` (from the local store, which says nothing of the service).
-const treeCall = (command, args) => (args.snapshot == null ? serverCall : localCall)(command, args);
-export const listAas = (assetType, plant, snapshot = null) => treeCall('list_aas', { assetType, plant, snapshot });
-// A shell's JSON, left out of listAas's shells (most are never looked at); `snapshot`
-// also at the top level, where treeCall reads it.
-export const shellJson = (assetType, aasId, snapshot = null) =>
-  treeCall('shell_json', { of: { asset_type: assetType, aas_id: aasId, snapshot }, snapshot });
-export const listSubmodels = (aasId, snapshot = null) => treeCall('list_submodels', { aasId, snapshot });
-export const listElements = (aasId, submodel, snapshot = null) =>
-  treeCall('list_elements', { aasId, submodel, snapshot });
+// Where the tree reads from: the service (`liveSource(plant)`) or a snapshot in the
+// local store (`snapshotSource(id)`), which says nothing of the service.
+export const liveSource = (plant) => ({ from: 'live', plant });
+export const snapshotSource = (id) => ({ from: 'snapshot', id });
+const treeCall = (command, args) => (args.source.from === 'live' ? serverCall : localCall)(command, args);
+/**
+ * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's
+ * shells of that type), `{level: 'submodels', aas_id}`, `{level: 'elements', aas_id, submodel}`.
+ */
+export const treeChildren = (source, node) => treeCall('tree_children', { source, node });
+// A shell's JSON, left out of the list's shells (most are never looked at).
+export const shellJson = (source, assetType, aasId) => treeCall('shell_json', { source, assetType, aasId });
 /**
  * What the registry names as the endpoints of shell `aasId` and its submodels:
  * `[{submodel, address, kind, elsewhere}]` (`elsewhere`: another host, never contacted).
@@ -102,7 +103,8 @@ function progressChannel(onProgress) {
   channel.onmessage = onProgress;
   return channel;
 }
-export const cancelLoading = () => localCall('cancel_loading');
+/** Cancels the snapshot or export running. */
+export const cancelJob = () => localCall('cancel_job');
 /** Whether the active profile's service answers (rejects with kind "offline" if not). */
 export const checkConnection = () => serverCall('check_connection');
 /**

@@ -2,7 +2,7 @@
 // snapshot) and the details pane. Data comes only through api.js.
 
 import * as api from './api.js';
-import { initLoading } from './loading.js';
+import { initTakeAndExport } from './take-and-export.js';
 import { initProfiles } from './profiles.js';
 import { initConnectionStatus, initStatusBar } from './status-bar.js';
 import { requestOf } from './request-path.js';
@@ -36,7 +36,7 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
   onMatches: (n) => {
     $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
   },
-  onCheck: () => loading.update(),
+  onCheck: () => parts.takeAndExport.update(),
 });
 
 let lists = new Map(); // asset type -> Promise of its AAS list for the current plant
@@ -62,27 +62,31 @@ async function showShellJson(node) {
   if (tree.selected === node) showDetails($('details'), $('raw-json'), node, tree);
 }
 
-// Nodes read from `snapshot` (an id; null: live). A snapshot's nodes have no export box:
-// ticks fetch from the service, while Export… with nothing ticked writes the snapshot.
-function aasNode(shell, type, snapshot) {
+// Nodes read from `source` (api.liveSource or api.snapshotSource). A snapshot's nodes
+// have no export box: ticks fetch from the service, while Export… with nothing ticked
+// writes the snapshot.
+function aasNode(shell, type, source) {
   const id = shell.id;
   const node = createNode({
     label: shell.id_short ?? '(unreadable AAS)',
     data: shell,
-    checkable: Boolean(id) && snapshot === null,
-    load: id ? async () => (await api.listSubmodels(id, snapshot)).map((sm) => submodelNode(id, sm, snapshot)) : null,
+    checkable: Boolean(id) && source.from === 'live',
+    load: id
+      ? async () => (await api.treeChildren(source, { level: 'submodels', aas_id: id })).map((sm) => submodelNode(id, sm, source))
+      : null,
   });
-  node.json = id && !shell.raw ? () => api.shellJson(type, id, snapshot) : null;
+  node.json = id && !shell.raw ? () => api.shellJson(source, type, id) : null;
   return node;
 }
 
-function submodelNode(aasId, sm, snapshot) {
+function submodelNode(aasId, sm, source) {
   const idShort = sm.id_short;
+  const elements = { level: 'elements', aas_id: aasId, submodel: idShort };
   return createNode({
     label: idShort ?? '(unreadable submodel)',
     data: sm,
-    checkable: Boolean(idShort) && snapshot === null,
-    load: idShort ? async () => (await api.listElements(aasId, idShort, snapshot)).map(elementNode) : null,
+    checkable: Boolean(idShort) && source.from === 'live',
+    load: idShort ? async () => (await api.treeChildren(source, elements)).map(elementNode) : null,
   });
 }
 
@@ -107,15 +111,18 @@ function renderChips(types) {
   }));
 }
 
+/** The source on screen for `plant`: the snapshot browsed, else the service. */
+const sourceOf = (plant) => (browsing ? api.snapshotSource(browsing.id) : api.liveSource(plant));
+
 async function selectPlant(plant, types) {
-  const snapshot = browsing?.id ?? null;
-  lists = new Map(types.map((t) => [t, api.listAas(t, plant, snapshot)]));
+  const source = sourceOf(plant);
+  lists = new Map(types.map((t) => [t, api.treeChildren(source, { level: 'aas_list', asset_type: t })]));
   rootsByType = new Map();
   currentType = null;
-  if (plant !== currentPlant) changes.clear();
+  if (plant !== currentPlant) parts.changes.clear();
   currentPlant = plant;
   remember(prefs, active.name, { plant });
-  loading.reset();
+  parts.takeAndExport.reset();
   readSnapshots();
   // A slow answer from an earlier choice (live lists waiting out a stopped service)
   // must not overwrite the counts of the lists asked since.
@@ -157,14 +164,14 @@ async function selectType(type) {
   }
   const message = $('tree-message');
   const asked = lists;
-  const snapshot = browsing?.id ?? null;
+  const source = sourceOf(currentPlant);
   try {
     const shells = await asked.get(type);
     if (currentType !== type || lists !== asked) return; // another type, plant or snapshot meanwhile
     message.textContent = shells.length === 0
-      ? `No ${type} assets are ${snapshot === null ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
+      ? `No ${type} assets are ${source.from === 'live' ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
       : `${plural(shells.length, 'shell')} of type ${type}`;
-    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, snapshot)));
+    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, source)));
     tree.setRoots(rootsByType.get(type));
   } catch (e) {
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
@@ -195,8 +202,8 @@ async function readSnapshots() {
   }
   if (plant !== currentPlant) return;
   known = list;
-  loading.update();
-  changes.refreshChoices();
+  parts.takeAndExport.update();
+  parts.changes.refreshChoices();
 }
 
 const snapshotList = () => known?.snapshots ?? [];
@@ -212,9 +219,9 @@ function setBrowsing(snapshot, comparison = null) {
     const at = requestOf(node);
     return at && marks(at);
   }));
-  banner.show(snapshot, comparison?.old);
-  search.reset();
-  offer.update();
+  parts.banner.show(snapshot, comparison?.old);
+  parts.search.reset();
+  parts.offer.update();
 }
 
 /** Shows the plant from `snapshot` (null: live), as setBrowsing says. */
@@ -262,14 +269,10 @@ async function showCurl(node) {
 }
 
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
-// Set up in start(), once the preferences are read.
-let loading = null;
-let search = null;
-let changes = null;
-let banner = null;
-let offer = null;
-let snapshotsDialog = null;
-let connection = null;
+// The page's parts with state of their own (Take snapshot and Export, search, Changes,
+// the banners, the Snapshots dialog, the connection status), set up in start() once the
+// preferences are read.
+const parts = {};
 // The app's preferences (see preferences.js), read once at start-up and kept up to date.
 let prefs = normalize(null);
 // How long the page waits for the preferences before it shows itself with the defaults.
@@ -314,8 +317,8 @@ function tickedForExport() {
   for (const [type, roots] of rootsByType) {
     const picked = ticked(roots);
     if (picked.length > 0) assetTypes.push(type);
-    for (const { node, parts } of picked) {
-      picks.push({ aas_id: node.data.id, submodels: parts && parts.map((sm) => sm.data.id_short) });
+    for (const { node, parts: submodels } of picked) {
+      picks.push({ aas_id: node.data.id, submodels: submodels && submodels.map((sm) => sm.data.id_short) });
     }
   }
   return { count: picks.length, plant: currentPlant, assetTypes, picks };
@@ -325,7 +328,7 @@ function tickedForExport() {
 async function applyProfile(info) {
   active = info;
   $('status-fix').hidden = true;
-  connection.show(info.gateway_url);
+  parts.connection.show(info.gateway_url);
   const plant = $('plant');
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
   renderChips(info.asset_types);
@@ -333,7 +336,7 @@ async function applyProfile(info) {
   currentPlant = null; // another profile: its own snapshots, even of a plant of the same code
   setBrowsing(null);
   tree.setRoots([]);
-  loading.reset();
+  parts.takeAndExport.reset();
   const hint = document.createElement('p');
   hint.className = 'hint';
   hint.textContent = 'Select an element in the tree to see its details.';
@@ -357,7 +360,7 @@ async function start() {
   initStatusBar({
     profile: $('status-profile'), token: $('status-token'), userToken: $('status-user-token'), requests: $('status-requests'),
   });
-  connection = initConnectionStatus($('status-connection'));
+  parts.connection = initConnectionStatus($('status-connection'));
   const plant = $('plant');
   plant.addEventListener('change', () => {
     setBrowsing(null); // another plant starts live
@@ -378,7 +381,7 @@ async function start() {
     event.preventDefault();
     $('refresh').click();
   });
-  loading = initLoading(
+  parts.takeAndExport = initTakeAndExport(
     {
       take: $('take-snapshot'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
       cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), reveal: $('reveal-export'),
@@ -390,13 +393,13 @@ async function start() {
       onTaken: async ({ retired }) => {
         if (browsing && retired.includes(browsing.id)) await browse(null); // the keep setting removed it
         await readSnapshots();
-        snapshotsDialog.refresh();
+        parts.snapshotsDialog.refresh();
       },
       say,
       exportFormat: prefs.export_format,
     },
   );
-  search = initPlantSearch(
+  parts.search = initPlantSearch(
     { input: $('plant-search'), popup: $('plant-search-popup'), status: $('plant-search-status'), list: $('plant-search-results') },
     {
       plant: () => currentPlant,
@@ -407,7 +410,7 @@ async function start() {
       },
     },
   );
-  changes = initChanges(
+  parts.changes = initChanges(
     {
       old: $('changes-old'), new: $('changes-new'), compare: $('changes-compare'), kinds: $('changes-kinds'),
       exportCsv: $('changes-export-csv'), exportJson: $('changes-export-json'), status: $('changes-status'),
@@ -421,11 +424,11 @@ async function start() {
       showTab: () => $('tab-changes').click(),
     },
   );
-  banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
+  parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));
-  offer = initOfflineOffer($('offline-banner'), $('offline-browse'),
+  parts.offer = initOfflineOffer($('offline-banner'), $('offline-browse'),
     { plant: () => currentPlant, browsing: () => browsing, browse: (snapshot) => browse(snapshot) });
-  snapshotsDialog = initSnapshotsDialog(
+  parts.snapshotsDialog = initSnapshotsDialog(
     {
       dialog: $('snapshots-dialog'), opener: $('snapshots-open'), title: $('snapshots-title'), store: $('snapshots-store'),
       damaged: $('snapshots-damaged'), damagedText: $('snapshots-damaged-text'), moveAside: $('store-move-aside'),
@@ -436,9 +439,9 @@ async function start() {
       plant: () => currentPlant,
       browsing: () => browsing,
       browse: (snapshot) => browse(snapshot),
-      compare: (old, newer) => changes.compare(old, newer),
+      compare: (old, newer) => parts.changes.compare(old, newer),
       onChanged: async (deleted) => {
-        changes.dropped(deleted);
+        parts.changes.dropped(deleted);
         if (browsing && (deleted === null || deleted === browsing.id)) await browse(null);
         await readSnapshots();
       },
@@ -447,11 +450,11 @@ async function start() {
   initOffline($('offline-banner'), () => {
     // Back online: what failed for want of a connection is fetched again.
     tree.retryFailed('offline');
-    offer.update();
+    parts.offer.update();
     if (!browsing && active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
       selectPlant(currentPlant, active.asset_types);
     }
-  }, () => offer.update());
+  }, () => parts.offer.update());
   // A refused user token is fixed in the profile: offer it where the error shows.
   api.onUserTokenRefused((e) => {
     say(e.message);

@@ -5,15 +5,14 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
-    ProfileList, ProfileView, RecentErrors, ShellOf, SnapshotTaken, StatusView,
+    ProfileList, ProfileView, RecentErrors, SnapshotTaken, Source, StatusView,
 };
-use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Pick, Progress};
-use aas_model::OutlineNode;
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Pick, Progress};
+use aas_model::{AssetType, OutlineNode};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
 use crate::error::IpcError;
-use crate::preferences;
 use crate::save_dialog::ask_save_path;
 
 pub(crate) type Reply<T> = Result<T, IpcError>;
@@ -23,29 +22,25 @@ pub fn connection_info(app: State<'_, App>) -> ProfileView {
     app.session().profile
 }
 
-/// A level of the tree: live (`snapshot` null) or from a snapshot.
+/// The nodes below `node` (a plant's shells of one type, a shell's submodels, a
+/// submodel's elements) in the source on screen: live or a snapshot.
 #[tauri::command]
-pub async fn list_aas(
+pub async fn tree_children(
     app: State<'_, App>,
-    asset_type: String,
-    plant: String,
-    snapshot: Option<i64>,
+    source: Source,
+    node: NodePath,
 ) -> Reply<Vec<OutlineNode>> {
-    Ok(app.aas_list(snapshot, &asset_type, &plant).await?)
+    Ok(app.children(&source, &node).await?)
 }
 
 #[tauri::command]
-pub async fn shell_json(app: State<'_, App>, of: ShellOf) -> Reply<String> {
-    Ok(app.shell_json(&of).await?)
-}
-
-#[tauri::command]
-pub async fn list_submodels(
+pub async fn shell_json(
     app: State<'_, App>,
+    source: Source,
+    asset_type: AssetType,
     aas_id: String,
-    snapshot: Option<i64>,
-) -> Reply<Vec<OutlineNode>> {
-    Ok(app.submodels(snapshot, &aas_id).await?)
+) -> Reply<String> {
+    Ok(app.shell_json(&source, asset_type, &aas_id).await?)
 }
 
 #[tauri::command]
@@ -57,16 +52,6 @@ pub async fn shell_endpoints(app: State<'_, App>, aas_id: String) -> Reply<Vec<N
 pub async fn refresh_registry(app: State<'_, App>) -> Reply<()> {
     app.session().client.forget_registry().await;
     Ok(())
-}
-
-#[tauri::command]
-pub async fn list_elements(
-    app: State<'_, App>,
-    aas_id: String,
-    submodel: String,
-    snapshot: Option<i64>,
-) -> Reply<Vec<OutlineNode>> {
-    Ok(app.elements(snapshot, &aas_id, &submodel).await?)
 }
 
 /// The node's request as a curl command, tokens as placeholders (`id_shorts` outermost first).
@@ -110,22 +95,19 @@ pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply
 
 #[tauri::command]
 pub async fn take_snapshot(
-    handle: AppHandle,
     app: State<'_, App>,
     plant: String,
     asset_types: Vec<String>,
     on_progress: Channel<Progress>,
 ) -> Reply<SnapshotTaken> {
-    let keep = preferences::load(&handle)?.keep_snapshots;
     // The window may be gone; the crawl need not care.
     let progress = |p: &Progress| drop(on_progress.send(*p));
-    Ok(app
-        .take_snapshot(plant, &asset_types, keep, progress)
-        .await?)
+    Ok(app.take_snapshot(plant, &asset_types, progress).await?)
 }
 
+/// Cancels the snapshot or export running.
 #[tauri::command]
-pub fn cancel_loading(app: State<'_, App>) {
+pub fn cancel_job(app: State<'_, App>) {
     app.cancel_job();
 }
 
@@ -158,8 +140,8 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
 }
 
 #[tauri::command]
-pub fn list_profiles(handle: AppHandle, app: State<'_, App>) -> Reply<ProfileList> {
-    Ok(app.profiles(preferences::load(&handle)?.last_profile)?)
+pub fn list_profiles(app: State<'_, App>) -> Reply<ProfileList> {
+    Ok(app.profiles()?)
 }
 
 /// Saves a profile (an empty secret keeps the stored one; `session_only`: in memory only).
@@ -179,24 +161,18 @@ pub fn duplicate_profile(app: State<'_, App>, name: String) -> Reply<Profile> {
 }
 
 #[tauri::command]
-pub fn use_profile(handle: AppHandle, app: State<'_, App>, name: String) -> Reply<ProfileView> {
-    let view = app.use_profile(&name)?;
-    let mut remembered = preferences::load(&handle)?;
-    remembered.last_profile = Some(name);
-    preferences::save(&handle, &remembered)?;
-    Ok(view)
+pub fn use_profile(app: State<'_, App>, name: String) -> Reply<ProfileView> {
+    Ok(app.use_profile(&name)?)
 }
 
 #[tauri::command]
-pub fn get_preferences(handle: AppHandle) -> Reply<Preferences> {
-    preferences::load(&handle)
+pub fn get_preferences(app: State<'_, App>) -> Preferences {
+    app.preferences()
 }
 
 #[tauri::command]
-pub fn set_preference(handle: AppHandle, change: PreferenceChange) -> Reply<()> {
-    let mut remembered = preferences::load(&handle)?;
-    remembered.apply(change)?;
-    preferences::save(&handle, &remembered)
+pub fn set_preference(app: State<'_, App>, change: PreferenceChange) -> Reply<()> {
+    Ok(app.set_preference(change)?)
 }
 
 #[tauri::command]

@@ -5,7 +5,7 @@ use serde::Serialize;
 #[derive(Debug, thiserror::Error, Serialize)]
 #[error("{message}")]
 pub struct IpcError {
-    kind: aas_client::ErrorKind,
+    kind: aas_app::ErrorKind,
     message: String,
     detail: Option<String>,
 }
@@ -33,7 +33,7 @@ impl IpcError {
     pub fn local(message: String) -> Self {
         tracing::warn!("{message}");
         IpcError {
-            kind: aas_client::ErrorKind::Io,
+            kind: aas_app::ErrorKind::Io,
             message,
             detail: None,
         }

@@ -29,27 +29,37 @@ fn main() {
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
             use tauri::Manager;
-            app.manage(tauri::async_runtime::block_on(demo)??);
-            app.manage(recent_errors);
+            let preferences = preferences::PluginStore::open(app.handle())?;
+            let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
             // Where it fails the last profile is only not remembered: no reason not to start.
-            if let Err(e) = preferences::migrate(app.handle()) {
-                tracing::warn!(error = %e, "preferences: the last profile was not moved");
+            let window = app.get_webview_window("main");
+            let empty_web_storage = || match window {
+                Some(window) => window
+                    .clear_all_browsing_data()
+                    .map(|()| true)
+                    .map_err(|e| {
+                        aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
+                    }),
+                None => Ok(false),
+            };
+            if let Err(e) = state.move_old_preferences(empty_web_storage) {
+                tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
             }
+            app.manage(state);
+            app.manage(recent_errors);
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
             commands::connection_info,
-            commands::list_aas,
+            commands::tree_children,
             commands::shell_json,
-            commands::list_submodels,
-            commands::list_elements,
             commands::shell_endpoints,
             commands::refresh_registry,
             commands::curl_for,
             commands::save_blob,
             commands::open_file_address,
             commands::take_snapshot,
-            commands::cancel_loading,
+            commands::cancel_job,
             commands::export_selection,
             commands::reveal_export,
             commands::check_connection,

@@ -29,6 +29,6 @@ pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Op
     // The dialog blocks until answered: keep it off the async workers.
     let chosen = tokio::task::spawn_blocking(move || dialog.blocking_save_file())
         .await
-        .map_err(|e| aas_app::Error::BadRequest(format!("the save dialog failed: {e}")))?;
+        .map_err(|e| aas_app::Error::Internal(format!("the save dialog failed: {e}")))?;
     Ok(chosen.and_then(|p| p.into_path().ok()))
 }

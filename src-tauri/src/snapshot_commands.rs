@@ -6,17 +6,11 @@ use aas_app::{App, ChangesView, MovedAside, SearchAnswer, SnapshotShelf};
 use tauri::{AppHandle, State};
 
 use crate::commands::Reply;
-use crate::preferences;
 use crate::save_dialog::ask_save_path;
 
 #[tauri::command]
-pub async fn list_snapshots(
-    handle: AppHandle,
-    app: State<'_, App>,
-    plant: String,
-) -> Reply<SnapshotShelf> {
-    let keep = preferences::load(&handle)?.keep_snapshots;
-    Ok(app.snapshots(&plant, keep)?)
+pub async fn list_snapshots(app: State<'_, App>, plant: String) -> Reply<SnapshotShelf> {
+    Ok(app.snapshots(&plant)?)
 }
 
 #[tauri::command]

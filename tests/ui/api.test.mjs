@@ -27,13 +27,18 @@ function reset(outcome) {
 
 const offline = () => { throw { kind: 'offline', message: 'connection refused' }; };
 const node = { aasId: 'urn:aas:1', submodel: 'urn:sm:1', path: ['Temp'] };
+const live = api.liveSource('Nord');
+const stored = api.snapshotSource(7);
+const pumps = { level: 'aas_list', asset_type: 'pump' };
+const submodelsOf = (aasId) => ({ level: 'submodels', aas_id: aasId });
+const elementsOf = (aasId, submodel) => ({ level: 'elements', aas_id: aasId, submodel });
 
 test('a local command that succeeds says nothing of the service', async () => {
   reset(() => 'ok');
   await api.curlFor(node);
   await api.listProfiles();
   await api.connectionInfo();
-  await api.cancelLoading();
+  await api.cancelJob();
   await api.useProfile('Demo');
   await api.saveProfile({ name: 'Demo' }, {});
   await api.duplicateProfile('Demo');
@@ -70,48 +75,49 @@ const crawled = (requests, failed) => (command) => {
 
 test('a server command that succeeds reports the service reachable', async () => {
   reset(crawled(3, 1));
-  await api.listAas('Pump', 'Nord');
-  await api.listSubmodels('urn:aas:1');
-  await api.listElements('urn:aas:1', 'urn:sm:1');
+  await api.treeChildren(live, pumps);
+  await api.treeChildren(live, submodelsOf('urn:aas:1'));
+  await api.treeChildren(live, elementsOf('urn:aas:1', 'urn:sm:1'));
+  await api.shellJson(live, 'pump', 'urn:aas:1');
   await api.checkConnection();
   await api.saveBlob(node);
   await api.openFileAddress(node);
   await api.takeSnapshot('Nord', ['Pump'], () => {});
   await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'json' }, () => {});
-  assert.deepEqual(heard, [true, true, true, true, true, true, true, true]);
+  assert.deepEqual(heard, [true, true, true, true, true, true, true, true, true]);
 });
 
 test('an offline error from a server command reports it unreachable', async () => {
   reset(offline);
-  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'offline', message: 'connection refused' });
+  await assert.rejects(api.treeChildren(live, pumps), { kind: 'offline', message: 'connection refused' });
   await assert.rejects(api.checkConnection(), { kind: 'offline' });
   assert.deepEqual(heard, [false, false]);
 });
 
 test('an error only an answering server gives reports it reachable', async () => {
   reset(() => { throw { kind: 'not_found', message: 'no such shell' }; });
-  await assert.rejects(api.listSubmodels('urn:aas:gone'), { kind: 'not_found' });
+  await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:gone')), { kind: 'not_found' });
   answer = () => { throw { kind: 'unknown', message: '?' }; };
-  await assert.rejects(api.listSubmodels('urn:aas:1'), { kind: 'unknown' });
+  await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:1')), { kind: 'unknown' });
   assert.deepEqual(heard, [true], 'an unknown error says nothing');
 });
 
 test('the tree read from a snapshot says nothing of the service, live it does', async () => {
   const calls = [];
   reset((command, args) => { calls.push([command, args]); return []; });
-  await api.listAas('Pump', 'Nord', 7);
-  await api.listSubmodels('urn:aas:1', 7);
-  await api.listElements('urn:aas:1', 'Nameplate', 7);
+  await api.treeChildren(stored, pumps);
+  await api.treeChildren(stored, submodelsOf('urn:aas:1'));
+  await api.shellJson(stored, 'pump', 'urn:aas:1');
   assert.deepEqual(heard, []);
   assert.deepEqual(calls, [
-    ['list_aas', { assetType: 'Pump', plant: 'Nord', snapshot: 7 }],
-    ['list_submodels', { aasId: 'urn:aas:1', snapshot: 7 }],
-    ['list_elements', { aasId: 'urn:aas:1', submodel: 'Nameplate', snapshot: 7 }],
+    ['tree_children', { source: { from: 'snapshot', id: 7 }, node: pumps }],
+    ['tree_children', { source: { from: 'snapshot', id: 7 }, node: submodelsOf('urn:aas:1') }],
+    ['shell_json', { source: { from: 'snapshot', id: 7 }, assetType: 'pump', aasId: 'urn:aas:1' }],
   ]);
   answer = offline;
-  await assert.rejects(api.listSubmodels('urn:aas:1', 7), { kind: 'offline' });
+  await assert.rejects(api.treeChildren(stored, submodelsOf('urn:aas:1')), { kind: 'offline' });
   assert.deepEqual(heard, [], 'a snapshot read never moves the banner');
-  await assert.rejects(api.listSubmodels('urn:aas:1'), { kind: 'offline' });
+  await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:1')), { kind: 'offline' });
   assert.deepEqual(heard, [false], 'live, it does');
 });
 
@@ -199,10 +205,10 @@ test('a refused user token is told to whoever offers to open the profile', async
   const refused = [];
   api.onUserTokenRefused((e) => refused.push(e.message));
   reset(() => { throw { kind: 'user_token', message: 'the user token was refused or has expired' }; });
-  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'user_token' });
+  await assert.rejects(api.treeChildren(live, pumps), { kind: 'user_token' });
   assert.deepEqual(refused, ['the user token was refused or has expired']);
   assert.deepEqual(heard, [true], 'the service answered');
   reset(() => { throw { kind: 'auth', message: 'client refused' }; });
-  await assert.rejects(api.listAas('Pump', 'Nord'), { kind: 'auth' });
+  await assert.rejects(api.treeChildren(live, pumps), { kind: 'auth' });
   assert.equal(refused.length, 1, 'only the user token is fixed there');
 });

@@ -97,7 +97,7 @@ test('badges name every AAS element type and tolerate unknown ones', () => {
 });
 
 test('loading progress reads well', async () => {
-  const { progressText } = await import('../../ui/loading.js');
+  const { progressText } = await import('../../ui/take-and-export.js');
   assert.equal(progressText({ requests_done: 5, requests_known: 9, bytes: 1_250_000, failures: 0 }), '5/9 requests, 1.3 MB');
   assert.equal(progressText({ requests_done: 9, requests_known: 9, bytes: 0, failures: 2 }), '9/9 requests, 0.0 MB, 2 failed');
 });

@@ -127,6 +127,21 @@ impl ConnectionSource {
         })
     }
 
+    /// The name snapshots taken through `conn` are recorded under: the profile's, else
+    /// the client and the registry's host, so that two platforms (or two runs of the
+    /// demo) never mix.
+    pub fn snapshot_source(&self, conn: &Connection) -> String {
+        match self {
+            ConnectionSource::Profile(name) => name.clone(),
+            _ => {
+                let url = conn.registry_url.as_str();
+                let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+                let host = rest.split('/').next().unwrap_or(rest);
+                format!("{}@{} ({host})", conn.client_id, conn.realm)
+            }
+        }
+    }
+
     /// The asset types to query: those a profile's application requested, else all.
     pub fn requested_types(&self) -> Result<Vec<AssetType>> {
         match self {

@@ -1,4 +1,4 @@
-use aas_client::ErrorKind;
+use serde::Serialize;
 
 /// What went wrong in the application layer. Messages never hold a secret or a token.
 #[derive(Debug, thiserror::Error)]
@@ -48,15 +48,80 @@ pub enum Error {
     /// The built-in demo service did not start.
     #[error("the built-in demo service did not start: {0}")]
     Demo(#[from] aas_sandbox::Error),
+    /// The work was stopped before its end (Ctrl-C, the crawl it served went away).
+    #[error("interrupted; what was fetched so far is kept")]
+    Interrupted,
+    /// A task of this program failed (a bug): the message says which.
+    #[error("{0}")]
+    Internal(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// The kinds of failure the page and `aasmd`'s exit codes act on, by cause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The token server refused the client id or secret, or the gateway the access token.
+    Auth,
+    /// The gateway refused the user token: a new one must be pasted into the profile.
+    UserToken,
+    NotAllowed,
+    NotFound,
+    /// The request cannot be carried out as asked (by the server or by this program).
+    BadRequest,
+    RateLimited,
+    Server,
+    Offline,
+    /// The server's answer cannot be used.
+    BadData,
+    /// Unusable settings: a profile, a command line, a configuration file.
+    Config,
+    /// A local file could not be read or written.
+    Io,
+    /// The OS keychain refused or failed.
+    Keychain,
+    /// No OS keychain is reachable: the user may keep secrets for this session only.
+    KeychainUnavailable,
+    /// Another job is running.
+    Busy,
+    /// No snapshot to search, compare or export yet.
+    NoSnapshot,
+    /// The snapshot store file is damaged (or from a newer version): it can be moved aside.
+    StoreDamaged,
+    /// The disk is full; nothing written earlier was lost.
+    DiskFull,
+    /// Stopped before the end.
+    Interrupted,
+    /// A bug of this program.
+    Internal,
+}
+
+impl From<aas_client::ErrorKind> for ErrorKind {
+    fn from(kind: aas_client::ErrorKind) -> Self {
+        use aas_client::ErrorKind as Client;
+        match kind {
+            Client::Auth => ErrorKind::Auth,
+            Client::UserToken => ErrorKind::UserToken,
+            Client::NotAllowed => ErrorKind::NotAllowed,
+            Client::NotFound => ErrorKind::NotFound,
+            Client::BadRequest => ErrorKind::BadRequest,
+            Client::RateLimited => ErrorKind::RateLimited,
+            Client::Server => ErrorKind::Server,
+            Client::Offline => ErrorKind::Offline,
+            Client::BadData => ErrorKind::BadData,
+            Client::Config => ErrorKind::Config,
+            Client::Io => ErrorKind::Io,
+            Client::DiskFull => ErrorKind::DiskFull,
+        }
+    }
+}
 
 impl Error {
     /// The kind the UI and `aasmd`'s exit codes act on.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Client(e) => e.kind(),
+            Error::Client(e) => e.kind().into(),
             Error::Export(e) => export_kind(e),
             Error::Settings(_) => ErrorKind::Config,
             Error::Keychain(_) => ErrorKind::Keychain,
@@ -72,6 +137,8 @@ impl Error {
                 ErrorKind::DiskFull
             }
             Error::Io { .. } => ErrorKind::Io,
+            Error::Interrupted => ErrorKind::Interrupted,
+            Error::Internal(_) => ErrorKind::Internal,
         }
     }
 
@@ -85,6 +152,11 @@ impl Error {
             _ => None,
         }
     }
+
+    /// A task that ended without finishing its work (it panicked or was aborted).
+    pub(crate) fn stopped(e: tokio::task::JoinError) -> Self {
+        Error::Internal(format!("the task stopped before its end: {e}"))
+    }
 }
 
 /// The kind of an export's error, for the page and `aasmd`'s exit codes alike.
@@ -92,13 +164,15 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
     use aas_export::Error as Export;
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
-        Export::Io { .. } | Export::Stopped => ErrorKind::Io,
+        Export::Io { .. } => ErrorKind::Io,
+        Export::Stopped => ErrorKind::Interrupted,
         Export::BadData(_) => ErrorKind::BadData,
         Export::NotAFile(_) => ErrorKind::Config,
     }
 }
 
-fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
+/// The kind of a snapshot store's error.
+pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
     use aas_snapshot::Error as Store;
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,

@@ -1,14 +1,19 @@
 //! The application layer under both front ends (the desktop app and `aasmd`): the
-//! session with the built-in demo service, connection profiles and the keychain, the
-//! connection from a profile with command-line overrides, snapshot and export jobs
-//! (one at a time), the snapshot store's other uses, and a Blob's or File's content. No Tauri here: the desktop shell's
-//! commands are a few lines over this crate, and everything is tested over loopback.
+//! session (the built-in demo one way to make one), connection profiles and the
+//! keychain, the connection from a profile with command-line overrides, the source of
+//! answers the tree reads (live or a snapshot), the snapshot store and its rules, the
+//! crawl written to a file in bounded memory, jobs (one at a time), the preferences and
+//! a Blob's or File's content. No Tauri here: the desktop shell's commands are a few
+//! lines over this crate, and everything is tested over loopback.
 
-mod browse;
+mod app;
 mod connect;
 mod content;
+mod crawl_summary;
+mod crawl_to_file;
 mod diagnostics;
 mod error;
+mod export_job;
 mod heap;
 mod jobs;
 mod logging;
@@ -17,23 +22,37 @@ mod profile_form;
 mod profiles;
 pub mod rendering;
 mod session;
+mod snapshot_store;
 mod snapshots;
+mod source;
 
-pub use browse::ShellOf;
+use std::sync::{Mutex, MutexGuard};
+
+pub use app::{App, StatusView};
 pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
-pub use error::{export_kind, Error, Result};
+pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
+pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
+pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
+pub use export_job::{ExportRequest, ExportSummary};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
-pub use jobs::{ExportRequest, ExportSummary, LoadSummary};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
-pub use preferences::{PreferenceChange, Preferences, Theme, View, PREFERENCES_FILE};
+pub use preferences::{
+    PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
+};
 pub use profile_form::{ProfileForm, ProfileList};
 pub use profiles::{
     app_data_dir, snapshot_store_path, Keychain, Profile, ProfileStore, SecretKind, SecretStore,
     APP_IDENTIFIER,
 };
-pub use session::{App, ProfileView, Session, StatusView, DEMO_PROFILE};
-pub use snapshots::{
-    changes_csv, take_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotShelf,
-    SnapshotTaken, StoreView, Taken, DEFAULT_KEEP,
+pub use session::{ProfileView, Session, DEMO_PROFILE};
+pub use snapshot_store::{
+    ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken, DEFAULT_KEEP,
 };
+pub use snapshots::{changes_csv, SnapshotShelf, SnapshotTaken, StoreView};
+pub use source::Source;
+
+/// A poisoned lock only means another command panicked; the data is still usable.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

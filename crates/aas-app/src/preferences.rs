@@ -16,6 +16,34 @@ use crate::{app_data_dir, Error, ProfileStore, Result, DEFAULT_KEEP};
 /// would be that very file).
 pub const PREFERENCES_FILE: &str = "preferences.json";
 
+/// Where preferences are kept, key by key: the desktop shell hands its
+/// tauri-plugin-store store; without one they live in memory.
+pub trait PreferenceStore: Send + Sync + std::fmt::Debug {
+    fn get(&self, key: &str) -> Option<Value>;
+    fn set(&self, key: &str, value: Value);
+    /// Writes what was set; the message says why it could not.
+    fn save(&self) -> std::result::Result<(), String>;
+}
+
+/// Preferences of a program without a file of its own (tests, a front end that keeps
+/// none).
+#[derive(Debug, Default)]
+pub(crate) struct InMemory(std::sync::Mutex<BTreeMap<String, Value>>);
+
+impl PreferenceStore for InMemory {
+    fn get(&self, key: &str) -> Option<Value> {
+        crate::lock(&self.0).get(key).cloned()
+    }
+
+    fn set(&self, key: &str, value: Value) {
+        crate::lock(&self.0).insert(key.to_owned(), value);
+    }
+
+    fn save(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
+}
+
 /// Longest profile, plant or asset type name kept.
 const MAX_NAME: usize = 2048;
 

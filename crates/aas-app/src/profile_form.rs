@@ -47,8 +47,8 @@ impl ProfileForm {
 }
 
 impl App {
-    /// The saved profiles; `last` is the one used last (from the preferences).
-    pub fn profiles(&self, last: Option<String>) -> Result<ProfileList> {
+    /// The saved profiles, and the one used last.
+    pub fn profiles(&self) -> Result<ProfileList> {
         let store = ProfileStore::app_default()?;
         let saved = store.load()?;
         let session_only = saved
@@ -60,7 +60,7 @@ impl App {
             builtin: DEMO_PROFILE.into(),
             saved,
             active: self.session().profile.name,
-            last,
+            last: self.preferences().last_profile,
             session_only,
         })
     }
@@ -116,10 +116,13 @@ impl App {
             .await)
     }
 
-    /// Connects to a saved profile (its stored secrets), or back to the demo.
+    /// Connects to a saved profile (its stored secrets), or back to the demo, and
+    /// remembers it as the one used last.
     pub fn use_profile(&self, name: &str) -> Result<ProfileView> {
         let session = if name == DEMO_PROFILE {
-            self.demo_session()
+            self.demo_session().ok_or_else(|| {
+                Error::BadRequest("the built-in demo is not running in this program".into())
+            })?
         } else {
             let profile = ProfileStore::app_default()?.find(name)?;
             let conn = self.secrets.connection(&profile)?;
@@ -128,6 +131,9 @@ impl App {
         };
         let view = session.profile.clone();
         self.switch(session);
+        let mut preferences = self.preferences();
+        preferences.last_profile = Some(name.to_owned());
+        self.keep_preferences(&preferences)?;
         Ok(view)
     }
 }

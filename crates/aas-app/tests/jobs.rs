@@ -4,8 +4,9 @@
 
 use std::path::PathBuf;
 
+use aas_app::ErrorKind;
 use aas_app::{App, Error, ExportRequest};
-use aas_client::{ErrorKind, Pick};
+use aas_client::Pick;
 use tokio::sync::Notify;
 
 fn types() -> Vec<String> {
@@ -19,7 +20,7 @@ async fn app_with_store(test: &str) -> App {
     App::start_with_demo()
         .await
         .expect("demo service")
-        .with_store(dir.join("snapshots.sqlite3"))
+        .with_store(aas_app::SnapshotStore::at(dir.join("snapshots.sqlite3")))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -47,9 +48,7 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
         |_| {},
     );
     let others = async {
-        let load = app
-            .take_snapshot("DEMO-01".into(), &wanted, 10, |_| {})
-            .await;
+        let load = app.take_snapshot("DEMO-01".into(), &wanted, |_| {}).await;
         let again = app
             .export_snapshot("DEMO-01", None, "raw", |_| async {
                 Ok(Some(PathBuf::from("/never")))
@@ -72,20 +71,20 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
     // Cancel reaches the snapshot being taken: here from its first progress report.
     // What was fetched is kept, marked partial.
     let cancelled = app
-        .take_snapshot("DEMO-01".into(), &wanted, 10, |_| app.cancel_job())
+        .take_snapshot("DEMO-01".into(), &wanted, |_| app.cancel_job())
         .await
         .expect("the slot is free again");
     assert!(cancelled.loaded.cancelled, "{cancelled:?}");
     assert!(!cancelled.snapshot.complete, "{cancelled:?}");
     let whole = app
-        .take_snapshot("DEMO-01".into(), &wanted, 10, |_| {})
+        .take_snapshot("DEMO-01".into(), &wanted, |_| {})
         .await
         .expect("and free again");
     assert!(
         !whole.loaded.cancelled && whole.loaded.failures.is_empty() && whole.snapshot.complete,
         "{whole:?}"
     );
-    let listed = app.snapshots("DEMO-01", 10).expect("list").snapshots;
+    let listed = app.snapshots("DEMO-01").expect("list").snapshots;
     let ids: Vec<i64> = listed.iter().map(|s| s.id).collect();
     assert_eq!(
         ids,
@@ -97,7 +96,7 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_that_cannot_be_written_names_the_file_and_the_os_error() {
     let app = app_with_store("unwritable").await;
-    app.take_snapshot("DEMO-01".into(), &types(), 10, |_| {})
+    app.take_snapshot("DEMO-01".into(), &types(), |_| {})
         .await
         .expect("taken");
     let target = PathBuf::from("/nonexistent-folder-of-this-test/plant.json");

@@ -56,7 +56,7 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
         .expect("tried");
     assert!(format!("{steps:?}").contains("Failed"), "{steps:?}");
     let taken = app
-        .take_snapshot("DEMO-01".into(), &["machine".into()], 10, |_| {})
+        .take_snapshot("DEMO-01".into(), &["machine".into()], |_| {})
         .await
         .expect("taken");
     assert!(taken.loaded.failures.is_empty());

@@ -42,7 +42,7 @@ async fn a_profile_offers_only_the_asset_types_its_application_requested() {
     let view = app.use_profile("Two types").expect("connected");
     assert_eq!(view.asset_types, ["machine", "tool"]);
     let taken = app
-        .take_snapshot("DEMO-01".into(), &["machine".into()], 10, |_| {})
+        .take_snapshot("DEMO-01".into(), &["machine".into()], |_| {})
         .await
         .expect("taken with the profile's secrets, kept for this session");
     assert!(

@@ -3,8 +3,10 @@
 //! a snapshot browses as the live service does, and the store's failures have kinds
 //! the page acts on.
 
-use aas_app::App;
-use aas_client::ErrorKind;
+use aas_app::ErrorKind;
+use aas_app::{App, Source};
+use aas_client::NodePath;
+use aas_model::AssetType;
 
 const PLANT: &str = "DEMO-01";
 
@@ -19,24 +21,26 @@ async fn app_with_store(test: &str) -> (App, std::path::PathBuf) {
     let app = App::start_with_demo()
         .await
         .expect("demo service")
-        .with_store(store.clone());
+        .with_store(aas_app::SnapshotStore::at(store.clone()));
     (app, store)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_the_newest_complete_snapshots_are_kept_and_older_ones_are_named() {
     let (app, _) = app_with_store("keep").await;
+    app.set_preference(aas_app::PreferenceChange::KeepSnapshots(2))
+        .expect("keep 2");
     let mut taken = Vec::new();
     for _ in 0..3 {
         let t = app
-            .take_snapshot(PLANT.into(), &types(), 2, |_| {})
+            .take_snapshot(PLANT.into(), &types(), |_| {})
             .await
             .expect("taken");
         taken.push(t);
     }
     assert!(taken[0].retired.is_empty() && taken[1].retired.is_empty());
     assert_eq!(taken[2].retired, [taken[0].snapshot.id]);
-    let shelf = app.snapshots(PLANT, 2).expect("list");
+    let shelf = app.snapshots(PLANT).expect("list");
     let ids: Vec<i64> = shelf.snapshots.iter().map(|s| s.id).collect();
     assert_eq!(ids, [taken[2].snapshot.id, taken[1].snapshot.id]);
     assert!(shelf.store.bytes > 0 && shelf.snapshots.iter().all(|s| s.bytes > 0));
@@ -60,7 +64,7 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     assert!(none.to_string().contains("Take snapshot"), "{none}");
 
     let id = app
-        .take_snapshot(PLANT.into(), &types(), 10, |_| {})
+        .take_snapshot(PLANT.into(), &types(), |_| {})
         .await
         .expect("taken")
         .snapshot
@@ -73,9 +77,16 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     assert_eq!(hit.asset_type.map(|t| t.code()), Some("machine"));
     let submodel = hit.hit.submodel.clone().expect("in a submodel");
 
-    let live = app.aas_list(None, "machine", PLANT).await.expect("live");
+    let live_source = Source::Live {
+        plant: PLANT.into(),
+    };
+    let stored_source = Source::Snapshot { id };
+    let machines = NodePath::AasList {
+        asset_type: AssetType::Machine,
+    };
+    let live = app.children(&live_source, &machines).await.expect("live");
     let stored = app
-        .aas_list(Some(id), "machine", PLANT)
+        .children(&stored_source, &machines)
         .await
         .expect("stored");
     let ids = |nodes: &[aas_model::OutlineNode]| -> Vec<Option<String>> {
@@ -84,43 +95,45 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     assert_eq!(ids(&stored), ids(&live));
     // The list comes without each shell's JSON; it is asked for one shell at a time.
     assert!(live.iter().all(|n| n.raw.is_empty()), "{live:?}");
-    let of = |aas_id: &str, snapshot| aas_app::ShellOf {
-        asset_type: "machine".into(),
-        aas_id: aas_id.into(),
-        snapshot,
-    };
     for shell in live.iter().filter_map(|n| n.id.as_deref()) {
-        let live = app.shell_json(&of(shell, None)).await.expect("live");
-        let stored = app.shell_json(&of(shell, Some(id))).await.expect("stored");
-        assert_eq!(stored, live);
+        let of = |source| app.shell_json(source, AssetType::Machine, shell);
+        let (live, stored) = (of(&live_source).await, of(&stored_source).await);
+        let live = live.expect("live");
+        assert_eq!(stored.expect("stored"), live);
         assert!(live.contains(shell), "{live}");
     }
-    let unknown = app.shell_json(&of("urn:x:none", Some(id))).await;
+    let unknown = app
+        .shell_json(&stored_source, AssetType::Machine, "urn:x:none")
+        .await;
     assert_eq!(
         unknown.expect_err("no such shell").kind(),
         ErrorKind::NotFound
     );
-    let live = app
-        .elements(None, &hit.hit.aas_id, &submodel)
-        .await
-        .expect("live");
+    let elements = NodePath::Elements {
+        aas_id: hit.hit.aas_id.clone(),
+        submodel,
+    };
+    let live = app.children(&live_source, &elements).await.expect("live");
     let stored = app
-        .elements(Some(id), &hit.hit.aas_id, &submodel)
+        .children(&stored_source, &elements)
         .await
         .expect("stored");
     assert_eq!(raws(&stored), raws(&live));
 
-    // A type that was not crawled is not in the snapshot; nor is another plant.
+    // A type that was not crawled is not in the snapshot; the tree has no registry.
+    let products = NodePath::AasList {
+        asset_type: AssetType::Product,
+    };
     let missing = app
-        .aas_list(Some(id), "product", PLANT)
+        .children(&stored_source, &products)
         .await
         .expect_err("not crawled");
     assert_eq!(missing.kind(), ErrorKind::NotFound, "{missing}");
-    let other = app
-        .aas_list(Some(id), "machine", "DEMO-02")
+    let registry = app
+        .children(&live_source, &NodePath::Registry)
         .await
-        .expect_err("other plant");
-    assert_eq!(other.kind(), ErrorKind::BadRequest, "{other}");
+        .expect_err("no registry level");
+    assert_eq!(registry.kind(), ErrorKind::BadRequest, "{registry}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -132,15 +145,15 @@ async fn a_damaged_store_is_named_and_moved_aside_on_request() {
         b"this is not a database, only text that fills a page".repeat(200),
     )
     .expect("damaged file");
-    let e = app.snapshots(PLANT, 10).expect_err("damaged");
+    let e = app.snapshots(PLANT).expect_err("damaged");
     assert_eq!(e.kind(), ErrorKind::StoreDamaged, "{e}");
     assert!(e.to_string().contains(&store.display().to_string()), "{e}");
 
     let moved = app.move_store_aside().expect("moved");
     assert!(moved.moved_to.exists() && moved.moved_to != store);
-    let shelf = app.snapshots(PLANT, 10).expect("a new store");
+    let shelf = app.snapshots(PLANT).expect("a new store");
     assert!(shelf.snapshots.is_empty());
-    app.take_snapshot(PLANT.into(), &types(), 10, |_| {})
+    app.take_snapshot(PLANT.into(), &types(), |_| {})
         .await
         .expect("taken into the new store");
 }

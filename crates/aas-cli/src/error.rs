@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use aas_client::ErrorKind;
+use aas_app::ErrorKind;
 
 /// Everything that ends `aasmd` with an error, and the exit code it maps to.
 #[derive(Debug, thiserror::Error)]
@@ -25,9 +25,6 @@ pub enum CliError {
     Partial(String),
     #[error(transparent)]
     Snapshot(#[from] aas_snapshot::Error),
-    /// Nothing to search or compare.
-    #[error("{0}")]
-    NoSnapshot(String),
     #[error("interrupted; what was fetched so far is written")]
     Interrupted,
     #[error(transparent)]
@@ -54,34 +51,20 @@ impl CliError {
     pub fn exit_code(&self) -> ExitCode {
         ExitCode::from(match self.kind() {
             Some(ErrorKind::Auth | ErrorKind::UserToken) => 3,
-            Some(ErrorKind::NotFound | ErrorKind::NotAllowed) => 4,
+            Some(ErrorKind::NotFound | ErrorKind::NotAllowed | ErrorKind::NoSnapshot) => 4,
             Some(ErrorKind::Offline) => 5,
             Some(ErrorKind::Io | ErrorKind::DiskFull) => OUTPUT_FAILED,
-            Some(ErrorKind::NoSnapshot) => 4,
-            Some(ErrorKind::StoreDamaged) => 2,
             Some(
-                ErrorKind::Config
+                ErrorKind::StoreDamaged
+                | ErrorKind::Config
                 | ErrorKind::BadRequest
                 | ErrorKind::Keychain
                 | ErrorKind::KeychainUnavailable,
             ) => 2,
+            Some(ErrorKind::Interrupted) => 130,
             Some(_) => 1,
             None => match self {
                 CliError::Usage(_) => 2,
-                CliError::NoSnapshot(_) => 4,
-                CliError::Snapshot(e) => match e {
-                    aas_snapshot::Error::NoSuchSnapshot(_) | aas_snapshot::Error::NoStore(_) => 4,
-                    aas_snapshot::Error::Damaged { .. }
-                    | aas_snapshot::Error::TooNew { .. }
-                    | aas_snapshot::Error::Folder(_)
-                    | aas_snapshot::Error::SeveralSources { .. } => 2,
-                    aas_snapshot::Error::Io { .. }
-                    | aas_snapshot::Error::Sql { .. }
-                    | aas_snapshot::Error::ReadOnly { .. } => OUTPUT_FAILED,
-                    aas_snapshot::Error::Busy { .. }
-                    | aas_snapshot::Error::BeingTaken(_)
-                    | aas_snapshot::Error::Export(_) => 1,
-                },
                 CliError::Stdout(_) => OUTPUT_FAILED,
                 CliError::Partial(_) => 6,
                 CliError::Interrupted => 130,
@@ -90,14 +73,14 @@ impl CliError {
         })
     }
 
-    /// The kind of a client or application error; `None` for the command line's own.
+    /// The kind of a client, store or application error; `None` for the command
+    /// line's own.
     fn kind(&self) -> Option<ErrorKind> {
         match self {
-            CliError::Client(e) => Some(e.kind()),
+            CliError::Client(e) => Some(e.kind().into()),
             CliError::App(e) => Some(e.kind()),
-            CliError::Export(e) | CliError::Snapshot(aas_snapshot::Error::Export(e)) => {
-                Some(aas_app::export_kind(e))
-            }
+            CliError::Export(e) => Some(aas_app::export_kind(e)),
+            CliError::Snapshot(e) => Some(aas_app::snapshot_kind(e)),
             _ => None,
         }
     }

@@ -88,7 +88,7 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             format,
             out,
             store,
-        } => snapshot::export(snapshot, format, &out, &store),
+        } => snapshot::export(snapshot, format, &out, &store).await,
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

@@ -1,15 +1,16 @@
 //! `aasmd snapshot take|list|rm`, `aasmd search`, `aasmd diff` and `aasmd export`: the
-//! local snapshot store.
+//! snapshot store through aas-app's `SnapshotStore`, whose rules the app uses too; here
+//! only the arguments and the printing.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use aas_app::{changes_csv, take_snapshot, ConnectionSource, Preferences, Taken};
-use aas_client::{Connection, CrawlPlan};
+use aas_app::{changes_csv, ConnectionSource, CrawlSummary, Preferences, SnapshotStore, Taken};
+use aas_client::CrawlPlan;
 use aas_export::Format;
 use aas_model::AssetType;
-use aas_snapshot::{Access, ChangeKind, SnapshotInfo, Store};
+use aas_snapshot::{ChangeKind, SnapshotInfo};
 
 use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
 use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
@@ -25,7 +26,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             store,
         } => take(conn, plant, asset_types, keep, &store).await,
         SnapshotCommand::List { plant, json, store } => {
-            let list = open(&store, Access::Read)?.list(plant.as_deref())?;
+            let list = store_of(&store)?.read(|store| store.list(plant.as_deref()))?;
             if json {
                 print(&serde_json::to_string(&list)?)
             } else {
@@ -34,7 +35,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             }
         }
         SnapshotCommand::Rm { id, store } => {
-            open(&store, Access::Write)?.remove(id)?;
+            store_of(&store)?.remove(id)?;
             eprintln!("aasmd: snapshot {id} removed");
             Ok(())
         }
@@ -51,12 +52,18 @@ pub fn search(
     json: bool,
     store: &StoreArg,
 ) -> Result<(), CliError> {
-    let store = open(store, Access::Read)?;
-    let id = match snapshot {
-        Some(id) => id,
-        None => latest(&store, plant, named_source(args)?.as_deref())?.id,
-    };
-    let hits = store.search(id, query, limit)?;
+    let store = store_of(store)?;
+    let source = named_source(args)?;
+    let chosen = store.chosen(snapshot, plant.as_deref(), source.as_deref())?;
+    if snapshot.is_none() {
+        say_chosen("searching", &chosen);
+    }
+    let hits: Vec<_> = store
+        .search(chosen, query, limit)?
+        .hits
+        .into_iter()
+        .map(|h| h.hit)
+        .collect();
     if json {
         return print(&serde_json::to_string(&hits)?);
     }
@@ -85,26 +92,32 @@ pub fn diff(
     csv: bool,
     store: &StoreArg,
 ) -> Result<(), CliError> {
-    let store = open(store, Access::Read)?;
-    let (old, new) = match ids {
-        [old, new] => (*old, *new),
-        _ => latest_two(&store, plant, named_source(args)?.as_deref())?,
+    let store = store_of(store)?;
+    let named = match ids {
+        [old, new] => Some((*old, *new)),
+        _ => None,
     };
-    let diff = store.diff(old, new)?;
-    for warning in &diff.warnings {
+    let source = named_source(args)?;
+    let (old, new) = store.chosen_pair(named, plant.as_deref(), source.as_deref())?;
+    if named.is_none() {
+        say_chosen("comparing", &old);
+        say_chosen("with", &new);
+    }
+    let changes = store.changes(old, new)?;
+    for warning in &changes.warnings {
         eprintln!("aasmd: warning: {warning}");
     }
+    let changes = changes.changes;
     if json {
-        return print(&serde_json::to_string(&diff.changes)?);
+        return print(&serde_json::to_string(&changes)?);
     }
     if csv {
         let mut out = std::io::stdout().lock();
-        out.write_all(&changes_csv(&diff.changes)?)?;
+        out.write_all(&changes_csv(&changes)?)?;
         out.flush()?;
         return Ok(());
     }
-    let lines: Vec<String> = diff
-        .changes
+    let lines: Vec<String> = changes
         .iter()
         .map(|c| {
             let at = [c.submodel.as_deref().unwrap_or(""), &c.path.join("/")].join("/");
@@ -128,10 +141,10 @@ pub fn diff(
 }
 
 /// `aasmd export --snapshot ID`.
-pub fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
-    let store = open(store, Access::Read)?;
-    let info = store.snapshot(id)?;
-    let bytes = store.export(id, format, out)?;
+pub async fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
+    let store = store_of(store)?;
+    let info = store.chosen(Some(id), None, None)?;
+    let bytes = store.export(id, format, out.to_owned()).await?;
     eprintln!(
         "aasmd: snapshot {id} of {} ({}): wrote {} ({bytes} bytes)",
         info.plant,
@@ -150,7 +163,7 @@ async fn take(
 ) -> Result<(), CliError> {
     let from = source(args);
     let conn = connection(args, &from)?;
-    let name = source_name(&from, &conn);
+    let name = from.snapshot_source(&conn);
     let asset_types = if asset_types.is_empty() {
         from.requested_types()?
     } else {
@@ -161,16 +174,9 @@ async fn take(
     let plan = CrawlPlan::new(plant, asset_types);
     let cancel = cancel_on_ctrl_c();
     let progress = CrawlProgress::new();
-    let taken = take_snapshot(
-        &client,
-        &store_path(store)?,
-        &name,
-        &plan,
-        keep,
-        &cancel,
-        |p| progress.show(p),
-    )
-    .await;
+    let taken = store_of(store)?
+        .take(&client, &name, &plan, keep, &cancel, |p| progress.show(p))
+        .await;
     progress.finish();
     let Taken {
         info,
@@ -195,37 +201,15 @@ async fn take(
         );
     }
     print(&serde_json::to_string(&info)?)?;
-    outcome(&crawl)
-}
-
-/// Whose snapshot it is: the profile's name, else the client and the registry's host,
-/// so that two platforms (or two runs of the demo) never mix.
-fn source_name(source: &ConnectionSource, conn: &Connection) -> String {
-    match source {
-        ConnectionSource::Profile(name) => name.clone(),
-        _ => {
-            let host = host_of(&conn.registry_url);
-            format!("{}@{} ({host})", conn.client_id, conn.realm)
-        }
-    }
-}
-
-/// `host:port` of a URL, or the URL when it has none.
-fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    rest.split('/').next().unwrap_or(rest).to_owned()
+    outcome(&CrawlSummary::of(&crawl))
 }
 
 /// The store of `--store` / `AASMD_STORE`, else the app's.
-fn store_path(store: &StoreArg) -> Result<PathBuf, CliError> {
-    match &store.path {
-        Some(path) => Ok(path.clone()),
-        None => Ok(aas_app::snapshot_store_path()?),
-    }
-}
-
-fn open(store: &StoreArg, access: Access) -> Result<Store, CliError> {
-    Ok(Store::open(&store_path(store)?, access)?)
+fn store_of(store: &StoreArg) -> Result<SnapshotStore, CliError> {
+    Ok(match &store.path {
+        Some(path) => SnapshotStore::at(path.clone()),
+        None => SnapshotStore::app_default()?,
+    })
 }
 
 /// The source the connection flags name (`--profile`, `--config`, `--registry-url`…),
@@ -236,41 +220,7 @@ fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
         return Ok(None);
     }
     let conn = connection(args, &from)?;
-    Ok(Some(source_name(&from, &conn)))
-}
-
-/// The complete snapshots of `plant` (or of the store's only plant) from `source` (or
-/// from the plant's only source), newest first, by the rule the app uses.
-fn complete_newest_first(
-    store: &Store,
-    plant: Option<String>,
-    source: Option<&str>,
-) -> Result<Vec<SnapshotInfo>, CliError> {
-    let plant =
-        match plant {
-            Some(plant) => plant,
-            None => match store.plants()?.as_slice() {
-                [] => return Err(CliError::NoSnapshot(
-                    "the store holds no snapshot yet; take one with aasmd snapshot take --plant P"
-                        .into(),
-                )),
-                [only] => only.clone(),
-                several => {
-                    return Err(CliError::Usage(format!(
-                        "the store holds snapshots of several plants ({}); say which with --plant",
-                        several.join(", ")
-                    )))
-                }
-            },
-        };
-    let list = store.complete_newest_first(&plant, source)?;
-    if list.is_empty() {
-        return Err(CliError::NoSnapshot(format!(
-            "no complete snapshot of {plant}{}; take one with aasmd snapshot take --plant {plant}",
-            source.map(|s| format!(" from {s}")).unwrap_or_default()
-        )));
-    }
-    Ok(list)
+    Ok(Some(from.snapshot_source(&conn)))
 }
 
 /// Names on stderr the snapshot a command chose by itself.
@@ -282,36 +232,6 @@ fn say_chosen(what: &str, s: &SnapshotInfo) {
         field(&s.source),
         s.taken_at
     );
-}
-
-/// The latest complete snapshot of `plant` from `source`, by the app's rule.
-fn latest(
-    store: &Store,
-    plant: Option<String>,
-    source: Option<&str>,
-) -> Result<SnapshotInfo, CliError> {
-    let newest = complete_newest_first(store, plant, source)?.remove(0);
-    say_chosen("searching", &newest);
-    Ok(newest)
-}
-
-/// The latest two complete snapshots of `plant` from `source`, by the app's rule.
-fn latest_two(
-    store: &Store,
-    plant: Option<String>,
-    source: Option<&str>,
-) -> Result<(i64, i64), CliError> {
-    let mut newest_first = complete_newest_first(store, plant, source)?.into_iter();
-    let newest = newest_first.next().expect("not empty");
-    let Some(older) = newest_first.next() else {
-        return Err(CliError::NoSnapshot(format!(
-            "only one complete snapshot of {} from {}: take another to compare",
-            newest.plant, newest.source
-        )));
-    };
-    say_chosen("comparing", &older);
-    say_chosen("with", &newest);
-    Ok((older.id, newest.id))
 }
 
 fn line(s: &SnapshotInfo) -> String {

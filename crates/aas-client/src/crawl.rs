@@ -189,6 +189,8 @@ pub struct Crawl {
     pub started: SystemTime,
     pub finished: SystemTime,
     pub fetched: Vec<Fetched>,
+    /// Answers received, whether kept in `fetched` or handed on as they arrived.
+    pub answers: usize,
     pub failures: Vec<Failure>,
     /// Parts of answers that could not be read (their answers are in `fetched`).
     pub unreadable: Vec<Unreadable>,
@@ -243,6 +245,7 @@ struct Walk<'p> {
     progress: Progress,
     /// Where each answer goes as it arrives (a list in memory, or a snapshot store).
     on_answer: &'p mut (dyn FnMut(Fetched) + Send),
+    answers: usize,
     failures: Vec<Failure>,
     unreadable: Vec<Unreadable>,
     node_limit_reached: bool,
@@ -285,6 +288,7 @@ impl<'p> Walk<'p> {
             queue,
             shells: HashSet::new(),
             on_answer,
+            answers: 0,
             failures: Vec::new(),
             unreadable: Vec::new(),
             node_limit_reached: false,
@@ -330,6 +334,7 @@ impl<'p> Walk<'p> {
         for child in below.into_iter().rev() {
             self.queue.push_front(child);
         }
+        self.answers += 1;
         (self.on_answer)(Fetched { path, url, raw });
     }
 
@@ -586,6 +591,7 @@ impl Client {
             started,
             finished: SystemTime::now(),
             fetched: Vec::new(),
+            answers: walk.answers,
             failures: walk.failures,
             unreadable: walk.unreadable,
             cancelled,

@@ -8,12 +8,16 @@
 
 use serde::Deserialize;
 
-use crate::token::MAX_TOKEN_BODY;
 use crate::transport::{read_body, Pace};
 use crate::{Error, Result};
 
 const WELL_KNOWN: &str = ".well-known/openid-configuration";
 const TOKEN_PATH: &str = "protocol/openid-connect/token";
+
+/// The largest token answer read, and the largest discovery document: real ones are a
+/// few kilobytes (a JWT with its claims), so anything near this is not a token server
+/// talking.
+pub const MAX_TOKEN_BODY: usize = 1024 * 1024;
 
 /// The token endpoint found, and whether it is certain (a document named it, or every
 /// layout answered without one): an uncertain guess is asked again next time.

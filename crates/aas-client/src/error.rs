@@ -65,7 +65,7 @@ pub const MAX_ERROR_BODY: usize = 2048;
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// The kinds of failure the UI reacts to differently.
+/// The kinds of failure of talking to the service (the application layer adds its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorKind {
@@ -85,16 +85,6 @@ pub enum ErrorKind {
     Config,
     /// A local file could not be read or written.
     Io,
-    /// The OS keychain refused or failed.
-    Keychain,
-    /// No OS keychain is reachable: the user may keep secrets for this session only.
-    KeychainUnavailable,
-    /// Another job of the same kind is running.
-    Busy,
-    /// No snapshot to search, compare or export yet.
-    NoSnapshot,
-    /// The snapshot store file is damaged (or from a newer version): it can be moved aside.
-    StoreDamaged,
     /// The disk is full; nothing written earlier was lost.
     DiskFull,
 }

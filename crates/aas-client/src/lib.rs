@@ -31,11 +31,12 @@ pub use crawl::{
     DEFAULT_CONCURRENCY, DEFAULT_MAX_NODES, DEFAULT_OFFLINE_WAIT,
 };
 pub use curl::curl_command;
+pub use discovery::MAX_TOKEN_BODY;
 pub use endpoints::NamedEndpoint;
 pub use error::{Error, ErrorKind, Result, MAX_ERROR_BODY};
 pub use follow::ids_in_list;
 pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use selection::{Pick, Selection};
-pub use token::{read_token_response, TokenSource, MAX_TOKEN_BODY};
+pub use token::{read_token_response, TokenSource};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT, DEFAULT_MIN_RATE};

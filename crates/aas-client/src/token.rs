@@ -4,6 +4,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
+use crate::discovery::MAX_TOKEN_BODY;
 use crate::{ClientAuth, Connection, Error, Result, Secret};
 
 /// Gets access tokens by the client-credentials grant and caches them. The cache lock
@@ -37,10 +38,6 @@ struct TokenResponse {
     #[serde(default)]
     expires_in: Option<serde_json::Value>,
 }
-
-/// The largest token answer read: real ones are a few kilobytes (a JWT with its
-/// claims), so anything near this is not a token server talking.
-pub const MAX_TOKEN_BODY: usize = 1024 * 1024;
 
 /// When neither `expires_in` nor the token's own `exp` says how long it lives.
 const ASSUMED_LIFETIME: Duration = Duration::from_secs(60);

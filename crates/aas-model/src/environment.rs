@@ -50,3 +50,20 @@ impl Record<'_> for Environment {
         Ok(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    const GOOD: &str = r#"{"value" : 1.50,"idShort":"good","modelType":{"name":"Property"}}"#;
+
+    #[test]
+    fn elements_in_an_environment_keep_their_text() {
+        let json =
+            format!(r#"{{"submodels":[{{"idShort":"S","submodelElements":[{GOOD}]}}],"y":[]}}"#);
+        let env = parse::<Environment>(&json).expect("valid");
+        assert_eq!(env.extra.len(), 1);
+        assert_eq!(env.submodels[0].elements()[0].raw(), GOOD);
+    }
+}

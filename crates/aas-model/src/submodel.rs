@@ -108,7 +108,7 @@ impl Record<'_> for SubmodelFields {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse, Environment, Error};
+    use crate::{parse, Error};
 
     const GOOD: &str = r#"{"value" : 1.50,"idShort":"good","modelType":{"name":"Property"}}"#;
     const BAD: &str =
@@ -143,15 +143,6 @@ mod tests {
     }
 
     #[test]
-    fn elements_in_an_environment_keep_their_text() {
-        let json =
-            format!(r#"{{"submodels":[{{"idShort":"S","submodelElements":[{GOOD}]}}],"y":[]}}"#);
-        let env = parse::<Environment>(&json).expect("valid");
-        assert_eq!(env.extra.len(), 1);
-        assert_eq!(env.submodels[0].elements()[0].raw(), GOOD);
-    }
-
-    #[test]
     fn absent_null_and_empty_elements_come_back_as_they_went_in() {
         for json in [
             r#"{"idShort":"S"}"#,
@@ -163,5 +154,39 @@ mod tests {
             assert_eq!(serde_json::to_string(&sm).expect("writes"), json);
         }
         assert!(parse::<Submodel>(r#"{"submodelElements":[]}"#).is_err());
+    }
+
+    #[test]
+    fn a_decode_error_names_the_json_path_of_a_nested_failure() {
+        let json = r#"{"idShort":"S","submodelElements":[
+            {"idShort":"ok","modelType":{"name":"Property"}}],
+            "qualifiers":[{"modelType":{"name":"Qualifier"},"type":"t","valueId":{"keys":[{"type":"GlobalReference"}]}}]}"#;
+        let err = parse::<Submodel>(json).expect_err("key value is missing");
+        match err {
+            Error::Decode { path, message } => {
+                assert_eq!(path, "qualifiers[0].valueId.keys[0]");
+                assert!(message.contains("missing field `value`"), "{message}");
+            }
+            other => panic!("not a decode error: {other}"),
+        }
+    }
+
+    #[test]
+    fn a_bad_nested_element_fails_alone_and_names_its_path_inside_itself() {
+        let json = r#"{"idShort":"S","submodelElements":[
+            {"idShort":"ok","modelType":{"name":"Property"}},
+            {"idShort":"C","modelType":{"name":"SubmodelElementCollection"},"value":[
+                {"idShort":"m","modelType":{"name":"MultiLanguageProperty"},"value":[{"language":"en"}]}]}]}"#;
+        let sm = parse::<Submodel>(json).expect("the submodel itself is fine");
+        let elements = sm.elements();
+        let c = elements[1].view().expect("the collection is fine");
+        let kids = c.children().expect("children");
+        match kids[0].view().expect_err("text is missing") {
+            Error::Decode { path, message } => {
+                assert_eq!(path, "value[0]");
+                assert!(message.contains("missing field `text`"), "{message}");
+            }
+            other => panic!("not a decode error: {other}"),
+        }
     }
 }

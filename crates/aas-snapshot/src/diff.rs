@@ -13,7 +13,7 @@ use rusqlite::params;
 use serde::Serialize;
 
 use crate::index::{element_rows, Cut, ElementRow};
-use crate::read::level_at;
+use crate::schema::level_at;
 use crate::store::Store;
 use crate::Result;
 

@@ -14,6 +14,7 @@ use aas_model::AssetType;
 use rusqlite::{params, OptionalExtension};
 
 use crate::content;
+use crate::schema::level;
 use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
 
@@ -56,6 +57,7 @@ impl Store {
             started: taken_at,
             finished: taken_at,
             fetched: Vec::new(),
+            answers: usize::try_from(info.nodes).unwrap_or(usize::MAX),
             failures,
             unreadable: self.unreadable(id)?,
             cancelled: false,
@@ -196,16 +198,6 @@ impl Store {
         }
         Ok(read)
     }
-}
-
-/// A level as the `nodes` table numbers it: 0 for the registry to 3 for elements.
-pub(crate) fn level(level: NodeLevel) -> i64 {
-    NodeLevel::ALL.iter().position(|l| *l == level).unwrap_or(0) as i64
-}
-
-/// The level the `nodes` table numbers `n`.
-pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
-    NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
 }
 
 /// The size past which an export reads a body from its row piece by piece (the

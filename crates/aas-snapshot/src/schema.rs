@@ -2,6 +2,7 @@
 //! [`MIGRATIONS`] takes the store one version further, and a store is brought up to
 //! date when it is opened.
 
+use aas_client::NodeLevel;
 use rusqlite::Connection;
 
 /// Version `i + 1` is reached by running `MIGRATIONS[i]`. Never edit an entry once
@@ -139,6 +140,16 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ",
 ];
 
+/// A level as the `nodes` table numbers it: 0 for the registry to 3 for elements.
+pub(crate) fn level(level: NodeLevel) -> i64 {
+    NodeLevel::ALL.iter().position(|l| *l == level).unwrap_or(0) as i64
+}
+
+/// The level the `nodes` table numbers `n`.
+pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
+    NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
+}
+
 /// The version this build writes.
 pub(crate) fn latest() -> i64 {
     MIGRATIONS.len() as i64
@@ -190,66 +201,5 @@ mod tests {
                 .expect("count");
             assert_eq!(kept, 1, "from version {from}");
         }
-    }
-
-    #[test]
-    fn answers_of_version_3_are_read_searched_and_compared_after_the_migration() {
-        use aas_client::NodePath;
-        let dir = std::env::temp_dir().join(format!("aas-snapshot-v3-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("dir");
-        let path = dir.join("store.sqlite3");
-        let elements = |serial: &str| {
-            format!(
-                r#"[{{"idShort":"SerialNumber","modelType":{{"name":"Property"}},"value":"{serial}"}}]"#
-            )
-        };
-        let nameplate = NodePath::Elements {
-            aas_id: "urn:x:pump#1".into(),
-            submodel: "Nameplate".into(),
-        };
-        {
-            let conn = Connection::open(&path).expect("sqlite");
-            for sql in &MIGRATIONS[..3] {
-                conn.execute_batch(sql).expect("version 3");
-            }
-            conn.pragma_update(None, "user_version", 3)
-                .expect("version");
-            let key = serde_json::to_string(&nameplate).expect("key");
-            for (id, serial) in [(1, "SN-P-0001"), (2, "SN-P-0002")] {
-                let raw = elements(serial);
-                let hash = crate::content::hash(raw.as_bytes());
-                conn.execute(
-                    "INSERT INTO snapshots (id, source, plant, taken_at, state) VALUES (?1, 's', 'P', '2026-11-23T10:00:00Z', 'complete')",
-                    [id],
-                )
-                .expect("snapshot");
-                conn.execute(
-                    "INSERT INTO bodies (hash, bytes) VALUES (?1, ?2)",
-                    rusqlite::params![hash, raw.as_bytes()],
-                )
-                .expect("body");
-                conn.execute(
-                    "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
-                     VALUES (?1, 0, ?2, 'http://gw/x', ?3, 'urn:x:pump#1', 'Nameplate')",
-                    rusqlite::params![id, key, hash],
-                )
-                .expect("answer");
-            }
-        }
-        let store = crate::Store::open(&path, crate::Access::Read).expect("migrated by a read");
-        assert_eq!(
-            store.answer(1, &nameplate).expect("read"),
-            Some(elements("SN-P-0001"))
-        );
-        let hits = store.search(2, "SN-P-0002", 10).expect("search");
-        assert_eq!(hits.len(), 1, "{hits:?}");
-        assert_eq!(hits[0].path, ["SerialNumber"]);
-        assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
-        let diff = store.diff(1, 2).expect("diff");
-        assert_eq!(diff.changes.len(), 1, "{diff:?}");
-        assert_eq!(diff.changes[0].new.as_deref(), Some("SN-P-0002"));
-        drop(store);
-        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

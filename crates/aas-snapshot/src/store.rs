@@ -1,13 +1,14 @@
 //! The store file: opening (created 0600 before SQLite touches it, brought up to the
-//! current schema), the list of snapshots, and removing one with what only it used.
+//! current schema), the list of snapshots, removing one with what only it used, and
+//! the one-writer lock beside it.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::writer::{index, SnapshotWriter, WriterLock};
+use crate::index::index;
 use crate::{schema, Error, Result};
 
 /// An open snapshot store.
@@ -40,12 +41,13 @@ pub struct SnapshotInfo {
 
 /// A snapshot's counts as its rows give them. A snapshot being taken (or left so by a
 /// process that died) has its counts only in its rows until it ends.
-const SHELLS_HELD: &str = "(SELECT count(*) FROM answers a JOIN nodes n ON n.id = a.node
+pub(crate) const SHELLS_HELD: &str = "(SELECT count(*) FROM answers a JOIN nodes n ON n.id = a.node
         WHERE a.snapshot = snapshots.id AND n.level = 2)
     + (SELECT count(*) FROM failures f
         WHERE f.snapshot = snapshots.id AND json_extract(f.path, '$.level') = 'submodels')";
-const NODES_HELD: &str = "(SELECT count(*) FROM answers a WHERE a.snapshot = snapshots.id)";
-const BYTES_HELD: &str = "(SELECT coalesce(sum(c.size), 0) FROM answers a
+pub(crate) const NODES_HELD: &str =
+    "(SELECT count(*) FROM answers a WHERE a.snapshot = snapshots.id)";
+pub(crate) const BYTES_HELD: &str = "(SELECT coalesce(sum(c.size), 0) FROM answers a
         JOIN contents c ON c.id = a.content WHERE a.snapshot = snapshots.id)";
 
 /// The columns of [`snapshot_row`]; the counts of a snapshot still `taking` are counted.
@@ -171,7 +173,13 @@ impl Store {
         let source = match source {
             Some(source) => source.to_owned(),
             None => {
-                let mut sources: Vec<String> = list.iter().map(|s| s.source.clone()).collect();
+                // Only sources that could be chosen from: a cancelled take of another
+                // profile does not make the plant's own history ambiguous.
+                let mut sources: Vec<String> = list
+                    .iter()
+                    .filter(|s| s.complete)
+                    .map(|s| s.source.clone())
+                    .collect();
                 sources.sort();
                 sources.dedup();
                 match sources.as_slice() {
@@ -201,40 +209,10 @@ impl Store {
         rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
     }
 
-    /// Starts a snapshot of `plant` from `source`, taken at `taken_at` (the crawl's
-    /// start). Fails with [`Error::Busy`] while another one is being taken.
-    pub fn begin(
-        &mut self,
-        source: &str,
-        plant: &str,
-        taken_at: SystemTime,
-    ) -> Result<SnapshotWriter<'_>> {
-        let lock = WriterLock::take(&self.path)?;
-        // Holding the lock, a snapshot still being taken was interrupted: it keeps what
-        // its rows hold, counted.
-        self.conn
-            .execute(
-                &format!(
-                    "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
-                     nodes = {NODES_HELD}, bytes = {BYTES_HELD} WHERE state = 'taking'"
-                ),
-                [],
-            )
-            .map_err(self.sql())?;
-        let taken_at = humantime::format_rfc3339_seconds(taken_at).to_string();
-        self.conn
-            .execute(
-                "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",
-                params![source, plant, taken_at],
-            )
-            .map_err(self.sql())?;
-        let id = self.conn.last_insert_rowid();
-        SnapshotWriter::new(self, id, lock)
-    }
-
-    /// Keeps the newest `keep` complete snapshots of `plant` from `source` and removes
-    /// the older ones, with the partial ones older than the oldest kept; returns the
-    /// ids removed, oldest first.
+    /// Keeps the newest `keep` complete snapshots of `plant` from `source` (at least
+    /// one) and removes every snapshot older than the oldest of them, complete or
+    /// partial; while there are fewer complete ones, nothing is removed. Returns the ids
+    /// removed, oldest first.
     pub fn retire(&mut self, source: &str, plant: &str, keep: usize) -> Result<Vec<i64>> {
         let mut newest_first: Vec<SnapshotInfo> = self
             .list(Some(plant))?
@@ -307,6 +285,28 @@ impl Store {
         while steps.next()?.is_some() {}
         self.conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+    }
+}
+
+/// The one-writer lock: an OS lock on a file beside the store, released when dropped
+/// (or when the process dies).
+#[derive(Debug)]
+pub(crate) struct WriterLock {
+    /// Held only for its lock.
+    _file: File,
+}
+
+impl WriterLock {
+    pub(crate) fn take(store: &Path) -> Result<WriterLock> {
+        let path = PathBuf::from(format!("{}.writer-lock", store.display()));
+        let file = file_error(store, "create the writer lock of", File::create(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(WriterLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy {
+                path: store.to_owned(),
+            }),
+            Err(std::fs::TryLockError::Error(e)) => file_error(store, "lock", Err(e)),
+        }
     }
 }
 
@@ -469,4 +469,72 @@ pub(crate) fn file_error<T>(
             source,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content;
+    use crate::schema::MIGRATIONS;
+
+    #[test]
+    fn answers_of_version_3_are_read_searched_and_compared_after_the_migration() {
+        use aas_client::NodePath;
+        let dir = std::env::temp_dir().join(format!("aas-snapshot-v3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("store.sqlite3");
+        let elements = |serial: &str| {
+            format!(
+                r#"[{{"idShort":"SerialNumber","modelType":{{"name":"Property"}},"value":"{serial}"}}]"#
+            )
+        };
+        let nameplate = NodePath::Elements {
+            aas_id: "urn:x:pump#1".into(),
+            submodel: "Nameplate".into(),
+        };
+        {
+            let conn = Connection::open(&path).expect("sqlite");
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).expect("version 3");
+            }
+            conn.pragma_update(None, "user_version", 3)
+                .expect("version");
+            let key = serde_json::to_string(&nameplate).expect("key");
+            for (id, serial) in [(1, "SN-P-0001"), (2, "SN-P-0002")] {
+                let raw = elements(serial);
+                let hash = content::hash(raw.as_bytes());
+                conn.execute(
+                    "INSERT INTO snapshots (id, source, plant, taken_at, state) VALUES (?1, 's', 'P', '2026-11-23T10:00:00Z', 'complete')",
+                    [id],
+                )
+                .expect("snapshot");
+                conn.execute(
+                    "INSERT INTO bodies (hash, bytes) VALUES (?1, ?2)",
+                    rusqlite::params![hash, raw.as_bytes()],
+                )
+                .expect("body");
+                conn.execute(
+                    "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
+                     VALUES (?1, 0, ?2, 'http://gw/x', ?3, 'urn:x:pump#1', 'Nameplate')",
+                    rusqlite::params![id, key, hash],
+                )
+                .expect("answer");
+            }
+        }
+        let store = Store::open(&path, Access::Read).expect("migrated by a read");
+        assert_eq!(
+            store.answer(1, &nameplate).expect("read"),
+            Some(elements("SN-P-0001"))
+        );
+        let hits = store.search(2, "SN-P-0002", 10).expect("search");
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].path, ["SerialNumber"]);
+        assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
+        let diff = store.diff(1, 2).expect("diff");
+        assert_eq!(diff.changes.len(), 1, "{diff:?}");
+        assert_eq!(diff.changes[0].new.as_deref(), Some("SN-P-0002"));
+        drop(store);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
 }

@@ -6,18 +6,20 @@
 //! batches, so a crash loses at most the last batch and the snapshot stays marked as
 //! being taken until the next writer marks it partial.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
+use std::time::SystemTime;
 
-use aas_client::{Body, Failure, Fetched, NodeLevel, NodePath, Unreadable};
+use aas_client::{Body, Crawl, Failure, Fetched, NodeLevel, NodePath, Unreadable};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::content::{self, Packer};
-use crate::index::{document, element_rows};
-use crate::read::level;
-use crate::store::{connect, file_error, sql_error, SnapshotInfo, Store};
+use crate::index::index;
+use crate::schema::level;
+use crate::store::{
+    connect, sql_error, SnapshotInfo, Store, WriterLock, BYTES_HELD, NODES_HELD, SHELLS_HELD,
+};
 use crate::{Error, Result};
 
 /// Answers written per transaction, at most.
@@ -27,25 +29,36 @@ const BATCH_BYTES: usize = 64 << 20;
 /// Answers waiting for the writer, at most, before the crawl waits for it.
 const QUEUE: usize = 64;
 
-/// The one-writer lock: an OS lock on a file beside the store, released when dropped
-/// (or when the process dies).
-#[derive(Debug)]
-pub(crate) struct WriterLock {
-    /// Held only for its lock.
-    _file: File,
-}
-
-impl WriterLock {
-    pub(crate) fn take(store: &Path) -> Result<WriterLock> {
-        let path = PathBuf::from(format!("{}.writer-lock", store.display()));
-        let file = file_error(store, "create the writer lock of", File::create(&path))?;
-        match file.try_lock() {
-            Ok(()) => Ok(WriterLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => Err(Error::Busy {
-                path: store.to_owned(),
-            }),
-            Err(std::fs::TryLockError::Error(e)) => file_error(store, "lock", Err(e)),
-        }
+impl Store {
+    /// Starts a snapshot of `plant` from `source`, taken at `taken_at` (the crawl's
+    /// start). Fails with [`Error::Busy`] while another one is being taken.
+    pub fn begin(
+        &mut self,
+        source: &str,
+        plant: &str,
+        taken_at: SystemTime,
+    ) -> Result<SnapshotWriter<'_>> {
+        let lock = WriterLock::take(&self.path)?;
+        // Holding the lock, a snapshot still being taken was interrupted: it keeps what
+        // its rows hold, counted.
+        self.conn
+            .execute(
+                &format!(
+                    "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
+                     nodes = {NODES_HELD}, bytes = {BYTES_HELD} WHERE state = 'taking'"
+                ),
+                [],
+            )
+            .map_err(self.sql())?;
+        let taken_at = humantime::format_rfc3339_seconds(taken_at).to_string();
+        self.conn
+            .execute(
+                "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",
+                params![source, plant, taken_at],
+            )
+            .map_err(self.sql())?;
+        let id = self.conn.last_insert_rowid();
+        SnapshotWriter::new(self, id, lock)
     }
 }
 
@@ -144,6 +157,19 @@ impl<'s> SnapshotWriter<'s> {
             }),
             None => Ok(Tally::default()),
         }
+    }
+
+    /// Ends the snapshot of `crawl`, whose answers it was given: keeps the crawl's
+    /// failures and unreadable parts, and is complete only when the crawl ran to its end
+    /// with every node answered (the one rule for the app's takes and `aasmd`'s).
+    pub fn finish_crawl(mut self, crawl: &Crawl) -> Result<SnapshotInfo> {
+        for failure in &crawl.failures {
+            self.failure(failure)?;
+        }
+        for part in &crawl.unreadable {
+            self.unreadable(part)?;
+        }
+        self.finish(!crawl.cancelled && !crawl.is_partial())
     }
 
     /// Ends the snapshot, complete or partial.
@@ -293,27 +319,6 @@ fn insert_content(
     conn.prepare_cached("INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, ?3)")?
         .execute(params![hash, size, packed])?;
     Ok(conn.last_insert_rowid())
-}
-
-/// Adds an elements body to the search index: one document, its rowid the body's id.
-pub(crate) fn index(conn: &Connection, content: i64, raw: &str) -> rusqlite::Result<()> {
-    let Some([id_short, value, texts, semantic_id, description]) = document(&element_rows(raw))
-    else {
-        return Ok(());
-    };
-    conn.prepare_cached(
-        "INSERT INTO answer_text (rowid, id_short, value, texts, semantic_id, description)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        content,
-        id_short,
-        value,
-        texts,
-        semantic_id,
-        description
-    ])?;
-    Ok(())
 }
 
 /// The id of the node at `path` fetched from `url`, added when new.

@@ -222,7 +222,7 @@ fn scalar_text(v: &serde_json::Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse, Error};
+    use crate::{parse, parse_list, Error};
 
     fn element(json: &str) -> SubmodelElement {
         parse(json).expect("valid element")
@@ -460,5 +460,46 @@ mod tests {
     fn a_missing_id_short_or_model_type_is_an_error() {
         assert!(parse::<SubmodelElement>(r#"{"modelType":{"name":"Property"}}"#).is_err());
         assert!(parse::<SubmodelElement>(r#"{"idShort":"a","value":"1"}"#).is_err());
+    }
+
+    #[test]
+    fn a_bad_item_keeps_its_bytes_and_its_reason_and_spares_the_rest() {
+        let json = r#"[{"idShort":"a","modelType":{"name":"Property"},"value":"1"},
+                       {"idShort":42,"modelType":{"name":"Property"}}]"#;
+        let items = parse_list::<SubmodelElement>(json).expect("an array");
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].view().expect("first is fine").id_short, "a");
+        let err = items[1].view().expect_err("second is malformed");
+        assert!(err.to_string().contains("idShort"), "{err}");
+        assert_eq!(
+            items[1].raw(),
+            r#"{"idShort":42,"modelType":{"name":"Property"}}"#
+        );
+    }
+
+    #[test]
+    fn raw_text_is_kept_byte_for_byte() {
+        let json = r#"[ {"value" : 1.50, "idShort":"x", "modelType":{"name":"Property"}} ]"#;
+        let items = parse_list::<SubmodelElement>(json).expect("an array");
+        assert_eq!(
+            items[0].raw(),
+            r#"{"value" : 1.50, "idShort":"x", "modelType":{"name":"Property"}}"#
+        );
+    }
+
+    #[test]
+    fn characters_after_the_value_are_an_error() {
+        let json = r#"{"idShort":"a","modelType":{"name":"Property"}}"#;
+        for text in [format!("{json}\u{1a}"), format!("{json} {{}}")] {
+            let err = parse::<SubmodelElement>(&text).expect_err("trailing characters");
+            assert!(err.to_string().contains("trailing characters"), "{err}");
+        }
+        parse::<SubmodelElement>(&format!(" {json}\n")).expect("whitespace is fine");
+    }
+
+    #[test]
+    fn not_an_array_is_an_error_at_the_root() {
+        let err = parse_list::<SubmodelElement>(r#"{"a":1}"#).expect_err("not a list");
+        assert!(err.to_string().starts_with("unexpected JSON at ."), "{err}");
     }
 }

@@ -16,7 +16,7 @@ import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
  * Returns `{reset, update}`: reset when what was shown no longer applies (another
  * profile or plant), update when the ticks or the snapshots changed.
  */
-export function initLoading(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = null }) {
+export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = null }) {
   let running = false;
 
   if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
@@ -76,7 +76,7 @@ export function initLoading(els, { current, ticked, snapshotToExport, onTaken, s
       fail(`No snapshot taken: ${problemWords(e)}`);
     }
   });
-  els.cancel.addEventListener('click', () => api.cancelLoading());
+  els.cancel.addEventListener('click', () => api.cancelJob());
 
   els.exportButton.addEventListener('click', async () => {
     const format = els.format.value;

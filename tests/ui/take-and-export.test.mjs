@@ -29,7 +29,7 @@ globalThis.window = {
     },
   },
 };
-const { initLoading } = await import('../../ui/loading.js');
+const { initTakeAndExport } = await import('../../ui/take-and-export.js');
 
 function element() {
   const handlers = {};
@@ -45,7 +45,7 @@ function page(known) {
   const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'format', 'reveal'];
   const els = Object.fromEntries(names.map((n) => [n, element()]));
   const taken = [];
-  initLoading(els, {
+  initTakeAndExport(els, {
     current: () => ({ plant: 'P1', assetTypes: ['machine'] }),
     ticked: () => ({ count: 0, plant: 'P1' }),
     snapshotToExport: () => known.snapshot,

@@ -1,0 +1,209 @@
+//! The application's state, shared by every command of a front end: the active session,
+//! the snapshot store, the preferences, the job slot, and the built-in demo service when
+//! the app started with it (it lives as long as the app, so the demo profile can always
+//! be switched back to).
+
+use std::path::PathBuf;
+use std::sync::{Mutex, RwLock};
+
+use aas_client::{ClientAuth, Connection, Secret};
+use aas_model::AssetType;
+use aas_sandbox::{Config, Sandbox};
+use serde::Serialize;
+
+use crate::jobs::Jobs;
+use crate::preferences::{InMemory, PreferenceStore};
+use crate::session::{Session, DEMO_PROFILE};
+use crate::{
+    lock, Error, PreferenceChange, Preferences, ProfileStore, Result, SecretStore, SnapshotStore,
+};
+
+#[derive(Debug)]
+pub struct App {
+    session: RwLock<Session>,
+    demo: Option<Demo>,
+    /// Secrets of saved profiles: the keychain, or memory for session-only ones.
+    pub(crate) secrets: SecretStore,
+    pub(crate) jobs: Jobs,
+    pub(crate) store: SnapshotStore,
+    pub(crate) preferences: Box<dyn PreferenceStore>,
+    /// The file the last export wrote, for "Show in folder".
+    pub(crate) last_export: Mutex<Option<PathBuf>>,
+}
+
+/// The built-in demo service and its session.
+#[derive(Debug)]
+struct Demo {
+    session: Session,
+    _sandbox: Sandbox,
+}
+
+impl App {
+    /// An app connected to `session`, keeping snapshots in `store`, its preferences in
+    /// memory until [`App::with_preferences`] names where they live.
+    pub fn new(session: Session, store: SnapshotStore) -> Self {
+        App {
+            session: RwLock::new(session),
+            demo: None,
+            secrets: SecretStore::default(),
+            jobs: Jobs::default(),
+            store,
+            preferences: Box::<InMemory>::default(),
+            last_export: Mutex::new(None),
+        }
+    }
+
+    /// Starts on the built-in demo profile (a service in this process on a random
+    /// loopback port), with the store in the app's data folder.
+    pub async fn start_with_demo() -> Result<Self> {
+        let sandbox = Sandbox::start(Config::default()).await?;
+        let info = sandbox.info();
+        let conn = Connection {
+            registry_url: info.registry_url.clone(),
+            gateway_url: info.gateway_url.clone(),
+            auth_url: info.auth_url.clone(),
+            realm: info.realm.clone(),
+            client_id: info.client_id.clone(),
+            client_secret: Secret::new(info.client_secret.clone()),
+            user_token: Secret::new(info.user_token.clone()),
+            client_auth: ClientAuth::Form,
+            token_url: None,
+            transport: Default::default(),
+        };
+        let session = Session::new(
+            DEMO_PROFILE,
+            true,
+            conn,
+            info.plants.clone(),
+            &AssetType::ALL,
+        )?;
+        let mut app = App::new(session.clone(), SnapshotStore::app_default()?);
+        app.demo = Some(Demo {
+            session,
+            _sandbox: sandbox,
+        });
+        Ok(app)
+    }
+
+    /// The same app over another snapshot store.
+    pub fn with_store(mut self, store: SnapshotStore) -> Self {
+        self.store = store;
+        self
+    }
+
+    /// The same app keeping its preferences in `store` (the desktop shell's file).
+    pub fn with_preferences(mut self, store: impl PreferenceStore + 'static) -> Self {
+        self.preferences = Box::new(store);
+        self
+    }
+
+    /// The active session.
+    pub fn session(&self) -> Session {
+        self.session
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The built-in demo's session, when the app started with it.
+    pub(crate) fn demo_session(&self) -> Option<Session> {
+        self.demo.as_ref().map(|demo| demo.session.clone())
+    }
+
+    /// Makes `session` the active one.
+    pub(crate) fn switch(&self, session: Session) {
+        *self.session.write().unwrap_or_else(|e| e.into_inner()) = session;
+    }
+
+    /// The snapshot store.
+    pub fn store(&self) -> &SnapshotStore {
+        &self.store
+    }
+
+    /// Cancels the snapshot or export running, if one is.
+    pub fn cancel_job(&self) {
+        self.jobs.cancel();
+    }
+
+    /// The file the last export wrote, for "Show in folder".
+    pub fn last_export(&self) -> Result<PathBuf> {
+        lock(&self.last_export)
+            .clone()
+            .ok_or_else(|| Error::BadRequest("nothing was exported yet".into()))
+    }
+
+    pub(crate) fn exported(&self, path: PathBuf) {
+        *lock(&self.last_export) = Some(path);
+    }
+}
+
+impl App {
+    /// The stored preferences: what is valid of them, defaults for the rest.
+    pub fn preferences(&self) -> Preferences {
+        Preferences::read(|key| self.preferences.get(key))
+    }
+
+    /// Applies a change the page asks for, and keeps it.
+    pub fn set_preference(&self, change: PreferenceChange) -> Result<()> {
+        let mut preferences = self.preferences();
+        preferences.apply(change)?;
+        self.keep_preferences(&preferences)
+    }
+
+    pub(crate) fn keep_preferences(&self, preferences: &Preferences) -> Result<()> {
+        for (key, value) in preferences.entries() {
+            self.preferences.set(key, value);
+        }
+        self.preferences
+            .save()
+            .map_err(|e| Error::Settings(format!("the preferences were not saved: {e}")))
+    }
+
+    /// At start, what earlier versions kept elsewhere: the last profile moves out of the
+    /// profiles' settings file; `empty_web_storage` empties the webview's own storage
+    /// once (their theme and views were there; the page never reads it now) and says
+    /// whether it did.
+    pub fn move_old_preferences(
+        &self,
+        empty_web_storage: impl FnOnce() -> Result<bool>,
+    ) -> Result<()> {
+        let mut preferences = self.preferences();
+        let mut changed = preferences.take_last_profile_from(&ProfileStore::app_default()?)?;
+        if !preferences.web_storage_cleared && empty_web_storage()? {
+            preferences.web_storage_cleared = true;
+            changed = true;
+        }
+        match changed {
+            true => self.keep_preferences(&preferences),
+            false => Ok(()),
+        }
+    }
+}
+
+/// What the status bar shows; no secret, only lifetimes and counts.
+#[derive(Debug, Serialize)]
+pub struct StatusView {
+    pub profile: String,
+    /// Seconds the current access token has left; `None` before the first request.
+    pub token_expires_in: Option<u64>,
+    /// The user token's `exp` (Unix seconds) when it is a JWT.
+    pub user_token_expiry: Option<u64>,
+    pub requests: u64,
+    pub errors: u64,
+}
+
+impl App {
+    /// What the active connection has done so far.
+    pub async fn status(&self) -> StatusView {
+        let session = self.session();
+        let client = &session.client;
+        let activity = client.activity();
+        StatusView {
+            profile: session.profile.name.clone(),
+            token_expires_in: client.token_expires_in().await.map(|d| d.as_secs()),
+            user_token_expiry: client.user_token_expiry(),
+            requests: activity.requests,
+            errors: activity.errors,
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The export of what the user ticked: fetched with progress and Cancel, written in
+//! bounded memory ([`crate::crawl_to_file`]).
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use aas_client::{CrawlPlan, Pick, Progress, Selection};
+use aas_export::Format;
+use aas_model::AssetType;
+use serde::Serialize;
+
+use crate::content::SaveAs;
+use crate::crawl_to_file::{crawl_to_file, ToFile, DEFAULT_HELD_BYTES};
+use crate::{App, CrawlSummary, Error, Result};
+
+/// What an export did: where it wrote (none when cancelled) and what it fetched.
+#[derive(Debug, Serialize)]
+pub struct ExportSummary {
+    pub path: Option<PathBuf>,
+    pub bytes: u64,
+    pub loaded: CrawlSummary,
+}
+
+/// What to export: the plant, its asset types, the ticked shells and the format.
+#[derive(Debug, Clone)]
+pub struct ExportRequest {
+    pub plant: String,
+    pub asset_types: Vec<String>,
+    pub picks: Vec<Pick>,
+    pub format: String,
+}
+
+impl App {
+    /// Asks `choose` where to save, fetches the ticked shells and submodels (progress
+    /// on `on_progress`, Cancel as for a snapshot), then writes them. Nothing is
+    /// written when the user cancels the choice or the fetching.
+    pub async fn export_selection<F, Fut>(
+        &self,
+        request: ExportRequest,
+        choose: F,
+        on_progress: impl Fn(&Progress),
+    ) -> Result<ExportSummary>
+    where
+        F: FnOnce(SaveAs) -> Fut,
+        Fut: Future<Output = Result<Option<PathBuf>>>,
+    {
+        let job = self.jobs.start("An export")?;
+        let format: Format = request.format.parse().map_err(Error::BadRequest)?;
+        if request.picks.is_empty() {
+            return Err(Error::BadRequest("nothing is ticked in the tree".into()));
+        }
+        let plan = plan(request.plant, &request.asset_types)?;
+        let selection = Selection::from(Some(request.picks));
+        let Some(path) = choose(save_as(format)).await? else {
+            return Ok(ExportSummary {
+                path: None,
+                bytes: 0,
+                loaded: CrawlSummary::not_started(),
+            });
+        };
+        let session = self.session();
+        let to = ToFile {
+            format,
+            out: &path,
+            maker: session.snapshot_source(),
+            held_limit: DEFAULT_HELD_BYTES,
+            write_if_cancelled: false,
+        };
+        let written = crawl_to_file(
+            &session.client,
+            &plan,
+            &selection,
+            to,
+            &job.cancel,
+            on_progress,
+            || tracing::info!("export: past the answers held in memory; the rest goes through a temporary store"),
+        )
+        .await?;
+        let loaded = CrawlSummary::of(&written.crawl);
+        let Some(bytes) = written.bytes else {
+            return Ok(ExportSummary {
+                path: None,
+                bytes: 0,
+                loaded,
+            });
+        };
+        self.exported(path.clone());
+        Ok(ExportSummary {
+            path: Some(path),
+            bytes,
+            loaded,
+        })
+    }
+}
+
+pub(crate) fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
+    let asset_types = asset_types
+        .iter()
+        .map(|t| t.parse::<AssetType>())
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(CrawlPlan::new(plant, asset_types))
+}
+
+/// The file name a save dialog suggests for `format`.
+pub(crate) fn save_as(format: Format) -> SaveAs {
+    let (name, extension) = match format {
+        Format::Raw => ("aas-raw-bundle.json", "json"),
+        Format::Env => ("aas-environment.json", "json"),
+        Format::Aasx => ("aas-environment.aasx", "aasx"),
+        Format::Csv => ("aas-properties.csv", "csv"),
+    };
+    SaveAs {
+        name: name.into(),
+        extension,
+    }
+}

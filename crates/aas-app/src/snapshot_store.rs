@@ -1,0 +1,315 @@
+//! The snapshot store as both front ends use it, and the one home of its rules: which
+//! snapshot a command means when none is named (the newest complete one of a plant from
+//! one source), recording a crawl, keeping the newest N, and search with each hit's
+//! asset type. One reader stays open while the store is in use: searches as the user
+//! types, hits opened and nodes browsed reuse it instead of opening the file each time.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use aas_client::{Client, Crawl, CrawlPlan, Progress, Selection};
+use aas_export::Format;
+use aas_model::AssetType;
+use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use crate::{lock, snapshot_store_path, Error, Result};
+
+/// How many complete snapshots of a plant and source are kept when nobody said.
+pub const DEFAULT_KEEP: usize = 10;
+
+/// The snapshot store at one path, shared by the app and `aasmd` (each process has its
+/// own `SnapshotStore`; SQLite keeps them apart).
+#[derive(Debug)]
+pub struct SnapshotStore {
+    path: PathBuf,
+    /// Opened on the first read; a store that is not there yet is looked for again.
+    reader: Mutex<Option<Store>>,
+    /// The asset type of each shell of the snapshot searched last: hits name it without
+    /// reading the AAS lists again as the user types.
+    shell_types: Mutex<Option<(i64, Arc<TypeOfShell>)>>,
+}
+
+type TypeOfShell = HashMap<String, AssetType>;
+
+/// A snapshot taken: what the store recorded, the crawl behind it, and the older
+/// snapshots removed to keep the newest ones only.
+#[derive(Debug)]
+pub struct Taken {
+    pub info: SnapshotInfo,
+    pub crawl: Crawl,
+    pub retired: Vec<i64>,
+}
+
+/// A search's hits and the snapshot they come from.
+#[derive(Debug, Serialize)]
+pub struct SearchAnswer {
+    pub snapshot: SnapshotInfo,
+    pub hits: Vec<PlantHit>,
+}
+
+/// A hit with the asset type whose list holds its shell, so the page can open it.
+#[derive(Debug, Serialize)]
+pub struct PlantHit {
+    #[serde(flatten)]
+    pub hit: Hit,
+    pub asset_type: Option<AssetType>,
+}
+
+/// The changes between two snapshots.
+#[derive(Debug, Serialize)]
+pub struct ChangesView {
+    pub old: SnapshotInfo,
+    pub new: SnapshotInfo,
+    pub changes: Vec<Change>,
+    pub warnings: Vec<String>,
+}
+
+/// Where a damaged store went.
+#[derive(Debug, Serialize)]
+pub struct MovedAside {
+    pub moved_to: PathBuf,
+}
+
+impl SnapshotStore {
+    pub fn at(path: PathBuf) -> Self {
+        SnapshotStore {
+            path,
+            reader: Mutex::new(None),
+            shell_types: Mutex::new(None),
+        }
+    }
+
+    /// The store in the app's data folder, shared with `aasmd`.
+    pub fn app_default() -> Result<Self> {
+        Ok(Self::at(snapshot_store_path()?))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `read` with the store's reader (it never creates or changes a store).
+    pub fn read<T>(&self, read: impl FnOnce(&Store) -> aas_snapshot::Result<T>) -> Result<T> {
+        let mut reader = lock(&self.reader);
+        let store = match reader.take() {
+            Some(store) => store,
+            None => Store::open(&self.path, Access::Read)?,
+        };
+        Ok(read(reader.insert(store))?)
+    }
+
+    /// The snapshots of `plant` from `source`, newest first; none before the first
+    /// take.
+    pub fn newest_first(&self, plant: &str, source: &str) -> Result<Vec<SnapshotInfo>> {
+        let mut list = match self.read(|store| store.list(Some(plant))) {
+            Err(Error::Snapshot(aas_snapshot::Error::NoStore(_))) => Vec::new(),
+            list => list?,
+        };
+        list.retain(|s| s.source == source);
+        list.reverse();
+        Ok(list)
+    }
+
+    /// The file's size, 0 before the first take.
+    pub fn bytes(&self) -> u64 {
+        self.read(|store| Ok(store.size())).unwrap_or(0)
+    }
+
+    /// Snapshot `id`, or the newest complete one of `plant` (the store's only plant when
+    /// `None`) from `source` (the plant's only source when `None`).
+    pub fn chosen(
+        &self,
+        id: Option<i64>,
+        plant: Option<&str>,
+        source: Option<&str>,
+    ) -> Result<SnapshotInfo> {
+        match id {
+            Some(id) => self.read(|store| store.snapshot(id)),
+            None => Ok(self.complete_newest_first(plant, source)?.remove(0)),
+        }
+    }
+
+    /// Snapshots `ids` (older, newer), or the newest two complete ones of the plant and
+    /// source as [`SnapshotStore::chosen`] picks them.
+    pub fn chosen_pair(
+        &self,
+        ids: Option<(i64, i64)>,
+        plant: Option<&str>,
+        source: Option<&str>,
+    ) -> Result<(SnapshotInfo, SnapshotInfo)> {
+        if let Some((old, new)) = ids {
+            return self.read(|store| Ok((store.snapshot(old)?, store.snapshot(new)?)));
+        }
+        let mut newest_first = self.complete_newest_first(plant, source)?.into_iter();
+        let newest = newest_first.next().expect("never empty");
+        match newest_first.next() {
+            Some(older) => Ok((older, newest)),
+            None => Err(Error::NoSnapshot(format!(
+                "only one complete snapshot of {} from {}: changes need two; take another (Take snapshot in the app, or aasmd snapshot take)",
+                newest.plant, newest.source
+            ))),
+        }
+    }
+
+    /// Never empty: no complete snapshot is [`Error::NoSnapshot`].
+    fn complete_newest_first(
+        &self,
+        plant: Option<&str>,
+        source: Option<&str>,
+    ) -> Result<Vec<SnapshotInfo>> {
+        let plant = match plant {
+            Some(plant) => plant.to_owned(),
+            None => only_plant(self.read(|store| store.plants())?)?,
+        };
+        let list = self.read(|store| store.complete_newest_first(&plant, source))?;
+        if list.is_empty() {
+            let from = source.map(|s| format!(" from {s}")).unwrap_or_default();
+            return Err(Error::NoSnapshot(format!(
+                "there is no complete snapshot of {plant}{from} yet: take one (Take snapshot in the app, or aasmd snapshot take --plant {plant})"
+            )));
+        }
+        Ok(list)
+    }
+
+    /// Crawls `plan` into a new snapshot from `source`, then keeps the newest `keep`
+    /// complete snapshots of the plant and source. Cancelled, it keeps what was fetched
+    /// as a partial snapshot.
+    pub async fn take(
+        &self,
+        client: &Arc<Client>,
+        source: &str,
+        plan: &CrawlPlan,
+        keep: usize,
+        cancel: &CancellationToken,
+        on_progress: impl Fn(&Progress),
+    ) -> Result<Taken> {
+        let mut store = Store::open(&self.path, Access::Create)?;
+        let mut writer = store.begin(source, &plan.plant, SystemTime::now())?;
+        // The first failure to write stops the crawl: nothing is fetched to be lost.
+        let mut unwritten = None;
+        let crawl = client
+            .crawl_into(
+                plan,
+                &Selection::everything(),
+                cancel,
+                on_progress,
+                |answer| {
+                    if unwritten.is_none() {
+                        if let Err(e) = writer.answer(answer) {
+                            unwritten = Some(e);
+                            cancel.cancel();
+                        }
+                    }
+                },
+            )
+            .await;
+        if let Some(e) = unwritten {
+            return Err(e.into());
+        }
+        let info = writer.finish_crawl(&crawl)?;
+        let retired = store.retire(source, &plan.plant, keep)?;
+        Ok(Taken {
+            info,
+            crawl,
+            retired,
+        })
+    }
+
+    pub fn remove(&self, id: i64) -> Result<()> {
+        Ok(Store::open(&self.path, Access::Write)?.remove(id)?)
+    }
+
+    /// The first `limit` elements of `snapshot` matching `query`, each with its shell's
+    /// asset type.
+    pub fn search(
+        &self,
+        snapshot: SnapshotInfo,
+        query: &str,
+        limit: usize,
+    ) -> Result<SearchAnswer> {
+        let (hits, types) = self.read(|store| {
+            let hits = store.search(snapshot.id, query, limit)?;
+            Ok((hits, self.shell_types(store, snapshot.id)?))
+        })?;
+        let hits = hits
+            .into_iter()
+            .map(|hit| PlantHit {
+                asset_type: types.get(&hit.aas_id).copied(),
+                hit,
+            })
+            .collect();
+        Ok(SearchAnswer { snapshot, hits })
+    }
+
+    fn shell_types(&self, store: &Store, id: i64) -> aas_snapshot::Result<Arc<TypeOfShell>> {
+        let mut cached = lock(&self.shell_types);
+        if let Some((_, types)) = cached.as_ref().filter(|(of, _)| *of == id) {
+            return Ok(Arc::clone(types));
+        }
+        let types = Arc::new(store.shell_types(id)?);
+        *cached = Some((id, Arc::clone(&types)));
+        Ok(types)
+    }
+
+    /// The changes from `old` to `new`.
+    pub fn changes(&self, old: SnapshotInfo, new: SnapshotInfo) -> Result<ChangesView> {
+        let diff = self.read(|store| store.diff(old.id, new.id))?;
+        Ok(ChangesView {
+            old,
+            new,
+            changes: diff.changes,
+            warnings: diff.warnings,
+        })
+    }
+
+    /// Writes snapshot `id` as `format` to `out`; its bytes. Seconds of reading and
+    /// writing: off the async workers, with a reader of its own so that searches
+    /// meanwhile are not held up.
+    pub async fn export(&self, id: i64, format: Format, out: PathBuf) -> Result<u64> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            Ok(Store::open(&path, Access::Read)?.export(id, format, &out)?)
+        })
+        .await
+        .map_err(Error::stopped)?
+    }
+
+    /// Renames a damaged store to `<name>.damaged-<unix seconds>` beside it; the next
+    /// use starts a new one.
+    pub fn move_aside(&self) -> Result<MovedAside> {
+        lock(&self.reader).take();
+        lock(&self.shell_types).take();
+        let stamp = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let moved_to = PathBuf::from(format!("{}.damaged-{stamp}", self.path.display()));
+        std::fs::rename(&self.path, &moved_to).map_err(|source| Error::Io {
+            action: "move aside",
+            path: self.path.clone(),
+            source,
+        })?;
+        // The log beside it belongs to the damaged file, not to the next store.
+        for suffix in ["-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.path.display()));
+        }
+        Ok(MovedAside { moved_to })
+    }
+}
+
+/// The plant of a store that holds one; else what to say.
+fn only_plant(plants: Vec<String>) -> Result<String> {
+    match plants.as_slice() {
+        [] => Err(Error::NoSnapshot(
+            "the store holds no snapshot yet: take one (Take snapshot in the app, or aasmd snapshot take --plant P)".into(),
+        )),
+        [only] => Ok(only.clone()),
+        several => Err(Error::BadRequest(format!(
+            "the store holds snapshots of several plants ({}); say which (--plant)",
+            several.join(", ")
+        ))),
+    }
+}
