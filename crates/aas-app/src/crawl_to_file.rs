@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// Answers held in memory before the crawl goes on through a temporary snapshot store,
 /// unless the caller says otherwise. Below it a crawl is as fast as it can be; above it
@@ -183,9 +184,11 @@ fn spill_dir(out: &Path) -> Result<tempfile::TempDir> {
     tempfile::Builder::new()
         .prefix(".aasmd-crawl-")
         .tempdir_in(beside)
-        .map_err(|source| Error::Io {
-            action: "make a temporary folder in",
-            path: beside.to_owned(),
-            source,
+        .map_err(|source| {
+            Error::File(FileError {
+                action: "make a temporary folder in",
+                path: beside.to_owned(),
+                source,
+            })
         })
 }

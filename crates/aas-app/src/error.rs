@@ -1,3 +1,4 @@
+use aas_model::FileError;
 use serde::Serialize;
 
 /// What went wrong in the application layer. Messages never hold a secret or a token.
@@ -38,13 +39,8 @@ pub enum Error {
     #[error("{0}")]
     NoSnapshot(String),
     /// A local file could not be moved, read or written.
-    #[error("cannot {action} {}: {source}", .path.display())]
-    Io {
-        action: &'static str,
-        path: std::path::PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// The built-in demo service did not start.
     #[error("the built-in demo service did not start: {0}")]
     Demo(#[from] aas_sandbox::Error),
@@ -133,10 +129,8 @@ impl Error {
             Error::Snapshot(e) => snapshot_kind(e),
             Error::NoSnapshot(_) => ErrorKind::NoSnapshot,
             Error::NotInSnapshot(_) => ErrorKind::NotFound,
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
-                ErrorKind::DiskFull
-            }
-            Error::Io { .. } => ErrorKind::Io,
+            Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
+            Error::File(_) => ErrorKind::Io,
             Error::Interrupted => ErrorKind::Interrupted,
             Error::Internal(_) => ErrorKind::Internal,
         }
@@ -148,7 +142,7 @@ impl Error {
             Error::Client(e) => e.detail(),
             Error::Demo(e) => Some(e.to_string()),
             Error::Snapshot(e) => std::error::Error::source(e).map(|s| s.to_string()),
-            Error::Io { source, .. } => Some(source.to_string()),
+            Error::File(e) => Some(e.source.to_string()),
             _ => None,
         }
     }
@@ -164,7 +158,7 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
     use aas_export::Error as Export;
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
-        Export::Io { .. } => ErrorKind::Io,
+        Export::File(_) => ErrorKind::Io,
         Export::Stopped => ErrorKind::Interrupted,
         Export::BadData(_) => ErrorKind::BadData,
         Export::NotAFile(_) => ErrorKind::Config,
@@ -182,7 +176,7 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::NoStore(_) => ErrorKind::NoSnapshot,
         Store::Folder(_) | Store::SeveralSources { .. } => ErrorKind::Config,
         Store::Export(e) => export_kind(e),
-        Store::Io { .. } | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
+        Store::File(_) | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
     }
 }
 

@@ -14,6 +14,7 @@ use aas_client::{ClientAuth, Connection, Secret, Transport};
 use aas_export::write_atomically;
 
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// The app's bundle identifier: its settings live in `<data dir>/<identifier>/`.
 pub const APP_IDENTIFIER: &str = "org.aasbrowser.desktop";
@@ -188,10 +189,12 @@ impl ProfileStore {
 
     fn write(&self, settings: &Map<String, Value>) -> Result<()> {
         if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|source| aas_client::Error::Io {
-                action: "create the folder",
-                path: dir.to_owned(),
-                source,
+            std::fs::create_dir_all(dir).map_err(|source| {
+                aas_client::Error::File(FileError {
+                    action: "create the folder",
+                    path: dir.to_owned(),
+                    source,
+                })
             })?;
         }
         let bytes =
@@ -208,11 +211,11 @@ impl ProfileStore {
                 ))
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
-            Err(source) => Err(aas_client::Error::Io {
+            Err(source) => Err(aas_client::Error::File(FileError {
                 action: "read",
                 path: self.path.clone(),
                 source,
-            }
+            })
             .into()),
         }
     }

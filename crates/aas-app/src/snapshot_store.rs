@@ -17,6 +17,7 @@ use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
 use crate::{lock, snapshot_store_path, Error, Result};
+use aas_model::FileError;
 
 /// How many complete snapshots of a plant and source are kept when nobody said.
 pub const DEFAULT_KEEP: usize = 10;
@@ -287,10 +288,12 @@ impl SnapshotStore {
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let moved_to = PathBuf::from(format!("{}.damaged-{stamp}", self.path.display()));
-        std::fs::rename(&self.path, &moved_to).map_err(|source| Error::Io {
-            action: "move aside",
-            path: self.path.clone(),
-            source,
+        std::fs::rename(&self.path, &moved_to).map_err(|source| {
+            Error::File(FileError {
+                action: "move aside",
+                path: self.path.clone(),
+                source,
+            })
         })?;
         // The log beside it belongs to the damaged file, not to the next store.
         for suffix in ["-wal", "-shm"] {

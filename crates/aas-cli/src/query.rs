@@ -5,6 +5,7 @@ use aas_client::{Client, Connection, CrawlPlan, Request, Secret};
 
 use crate::cli::{ConnectionArgs, Query};
 use crate::error::CliError;
+use aas_model::FileError;
 
 /// Runs one data command and prints the server's JSON as it came, byte for byte.
 pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
@@ -59,10 +60,12 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     };
     // Passed through as it came (from a file when large): never held whole, however big.
     let body = client.as_sent(&request).await?;
-    let mut answer = body.reader().map_err(|source| aas_client::Error::Io {
-        action: "read the answer kept in",
-        path: std::env::temp_dir(),
-        source,
+    let mut answer = body.reader().map_err(|source| {
+        aas_client::Error::File(FileError {
+            action: "read the answer kept in",
+            path: std::env::temp_dir(),
+            source,
+        })
     })?;
     let mut out = std::io::stdout().lock();
     std::io::copy(&mut answer, &mut out)?;

@@ -13,6 +13,7 @@ use serde_json::value::RawValue;
 use crate::body::{check_json, Body, DEFAULT_MAX_STREAMED, SPOOL_AT};
 use crate::transport::{offline, receive, Pace, DEFAULT_IDLE_TIMEOUT};
 use crate::{Connection, Error, ErrorKind, Result, RetryPolicy, Secret, TokenSource};
+use aas_model::FileError;
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
 /// addresses. Cheap to share behind an `Arc`; every method may run concurrently.
@@ -297,10 +298,12 @@ impl Client {
     /// GETs `url`, retrying transient failures as the [`RetryPolicy`] says.
     pub(crate) async fn get(&self, url: &str, service: Service) -> Result<String> {
         let (got, _) = self.get_reading(url, service, false, check_json).await;
-        got?.0.into_text().map_err(|source| Error::Io {
-            action: "read the answer of",
-            path: url.into(),
-            source,
+        got?.0.into_text().map_err(|source| {
+            Error::File(FileError {
+                action: "read the answer of",
+                path: url.into(),
+                source,
+            })
         })
     }
 

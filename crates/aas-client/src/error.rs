@@ -1,5 +1,4 @@
-use std::path::PathBuf;
-
+use aas_model::FileError;
 use serde::Serialize;
 
 /// What went wrong, in the kinds the UI acts on (see [`ErrorKind`]). Messages never
@@ -47,14 +46,8 @@ pub enum Error {
     #[error("connection settings: {0}")]
     Settings(String),
     /// A file could not be read or written (an export, a CA file).
-    #[error("cannot {action} {}: {source}", .path.display())]
-    Io {
-        /// What was tried, as a verb: "write", "read".
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// Token endpoint error codes that mean the client id or secret was refused.
@@ -117,10 +110,8 @@ impl Error {
             | Error::DotSegment { .. }
             | Error::TokenAnswer { .. } => ErrorKind::BadData,
             Error::Settings(_) => ErrorKind::Config,
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull => {
-                ErrorKind::DiskFull
-            }
-            Error::Io { .. } => ErrorKind::Io,
+            Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
+            Error::File(_) => ErrorKind::Io,
         }
     }
 

@@ -50,7 +50,7 @@ impl RetryPolicy {
             | Error::DotSegment { .. }
             | Error::TokenAnswer { .. }
             | Error::Settings(_)
-            | Error::Io { .. } => false,
+            | Error::File(_) => false,
         }
     }
 }

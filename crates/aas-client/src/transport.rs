@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::body::{Body, Receiving};
 use crate::{Error, Result, Secret};
+use aas_model::FileError;
 
 /// How far the transport may be trusted beyond the defaults; a profile keeps these too.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -92,10 +93,12 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
     if let Some(path) = &transport.ca_file {
         let bad = |why: String| Error::Settings(format!("CA file {}: {why}", path.display()));
-        let pem = std::fs::read(path).map_err(|source| Error::Io {
-            action: "read the CA file",
-            path: path.clone(),
-            source,
+        let pem = std::fs::read(path).map_err(|source| {
+            Error::File(FileError {
+                action: "read the CA file",
+                path: path.clone(),
+                source,
+            })
         })?;
         let certificates =
             reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
@@ -314,10 +317,12 @@ pub(crate) async fn receive(
     if response.status() == reqwest::StatusCode::PROXY_AUTHENTICATION_REQUIRED {
         return Err(proxy_refused());
     }
-    let spool_failed = |source| Error::Io {
-        action: "keep a large answer in a temporary file for",
-        path: url.into(),
-        source,
+    let spool_failed = |source| {
+        Error::File(FileError {
+            action: "keep a large answer in a temporary file for",
+            path: url.into(),
+            source,
+        })
     };
     let announced = response.content_length().unwrap_or(0);
     let mut body = Receiving::new(announced, limit, spool_at);
@@ -373,10 +378,12 @@ pub(crate) async fn read_body(
     receive(url, response, limit, None, Pace::DEFAULT)
         .await?
         .into_text()
-        .map_err(|source| Error::Io {
-            action: "read the answer of",
-            path: url.into(),
-            source,
+        .map_err(|source| {
+            Error::File(FileError {
+                action: "read the answer of",
+                path: url.into(),
+                source,
+            })
         })
 }
 

@@ -19,6 +19,7 @@ use aas_client::{
 use crate::output::{write_with, Out, Stop, Written};
 use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,11 +191,11 @@ fn raw_bundle(answers: &dyn Answers, profile: &str, out: &mut dyn Write) -> Writ
 
 /// Reading a stored answer failed: the store's fault, not the export file's.
 fn unreadable_body(url: &str, source: std::io::Error) -> Error {
-    Error::Io {
+    Error::File(FileError {
         action: "read the stored answer of",
         path: url.into(),
         source,
-    }
+    })
 }
 
 fn copy(body: &mut dyn Read, url: &str, out: &mut dyn Write, buffer: &mut [u8]) -> Written {

@@ -8,6 +8,7 @@ mod format;
 mod output;
 mod spreadsheet;
 
+use aas_model::FileError;
 use std::path::PathBuf;
 
 pub use format::{export, Answers, Format, Visit};
@@ -18,13 +19,8 @@ pub use spreadsheet::SafeCsv;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be written, or a stored answer read.
-    #[error("cannot {action} {}: {source}", .path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// An answer no longer reads as what it was read as when it arrived.
     #[error("an answer cannot be read: {0}")]
     BadData(#[from] aas_model::Error),
@@ -40,7 +36,7 @@ pub enum Error {
 impl Error {
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::StorageFull)
+        matches!(self, Error::File(e) if e.is_disk_full())
     }
 }
 

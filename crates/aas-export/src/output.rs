@@ -10,6 +10,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// Why writing stopped: the file could not be written, or something else (an answer
 /// that cannot be read).
@@ -46,11 +47,11 @@ impl Stop {
     /// The error of a write to `path`.
     fn into_error(self, path: &Path) -> Error {
         match self {
-            Stop::Write(source) => Error::Io {
+            Stop::Write(source) => Error::File(FileError {
                 action: "write",
                 path: path.to_owned(),
                 source,
-            },
+            }),
             Stop::Other(e) => e,
         }
     }
@@ -82,10 +83,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Writes what `write` writes to `path`: atomically to a regular file (or a new one),
 /// through to a device or FIFO; returns the bytes written.
 pub(crate) fn write_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> Result<u64> {
-    let target = Target::of(path).map_err(|source| Error::Io {
-        action: "write",
-        path: path.to_owned(),
-        source,
+    let target = Target::of(path).map_err(|source| {
+        Error::File(FileError {
+            action: "write",
+            path: path.to_owned(),
+            source,
+        })
     })?;
     match target {
         Target::Replace(real) => replace(&real, write).map_err(|stop| stop.into_error(path)),

@@ -19,6 +19,7 @@ mod descriptor;
 mod element;
 mod environment;
 mod error;
+mod file_error;
 pub mod inspect;
 mod model_typed;
 mod nullable;
@@ -48,6 +49,7 @@ pub use element::{
 };
 pub use environment::Environment;
 pub use error::{Error, Result};
+pub use file_error::FileError;
 pub use nullable::Nullable;
 pub use outline::OutlineNode;
 pub use parsed::{parse, parse_list, Parsed};

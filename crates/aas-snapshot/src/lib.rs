@@ -19,6 +19,7 @@ mod store;
 mod words;
 mod writer;
 
+use aas_model::FileError;
 use std::path::PathBuf;
 
 pub use diff::{Change, ChangeKind, Diff};
@@ -60,13 +61,8 @@ pub enum Error {
     #[error("snapshot {0} is being taken right now; remove it once that take has ended")]
     BeingTaken(i64),
     /// The store's file or its lock could not be created, read or written.
-    #[error("cannot {action} {}: {source}", .path.display())]
-    Io {
-        action: &'static str,
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] FileError),
     /// SQLite failed (a full disk, a lock held too long).
     #[error("the snapshot store {}: {source}", .path.display())]
     Sql {
@@ -99,7 +95,7 @@ impl Error {
                 Some(rusqlite::ErrorCode::SystemIoFailure) => nearly_full(path),
                 _ => false,
             },
-            Error::Io { source, .. } => source.kind() == std::io::ErrorKind::StorageFull,
+            Error::File(e) => e.is_disk_full(),
             Error::Export(e) => e.is_disk_full(),
             _ => false,
         }

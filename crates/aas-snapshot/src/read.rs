@@ -17,6 +17,7 @@ use crate::content;
 use crate::schema::level;
 use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// A body's row in `contents`: whether zstd-compressed, its bytes, its size as sent.
 type BodyRow = (bool, Vec<u8>, u64);
@@ -137,10 +138,12 @@ impl Store {
     fn decoded(&self, found: Option<BodyRow>) -> Result<Option<String>> {
         found
             .map(|(zstd, bytes, size)| {
-                content::text(&bytes, zstd, size).map_err(|source| Error::Io {
-                    action: "read an answer stored in",
-                    path: self.path.clone(),
-                    source,
+                content::text(&bytes, zstd, size).map_err(|source| {
+                    Error::File(FileError {
+                        action: "read an answer stored in",
+                        path: self.path.clone(),
+                        source,
+                    })
                 })
             })
             .transpose()
@@ -224,10 +227,12 @@ impl Answers for Stored<'_> {
     }
 
     fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
-        let failed = |e: rusqlite::Error| aas_export::Error::Io {
-            action: "read",
-            path: self.store.path.clone(),
-            source: std::io::Error::other(e),
+        let failed = |e: rusqlite::Error| {
+            aas_export::Error::File(FileError {
+                action: "read",
+                path: self.store.path.clone(),
+                source: std::io::Error::other(e),
+            })
         };
         // The nodes' unique index gives the order: no sort of the snapshot.
         let mut statement = self
@@ -267,10 +272,12 @@ impl Answers for Stored<'_> {
                 .get_ref(6)
                 .and_then(|v| Ok(v.as_blob_or_null()?))
                 .map_err(failed)?;
-            let unreadable = |source| aas_export::Error::Io {
-                action: "read",
-                path: self.store.path.clone(),
-                source,
+            let unreadable = |source| {
+                aas_export::Error::File(FileError {
+                    action: "read",
+                    path: self.store.path.clone(),
+                    source,
+                })
             };
             let mut body = match small {
                 Some(bytes) => content::reader(bytes, zstd),

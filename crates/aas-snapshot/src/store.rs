@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::index::index;
 use crate::{schema, Error, Result};
+use aas_model::FileError;
 
 /// An open snapshot store.
 #[derive(Debug)]
@@ -463,11 +464,11 @@ pub(crate) fn file_error<T>(
             }
         }
         std::io::ErrorKind::IsADirectory => Error::Folder(path.to_owned()),
-        _ => Error::Io {
+        _ => Error::File(FileError {
             action,
             path: path.to_owned(),
             source,
-        },
+        }),
     })
 }
 

@@ -21,6 +21,7 @@ use crate::store::{
     connect, sql_error, SnapshotInfo, Store, WriterLock, BYTES_HELD, NODES_HELD, SHELLS_HELD,
 };
 use crate::{Error, Result};
+use aas_model::FileError;
 
 /// Answers written per transaction, at most.
 const BATCH: usize = 2000;
@@ -96,10 +97,12 @@ impl<'s> SnapshotWriter<'s> {
         let thread = std::thread::Builder::new()
             .name("snapshot writer".into())
             .spawn(move || write_jobs(conn, &path, id, jobs))
-            .map_err(|source| Error::Io {
-                action: "start a writer for",
-                path: store.path.clone(),
-                source,
+            .map_err(|source| {
+                Error::File(FileError {
+                    action: "start a writer for",
+                    path: store.path.clone(),
+                    source,
+                })
             })?;
         Ok(SnapshotWriter {
             store,
@@ -138,11 +141,11 @@ impl<'s> SnapshotWriter<'s> {
         }
         // The writer stopped: its error says why.
         self.stop()?;
-        Err(Error::Io {
+        Err(Error::File(FileError {
             action: "write to",
             path: self.store.path.clone(),
             source: std::io::Error::other("the snapshot's writer stopped after an earlier error"),
-        })
+        }))
     }
 
     /// Waits for the writer to write what it was given; its tally.
@@ -150,11 +153,11 @@ impl<'s> SnapshotWriter<'s> {
         self.queue = None;
         match self.thread.take().map(JoinHandle::join) {
             Some(Ok(tally)) => tally,
-            Some(Err(_)) => Err(Error::Io {
+            Some(Err(_)) => Err(Error::File(FileError {
                 action: "write to",
                 path: self.store.path.clone(),
                 source: std::io::Error::other("the snapshot's writer failed"),
-            }),
+            })),
             None => Ok(Tally::default()),
         }
     }
@@ -198,10 +201,12 @@ impl Drop for SnapshotWriter<'_> {
 /// The writer's thread: every job, in batches, until the queue is closed.
 fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -> Result<Tally> {
     let sql = sql_error(path);
-    let mut packer = Packer::new().map_err(|source| Error::Io {
-        action: "compress answers for",
-        path: path.to_owned(),
-        source,
+    let mut packer = Packer::new().map_err(|source| {
+        Error::File(FileError {
+            action: "compress answers for",
+            path: path.to_owned(),
+            source,
+        })
     })?;
     let mut tally = Tally::default();
     let mut jobs = jobs.into_iter().peekable();
@@ -216,11 +221,11 @@ fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -
                     bytes += fetched.raw.size() as usize;
                     write_answer(&tx, &mut packer, id, &fetched).map_err(|e| match e {
                         Stored::Sql(e) => sql(e),
-                        Stored::Io(source) => Error::Io {
+                        Stored::Io(source) => Error::File(FileError {
                             action: "keep an answer in",
                             path: path.to_owned(),
                             source,
-                        },
+                        }),
                     })?;
                     tally.nodes += 1;
                     tally.bytes += fetched.raw.size();
