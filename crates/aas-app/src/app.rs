@@ -115,11 +115,6 @@ impl App {
         *self.session.write().unwrap_or_else(|e| e.into_inner()) = session;
     }
 
-    /// The snapshot store.
-    pub fn store(&self) -> &SnapshotStore {
-        &self.store
-    }
-
     /// Cancels the snapshot or export running, if one is.
     pub fn cancel_job(&self) {
         self.jobs.cancel();

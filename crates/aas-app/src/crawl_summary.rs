@@ -15,9 +15,6 @@ pub struct CrawlSummary {
     pub unreadable_count: usize,
     pub unreadable: Vec<String>,
     pub cancelled: bool,
-    /// Nodes that failed (the node limit is not one).
-    #[serde(skip)]
-    pub failed_nodes: usize,
     #[serde(skip)]
     pub node_limit_reached: bool,
 }
@@ -49,7 +46,6 @@ impl CrawlSummary {
                 .map(ToString::to_string)
                 .collect(),
             cancelled: crawl.cancelled,
-            failed_nodes: crawl.failures.len(),
             node_limit_reached: crawl.node_limit_reached,
         }
     }
@@ -62,13 +58,17 @@ impl CrawlSummary {
             unreadable_count: 0,
             unreadable: Vec::new(),
             cancelled: true,
-            failed_nodes: 0,
             node_limit_reached: false,
         }
     }
 
     /// Some nodes failed or were never reached.
     pub fn is_partial(&self) -> bool {
-        self.failed_nodes > 0 || self.node_limit_reached
+        !self.failures.is_empty()
+    }
+
+    /// How many nodes failed (the node limit, also in `failures`, is not one).
+    pub fn failed_nodes(&self) -> usize {
+        self.failures.len() - usize::from(self.node_limit_reached)
     }
 }

@@ -77,16 +77,13 @@ pub async fn crawl_to_file(
             }
         })
         .await;
-    let write = !crawl.cancelled || to.write_if_cancelled;
     let bytes = match spill {
+        None if crawl.cancelled && !to.write_if_cancelled => None,
         None => {
             crawl.fetched = held;
-            let bytes = match write {
-                true => Some(export(&crawl, to.format, to.maker, to.out)?),
-                false => None,
-            };
-            crawl.fetched = Vec::new();
-            bytes
+            let bytes = export(&crawl, to.format, to.maker, to.out)?;
+            crawl.fetched = Vec::new(); // the answers are written: no need to hold them
+            Some(bytes)
         }
         Some(spill) => {
             let _ = spill.answers.send(Kept::Ended(crawl));

@@ -161,7 +161,7 @@ pub(crate) fn outcome(summary: &CrawlSummary) -> Result<(), CliError> {
     if summary.cancelled {
         Err(CliError::Interrupted)
     } else if summary.is_partial() {
-        let mut why = vec![format!("{} nodes failed", summary.failed_nodes)];
+        let mut why = vec![format!("{} nodes failed", summary.failed_nodes())];
         if summary.node_limit_reached {
             why.push("node limit reached".into());
         }
