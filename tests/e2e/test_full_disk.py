@@ -25,13 +25,13 @@ class FullDisk(AppTestCase):
         return f"/proc/{self.driver.pid}/root{self.data_home}/{name}"
 
     def fill_disk(self):
-        """Writes a filler file until the disk has no room left."""
+        """Writes a filler file until the disk has no room left. Unbuffered: a buffered
+        file would hold the last part chunk and fail again when closed."""
         chunk = b"\0" * (64 * 1024)
-        with open(self.disk_path("filler"), "wb") as f:
+        with open(self.disk_path("filler"), "wb", buffering=0) as f:
             try:
                 while True:
                     f.write(chunk)
-                    f.flush()
             except OSError as e:
                 if e.errno != errno.ENOSPC:
                     raise
