@@ -42,10 +42,13 @@ if [ "$what" = test ]; then
   command -v cargo-deny >/dev/null || env -u CARGO_TARGET_DIR cargo install cargo-deny --locked
 fi
 if [ "$what" = test ]; then
-  # The independent AAS checker installs itself on its first use; tests call it in
-  # parallel, and two first uses at once break each other's pip install.
+  # The independent AAS checkers (V2 and V3) install themselves on their first use;
+  # tests call them in parallel, and two first uses at once break each other's pip
+  # install.
   scratch=$(mktemp -d)
   "$(dirname "$0")/../../shared/tools/aasv2-check" example "$scratch/example.json" >/dev/null
+  echo '{}' > "$scratch/empty.json"
+  "$(dirname "$0")/../../shared/tools/aasv3-check" verify "$scratch/empty.json" >/dev/null
   rm -rf "$scratch"
 fi
 if [ "$what" = test ]; then

@@ -1,0 +1,424 @@
+//! The converter: its settings, where its changes go, and the parts every V2 object
+//! shares (referable, identifiable, language strings, typed values, qualifiers).
+
+use std::collections::HashSet;
+
+use serde_json::{json, Map, Value};
+
+use crate::change::{Change, Changes, Rule, Tally};
+use crate::fields::{holds_nothing, Fields};
+use crate::{xsd, Error, Result};
+
+/// Converts V2 objects one at a time, so a plant is never in memory whole; every change
+/// goes to `changes` as it is found.
+#[allow(missing_debug_implementations)] // it holds where its changes go, a trait object
+pub struct Converter<'s> {
+    strict: bool,
+    held_concepts: HashSet<String>,
+    changes: &'s mut dyn Changes,
+    tally: Tally,
+}
+
+/// V3.0's longest texts: names (idShort, qualifier types, content types) and
+/// descriptions.
+pub(crate) const NAME_MAX: usize = 128;
+pub(crate) const TEXT_MAX: usize = 1023;
+
+impl<'s> Converter<'s> {
+    pub fn new(changes: &'s mut dyn Changes) -> Self {
+        Converter {
+            strict: false,
+            held_concepts: HashSet::new(),
+            changes,
+            tally: Tally::default(),
+        }
+    }
+
+    /// With `strict`, the first change fails the conversion ([`Error::Strict`]) instead.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// The concept descriptions the V3 environment holds: a reference to one of them is
+    /// a model reference, to any other an external one.
+    pub fn holding_concepts(mut self, ids: impl IntoIterator<Item = String>) -> Self {
+        self.hold_concepts(ids);
+        self
+    }
+
+    pub(crate) fn hold_concepts(&mut self, ids: impl IntoIterator<Item = String>) {
+        self.held_concepts.extend(ids);
+    }
+
+    pub(crate) fn holds_concept(&self, id: &str) -> bool {
+        self.held_concepts.contains(id)
+    }
+
+    /// How many changes of each kind so far.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    pub(crate) fn change(
+        &mut self,
+        path: impl Into<String>,
+        rule: Rule,
+        was: Value,
+        now: Option<Value>,
+    ) -> Result<()> {
+        let change = Change {
+            path: path.into(),
+            rule,
+            was,
+            now,
+        };
+        if self.strict {
+            return Err(Error::Strict(Box::new(change)));
+        }
+        self.tally.add(rule);
+        self.changes.record(change).map_err(Error::Report)
+    }
+
+    /// Reports every field of `fields` the conversion did not take, but for `mapped`
+    /// (bookkeeping the mapping replaces, such as `modelType` or `idType`).
+    pub(crate) fn leftovers(&mut self, fields: Fields, mapped: &[&str]) -> Result<()> {
+        for (path, value) in fields.rest(mapped) {
+            self.change(path, Rule::NotInV3, value, None)?;
+        }
+        Ok(())
+    }
+
+    /// `text` as V3.0 can hold it: without characters XML cannot carry, and at most
+    /// `max` characters; each cut reported.
+    pub(crate) fn text(&mut self, text: String, at: &str, max: usize) -> Result<String> {
+        let mut text = text;
+        if !xsd::xml_safe(&text) {
+            let kept: String = text
+                .chars()
+                .filter(|c| xsd::xml_safe(&c.to_string()))
+                .collect();
+            self.change(at, Rule::Characters, json!(text), Some(json!(kept)))?;
+            text = kept;
+        }
+        if let Some((cut, _)) = text.char_indices().nth(max) {
+            let kept = text[..cut].to_owned();
+            self.change(at, Rule::TooLong, json!(text), Some(json!(kept)))?;
+            text = kept;
+        }
+        Ok(text)
+    }
+
+    /// `category`, `description` (or BaSyx's `descriptions`) of any referable, into
+    /// `out`. A data element's category must be one V3.0 allows for data elements.
+    pub(crate) fn referable(
+        &mut self,
+        f: &mut Fields,
+        out: &mut Map<String, Value>,
+        data_element: bool,
+    ) -> Result<()> {
+        if let Some(category) = f.text("category") {
+            let allowed = ["CONSTANT", "PARAMETER", "VARIABLE"];
+            if data_element && !allowed.contains(&category.as_str()) {
+                self.change(f.path("category"), Rule::Category, json!(category), None)?;
+            } else {
+                let category = self.text(category, &f.path("category"), NAME_MAX)?;
+                out.insert("category".into(), json!(category));
+            }
+        }
+        let (name, description) = match f.take("description") {
+            Some(d) => ("description", Some(d)),
+            None => ("descriptions", f.take("descriptions")),
+        };
+        if let Some(description) = description {
+            if let Some(texts) = self.lang_strings(description, &f.path(name), TEXT_MAX)? {
+                out.insert("description".into(), texts);
+            }
+        }
+        Ok(())
+    }
+
+    /// `identification.id` as `id`, and `administration`; `None` when the object has
+    /// no id, which V3.0 cannot hold.
+    pub(crate) fn identifiable(
+        &mut self,
+        f: &mut Fields,
+        out: &mut Map<String, Value>,
+    ) -> Result<Option<String>> {
+        let id = match f.take("identification") {
+            Some(identification) => {
+                let mut ident = Fields::of(identification, &f.path("identification"))
+                    .unwrap_or_else(|v| Fields::of(json!({ "id": v }), "").expect("an object"));
+                let id = ident.text("id");
+                if id.is_some() {
+                    self.leftovers(ident, &["idType"])?;
+                }
+                id
+            }
+            None => f.text("id"),
+        };
+        let Some(id) = id else { return Ok(None) };
+        if let Some(administration) = f.take("administration") {
+            if let Some(a) = self.administration(administration, &f.path("administration"))? {
+                out.insert("administration".into(), a);
+            }
+        }
+        out.insert("id".into(), json!(id));
+        Ok(Some(id))
+    }
+
+    /// V3.0 wants version and revision as plain numbers: `1.0` with no revision is
+    /// version 1, revision 0; anything else that is not a number is left out.
+    fn administration(&mut self, value: Value, at: &str) -> Result<Option<Value>> {
+        let Ok(mut f) = Fields::of(value, at) else {
+            return Ok(None);
+        };
+        let number = |s: &str| {
+            s.len() <= 4
+                && (s == "0"
+                    || (s.starts_with(|c: char| ('1'..='9').contains(&c))
+                        && s.bytes().all(|b| b.is_ascii_digit())))
+        };
+        let mut version = f.text("version");
+        let mut revision = f.text("revision");
+        if let (Some(v), None) = (&version, &revision) {
+            if let Some((major, minor)) = v.split_once('.') {
+                if number(major) && number(minor) {
+                    let now = json!({ "version": major, "revision": minor });
+                    self.change(f.path("version"), Rule::Version, json!(v), Some(now))?;
+                    (version, revision) = (Some(major.to_owned()), Some(minor.to_owned()));
+                }
+            }
+        }
+        let mut out = Map::new();
+        if let Some(v) = version {
+            if number(&v) {
+                out.insert("version".into(), json!(v));
+            } else {
+                self.change(f.path("version"), Rule::Version, json!(v), None)?;
+            }
+        }
+        if let Some(r) = revision {
+            if number(&r) && out.contains_key("version") {
+                out.insert("revision".into(), json!(r));
+            } else {
+                self.change(f.path("revision"), Rule::Version, json!(r), None)?;
+            }
+        }
+        self.data_specifications(&mut f, &mut out)?;
+        self.leftovers(f, &[])?;
+        Ok((!out.is_empty()).then_some(Value::Object(out)))
+    }
+
+    /// A V2 language string set (a list, or BaSyx's `{"langString": [...]}`) as V3.0's:
+    /// each text non-empty and at most `max` characters, each language a BCP 47 tag
+    /// and given once. `None` when nothing is left.
+    pub(crate) fn lang_strings(
+        &mut self,
+        value: Value,
+        at: &str,
+        max: usize,
+    ) -> Result<Option<Value>> {
+        let items = match value {
+            Value::Array(items) => items,
+            Value::Object(mut map) if map.len() == 1 && map.contains_key("langString") => {
+                match map.remove("langString") {
+                    Some(Value::Array(items)) => items,
+                    _ => Vec::new(),
+                }
+            }
+            other if holds_nothing(&other) => return Ok(None),
+            other => {
+                self.change(at, Rule::NotInV3, other, None)?;
+                return Ok(None);
+            }
+        };
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for (i, item) in items.into_iter().enumerate() {
+            let here = format!("{at}[{i}]");
+            let mut f = match Fields::of(item, &here) {
+                Ok(f) => f,
+                Err(other) => {
+                    if !holds_nothing(&other) {
+                        self.change(here, Rule::NotInV3, other, None)?;
+                    }
+                    continue;
+                }
+            };
+            let language = f.text_or_empty("language");
+            let Some(text) = f.text("text") else {
+                if let Some(language) = language {
+                    self.change(
+                        f.path("text"),
+                        Rule::Empty,
+                        json!({ "language": language, "text": "" }),
+                        None,
+                    )?;
+                }
+                self.leftovers(f, &[])?;
+                continue;
+            };
+            let language = self.language(language, &f.path("language"))?;
+            if !seen.insert(language.to_ascii_lowercase()) {
+                self.change(
+                    here,
+                    Rule::Duplicate,
+                    json!({ "language": language, "text": text }),
+                    None,
+                )?;
+                self.leftovers(f, &[])?;
+                continue;
+            }
+            let text = self.text(text, &f.path("text"), max)?;
+            out.push(json!({ "language": language, "text": text }));
+            self.leftovers(f, &[])?;
+        }
+        Ok((!out.is_empty()).then_some(Value::Array(out)))
+    }
+
+    /// A language tag both V3.0 and its readers accept: BCP 47, its language a
+    /// two-letter code in lower case (tags are case-insensitive; BaSyx reads only that
+    /// form). `en_US` becomes `en-US`, a common three-letter code its two-letter one;
+    /// a missing or unreadable tag becomes `en`, said so.
+    fn language(&mut self, given: Option<String>, at: &str) -> Result<String> {
+        let given = given.unwrap_or_default();
+        let (tag, exact) = crate::language::readable(&given);
+        if !exact {
+            self.change(at, Rule::Language, json!(given), Some(json!(tag)))?;
+        }
+        Ok(tag)
+    }
+
+    /// The V3.0 value type of a V2 one (a name or BaSyx's `{"dataObjectType": …}`) and
+    /// `values` (field name and text) as V3.0 can hold them: an empty value of a type
+    /// other than string is no value; a value not of its type keeps its text and makes
+    /// the type `xs:string`. Writes `valueType` and the values into `out`.
+    pub(crate) fn typed_values(
+        &mut self,
+        f: &mut Fields,
+        names: &[&str],
+        out: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let given = f.take("valueType");
+        let v2_name = given.as_ref().and_then(|t| match t {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(o) => o
+                .get("dataObjectType")
+                .and_then(|d| d.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            _ => None,
+        });
+        let mut value_type = match v2_name.as_deref().and_then(xsd::v3_name) {
+            Some(t) => t,
+            None => {
+                let rule = if given.is_some() {
+                    Rule::ValueType
+                } else {
+                    Rule::Required
+                };
+                let was = given.clone().unwrap_or(Value::Null);
+                self.change(f.path("valueType"), rule, was, Some(json!(xsd::STRING)))?;
+                xsd::STRING.to_owned()
+            }
+        };
+        let mut values = Vec::new();
+        for name in names {
+            let Some(text) = f.text_or_empty(name) else {
+                continue;
+            };
+            if text.is_empty() && value_type != xsd::STRING {
+                self.change(f.path(name), Rule::Empty, json!(""), None)?;
+                continue;
+            }
+            let text = self.text(text, &f.path(name), usize::MAX)?;
+            values.push((*name, text));
+        }
+        if let Some((name, text)) = values
+            .iter()
+            .find(|(_, text)| !xsd::fits(&value_type, text))
+        {
+            let was = json!({ "valueType": given, *name: text });
+            self.change(f.path(name), Rule::ValueType, was, Some(json!(xsd::STRING)))?;
+            value_type = xsd::STRING.to_owned();
+        }
+        out.insert("valueType".into(), json!(value_type));
+        for (name, text) in values {
+            out.insert(name.into(), json!(text));
+        }
+        Ok(())
+    }
+
+    /// `qualifiers` (BaSyx V1: `constraints`) as V3.0 qualifiers: each Qualifier with
+    /// its valueType, each type once; Formulas have no V3.0 counterpart.
+    pub(crate) fn qualifiers(
+        &mut self,
+        f: &mut Fields,
+        out: &mut Map<String, Value>,
+    ) -> Result<()> {
+        let mut converted = Vec::new();
+        let mut types = HashSet::new();
+        for name in ["qualifiers", "constraints"] {
+            let at = f.path(name);
+            for (i, item) in f.list(name).into_iter().enumerate() {
+                let here = format!("{at}[{i}]");
+                let model_type = crate::element::model_type_name(&item);
+                let mut q = match Fields::of(item, &here) {
+                    Ok(q) if model_type.as_deref().is_none_or(|t| t == "Qualifier") => q,
+                    Ok(other) => {
+                        self.leftovers(other, &[])?;
+                        continue;
+                    }
+                    Err(other) => {
+                        self.change(here, Rule::NotInV3, other, None)?;
+                        continue;
+                    }
+                };
+                let Some(kind) = q.text("type") else {
+                    self.leftovers(q, &[])?;
+                    continue;
+                };
+                if !types.insert(kind.clone()) {
+                    self.leftovers(q, &[])?;
+                    self.change(format!("{here}.type"), Rule::Duplicate, json!(kind), None)?;
+                    continue;
+                }
+                let mut qualifier = Map::new();
+                if let Some(semantic_id) = q.take("semanticId") {
+                    if let Some(r) = self.reference(semantic_id, &q.path("semanticId"))? {
+                        qualifier.insert("semanticId".into(), r);
+                    }
+                }
+                let kind = self.text(kind, &q.path("type"), NAME_MAX)?;
+                qualifier.insert("type".into(), json!(kind));
+                self.typed_values(&mut q, &["value"], &mut qualifier)?;
+                if let Some(value_id) = q.take("valueId") {
+                    if let Some(r) = self.reference(value_id, &q.path("valueId"))? {
+                        qualifier.insert("valueId".into(), r);
+                    }
+                }
+                self.leftovers(q, &["modelType"])?;
+                converted.push(Value::Object(qualifier));
+            }
+        }
+        if !converted.is_empty() {
+            out.insert("qualifiers".into(), Value::Array(converted));
+        }
+        Ok(())
+    }
+
+    /// `semanticId` into `out`.
+    pub(crate) fn semantic_id(
+        &mut self,
+        f: &mut Fields,
+        out: &mut Map<String, Value>,
+    ) -> Result<()> {
+        if let Some(semantic_id) = f.take("semanticId") {
+            if let Some(r) = self.reference(semantic_id, &f.path("semanticId"))? {
+                out.insert("semanticId".into(), r);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,47 @@
+//! AAS V3.0 from AAS V2.0.1 JSON (and the BaSyx V1 dialect): shells, submodels,
+//! concept descriptions and whole files, converted object by object ([`Converter`]), so
+//! that a plant is never in memory whole. Whatever V3.0 cannot hold as it was is
+//! reported as a [`Change`] with its JSON path in the source and the source's value;
+//! values V3.0's types reject are kept, and what had to change so that the file still
+//! verifies (a value type relaxed to `xs:string`, an idShort renamed) is said. With
+//! [`Converter::strict`], the first change fails the conversion instead.
+
+mod change;
+mod convert;
+mod document;
+mod element;
+mod fields;
+mod id_short;
+mod identifiables;
+mod iec61360;
+mod language;
+mod reference;
+pub mod xsd;
+
+pub use change::{Change, Changes, Rule, Tally};
+pub use convert::Converter;
+pub use identifiables::Asset;
+
+/// Why a conversion stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A strict conversion met something V3.0 cannot hold as it is.
+    #[error("{} at {}: {}", .0.rule.name(), display_path(&.0.path), .0.was)]
+    Strict(Box<Change>),
+    /// The changes could not be recorded (the report's spool).
+    #[error("the conversion report could not be written: {0}")]
+    Report(std::io::Error),
+    /// The file holds nothing this converter reads.
+    #[error("{0}")]
+    NotAas(String),
+}
+
+fn display_path(path: &str) -> &str {
+    if path.is_empty() {
+        "the top of the file"
+    } else {
+        path
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
