@@ -109,15 +109,23 @@ export const cancelJob = () => localCall('cancel_job');
 export const checkConnection = () => serverCall('check_connection');
 /**
  * Asks where to save, fetches `picks` (`[{aas_id, submodels}]`, submodels null for a
- * whole shell) with progress, and writes them. Resolves to `{path, bytes, loaded}`,
- * path null when cancelled.
+ * whole shell) with progress, and writes them as `format` (see export-formats.js).
+ * Resolves to `{path, bytes, loaded, conversion}`, path null when cancelled;
+ * `conversion`, for an AAS V3.0 format, says in a line what the conversion changed and
+ * where its report is (null otherwise).
  */
 export function exportSelection({ plant, assetTypes, picks, format }, onProgress) {
   return serverCall('export_selection', { plant, assetTypes, picks, format, onProgress: progressChannel(onProgress) },
     (summary) => fetchedAny(summary?.loaded));
 }
-/** Shows the last exported file in the system's file manager. */
+/** Shows the last exported (or converted) file in the system's file manager. */
 export const revealExport = () => localCall('reveal_export');
+/**
+ * Convert a V2 file to V3…: asks for an AAS V2.0.1 (or BaSyx V1) environment JSON or
+ * AASX file, then where to save its AAS V3.0 conversion, and writes it with its report
+ * beside it. Resolves to `{path, bytes, conversion}`, or null if either dialog was cancelled.
+ */
+export const convertFile = () => localCall('convert_file');
 
 // The snapshot store. Every call but takeSnapshot answers from the local store: it says
 // nothing of the service. A snapshot is `{id, source, plant, taken_at (RFC 3339, UTC),
@@ -145,7 +153,8 @@ export const snapshotChanges = (plant, old, newer) => localCall('snapshot_change
 export const exportChanges = (old, newer, format) => localCall('export_changes', { old, new: newer, format });
 /**
  * Asks where to save snapshot `snapshot` (null: the latest complete of `plant`) as
- * `format` (env|aasx|raw|csv); resolves to the path, or null if cancelled.
+ * `format` (see export-formats.js); resolves to `{path, bytes, conversion}` (`conversion`
+ * as for exportSelection), or null if cancelled.
  */
 export const exportSnapshot = (plant, snapshot, format) => localCall('export_snapshot', { plant, snapshot, format });
 

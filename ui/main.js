@@ -3,6 +3,7 @@
 
 import * as api from './api.js';
 import { initTakeAndExport } from './take-and-export.js';
+import { fillFormats } from './export-formats.js';
 import { initProfiles } from './profiles.js';
 import { initConnectionStatus, initStatusBar } from './status-bar.js';
 import { requestOf } from './request-path.js';
@@ -381,10 +382,12 @@ async function start() {
     event.preventDefault();
     $('refresh').click();
   });
+  fillFormats($('export-format'));
   parts.takeAndExport = initTakeAndExport(
     {
       take: $('take-snapshot'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
-      cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), reveal: $('reveal-export'),
+      cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), convert: $('convert'),
+      reveal: $('reveal-export'), note: $('export-note'),
     },
     {
       current: () => ({ plant: plant.value, assetTypes: active.asset_types }),

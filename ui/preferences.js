@@ -2,8 +2,9 @@
 // format), kept by the Rust side in its preferences store and read once at start-up.
 // The page keeps nothing in the webview's storage.
 
+import { FORMAT_VALUES as FORMATS } from './export-formats.js';
+
 const THEMES = ['light', 'dark'];
-const FORMATS = ['raw', 'env', 'aasx', 'csv'];
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const name = (v) => (typeof v === 'string' && v !== '' ? v : null);

@@ -1,9 +1,11 @@
-// "Take snapshot" and "Export…", with a progress bar and Cancel. Export writes what is
-// ticked in the tree (fetching what is not loaded yet) or, with nothing ticked, the
-// snapshot on screen or the plant's latest; then it offers to show the file.
+// "Take snapshot", "Export…" and "Convert a V2 file to V3…", with a progress bar and
+// Cancel. Export writes what is ticked in the tree (fetching what is not loaded yet) or,
+// with nothing ticked, the snapshot on screen or the plant's latest; Convert writes a V2
+// file the user picks as AAS V3.0. Then each offers to show the file written.
 
 import * as api from './api.js';
 import { plural } from './format.js';
+import { convertedText } from './export-formats.js';
 import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
 
 /**
@@ -17,7 +19,7 @@ import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
  * profile or plant), update when the ticks or the snapshots changed.
  */
 export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = null }) {
-  let running = false;
+  let running = false; // one job at a time: the Rust side refuses a second one as busy
 
   if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
   els.format.addEventListener('change', async () => {
@@ -33,7 +35,9 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     running = true;
     els.take.disabled = true;
     els.exportButton.disabled = true;
+    els.convert.disabled = true;
     els.reveal.hidden = true;
+    els.note.hidden = true;
     els.progress.hidden = false;
     els.cancel.hidden = !cancellable;
     els.bar.hidden = !cancellable; // work without progress messages gets no bar
@@ -82,29 +86,53 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     const format = els.format.value;
     const selection = ticked();
     try {
-      let path;
+      // `saved`: {path, conversion} of the file written, null when the save dialog was cancelled.
+      let saved;
+      let head;
       if (selection.count > 0) {
         const done = await withProgress('Choose where to save…', (onProgress) =>
           api.exportSelection({ ...selection, format }, onProgress));
-        path = done.path;
-        els.text.textContent = done.path
-          ? `Exported ${plural(selection.count, 'shell')} (${plural(done.loaded.requests, 'request')})`
-          : 'Export cancelled: nothing was written';
+        saved = done.path ? done : null;
+        head = `Exported ${plural(selection.count, 'shell')} (${plural(done.loaded.requests, 'request')})`;
         if (done.loaded.failures.length) say(`Not exported: ${done.loaded.failures.slice(0, 3).join('; ')}`);
       } else {
         const snapshot = snapshotToExport();
-        path = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot.id, format), false);
-        els.text.textContent = path ? `Exported ${snapshotName(snapshot)}` : 'Export cancelled: nothing was written';
+        saved = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot.id, format), false);
+        head = `Exported ${snapshotName(snapshot)}`;
       }
-      if (path) {
-        say(`Saved ${path}`, 'info');
-        els.reveal.hidden = false;
-        els.progress.hidden = false;
-      }
+      els.text.textContent = saved ? head : 'Export cancelled: nothing was written';
+      if (saved) offerSaved(saved);
     } catch (e) {
       fail(`Export failed: ${problemWords(e)}`);
     }
   });
+
+  els.convert.addEventListener('click', async () => {
+    try {
+      const saved = await withProgress('Choose the V2 file, then where to save…', () => api.convertFile(), false);
+      if (!saved) {
+        els.progress.hidden = true; // cancelled: nothing to say
+        return;
+      }
+      els.text.textContent = convertedText(saved);
+      offerSaved(saved);
+    } catch (e) {
+      fail(`Conversion failed: ${problemWords(e)}`);
+    }
+  });
+
+  /**
+   * After a file was written (`{path, conversion}`): says where, shows the conversion's
+   * line of an AAS V3.0 file (what changed, where the report is), offers the folder.
+   */
+  function offerSaved({ path, conversion }) {
+    say(`Saved ${path}`, 'info');
+    els.note.textContent = conversion ?? '';
+    els.note.hidden = !conversion;
+    els.reveal.hidden = false;
+    els.progress.hidden = false;
+  }
+
   els.reveal.addEventListener('click', async () => {
     try {
       await api.revealExport();
@@ -117,6 +145,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     const count = ticked().count;
     const snapshot = snapshotToExport();
     els.exportButton.disabled = running || (count === 0 && !snapshot);
+    els.convert.disabled = running;
     els.exportButton.textContent = count > 0 ? `Export ${plural(count, 'shell')}…` : 'Export…';
     els.exportButton.title = count > 0
       ? 'Save the ticked shells and submodels (what is not loaded yet is fetched first)'
@@ -126,6 +155,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
   function reset() {
     els.progress.hidden = true;
     els.reveal.hidden = true;
+    els.note.hidden = true;
     update();
   }
   reset();

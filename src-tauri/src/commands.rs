@@ -1,11 +1,12 @@
 //! Tauri commands: a few lines each over `aas-app`; the UI calls them through
-//! `ui/api.js` only. Paths come from the save dialog only: the webview never names one.
+//! `ui/api.js` only. Paths come from the native file dialogs only (`file_dialogs`): the
+//! webview never names one.
 
 use std::path::PathBuf;
 
 use aas_app::{
     App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
-    ProfileList, ProfileView, RecentErrors, SnapshotTaken, Source, StatusView,
+    ProfileList, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source, StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Pick, Progress};
 use aas_model::{AssetType, OutlineNode};
@@ -13,7 +14,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
 use crate::error::IpcError;
-use crate::save_dialog::ask_save_path;
+use crate::file_dialogs::{ask_open_path, ask_save_path};
 
 pub(crate) type Reply<T> = Result<T, IpcError>;
 
@@ -137,6 +138,16 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
     let path = app.last_export()?;
     tauri_plugin_opener::reveal_item_in_dir(&path)
         .map_err(|e| IpcError::local(format!("cannot show {}: {e}", path.display())))
+}
+
+/// Convert a V2 file to V3…: asks for the V2 file (environment JSON or AASX), then where
+/// to save its V3.0 conversion; `None` when either dialog was cancelled.
+#[tauri::command]
+pub async fn convert_file(handle: AppHandle, app: State<'_, App>) -> Reply<Option<SavedFile>> {
+    let v2 = ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]).await?;
+    let Some(input) = v2 else { return Ok(None) };
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.convert_file(input, chosen).await?)
 }
 
 #[tauri::command]

@@ -6,8 +6,8 @@
 
 mod commands;
 mod error;
+mod file_dialogs;
 mod preferences;
-mod save_dialog;
 mod snapshot_commands;
 
 fn main() {
@@ -62,6 +62,7 @@ fn main() {
             commands::cancel_job,
             commands::export_selection,
             commands::reveal_export,
+            commands::convert_file,
             commands::check_connection,
             commands::list_profiles,
             commands::save_profile,

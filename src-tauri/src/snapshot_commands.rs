@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use aas_app::{App, ChangesView, MovedAside, SearchAnswer, SnapshotShelf};
+use aas_app::{App, ChangesView, MovedAside, SavedFile, SearchAnswer, SnapshotShelf};
 use tauri::{AppHandle, State};
 
 use crate::commands::Reply;
-use crate::save_dialog::ask_save_path;
+use crate::file_dialogs::ask_save_path;
 
 #[tauri::command]
 pub async fn list_snapshots(app: State<'_, App>, plant: String) -> Reply<SnapshotShelf> {
@@ -63,7 +63,7 @@ pub async fn export_snapshot(
     plant: String,
     snapshot: Option<i64>,
     format: String,
-) -> Reply<Option<PathBuf>> {
+) -> Reply<Option<SavedFile>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app
         .export_snapshot(&plant, snapshot, &format, chosen)

@@ -70,8 +70,8 @@ fn capabilities_allow_only_core_events_and_the_save_dialog() {
 
 #[test]
 fn no_command_takes_a_file_path_from_the_webview() {
-    // Paths reach the app only through the save dialog (commands::export_loaded); a
-    // command may answer with one (where it wrote), never take one.
+    // Paths reach the app only through the native dialogs the Rust side shows
+    // (file_dialogs.rs); a command may answer with one (where it wrote), never take one.
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     for entry in std::fs::read_dir(src).expect("src").flatten() {
         let text = std::fs::read_to_string(entry.path()).expect("source");

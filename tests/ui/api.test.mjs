@@ -44,6 +44,7 @@ test('a local command that succeeds says nothing of the service', async () => {
   await api.duplicateProfile('Demo');
   await api.deleteProfile('Demo');
   await api.revealExport();
+  await api.convertFile();
   await api.listSnapshots('Nord');
   await api.deleteSnapshot(3);
   await api.moveStoreAside();
@@ -158,7 +159,9 @@ test('the calls api.js makes name commands and arguments the Rust side declares'
   await api.setPreference({ keep_snapshots: 5 });
   await api.listSnapshots('Nord');
   await api.deleteSnapshot(3);
-  assert.equal(calls.length, 7);
+  await api.convertFile();
+  await api.exportSelection({ plant: 'Nord', assetTypes: ['Pump'], picks: [], format: 'v3-env' }, () => {});
+  assert.equal(calls.length, 9);
   for (const [command, args] of calls) {
     const declared = commands.get(command);
     assert.ok(declared, `${command} is not a command of src-tauri`);

@@ -21,6 +21,13 @@ test('preferences of the wrong shape fall back to their defaults', () => {
   });
 });
 
+test('every export format offered, V3.0 ones too, is remembered; others are not', () => {
+  for (const format of ['env', 'aasx', 'v3-env', 'v3-aasx', 'raw', 'csv']) {
+    assert.equal(normalize({ export_format: format }).export_format, format);
+  }
+  assert.equal(normalize({ export_format: 'v3' }).export_format, null);
+});
+
 test('the theme button switches from the shown theme, or from the OS one', () => {
   assert.equal(nextTheme('dark', false), 'light');
   assert.equal(nextTheme('light', true), 'dark');

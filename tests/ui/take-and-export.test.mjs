@@ -1,5 +1,6 @@
-// "Take snapshot" and "Export…" in the page, over a Tauri bridge that delivers a
-// progress message after the command's answer (Tauri does not order the two).
+// "Take snapshot", "Export…" and "Convert a V2 file to V3…" in the page, over a Tauri
+// bridge that delivers a progress message after the command's answer (Tauri does not
+// order the two).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -10,7 +11,9 @@ class Channel {
 }
 let lateProgress;
 let failWith = null; // an error the next take_snapshot answers with
+let converted = null; // what convert_file answers with (or a function that answers)
 const calls = [];
+const CONVERSION = 'AAS V3.0: 63 changes (21 asset-field, 42 required); each is listed in /tmp/plant.conversion.json';
 const snapshot = { id: 9, taken_at: '2024-05-03T12:07:00Z', shells: 24, nodes: 156, complete: true, bytes: 800_000 };
 globalThis.window = {
   __TAURI__: {
@@ -18,7 +21,11 @@ globalThis.window = {
       Channel,
       invoke: async (command, args) => {
         calls.push([command, args]);
-        if (command === 'export_snapshot') return '/tmp/plant.aasx';
+        if (command === 'export_snapshot') {
+          const path = args.format.startsWith('v3-') ? '/tmp/plant.json' : '/tmp/plant.aasx';
+          return { path, bytes: 1000, conversion: args.format.startsWith('v3-') ? CONVERSION : null };
+        }
+        if (command === 'convert_file') return typeof converted === 'function' ? converted() : converted;
         if (command !== 'take_snapshot') return null;
         if (failWith) throw failWith;
         const last = { requests_done: 156, requests_known: 156, bytes: 800_000, failures: 0 };
@@ -42,9 +49,10 @@ function element() {
 }
 
 function page(known) {
-  const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'format', 'reveal'];
+  const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'convert', 'format', 'reveal', 'note'];
   const els = Object.fromEntries(names.map((n) => [n, element()]));
   const taken = [];
+  const said = [];
   initTakeAndExport(els, {
     current: () => ({ plant: 'P1', assetTypes: ['machine'] }),
     ticked: () => ({ count: 0, plant: 'P1' }),
@@ -53,9 +61,9 @@ function page(known) {
       taken.push(result);
       known.snapshot = result.snapshot;
     },
-    say: () => {},
+    say: (text, level = 'error') => said.push([level, text]),
   });
-  return { els, taken };
+  return { els, taken, said };
 }
 
 test('a progress message arriving after the summary does not overwrite it', async () => {
@@ -93,4 +101,55 @@ test('a failed take says why in words, and can be tried again', async () => {
   assert.deepEqual(taken, []);
   assert.equal(els.take.disabled, false);
   assert.equal(els.cancel.hidden, true);
+});
+
+test('an AAS V3.0 export also says what the conversion changed', async () => {
+  const { els, said } = page({ snapshot });
+  els.format.value = 'v3-env';
+  await els.exportButton.fire('click');
+  assert.equal(els.text.textContent, 'Exported the snapshot of 2024-05-03 12:07');
+  assert.equal(els.note.textContent, CONVERSION);
+  assert.equal(els.note.hidden, false);
+  assert.deepEqual(said.at(-1), ['info', 'Saved /tmp/plant.json']);
+  els.format.value = 'env';
+  await els.exportButton.fire('click');
+  assert.equal(els.text.textContent, 'Exported the snapshot of 2024-05-03 12:07');
+  assert.equal(els.note.hidden, true, 'a V2 export has no conversion line');
+});
+
+test('Convert a V2 file to V3… shows where it wrote and what changed, and offers the folder', async () => {
+  const { els, said } = page({ snapshot: null });
+  assert.equal(els.convert.disabled, false, 'nothing to export, but a file can be converted');
+  calls.length = 0;
+  let whileRunning;
+  converted = () => {
+    whileRunning = { convert: els.convert.disabled, exportButton: els.exportButton.disabled, take: els.take.disabled };
+    return { path: '/tmp/demo-v3.json', bytes: 5000, conversion: CONVERSION };
+  };
+  await els.convert.fire('click');
+  assert.deepEqual(calls, [['convert_file', undefined]]);
+  assert.deepEqual(whileRunning, { convert: true, exportButton: true, take: true }, 'one job at a time');
+  assert.equal(els.text.textContent, 'Converted to demo-v3.json');
+  assert.equal(els.note.textContent, CONVERSION);
+  assert.equal(els.note.hidden, false);
+  assert.equal(els.progress.hidden, false);
+  assert.equal(els.reveal.hidden, false, 'Show in folder is offered');
+  assert.deepEqual(said.at(-1), ['info', 'Saved /tmp/demo-v3.json']);
+  assert.equal(els.convert.disabled, false);
+});
+
+test('a cancelled conversion says nothing; a failed one says why', async () => {
+  const { els, said } = page({ snapshot: null });
+  converted = null;
+  await els.convert.fire('click');
+  assert.equal(els.progress.hidden, true, 'cancelled: nothing shown');
+  assert.equal(els.reveal.hidden, true);
+  assert.equal(els.note.hidden, true);
+  assert.deepEqual(said, []);
+  converted = () => { throw { kind: 'bad_data', message: 'x.json holds no AAS environment' }; };
+  await els.convert.fire('click');
+  assert.equal(els.text.textContent, 'Conversion failed: x.json holds no AAS environment');
+  assert.equal(els.note.hidden, true);
+  assert.deepEqual(said, [['error', 'Conversion failed: x.json holds no AAS environment']]);
+  assert.equal(els.convert.disabled, false, 'it can be tried again');
 });

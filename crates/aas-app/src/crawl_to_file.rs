@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_client::{Client, Crawl, CrawlPlan, Fetched, NodePath, Progress, Selection};
-use aas_export::{export, Format};
+use aas_export::{export, Exported, Format};
 use aas_snapshot::{Access, Store};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -41,8 +41,8 @@ pub struct ToFile<'a> {
 pub struct Written {
     /// The crawl as it ended, without its answers.
     pub crawl: Crawl,
-    /// Bytes written; `None` when a cancelled crawl wrote nothing.
-    pub bytes: Option<u64>,
+    /// What was written; `None` when a cancelled crawl wrote nothing.
+    pub exported: Option<Exported>,
     pub shells: usize,
 }
 
@@ -77,13 +77,13 @@ pub async fn crawl_to_file(
             }
         })
         .await;
-    let bytes = match spill {
+    let exported = match spill {
         None if crawl.cancelled && !to.write_if_cancelled => None,
         None => {
             crawl.fetched = held;
-            let bytes = export(&crawl, to.format, to.maker, to.out)?;
+            let exported = export(&crawl, to.format, to.maker, to.out)?;
             crawl.fetched = Vec::new(); // the answers are written: no need to hold them
-            Some(bytes)
+            Some(exported)
         }
         Some(spill) => {
             let _ = spill.answers.send(Kept::Ended(crawl));
@@ -94,7 +94,7 @@ pub async fn crawl_to_file(
     };
     Ok(Written {
         crawl,
-        bytes,
+        exported,
         shells,
     })
 }
@@ -114,8 +114,8 @@ const SPILL_QUEUE: usize = 64;
 /// export.
 struct Spill {
     answers: SyncSender<Kept>,
-    /// The crawl as it ended, without its answers, and the bytes written.
-    written: JoinHandle<Result<(Crawl, Option<u64>)>>,
+    /// The crawl as it ended, without its answers, and what was written.
+    written: JoinHandle<Result<(Crawl, Option<Exported>)>>,
 }
 
 impl Spill {
@@ -132,8 +132,8 @@ impl Spill {
                 if crawl.cancelled && !write_if_cancelled {
                     return Ok((crawl, None));
                 }
-                let bytes = store.export_crawled(id, &crawl, format, &out)?;
-                Ok((crawl, Some(bytes)))
+                let exported = store.export_crawled(id, &crawl, format, &out)?;
+                Ok((crawl, Some(exported)))
             })();
             if written.is_err() {
                 cancel.cancel(); // nothing more is fetched to be lost

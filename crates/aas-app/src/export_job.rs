@@ -19,6 +19,8 @@ pub struct ExportSummary {
     pub path: Option<PathBuf>,
     pub bytes: u64,
     pub loaded: CrawlSummary,
+    /// For a V3.0 export: what the conversion changed, in a line, and where its report is.
+    pub conversion: Option<String>,
 }
 
 /// What to export: the plant, its asset types, the ticked shells and the format.
@@ -56,6 +58,7 @@ impl App {
                 path: None,
                 bytes: 0,
                 loaded: CrawlSummary::not_started(),
+                conversion: None,
             });
         };
         let session = self.session();
@@ -77,18 +80,20 @@ impl App {
         )
         .await?;
         let loaded = CrawlSummary::of(&written.crawl);
-        let Some(bytes) = written.bytes else {
+        let Some(exported) = written.exported else {
             return Ok(ExportSummary {
                 path: None,
                 bytes: 0,
                 loaded,
+                conversion: None,
             });
         };
         self.exported(path.clone());
         Ok(ExportSummary {
             path: Some(path),
-            bytes,
+            bytes: exported.bytes,
             loaded,
+            conversion: exported.conversion.map(|c| c.summary()),
         })
     }
 }
@@ -108,6 +113,8 @@ pub(crate) fn save_as(format: Format) -> SaveAs {
         Format::Env => ("aas-environment.json", "json"),
         Format::Aasx => ("aas-environment.aasx", "aasx"),
         Format::Csv => ("aas-properties.csv", "csv"),
+        Format::V3Env => ("aas-environment-v3.json", "json"),
+        Format::V3Aasx => ("aas-environment-v3.aasx", "aasx"),
     };
     SaveAs {
         name: name.into(),

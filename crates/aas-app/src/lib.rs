@@ -9,6 +9,7 @@
 mod app;
 mod connect;
 mod content;
+mod convert;
 mod crawl_summary;
 mod crawl_to_file;
 mod diagnostics;
@@ -31,6 +32,7 @@ use std::sync::{Mutex, MutexGuard};
 pub use app::{App, StatusView};
 pub use connect::{ConnectionSource, Overrides};
 pub use content::SaveAs;
+pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
 pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use aas_client::{Client, Crawl, CrawlPlan, Progress, Selection};
-use aas_export::Format;
+use aas_export::{Exported, Format};
 use aas_model::AssetType;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use serde::Serialize;
@@ -267,10 +267,10 @@ impl SnapshotStore {
         })
     }
 
-    /// Writes snapshot `id` as `format` to `out`; its bytes. Seconds of reading and
+    /// Writes snapshot `id` as `format` to `out`; what was written. Seconds of reading and
     /// writing: off the async workers, with a reader of its own so that searches
     /// meanwhile are not held up.
-    pub async fn export(&self, id: i64, format: Format, out: PathBuf) -> Result<u64> {
+    pub async fn export(&self, id: i64, format: Format, out: PathBuf) -> Result<Exported> {
         let path = self.path.clone();
         tokio::task::spawn_blocking(move || {
             Ok(Store::open(&path, Access::Read)?.export(id, format, &out)?)

@@ -11,6 +11,7 @@ use aas_snapshot::{Change, SnapshotInfo};
 use serde::Serialize;
 
 use crate::content::SaveAs;
+use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
 use crate::{App, ChangesView, CrawlSummary, Error, MovedAside, Result, SearchAnswer};
 
@@ -170,7 +171,7 @@ impl App {
         snapshot: Option<i64>,
         format: &str,
         choose: F,
-    ) -> Result<Option<PathBuf>>
+    ) -> Result<Option<SavedFile>>
     where
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
@@ -185,9 +186,9 @@ impl App {
         let Some(path) = choose(save_as(format)).await? else {
             return Ok(None);
         };
-        self.store.export(id, format, path.clone()).await?;
+        let exported = self.store.export(id, format, path.clone()).await?;
         self.exported(path.clone());
-        Ok(Some(path))
+        Ok(Some(SavedFile::of(path, exported)))
     }
 }
 

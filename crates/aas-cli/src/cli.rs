@@ -25,6 +25,8 @@ Exit codes:
   7  cannot write the output (the --out file, stdout, or the snapshot store, also
      one on a read-only file system, which can still be read); a
      closed pipe (aasmd registry | head) ends quietly with 0
+  8  convert --strict: V3.0 cannot hold something as it is (the first such
+     thing is named; nothing is written)
   130 crawl: interrupted (Ctrl-C); what was fetched is written
 
 Examples:
@@ -34,7 +36,8 @@ Examples:
   aasmd --config sandbox.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown
   aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json
   aasmd --config sandbox.json snapshot take --plant DEMO-01   # into the local store
-  aasmd search 'SN-M-0001'                                    # in the latest snapshot";
+  aasmd search 'SN-M-0001'                                    # in the latest snapshot
+  aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -58,6 +61,25 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Convert an AAS V2.0.1 or BaSyx V1 file (an environment as JSON or AASX, or a
+    /// shell, submodel or registry answer as JSON) to AAS V3.0: JSON, or AASX when
+    /// --out ends in .aasx (the package's files that File elements name are carried
+    /// over). Everything V3.0 cannot hold as it was is listed, with its JSON path in
+    /// the source and its value, in a report beside --out (NAME.conversion.json); a
+    /// summary line goes to stderr.
+    Convert {
+        file: PathBuf,
+        /// The version to convert to: v3 (AAS V3.0).
+        #[arg(long, value_parser = ["v3"])]
+        to: String,
+        /// The file to write (atomically).
+        #[arg(long)]
+        out: PathBuf,
+        /// Change nothing: stop at the first thing V3.0 cannot hold as it is (exit
+        /// code 8), and write nothing.
+        #[arg(long)]
+        strict: bool,
     },
     /// Run a local AAS Master Data service with a generated demo plant. Prints ONE JSON
     /// line (registry_url, gateway_url, auth_url, realm, client_id, client_secret,
@@ -111,7 +133,7 @@ pub enum Command {
     Export {
         #[arg(long)]
         snapshot: i64,
-        /// raw, env, aasx or csv (see crawl).
+        /// raw, env, aasx, csv, v3-env or v3-aasx (see crawl).
         #[arg(long, value_parser = parse_format)]
         format: aas_export::Format,
         /// The file to write (atomically).
@@ -337,7 +359,9 @@ pub enum Query {
         #[arg(long, default_value_t = aas_client::DEFAULT_MAX_NODES)]
         max_nodes: u64,
         /// raw (the exact answers and a manifest), env (AAS V2.0.1 environment JSON),
-        /// aasx (a package of it) or csv (property-like elements).
+        /// aasx (a package of it), csv (property-like elements), v3-env (AAS V3.0
+        /// environment JSON) or v3-aasx (a V3.0 package of it). A V3.0 export writes
+        /// its conversion report beside --out (NAME.conversion.json).
         #[arg(long, value_parser = parse_format)]
         format: aas_export::Format,
         /// The file to write (atomically: an interrupted run leaves the old file).

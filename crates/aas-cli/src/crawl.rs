@@ -58,8 +58,11 @@ pub async fn run(
         crawl.failures.len(),
         crawl.unreadable.len(),
         out.display(),
-        written.bytes.unwrap_or(0)
+        written.exported.as_ref().map_or(0, |e| e.bytes)
     );
+    if let Some(conversion) = written.exported.and_then(|e| e.conversion) {
+        eprintln!("aasmd: {}", conversion.summary());
+    }
     outcome(&CrawlSummary::of(crawl))
 }
 

@@ -49,6 +49,9 @@ impl From<serde_json::Error> for CliError {
 
 impl CliError {
     pub fn exit_code(&self) -> ExitCode {
+        if self.is_strict_refusal() {
+            return ExitCode::from(8);
+        }
         ExitCode::from(match self.kind() {
             Some(ErrorKind::Auth | ErrorKind::UserToken) => 3,
             Some(ErrorKind::NotFound | ErrorKind::NotAllowed | ErrorKind::NoSnapshot) => 4,
@@ -85,6 +88,14 @@ impl CliError {
         }
     }
 
+    /// `convert --strict` met something V3.0 cannot hold as it is.
+    fn is_strict_refusal(&self) -> bool {
+        match self {
+            CliError::App(aas_app::Error::Export(e)) | CliError::Export(e) => e.is_strict_refusal(),
+            _ => false,
+        }
+    }
+
     /// A reader that went away (`aasmd registry | head`): Unix tools end quietly then.
     pub fn is_closed_pipe(&self) -> bool {
         matches!(self, CliError::Stdout(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
@@ -92,6 +103,9 @@ impl CliError {
 
     /// What the user can do about it, when there is something to say.
     pub fn hint(&self) -> Option<&'static str> {
+        if self.is_strict_refusal() {
+            return Some("without --strict the conversion goes on, and lists each change in the report beside --out");
+        }
         match self.kind()? {
             ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),
             ErrorKind::UserToken => Some("get a new user token from the platform and give it as AASMD_USER_TOKEN or in the profile"),

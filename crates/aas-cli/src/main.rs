@@ -2,6 +2,7 @@
 //! to stderr; exit codes are listed in `aasmd --help`.
 
 mod cli;
+mod convert;
 mod crawl;
 mod error;
 mod inspect;
@@ -59,6 +60,9 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
     match args.command {
         cli::Command::Sandbox(opts) => sandbox::serve(opts).await,
         cli::Command::Inspect { file, json } => inspect::run(&file, json),
+        cli::Command::Convert {
+            file, out, strict, ..
+        } => convert::run(&file, &out, strict).await,
         cli::Command::Snapshot(command) => snapshot::run(&args.connection, command).await,
         cli::Command::Search {
             query,

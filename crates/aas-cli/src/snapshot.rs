@@ -141,13 +141,17 @@ pub fn diff(
 pub async fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Result<(), CliError> {
     let store = store_of(store)?;
     let info = store.chosen(Some(id), None, None)?;
-    let bytes = store.export(id, format, out.to_owned()).await?;
+    let exported = store.export(id, format, out.to_owned()).await?;
     eprintln!(
-        "aasmd: snapshot {id} of {} ({}): wrote {} ({bytes} bytes)",
+        "aasmd: snapshot {id} of {} ({}): wrote {} ({} bytes)",
         info.plant,
         info.taken_at,
-        out.display()
+        out.display(),
+        exported.bytes
     );
+    if let Some(conversion) = exported.conversion {
+        eprintln!("aasmd: {}", conversion.summary());
+    }
     Ok(())
 }
 

@@ -7,19 +7,20 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::SystemTime;
 
+use aas_client::{ids_in_list, Failure, NodeLevel, NodePath, Selection, Unreadable};
+use aas_model::aasx::Flavour;
 use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
-use serde::{Deserializer as _, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use aas_client::{
-    ids_in_list, Crawl, Failure, Fetched, NodeLevel, NodePath, Selection, Unreadable,
+use crate::answers::{
+    each_answer, each_descriptor, rfc3339, selected, text, unreadable, unreadable_body, Answers,
 };
-
-use crate::output::{write_with, Out, Stop, Written};
+use crate::output::{package, write_with, Written};
+use crate::report::Exported;
 use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result};
-use aas_model::FileError;
 
 /// The export formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +33,17 @@ pub enum Format {
     Aasx,
     /// One row per property-like element.
     Csv,
+    /// An AAS V3.0 environment, with a conversion report beside it.
+    V3Env,
+    /// An AASX package (V3.0) holding the V3.0 environment.
+    V3Aasx,
+}
+
+impl Format {
+    /// Whether the format is AAS V3.0, converted, with a report.
+    pub fn is_v3(self) -> bool {
+        matches!(self, Format::V3Env | Format::V3Aasx)
+    }
 }
 
 impl std::str::FromStr for Format {
@@ -43,88 +55,38 @@ impl std::str::FromStr for Format {
             "env" => Ok(Format::Env),
             "aasx" => Ok(Format::Aasx),
             "csv" => Ok(Format::Csv),
+            "v3-env" => Ok(Format::V3Env),
+            "v3-aasx" => Ok(Format::V3Aasx),
             _ => Err(format!(
-                "unknown format {s:?}; expected raw, env, aasx or csv"
+                "unknown format {s:?}; expected raw, env, aasx, csv, v3-env or v3-aasx"
             )),
         }
     }
 }
 
-/// Where an export reads its answers: a crawl held in memory, or a snapshot in the
-/// store. Each level comes in a fixed order, by [`NodePath::keys`] compared byte by
-/// byte, so every source of the same answers exports the same file.
-pub trait Answers {
-    /// What was crawled and what failed; its `fetched` is not read.
-    fn crawl(&self) -> &Crawl;
-    /// The answers held, all levels together.
-    fn count(&self) -> usize;
-    /// Hands `visit` each answer at `level` in the fixed order, its body as a reader:
-    /// a large answer need not be in memory whole.
-    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()>;
-}
-
-/// What [`Answers::each`] calls with each answer: its place, its URL and its body.
-pub type Visit<'v> = dyn FnMut(&NodePath, &str, &mut dyn Read) -> Result<()> + 'v;
-
-impl Answers for Crawl {
-    fn crawl(&self) -> &Crawl {
-        self
-    }
-
-    fn count(&self) -> usize {
-        self.fetched.len()
-    }
-
-    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()> {
-        let mut at: Vec<&Fetched> = self
-            .fetched
-            .iter()
-            .filter(|f| f.path.level() == level)
-            .collect();
-        at.sort_by(|a, b| a.path.keys().cmp(&b.path.keys()));
-        for f in at {
-            let mut body = f.raw.reader().map_err(|e| unreadable_body(&f.url, e))?;
-            visit(&f.path, &f.url, &mut body)?;
-        }
-        Ok(())
-    }
-}
-
 /// Writes `answers` to `path` in `format`; `profile` names the connection in the raw
-/// bundle's manifest. Returns the number of bytes written. Every format is streamed:
-/// one answer is in memory at a time.
-pub fn export(answers: &dyn Answers, format: Format, profile: &str, path: &Path) -> Result<u64> {
-    match format {
-        Format::Raw => write_with(path, |mut out| raw_bundle(answers, profile, out.writer())),
-        Format::Env => write_with(path, |mut out| environment(answers, out.writer())),
-        Format::Aasx => write_with(path, |out| match out {
-            Out::File(file) => aasx(answers, aas_model::aasx::Package::new(file)?),
-            Out::Stream(stream) => aasx(answers, aas_model::aasx::Package::streamed(stream)?),
-        }),
-        Format::Csv => write_with(path, |mut out| csv(answers, out.writer())),
-    }
-}
-
-/// The environment in `package`, which it then closes.
-fn aasx<W: Write + std::io::Seek>(
+/// bundle's manifest. Every format is streamed: one answer is in memory at a time. A
+/// V3.0 format also writes its conversion report beside `path`.
+pub fn export(
     answers: &dyn Answers,
-    mut package: aas_model::aasx::Package<W>,
-) -> Written {
-    environment(answers, &mut package)?;
-    package.finish()?;
-    Ok(())
-}
-
-/// A crawled answer that no longer reads as the list it was read as.
-pub(crate) fn unreadable(e: serde_json::Error) -> Error {
-    Error::BadData(aas_model::Error::Decode {
-        path: ".".into(),
-        message: e.to_string(),
+    format: Format,
+    profile: &str,
+    path: &Path,
+) -> Result<Exported> {
+    let bytes = match format {
+        Format::Raw => write_with(path, |mut out| raw_bundle(answers, profile, out.writer()))?,
+        Format::Env => write_with(path, |mut out| environment(answers, out.writer()))?,
+        Format::Aasx => write_with(path, |out| {
+            package(out, Flavour::V2, |p| environment(answers, p))
+        })?,
+        Format::Csv => write_with(path, |mut out| csv(answers, out.writer()))?,
+        Format::V3Env => return crate::v3::export(answers, false, path),
+        Format::V3Aasx => return crate::v3::export(answers, true, path),
+    };
+    Ok(Exported {
+        bytes,
+        conversion: None,
     })
-}
-
-fn rfc3339(t: SystemTime) -> String {
-    humantime::format_rfc3339_seconds(t).to_string()
 }
 
 #[derive(Serialize)]
@@ -189,15 +151,6 @@ fn raw_bundle(answers: &dyn Answers, profile: &str, out: &mut dyn Write) -> Writ
     Ok(out.write_all(b"]}")?)
 }
 
-/// Reading a stored answer failed: the store's fault, not the export file's.
-fn unreadable_body(url: &str, source: std::io::Error) -> Error {
-    Error::File(FileError {
-        action: "read the stored answer of",
-        path: url.into(),
-        source,
-    })
-}
-
 fn copy(body: &mut dyn Read, url: &str, out: &mut dyn Write, buffer: &mut [u8]) -> Written {
     loop {
         let n = body.read(buffer).map_err(|e| unreadable_body(url, e))?;
@@ -205,59 +158,6 @@ fn copy(body: &mut dyn Read, url: &str, out: &mut dyn Write, buffer: &mut [u8]) 
             return Ok(());
         }
         out.write_all(&buffer[..n])?;
-    }
-}
-
-fn text(body: &mut dyn Read, url: &str) -> Result<String> {
-    let mut raw = String::new();
-    body.read_to_string(&mut raw)
-        .map_err(|e| unreadable_body(url, e))?;
-    Ok(raw)
-}
-
-/// Calls `visit` with every answer at `level`, where a [`Stop`] (not only an [`Error`])
-/// may end the walk.
-fn each_answer(
-    answers: &dyn Answers,
-    level: NodeLevel,
-    mut visit: impl FnMut(&NodePath, &str, &mut dyn Read) -> Written,
-) -> Written {
-    let mut stopped = None;
-    answers
-        .each(level, &mut |path, url, body| {
-            visit(path, url, body).map_err(|stop| {
-                stopped = Some(stop);
-                // Only ends the walk: the reason waits in `stopped`.
-                Error::Stopped
-            })
-        })
-        .map_err(|e| stopped.take().unwrap_or(Stop::Other(e)))
-}
-
-/// Whether `item` of the list answered at `path` (a shell or a submodel) was selected.
-fn selected(selection: &Selection, path: &NodePath, item: &RawValue) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Ids {
-        #[serde(rename = "idShort")]
-        id_short: Option<String>,
-        identification: Option<Identification>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Identification {
-        id: Option<String>,
-    }
-    let Ok(ids) = serde_json::from_str::<Ids>(item.get()) else {
-        return false;
-    };
-    match path {
-        NodePath::AasList { .. } => ids
-            .identification
-            .and_then(|i| i.id)
-            .is_some_and(|id| selection.wants_shell(&id)),
-        NodePath::Submodels { aas_id } => ids
-            .id_short
-            .is_some_and(|s| selection.wants_submodel(aas_id, &s)),
-        NodePath::Registry | NodePath::Elements { .. } => true,
     }
 }
 
@@ -313,8 +213,7 @@ fn items(
 }
 
 /// The Asset objects of `shells`, from the registry's descriptors (the gateway does not
-/// serve assets), each once. The registry is read as it streams: at 100,000 assets it
-/// is hundreds of megabytes.
+/// serve assets), each once.
 fn assets_of(
     registry: &mut dyn Read,
     url: &str,
@@ -323,72 +222,25 @@ fn assets_of(
     out: &mut dyn Write,
 ) -> Written {
     #[derive(serde::Deserialize)]
-    struct Descriptor {
-        identification: Value,
-        asset: Option<Box<RawValue>>,
-    }
-    #[derive(serde::Deserialize)]
     struct AssetId {
         identification: Option<Value>,
     }
     let mut seen = HashSet::new();
-    let reader = std::io::BufReader::with_capacity(1 << 16, registry);
-    let mut de = serde_json::Deserializer::from_reader(reader);
     let mut written = Ok(());
-    let read = de.deserialize_seq(EachItem(
-        |d: Descriptor| {
-            let Some(asset) = d.asset else {
-                return true;
-            };
-            let aas_id = d.identification["id"].as_str().unwrap_or_default();
-            let asset_id = serde_json::from_str::<AssetId>(asset.get())
-                .ok()
-                .and_then(|a| a.identification)
-                .map(|i| i["id"].to_string());
-            if shells.contains(aas_id) && seen.insert(asset_id.unwrap_or_else(|| aas_id.to_owned()))
-            {
-                let comma: &[u8] = if std::mem::take(first) { b"" } else { b"," };
-                written = out
-                    .write_all(comma)
-                    .and_then(|()| out.write_all(asset.get().as_bytes()));
-            }
-            written.is_ok()
-        },
-        std::marker::PhantomData,
-    ));
-    written?;
-    read.and_then(|()| de.end())
-        .map_err(|e| match e.io_error_kind() {
-            Some(_) => unreadable_body(url, e.into()),
-            None => unreadable(e),
-        })?;
-    Ok(())
-}
-
-/// Reads a JSON array item by item, handing each to the closure, which says whether to
-/// go on.
-struct EachItem<T, F>(F, std::marker::PhantomData<fn(T)>);
-
-impl<'de, T: serde::Deserialize<'de>, F: FnMut(T) -> bool> serde::de::Visitor<'de>
-    for EachItem<T, F>
-{
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a list")
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(
-        mut self,
-        mut items: A,
-    ) -> std::result::Result<(), A::Error> {
-        while let Some(item) = items.next_element()? {
-            if !(self.0)(item) {
-                return Ok(());
-            }
+    each_descriptor(registry, url, |aas_id, asset| {
+        let asset_id = serde_json::from_str::<AssetId>(asset.get())
+            .ok()
+            .and_then(|a| a.identification)
+            .map(|i| i["id"].to_string());
+        if shells.contains(aas_id) && seen.insert(asset_id.unwrap_or_else(|| aas_id.to_owned())) {
+            let comma: &[u8] = if std::mem::take(first) { b"" } else { b"," };
+            written = out
+                .write_all(comma)
+                .and_then(|()| out.write_all(asset.get().as_bytes()));
         }
-        Ok(())
-    }
+        written.is_ok()
+    })?;
+    Ok(written?)
 }
 
 /// One row per property-like element (Property, MultiLanguageProperty, Range, File,

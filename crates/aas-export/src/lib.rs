@@ -1,18 +1,26 @@
 //! Writing a plant's answers as files: every answer exactly as received (the raw
-//! bundle), an AAS V2.0.1 environment JSON, an AASX package of it, or a CSV of
-//! property-like elements. Each reads any source of answers ([`Answers`]: a crawl held
+//! bundle), an AAS V2.0.1 environment JSON, an AASX package of it, a CSV of
+//! property-like elements, or the AAS V3.0 environment (JSON or AASX) with a
+//! conversion report; and converting a V2 file a user has to V3.0. Each reads any source of answers ([`Answers`]: a crawl held
 //! in memory, a snapshot in the store) one answer at a time, and writes through one
 //! writer that never leaves half a file ([`write_atomically`]).
 
+mod answers;
+mod convert;
 mod format;
 mod output;
+mod report;
 mod spreadsheet;
+mod v3;
 
 use aas_model::FileError;
 use std::path::PathBuf;
 
-pub use format::{export, Answers, Format, Visit};
+pub use answers::{Answers, Visit};
+pub use convert::convert;
+pub use format::{export, Format};
 pub use output::write_atomically;
+pub use report::{report_path, Conversion, Exported};
 pub use spreadsheet::SafeCsv;
 
 /// Why an export (or an atomic write) failed.
@@ -27,6 +35,9 @@ pub enum Error {
     /// The path names no file (a root, `..`).
     #[error("{} is not a file path", .0.display())]
     NotAFile(PathBuf),
+    /// A V3.0 conversion stopped: `--strict` met a change, or the file holds no AAS.
+    #[error(transparent)]
+    Converted(#[from] aas_v3::Error),
     /// Only ends a walk over the answers early, for a reason kept beside it; never
     /// returned from this crate.
     #[error("the export stopped")]
@@ -34,6 +45,11 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether a strict conversion stopped at something V3.0 cannot hold as it is.
+    pub fn is_strict_refusal(&self) -> bool {
+        matches!(self, Error::Converted(aas_v3::Error::Strict(_)))
+    }
+
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
         matches!(self, Error::File(e) if e.is_disk_full())

@@ -10,6 +10,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
+use aas_model::aasx::{Flavour, Package};
 use aas_model::FileError;
 
 /// Why writing stopped: the file could not be written, or something else (an answer
@@ -205,4 +206,25 @@ impl<W: Write> Write for Counted<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// A package around what `spec` writes into it as its environment.
+pub(crate) fn package(
+    out: Out<'_>,
+    flavour: Flavour,
+    spec: impl FnOnce(&mut dyn Write) -> Written,
+) -> Written {
+    match out {
+        Out::File(file) => finish(Package::new(file, flavour, &[])?, spec),
+        Out::Stream(stream) => finish(Package::streamed(stream, flavour)?, spec),
+    }
+}
+
+fn finish<W: Write + std::io::Seek>(
+    mut package: Package<W>,
+    spec: impl FnOnce(&mut dyn Write) -> Written,
+) -> Written {
+    spec(&mut package)?;
+    package.finish()?;
+    Ok(())
 }

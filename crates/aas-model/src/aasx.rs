@@ -223,39 +223,110 @@ fn resolve(base: &str, target: &str) -> String {
 #[allow(missing_debug_implementations)] // the zip writer has no Debug
 pub struct Package<W: Write + Seek>(zip::ZipWriter<W>);
 
+/// Which version's package: the relationship types differ (V2.0.1's
+/// `http://www.admin-shell.io/…`, V3.0's `http://admin-shell.io/…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavour {
+    V2,
+    V3,
+}
+
+impl Flavour {
+    fn relationship(self, name: &str) -> String {
+        let host = match self {
+            Flavour::V2 => "www.admin-shell.io",
+            Flavour::V3 => "admin-shell.io",
+        };
+        format!("http://{host}/aasx/relationships/{name}")
+    }
+}
+
+/// A file carried in a package beside the environment (a File element's document):
+/// its part name (`aasx/files/manual.pdf`, no leading `/`) and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Supplementary {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
 impl<W: Write> Package<zip::write::StreamWriter<W>> {
     /// A package written to an output that cannot seek (a pipe, a device): each part's
     /// sizes follow it in a data descriptor instead of being written back into its
     /// header, as the zip format allows.
-    pub fn streamed(out: W) -> std::io::Result<Self> {
-        Self::begin(zip::ZipWriter::new_stream(out))
+    pub fn streamed(out: W, flavour: Flavour) -> std::io::Result<Self> {
+        Self::begin(zip::ZipWriter::new_stream(out), flavour, &[])
     }
 }
 
 impl<W: Write + Seek> Package<W> {
-    /// Writes the parts before the spec; the errors are the output's (a zip's own are
-    /// given as I/O errors too).
-    pub fn new(out: W) -> std::io::Result<Self> {
-        Self::begin(zip::ZipWriter::new(out))
+    /// Writes the parts before the spec (the supplementary files among them); the
+    /// errors are the output's (a zip's own are given as I/O errors too).
+    pub fn new(out: W, flavour: Flavour, supplementary: &[Supplementary]) -> std::io::Result<Self> {
+        Self::begin(zip::ZipWriter::new(out), flavour, supplementary)
     }
 
-    fn begin(mut zip: zip::ZipWriter<W>) -> std::io::Result<Self> {
-        const CONTENT_TYPES: &str = r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="text/plain" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" /></Types>"#;
-        let rels = |kind: &str, target: &str, id: &str| {
+    fn begin(
+        mut zip: zip::ZipWriter<W>,
+        flavour: Flavour,
+        supplementary: &[Supplementary],
+    ) -> std::io::Result<Self> {
+        let overrides: String = supplementary
+            .iter()
+            .map(|s| {
+                format!(
+                    r#"<Override PartName="/{}" ContentType="application/octet-stream" />"#,
+                    xml_escape(&s.name)
+                )
+            })
+            .collect();
+        // V3.0 readers (BaSyx) tell a spec part's format by its content type.
+        let json = match flavour {
+            Flavour::V2 => "text/plain",
+            Flavour::V3 => "application/json",
+        };
+        let content_types = format!(
+            r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="{json}" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" />{overrides}</Types>"#
+        );
+        let rels = |list: &[(String, String)]| {
+            let items: String = list
+                .iter()
+                .enumerate()
+                .map(|(i, (kind, target))| {
+                    format!(
+                        r#"<Relationship Type="{kind}" Target="{}" Id="R{}" />"#,
+                        xml_escape(target),
+                        i + 1
+                    )
+                })
+                .collect();
             format!(
-                r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Type="{kind}" Target="{target}" Id="{id}" /></Relationships>"#
+                r#"<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">{items}</Relationships>"#
             )
         };
-        let (root_rels, origin_rels) = (
-            rels(ORIGIN, "/aasx/aasx-origin", "R1"),
-            rels(SPEC, "/aasx/data.json", "R2"),
-        );
-        let parts: [(&str, &[u8]); 4] = [
-            ("[Content_Types].xml", CONTENT_TYPES.as_bytes()),
+        let root_rels = rels(&[(
+            flavour.relationship("aasx-origin"),
+            "/aasx/aasx-origin".into(),
+        )]);
+        let origin_rels = rels(&[(flavour.relationship("aas-spec"), "/aasx/data.json".into())]);
+        let suppl: Vec<(String, String)> = supplementary
+            .iter()
+            .map(|s| (flavour.relationship("aas-suppl"), format!("/{}", s.name)))
+            .collect();
+        let spec_rels = rels(&suppl);
+        let mut parts: Vec<(&str, &[u8])> = vec![
+            ("[Content_Types].xml", content_types.as_bytes()),
             ("_rels/.rels", root_rels.as_bytes()),
             ("aasx/aasx-origin", b"Intentionally empty."),
             ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
         ];
+        if !supplementary.is_empty() {
+            parts.push(("aasx/_rels/data.json.rels", spec_rels.as_bytes()));
+        }
+        parts.extend(
+            supplementary
+                .iter()
+                .map(|s| (s.name.as_str(), s.bytes.as_slice())),
+        );
         for (name, bytes) in parts {
             zip.start_file(name, deflated())?;
             zip.write_all(bytes)?;
@@ -278,6 +349,38 @@ impl<W: Write + Seek> Write for Package<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.0.flush()
     }
+}
+
+fn xml_escape(text: &str) -> String {
+    quick_xml::escape::escape(text).into_owned()
+}
+
+/// The names of a package's parts (OPC bookkeeping aside), as part names.
+pub fn part_names(bytes: &[u8]) -> Result<std::collections::HashSet<String>> {
+    let zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    Ok(zip
+        .file_names()
+        .filter(|name| !is_packaging(name))
+        .map(str::to_owned)
+        .collect())
+}
+
+/// The parts of a package named in `names` that it holds (each read as [`read`] reads
+/// one: bounded), in the order asked; a name it lacks is skipped.
+pub fn parts(bytes: &[u8], names: &[String]) -> Result<Vec<Supplementary>> {
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut found = Vec::new();
+    for name in names {
+        if let Some(bytes) = read(&mut zip, name)? {
+            found.push(Supplementary {
+                name: name.clone(),
+                bytes,
+            });
+        }
+    }
+    Ok(found)
 }
 
 fn deflated() -> zip::write::SimpleFileOptions {
@@ -304,7 +407,7 @@ mod tests {
     #[test]
     fn a_written_package_gives_back_its_spec() {
         let env = br#"{"assetAdministrationShells":[],"assets":[],"submodels":[],"conceptDescriptions":[]}"#;
-        let mut package = Package::new(Cursor::new(Vec::new())).expect("started");
+        let mut package = Package::new(Cursor::new(Vec::new()), Flavour::V2, &[]).expect("started");
         package.write_all(env).expect("written");
         let package = package.finish().expect("finished").into_inner();
         assert!(is_package(&package));

@@ -17,6 +17,7 @@ use crate::content;
 use crate::schema::level;
 use crate::store::{SnapshotInfo, Store};
 use crate::{Error, Result};
+use aas_export::Exported;
 use aas_model::FileError;
 
 /// A body's row in `contents`: whether zstd-compressed, its bytes, its size as sent.
@@ -25,8 +26,8 @@ type BodyRow = (bool, Vec<u8>, u64);
 impl Store {
     /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
-    /// source); returns the bytes written. One answer is in memory at a time.
-    pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<u64> {
+    /// source); returns what was written. One answer is in memory at a time.
+    pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<Exported> {
         let info = self.snapshot(id)?;
         let failures = self.failures_of(id)?;
         // The asset types crawled are those whose lists were asked.
@@ -78,7 +79,7 @@ impl Store {
         crawl: &Crawl,
         format: Format,
         out: &Path,
-    ) -> Result<u64> {
+    ) -> Result<Exported> {
         self.write_export(&self.snapshot(id)?, crawl, format, out)
     }
 
@@ -89,7 +90,7 @@ impl Store {
         crawl: &Crawl,
         format: Format,
         out: &Path,
-    ) -> Result<u64> {
+    ) -> Result<Exported> {
         let stored = Stored {
             store: self,
             id: info.id,

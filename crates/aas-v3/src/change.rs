@@ -63,10 +63,14 @@ pub enum Rule {
     Required,
     /// A second qualifier of the same type, or a language given twice: left out.
     Duplicate,
+    /// A File that names a part of an AASX package which the package written does not
+    /// hold (the service serves no files): its value is left out, so that readers can
+    /// open the package.
+    MissingFile,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::NotInV3,
         Rule::AssetField,
         Rule::CollectionOrder,
@@ -83,6 +87,7 @@ impl Rule {
         Rule::DataSpecification,
         Rule::Required,
         Rule::Duplicate,
+        Rule::MissingFile,
     ];
 
     /// The rule's name in the report (`not-in-v3`, …).

@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use serde_json::{json, Map, Value};
 
 use crate::change::{Change, Changes, Rule, Tally};
-use crate::fields::{holds_nothing, Fields};
+use crate::fields::{holds_nothing, model_type_name, Fields};
+use crate::limits::{NAME_MAX, TEXT_MAX};
 use crate::{xsd, Error, Result};
 
 /// Converts V2 objects one at a time, so a plant is never in memory whole; every change
@@ -17,12 +18,9 @@ pub struct Converter<'s> {
     held_concepts: HashSet<String>,
     changes: &'s mut dyn Changes,
     tally: Tally,
+    /// Writing an AASX package: the parts it holds besides the environment.
+    package_parts: Option<HashSet<String>>,
 }
-
-/// V3.0's longest texts: names (idShort, qualifier types, content types) and
-/// descriptions.
-pub(crate) const NAME_MAX: usize = 128;
-pub(crate) const TEXT_MAX: usize = 1023;
 
 impl<'s> Converter<'s> {
     pub fn new(changes: &'s mut dyn Changes) -> Self {
@@ -31,6 +29,7 @@ impl<'s> Converter<'s> {
             held_concepts: HashSet::new(),
             changes,
             tally: Tally::default(),
+            package_parts: None,
         }
     }
 
@@ -49,6 +48,21 @@ impl<'s> Converter<'s> {
 
     pub(crate) fn hold_concepts(&mut self, ids: impl IntoIterator<Item = String>) {
         self.held_concepts.extend(ids);
+    }
+
+    /// The environment goes into an AASX package holding `parts` (part names, no
+    /// leading `/`): a File naming any other part loses its value, said so.
+    pub fn in_package(mut self, parts: HashSet<String>) -> Self {
+        self.package_parts = Some(parts);
+        self
+    }
+
+    /// Whether a File's value can stay: a URL, or a part the package holds.
+    pub(crate) fn file_held(&self, value: &str) -> bool {
+        match (&self.package_parts, package_part(value)) {
+            (Some(parts), Some(part)) => parts.contains(&part),
+            _ => true,
+        }
     }
 
     pub(crate) fn holds_concept(&self, id: &str) -> bool {
@@ -363,7 +377,7 @@ impl<'s> Converter<'s> {
             let at = f.path(name);
             for (i, item) in f.list(name).into_iter().enumerate() {
                 let here = format!("{at}[{i}]");
-                let model_type = crate::element::model_type_name(&item);
+                let model_type = model_type_name(&item);
                 let mut q = match Fields::of(item, &here) {
                     Ok(q) if model_type.as_deref().is_none_or(|t| t == "Qualifier") => q,
                     Ok(other) => {
@@ -421,4 +435,16 @@ impl<'s> Converter<'s> {
         }
         Ok(())
     }
+}
+
+/// The package part a File's value names (`/aasx/manual.pdf`, `file:///aasx/manual.pdf`
+/// → `aasx/manual.pdf`); `None` for a URL elsewhere.
+pub fn package_part(value: &str) -> Option<String> {
+    let path = value.strip_prefix("file://").unwrap_or(value);
+    let scheme = path.split_once(':').is_some_and(|(s, _)| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+    });
+    (!scheme && !path.is_empty()).then(|| path.trim_start_matches('/').to_owned())
 }

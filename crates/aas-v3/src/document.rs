@@ -8,8 +8,8 @@ use serde_json::{json, Map, Value};
 
 use crate::change::Rule;
 use crate::convert::Converter;
-use crate::element::{last_key_value, model_type_name};
-use crate::fields::{join, Fields};
+use crate::element::last_key_value;
+use crate::fields::{join, model_type_name, Fields};
 use crate::identifiables::Asset;
 use crate::{Error, Result};
 

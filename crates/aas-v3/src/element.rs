@@ -4,20 +4,11 @@
 use serde_json::{json, Map, Value};
 
 use crate::change::Rule;
-use crate::convert::{Converter, NAME_MAX};
-use crate::fields::{holds_nothing, Fields};
+use crate::convert::Converter;
+use crate::fields::{holds_nothing, model_type_name, Fields};
 use crate::id_short::Siblings;
+use crate::limits::NAME_MAX;
 use crate::Result;
-
-/// The V2 model type name of an object: `modelType.name`, or `modelType` as a string.
-pub(crate) fn model_type_name(value: &Value) -> Option<String> {
-    let model_type = value.get("modelType")?;
-    model_type
-        .get("name")
-        .unwrap_or(model_type)
-        .as_str()
-        .map(str::to_owned)
-}
 
 /// The data elements, whose category V3.0 restricts (AASd-090).
 const DATA_ELEMENTS: [&str; 6] = [
@@ -127,7 +118,9 @@ impl Converter<'_> {
                 self.content_type(f, out)?;
                 if let Some(value) = f.text("value") {
                     let fits = model_type == "File" || crate::xsd::fits("xs:base64Binary", &value);
-                    if fits {
+                    if model_type == "File" && !self.file_held(&value) {
+                        self.change(f.path("value"), Rule::MissingFile, json!(value), None)?;
+                    } else if fits {
                         out.insert("value".into(), json!(value));
                     } else {
                         self.change(f.path("value"), Rule::ValueType, json!(value), None)?;
@@ -198,7 +191,12 @@ impl Converter<'_> {
                                 continue;
                             }
                         };
-                        if let Some(value) = var.take("value") {
+                        if let Some(mut value) = var.take("value") {
+                            // V2.0.1 wants an operation variable's value to be of kind
+                            // Template: the mapping, not something V3.0 loses.
+                            if value.get("kind") == Some(&json!("Template")) {
+                                value.as_object_mut().map(|v| v.remove("kind"));
+                            }
                             if let Some(e) =
                                 self.element(value, &var.path("value"), &mut siblings)?
                             {

@@ -109,3 +109,13 @@ pub(crate) fn join(at: &str, name: &str) -> String {
         format!("{at}.{name}")
     }
 }
+
+/// The V2 model type name of an object: `modelType.name`, or `modelType` as a string.
+pub(crate) fn model_type_name(value: &Value) -> Option<String> {
+    let model_type = value.get("modelType")?;
+    model_type
+        .get("name")
+        .unwrap_or(model_type)
+        .as_str()
+        .map(str::to_owned)
+}

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::convert::NAME_MAX;
+use crate::limits::NAME_MAX;
 
 pub(crate) fn valid(id_short: &str) -> bool {
     id_short.len() <= NAME_MAX

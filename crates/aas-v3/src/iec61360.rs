@@ -6,9 +6,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::change::Rule;
-use crate::convert::{Converter, TEXT_MAX};
+use crate::convert::Converter;
 use crate::fields::{holds_nothing, Fields};
 use crate::language::is_english;
+use crate::limits::TEXT_MAX;
 use crate::Result;
 
 pub(crate) const TEMPLATE: &str =

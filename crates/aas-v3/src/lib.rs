@@ -15,18 +15,19 @@ mod id_short;
 mod identifiables;
 mod iec61360;
 mod language;
+mod limits;
 mod reference;
 pub mod xsd;
 
 pub use change::{Change, Changes, Rule, Tally};
-pub use convert::Converter;
+pub use convert::{package_part, Converter};
 pub use identifiables::Asset;
 
 /// Why a conversion stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A strict conversion met something V3.0 cannot hold as it is.
-    #[error("{} at {}: {}", .0.rule.name(), display_path(&.0.path), .0.was)]
+    #[error("V3.0 cannot hold {} as it is ({}): {}; nothing was written", display_path(&.0.path), .0.rule.name(), shown(&.0.was))]
     Strict(Box<Change>),
     /// The changes could not be recorded (the report's spool).
     #[error("the conversion report could not be written: {0}")]
@@ -42,6 +43,16 @@ fn display_path(path: &str) -> &str {
     } else {
         path
     }
+}
+
+/// A value in a message: its JSON, cut short.
+fn shown(value: &serde_json::Value) -> String {
+    let mut text = value.to_string();
+    if let Some((cut, _)) = text.char_indices().nth(200) {
+        text.truncate(cut);
+        text.push('…');
+    }
+    text
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Issue 25's figures: `aasmd export --snapshot` of one snapshot of a --demo N plant as
+# AAS V2.0.1 environment JSON (env), AAS V3.0 environment JSON (v3-env) and AAS V3.0
+# AASX (v3-aasx), time and peak memory (GNU time), release build. Each format runs
+# ROUNDS times, interleaved, so that the machine's noise falls on all of them alike;
+# the table gives each run and the V3/V2 ratio of the medians.
+# Usage: bench/v3-export.sh [ASSETS] [ROUNDS]   (defaults 100000 and 3)
+set -euo pipefail
+assets=${1:-100000}
+rounds=${2:-3}
+target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
+cargo build --release -p aas-cli >&2
+aasmd=$target/release/aasmd
+work=$(mktemp -d)
+trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+"$aasmd" sandbox --demo "$assets" >"$work/line.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do [ -s "$work/line.json" ] && break; sleep 0.1; done
+export AASMD_STORE=$work/store.sqlite3
+"$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
+kill $pid
+run() { # FORMAT FILE: "seconds peak-kB"
+  /usr/bin/time -f "%e %M" -o "$work/time" "$aasmd" export --snapshot 1 --format "$1" --out "$work/$2" 2>/dev/null
+  cat "$work/time"
+}
+declare -A secs kbs
+for r in $(seq "$rounds"); do
+  for f in env v3-env v3-aasx; do
+    read -r s kb < <(run "$f" "out-$f")
+    secs[$f]+="$s "; kbs[$f]+="$kb "
+  done
+done
+median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+env_s=$(median "${secs[env]}")
+echo "| format ($assets assets, $(nproc) cores, $(date -u +%F)) | seconds (each run) | median s | × env | peak MB (max) | file MB |"
+echo "|---|---|---|---|---|---|"
+for f in env v3-env v3-aasx; do
+  m=$(median "${secs[$f]}")
+  peak=$(printf '%s\n' ${kbs[$f]} | sort -n | tail -1)
+  size=$(stat -c %s "$work/out-$f")
+  printf '| %s | %s| %s | %.2f | %d | %d |\n' "$f" "${secs[$f]}" "$m" "$(echo "$m / $env_s" | bc -l)" $((peak / 1024)) $((size / 1000000))
+done
+changes=$(python3 -c "import json; r=json.load(open('$work/out-v3-env.conversion.json')); print(r['total'], r['summary'])" 2>/dev/null || echo "?")
+echo
+echo "v3-env report: $changes"

@@ -1,0 +1,263 @@
+//! `aasmd convert` as users run it: a V2 file in, a V3.0 file and its report out,
+//! judged by `aasv3-check` (aas-core3.0 and Eclipse BaSyx, code we did not write); a
+//! package's files carried over; `--strict` refusing with exit code 8 and writing
+//! nothing; `crawl --format v3-env` saying what changed on stderr.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use aas_model::aasx::{self, Flavour, Package, Supplementary};
+use serde_json::{json, Value};
+
+mod support;
+
+use support::{temp_dir, Sandbox, AASMD};
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+fn aasmd(args: &[&str]) -> Output {
+    Command::new(AASMD).args(args).output().expect("aasmd runs")
+}
+
+fn verify(file: &Path) -> String {
+    let out = Command::new(shared().join("tools/aasv3-check"))
+        .arg("verify")
+        .arg(file)
+        .output()
+        .expect("aasv3-check runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}: {text}", file.display());
+    text
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("written")).expect("JSON")
+}
+
+#[test]
+fn a_v2_environment_becomes_v3_with_a_report_of_every_change() {
+    let dir = temp_dir("convert-env");
+    let sample = shared().join("aas-samples/v2-json/aas-specs/test_demo_full_example.json");
+    let out_file = dir.join("full.json");
+    let out = aasmd(&[
+        "convert",
+        sample.to_str().expect("there"),
+        "--to",
+        "v3",
+        "--out",
+        out_file.to_str().expect("there"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("AAS V3.0: ") && said.contains("full.conversion.json"),
+        "{said}"
+    );
+    assert!(verify(&out_file).contains("OK"));
+
+    let report = read_json(&dir.join("full.conversion.json"));
+    let changes = report["changes"].as_array().expect("a list of changes");
+    assert_eq!(report["total"].as_u64(), Some(changes.len() as u64));
+    let by_rule: u64 = report["summary"]
+        .as_object()
+        .expect("counts")
+        .values()
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(
+        by_rule,
+        changes.len() as u64,
+        "the summary counts what is listed"
+    );
+    // What the issue names is reported with its path in the source and its value.
+    let find = |path: &str| {
+        changes
+            .iter()
+            .find(|c| c["path"] == path)
+            .unwrap_or_else(|| panic!("{path} in {report:#}"))
+    };
+    assert_eq!(
+        find("assetAdministrationShells[3].views")["rule"],
+        "not-in-v3"
+    );
+    assert_eq!(
+        find("assetAdministrationShells[0].conceptDictionaries")["rule"],
+        "not-in-v3"
+    );
+    assert_eq!(
+        find("assets[0].assetIdentificationModel")["rule"],
+        "asset-field"
+    );
+    assert_eq!(
+        find("submodels[2].submodelElements[5].ordered")["was"],
+        json!(true)
+    );
+    let renamed = find("submodels[2].submodelElements[2].outputVariable[0].value.idShort");
+    assert_eq!(
+        (renamed["was"].as_str(), renamed["now"].as_str()),
+        (Some("ExampleProperty"), Some("ExampleProperty_2"))
+    );
+
+    // The V3 file holds the source's shells and submodels by their ids.
+    let v2: Value = serde_json::from_str(
+        std::fs::read_to_string(&sample)
+            .expect("there")
+            .trim_start_matches('\u{feff}'),
+    )
+    .expect("there");
+    let v3 = read_json(&out_file);
+    let ids = |list: &Value, key: &dyn Fn(&Value) -> Value| -> Vec<Value> {
+        list.as_array().into_iter().flatten().map(key).collect()
+    };
+    assert_eq!(
+        ids(&v2["submodels"], &|s| s["identification"]["id"].clone()),
+        ids(&v3["submodels"], &|s| s["id"].clone())
+    );
+}
+
+#[test]
+fn strict_refuses_with_exit_code_8_and_writes_nothing() {
+    let dir = temp_dir("convert-strict");
+    let sample = shared().join("aas-samples/v2-json/aas-specs/test_demo_full_example.json");
+    let out_file = dir.join("strict.json");
+    let out = aasmd(&[
+        "convert",
+        sample.to_str().expect("there"),
+        "--to",
+        "v3",
+        "--out",
+        out_file.to_str().expect("there"),
+        "--strict",
+    ]);
+    assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("assetAdministrationShells[0]"),
+        "the first change is named: {}",
+        stderr(&out)
+    );
+    assert!(!out_file.exists() && !dir.join("strict.conversion.json").exists());
+    // A file V3.0 holds unchanged converts under --strict too.
+    let clean = dir.join("clean.json");
+    std::fs::write(&clean, json!({"assetAdministrationShells": [{
+        "modelType": {"name": "AssetAdministrationShell"}, "idShort": "Clean",
+        "identification": {"idType": "IRI", "id": "urn:x:aas:1"},
+        "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:1"}]}}],
+        "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:1"}, "kind": "Instance"}],
+        "submodels": [], "conceptDescriptions": []}).to_string()).expect("there");
+    let out = aasmd(&[
+        "convert",
+        clean.to_str().expect("there"),
+        "--to",
+        "v3",
+        "--out",
+        dir.join("clean-v3.json").to_str().expect("there"),
+        "--strict",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("AAS V3.0: no changes"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_packages_files_are_carried_into_the_v3_package() {
+    let dir = temp_dir("convert-aasx");
+    let env = json!({
+        "assetAdministrationShells": [{"modelType": {"name": "AssetAdministrationShell"}, "idShort": "Pump",
+            "identification": {"idType": "IRI", "id": "urn:x:aas:pump"},
+            "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:pump"}]},
+            "submodels": [{"keys": [{"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:x:sm:docs"}]}]}],
+        "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:pump"}, "kind": "Instance"}],
+        "submodels": [{"modelType": {"name": "Submodel"}, "idShort": "Documentation", "kind": "Instance",
+            "identification": {"idType": "IRI", "id": "urn:x:sm:docs"},
+            "submodelElements": [
+                {"modelType": {"name": "File"}, "idShort": "Manual", "kind": "Instance", "mimeType": "application/pdf", "value": "/aasx/files/manual.pdf"},
+                {"modelType": {"name": "File"}, "idShort": "Gone", "kind": "Instance", "mimeType": "image/png", "value": "/aasx/files/missing.png"},
+                {"modelType": {"name": "File"}, "idShort": "Web", "kind": "Instance", "mimeType": "text/html", "value": "https://example.com/pump"}]}],
+        "conceptDescriptions": []});
+    let manual = b"%PDF-1.4 a manual".to_vec();
+    let input = dir.join("pump.aasx");
+    let file = std::fs::File::create(&input).expect("there");
+    let files = [Supplementary {
+        name: "aasx/files/manual.pdf".into(),
+        bytes: manual.clone(),
+    }];
+    let mut package = Package::new(file, Flavour::V2, &files).expect("there");
+    package
+        .write_all(env.to_string().as_bytes())
+        .expect("there");
+    package.finish().expect("there");
+
+    let output = dir.join("pump-v3.aasx");
+    let out = aasmd(&[
+        "convert",
+        input.to_str().expect("there"),
+        "--to",
+        "v3",
+        "--out",
+        output.to_str().expect("there"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // BaSyx opens the package and finds every part a File names.
+    verify(&output);
+    let written = std::fs::read(&output).expect("there");
+    let carried = aasx::parts(&written, &["aasx/files/manual.pdf".to_owned()]).expect("there");
+    assert_eq!(carried.first().map(|p| &p.bytes), Some(&manual));
+    let v3: Value =
+        serde_json::from_slice(&aasx::spec_json(&written).expect("there")).expect("there");
+    let elements = &v3["submodels"][0]["submodelElements"];
+    assert_eq!(elements[0]["value"], "/aasx/files/manual.pdf");
+    assert_eq!(elements[0]["contentType"], "application/pdf");
+    assert!(
+        elements[1].get("value").is_none(),
+        "a part the package lacks is not named"
+    );
+    assert_eq!(elements[2]["value"], "https://example.com/pump");
+    let report = read_json(&dir.join("pump-v3.conversion.json"));
+    let missing = report["changes"]
+        .as_array()
+        .expect("there")
+        .iter()
+        .find(|c| c["rule"] == "missing-file")
+        .expect("reported");
+    assert_eq!(missing["was"], "/aasx/files/missing.png");
+}
+
+#[test]
+fn a_crawl_exports_v3_and_says_what_changed() {
+    let sb = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let dir = temp_dir("convert-crawl");
+    let config = dir.join("sandbox.json");
+    sb.write_config(&config);
+    for (format, file) in [("v3-env", "plant.json"), ("v3-aasx", "plant.aasx")] {
+        let out_file = dir.join(file);
+        let out = aasmd(&[
+            "--config",
+            config.to_str().expect("there"),
+            "crawl",
+            "--plant",
+            "DEMO-01",
+            "--format",
+            format,
+            "--out",
+            out_file.to_str().expect("there"),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("aasmd: AAS V3.0: "),
+            "{}",
+            stderr(&out)
+        );
+        let verdict = verify(&out_file);
+        assert!(verdict.contains("21 shells, 126 submodels"), "{verdict}");
+    }
+}

@@ -1,0 +1,136 @@
+//! The conversion report beside a V3 export (`OUT.conversion.json`): what the
+//! conversion changed, rule by rule, then every change with its path in the V2 source.
+//! The changes are spooled to a temporary file as they are found, so a plant with
+//! millions of them is never held in memory.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use aas_v3::{Change, Changes, Tally};
+use serde::Serialize;
+
+use crate::output::write_with;
+use crate::Result;
+
+/// Changes as JSON lines in an unnamed temporary file.
+pub(crate) struct Spool {
+    lines: BufWriter<File>,
+}
+
+impl Spool {
+    pub fn new() -> std::io::Result<Self> {
+        Ok(Spool {
+            lines: BufWriter::new(tempfile::tempfile()?),
+        })
+    }
+}
+
+impl Changes for Spool {
+    fn record(&mut self, change: Change) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.lines, &change)?;
+        self.lines.write_all(b"\n")
+    }
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    pub bytes: u64,
+    /// For the V3.0 formats: what the conversion changed, and where its report is.
+    pub conversion: Option<Conversion>,
+}
+
+/// What a V3 export changed, for a summary line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conversion {
+    pub tally: Tally,
+    /// Where the report was written (none for an export to a pipe or device).
+    pub report: Option<PathBuf>,
+}
+
+impl Conversion {
+    /// `AAS V3.0: 3 changes (2 collection-order, 1 not-in-v3); each is listed in
+    /// OUT.conversion.json`.
+    pub fn summary(&self) -> String {
+        let mut line = format!("AAS V3.0: {}", self.tally.summary());
+        if let Some(report) = &self.report {
+            let each = if self.tally.total() == 0 {
+                "the report is"
+            } else {
+                "each is listed in"
+            };
+            line.push_str(&format!("; {each} {}", report.display()));
+        }
+        line
+    }
+}
+
+/// `OUT.json` → `OUT.conversion.json`.
+pub fn report_path(out: &Path) -> PathBuf {
+    let stem = out.file_stem().unwrap_or_default().to_string_lossy();
+    out.with_file_name(format!("{stem}.conversion.json"))
+}
+
+#[derive(Serialize)]
+struct Header<'a> {
+    format: &'static str,
+    created: String,
+    source: &'a str,
+    written: String,
+    /// Changes per rule.
+    summary: &'a Tally,
+    total: u64,
+}
+
+/// Writes the report of `spool` beside `out` (atomically, as the export was); `source`
+/// says what was converted. Returns where it went; nothing for a device or pipe.
+pub(crate) fn write_report(
+    out: &Path,
+    source: &str,
+    tally: &Tally,
+    spool: Spool,
+) -> Result<Option<PathBuf>> {
+    if !matches!(std::fs::metadata(out), Ok(m) if m.is_file()) {
+        return Ok(None);
+    }
+    let path = report_path(out);
+    let mut lines = spool
+        .lines
+        .into_inner()
+        .map_err(std::io::IntoInnerError::into_error)
+        .map_err(|e| spool_error(&path, e))?;
+    lines.rewind().map_err(|e| spool_error(&path, e))?;
+    let header = Header {
+        format: "aas-browser-conversion-report/1",
+        created: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
+        source,
+        written: out.display().to_string(),
+        summary: tally,
+        total: tally.total(),
+    };
+    write_with(&path, |mut w| {
+        let w = w.writer();
+        let header = serde_json::to_string(&header)?;
+        // The header's object, left open for the changes.
+        w.write_all(&header.as_bytes()[..header.len() - 1])?;
+        w.write_all(b",\"changes\":[")?;
+        for (i, line) in BufReader::new(lines).lines().enumerate() {
+            if i > 0 {
+                w.write_all(b",\n")?;
+            }
+            w.write_all(line?.as_bytes())?;
+        }
+        Ok(w.write_all(b"]}\n")?)
+    })?;
+    Ok(Some(path))
+}
+
+fn spool_error(path: &Path, source: std::io::Error) -> crate::Error {
+    crate::Error::File(aas_model::FileError {
+        action: "write the conversion report",
+        path: path.to_owned(),
+        source,
+    })
+}
