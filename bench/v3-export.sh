@@ -15,7 +15,8 @@ work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 "$aasmd" sandbox --demo "$assets" >"$work/line.json" 2>/dev/null &
 pid=$!
-for _ in $(seq 600); do [ -s "$work/line.json" ] && break; sleep 0.1; done
+# A 100,000-asset plant takes minutes to generate.
+for _ in $(seq 6000); do [ -s "$work/line.json" ] && break; sleep 0.1; done
 export AASMD_STORE=$work/store.sqlite3
 "$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
 kill $pid

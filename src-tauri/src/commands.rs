@@ -144,10 +144,9 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
 /// to save its V3.0 conversion; `None` when either dialog was cancelled.
 #[tauri::command]
 pub async fn convert_file(handle: AppHandle, app: State<'_, App>) -> Reply<Option<SavedFile>> {
-    let v2 = ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]).await?;
-    let Some(input) = v2 else { return Ok(None) };
+    let pick = || ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]);
     let chosen = |s| ask_save_path(&handle, s);
-    Ok(app.convert_file(input, chosen).await?)
+    Ok(app.convert_file(pick, chosen).await?)
 }
 
 #[tauri::command]

@@ -53,14 +53,24 @@ fn offer(input: &Path) -> SaveAs {
 }
 
 impl App {
-    /// Asks `choose` where to save the V3.0 conversion of `input`, then converts it;
-    /// `None` when the user cancelled the choice.
-    pub async fn convert_file<F, Fut>(&self, input: PathBuf, choose: F) -> Result<Option<SavedFile>>
+    /// Asks `pick` for the V2 file and `choose` where to save its V3.0 conversion, then
+    /// converts it; `None` when the user cancelled either. The job slot is taken
+    /// first, so that a busy app says so before any dialog.
+    pub async fn convert_file<P, PickFut, F, Fut>(
+        &self,
+        pick: P,
+        choose: F,
+    ) -> Result<Option<SavedFile>>
     where
+        P: FnOnce() -> PickFut,
+        PickFut: Future<Output = Result<Option<PathBuf>>>,
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
         let _job = self.jobs.start("A conversion")?;
+        let Some(input) = pick().await? else {
+            return Ok(None);
+        };
         let Some(path) = choose(offer(&input)).await? else {
             return Ok(None);
         };
