@@ -22,6 +22,20 @@ fn aasmd(args: &[&str]) -> Output {
     Command::new(AASMD).args(args).output().expect("aasmd runs")
 }
 
+/// `aasmd convert INPUT --to v3 --out OUTPUT [--strict]`.
+fn convert(input: &Path, output: &Path, strict: bool) -> Output {
+    let mut command = Command::new(AASMD);
+    command
+        .arg("convert")
+        .arg(input)
+        .args(["--to", "v3", "--out"])
+        .arg(output);
+    if strict {
+        command.arg("--strict");
+    }
+    command.output().expect("aasmd runs")
+}
+
 fn verify(file: &Path) -> String {
     let out = Command::new(shared().join("tools/aasv3-check"))
         .arg("verify")
@@ -46,14 +60,7 @@ fn a_v2_environment_becomes_v3_with_a_report_of_every_change() {
     let dir = temp_dir("convert-env");
     let sample = shared().join("aas-samples/v2-json/aas-specs/test_demo_full_example.json");
     let out_file = dir.join("full.json");
-    let out = aasmd(&[
-        "convert",
-        sample.to_str().expect("there"),
-        "--to",
-        "v3",
-        "--out",
-        out_file.to_str().expect("there"),
-    ]);
+    let out = convert(&sample, &out_file, false);
     assert!(out.status.success(), "{}", stderr(&out));
     let said = stderr(&out);
     assert!(
@@ -127,15 +134,7 @@ fn strict_refuses_with_exit_code_8_and_writes_nothing() {
     let dir = temp_dir("convert-strict");
     let sample = shared().join("aas-samples/v2-json/aas-specs/test_demo_full_example.json");
     let out_file = dir.join("strict.json");
-    let out = aasmd(&[
-        "convert",
-        sample.to_str().expect("there"),
-        "--to",
-        "v3",
-        "--out",
-        out_file.to_str().expect("there"),
-        "--strict",
-    ]);
+    let out = convert(&sample, &out_file, true);
     assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("assetAdministrationShells[0]"),
@@ -151,15 +150,7 @@ fn strict_refuses_with_exit_code_8_and_writes_nothing() {
         "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:1"}]}}],
         "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:1"}, "kind": "Instance"}],
         "submodels": [], "conceptDescriptions": []}).to_string()).expect("there");
-    let out = aasmd(&[
-        "convert",
-        clean.to_str().expect("there"),
-        "--to",
-        "v3",
-        "--out",
-        dir.join("clean-v3.json").to_str().expect("there"),
-        "--strict",
-    ]);
+    let out = convert(&clean, &dir.join("clean-v3.json"), true);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("AAS V3.0: no changes"),
@@ -198,14 +189,7 @@ fn a_packages_files_are_carried_into_the_v3_package() {
     package.finish().expect("there");
 
     let output = dir.join("pump-v3.aasx");
-    let out = aasmd(&[
-        "convert",
-        input.to_str().expect("there"),
-        "--to",
-        "v3",
-        "--out",
-        output.to_str().expect("there"),
-    ]);
+    let out = convert(&input, &output, false);
     assert!(out.status.success(), "{}", stderr(&out));
     // BaSyx opens the package and finds every part a File names.
     verify(&output);

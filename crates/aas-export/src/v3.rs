@@ -63,59 +63,60 @@ fn environment(
     converter: &mut Converter<'_>,
     out: &mut dyn Write,
 ) -> Written {
-    let selection = &answers.crawl().selection;
     let assets = assets_by_shell(answers)?;
     let mut lists = Lists::new(out)?;
-    let mut i = 0;
-    each_answer(answers, NodeLevel::AasList, |path, url, body| {
-        let raw = text(body, url)?;
-        let list: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;
-        for item in list {
-            if !(selection.is_everything() || selected(selection, path, item)) {
-                continue;
+    each_item(answers, NodeLevel::AasList, |shell, i| {
+        let at = format!("assetAdministrationShells[{i}]");
+        let id = shell["identification"]["id"].as_str().unwrap_or_default();
+        let asset = match assets.get(id) {
+            Some(raw) => {
+                let value: Value = serde_json::from_str(raw.get()).map_err(unreadable)?;
+                let asset_id = value["identification"]["id"]
+                    .as_str()
+                    .unwrap_or(id)
+                    .to_owned();
+                Some(Asset {
+                    value,
+                    at: format!("assets[?(@.identification.id=={})]", Value::from(asset_id)),
+                })
             }
-            let shell: Value = serde_json::from_str(item.get()).map_err(unreadable)?;
-            let at = format!("assetAdministrationShells[{i}]");
-            i += 1;
-            let id = shell["identification"]["id"].as_str().unwrap_or_default();
-            let asset = match assets.get(id) {
-                Some(raw) => {
-                    let value: Value = serde_json::from_str(raw.get()).map_err(unreadable)?;
-                    let asset_id = value["identification"]["id"]
-                        .as_str()
-                        .unwrap_or(id)
-                        .to_owned();
-                    Some(Asset {
-                        value,
-                        at: format!("assets[?(@.identification.id=={})]", Value::from(asset_id)),
-                    })
-                }
-                None => None,
-            };
-            if let Some(shell) = converter.shell(shell, &at, asset).map_err(Error::from)? {
-                lists.item("assetAdministrationShells", &shell)?;
-            }
+            None => None,
+        };
+        if let Some(shell) = converter.shell(shell, &at, asset).map_err(Error::from)? {
+            lists.item("assetAdministrationShells", &shell)?;
         }
         Ok(())
     })?;
-    let mut i = 0;
-    each_answer(answers, NodeLevel::Submodels, |path, url, body| {
-        let raw = text(body, url)?;
-        let list: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;
-        for item in list {
-            if !(selection.is_everything() || selected(selection, path, item)) {
-                continue;
-            }
-            let submodel: Value = serde_json::from_str(item.get()).map_err(unreadable)?;
-            let at = format!("submodels[{i}]");
-            i += 1;
-            if let Some(submodel) = converter.submodel(submodel, &at).map_err(Error::from)? {
-                lists.item("submodels", &submodel)?;
-            }
+    each_item(answers, NodeLevel::Submodels, |submodel, i| {
+        let at = format!("submodels[{i}]");
+        if let Some(submodel) = converter.submodel(submodel, &at).map_err(Error::from)? {
+            lists.item("submodels", &submodel)?;
         }
         Ok(())
     })?;
     lists.end()
+}
+
+/// Hands `visit` each selected item of the list answers at `level` (shells, or
+/// submodels) and its index among them, one item in memory at a time.
+fn each_item(
+    answers: &dyn Answers,
+    level: NodeLevel,
+    mut visit: impl FnMut(Value, usize) -> Written,
+) -> Written {
+    let selection = &answers.crawl().selection;
+    let mut i = 0;
+    each_answer(answers, level, |path, url, body| {
+        let raw = text(body, url)?;
+        let list: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;
+        for item in list {
+            if selection.is_everything() || selected(selection, path, item) {
+                visit(serde_json::from_str(item.get()).map_err(unreadable)?, i)?;
+                i += 1;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// The Asset of each shell of the AAS lists, as the registry sent it, by shell id:

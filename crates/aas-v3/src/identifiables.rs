@@ -217,7 +217,7 @@ impl Converter<'_> {
             .is_none_or(|category| {
                 contents
                     .iter()
-                    .all(|c| category_fits(category, c["dataType"].as_str()))
+                    .all(|c| crate::iec61360::category_fits(category, c["dataType"].as_str()))
             });
         if !category_fits {
             let category = out.remove("category").unwrap_or_default();
@@ -276,31 +276,4 @@ impl Converter<'_> {
         }
         Ok(())
     }
-}
-
-/// Whether a concept description's category agrees with an IEC 61360 data type.
-fn category_fits(category: &str, data_type: Option<&str>) -> bool {
-    let allowed: &[&str] = match category {
-        "PROPERTY" | "VALUE" => &[
-            "DATE",
-            "STRING",
-            "STRING_TRANSLATABLE",
-            "INTEGER_MEASURE",
-            "INTEGER_COUNT",
-            "INTEGER_CURRENCY",
-            "REAL_MEASURE",
-            "REAL_COUNT",
-            "REAL_CURRENCY",
-            "BOOLEAN",
-            "RATIONAL",
-            "RATIONAL_MEASURE",
-            "TIME",
-            "TIMESTAMP",
-        ],
-        "REFERENCE" => &["STRING", "IRI", "IRDI"],
-        "DOCUMENT" => &["FILE", "BLOB", "HTML"],
-        "QUALIFIER_TYPE" => return data_type.is_some(),
-        _ => return true,
-    };
-    data_type.is_some_and(|t| allowed.contains(&t))
 }

@@ -47,6 +47,24 @@ const WITH_UNIT: [&str; 5] = [
     "REAL_CURRENCY",
 ];
 
+/// Whether a concept description's category agrees with an IEC 61360 data type
+/// (AASc-3a-004 to 007).
+pub(crate) fn category_fits(category: &str, data_type: Option<&str>) -> bool {
+    let allowed = |t: &str| match category {
+        // Values and properties: any data type but references and documents.
+        "PROPERTY" | "VALUE" => !["IRI", "IRDI", "FILE", "HTML", "BLOB"].contains(&t),
+        "REFERENCE" => ["STRING", "IRI", "IRDI"].contains(&t),
+        "DOCUMENT" => ["FILE", "BLOB", "HTML"].contains(&t),
+        _ => true,
+    };
+    match category {
+        "PROPERTY" | "VALUE" | "REFERENCE" | "DOCUMENT" | "QUALIFIER_TYPE" => {
+            data_type.is_some_and(|t| DATA_TYPES.contains(&t) && allowed(t))
+        }
+        _ => true,
+    }
+}
+
 impl Converter<'_> {
     /// `embeddedDataSpecifications` into `out`; BaSyx's `dataSpecification` and
     /// `hasDataSpecification` references are reported when they name anything.
