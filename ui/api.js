@@ -115,7 +115,8 @@ export const checkConnection = () => serverCall('check_connection');
  * where its report is (null otherwise).
  */
 export function exportSelection({ plant, assetTypes, picks, format }, onProgress) {
-  return serverCall('export_selection', { plant, assetTypes, picks, format, onProgress: progressChannel(onProgress) },
+  const request = { plant, assetTypes, picks, format };
+  return serverCall('export_selection', { request, onProgress: progressChannel(onProgress) },
     (summary) => fetchedAny(summary?.loaded));
 }
 /** Shows the last exported (or converted) file in the system's file manager. */

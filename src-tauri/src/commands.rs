@@ -8,7 +8,7 @@ use aas_app::{
     App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
     ProfileList, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source, StatusView,
 };
-use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Pick, Progress};
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Progress};
 use aas_model::{AssetType, OutlineNode};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -116,18 +116,9 @@ pub fn cancel_job(app: State<'_, App>) {
 pub async fn export_selection(
     handle: AppHandle,
     app: State<'_, App>,
-    plant: String,
-    asset_types: Vec<String>,
-    picks: Vec<Pick>,
-    format: String,
+    request: ExportRequest,
     on_progress: Channel<Progress>,
 ) -> Reply<ExportSummary> {
-    let request = ExportRequest {
-        plant,
-        asset_types,
-        picks,
-        format,
-    };
     let progress = |p: &Progress| drop(on_progress.send(*p));
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.export_selection(request, chosen, progress).await?)

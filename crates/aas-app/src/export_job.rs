@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use aas_client::{CrawlPlan, Pick, Progress, Selection};
 use aas_export::Format;
 use aas_model::AssetType;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::content::SaveAs;
 use crate::crawl_to_file::{crawl_to_file, ToFile, DEFAULT_HELD_BYTES};
@@ -23,8 +23,10 @@ pub struct ExportSummary {
     pub conversion: Option<String>,
 }
 
-/// What to export: the plant, its asset types, the ticked shells and the format.
-#[derive(Debug, Clone)]
+/// What to export: the plant, its asset types, the ticked shells and the format, as
+/// the page sends it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ExportRequest {
     pub plant: String,
     pub asset_types: Vec<String>,

@@ -26,38 +26,34 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
             source,
         })
     })?;
-    let package = aasx::is_package(&bytes);
-    let json = match package {
-        true => aasx::environment_json(aasx::spec_json(&bytes)?)?,
-        false => aasx::environment_json(bytes.clone())?,
+    // A package's bytes are kept for the files it carries; a JSON file's are not.
+    let (json, package) = match aasx::is_package(&bytes) {
+        true => (
+            aasx::environment_json(aasx::spec_json(&bytes)?)?,
+            Some(bytes),
+        ),
+        false => (aasx::environment_json(bytes)?, None),
     };
     let document: Value = serde_json::from_slice(&json).map_err(unreadable)?;
     drop(json);
-    let mut spool = Spool::new().map_err(|source| {
-        Error::File(FileError {
-            action: "start the conversion report of",
-            path: output.to_owned(),
-            source,
-        })
-    })?;
+    let mut spool = Spool::new(output)?;
     let as_package = output
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("aasx"));
     let mut converter = Converter::new(&mut spool).strict(strict);
     if as_package {
-        let held = if package {
-            aasx::part_names(&bytes)?
-        } else {
-            Default::default()
+        let held = match &package {
+            Some(bytes) => aasx::part_names(bytes)?,
+            None => Default::default(),
         };
         converter = converter.in_package(held);
     }
     let environment = converter.environment(document)?;
     let tally = converter.tally().clone();
     let written = if as_package {
-        let files = match package {
-            true => aasx::parts(&bytes, &file_parts(&environment))?,
-            false => Vec::new(),
+        let files = match &package {
+            Some(bytes) => aasx::parts(bytes, &file_parts(&environment))?,
+            None => Vec::new(),
         };
         write_with(output, |out| v3_package(out, &files, &environment))?
     } else {

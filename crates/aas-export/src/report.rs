@@ -20,9 +20,11 @@ pub(crate) struct Spool {
 }
 
 impl Spool {
-    pub fn new() -> std::io::Result<Self> {
+    /// A spool for the report of the export to `out`.
+    pub fn new(out: &Path) -> Result<Self> {
+        let file = tempfile::tempfile().map_err(|e| report_error(&report_path(out), e))?;
         Ok(Spool {
-            lines: BufWriter::new(tempfile::tempfile()?),
+            lines: BufWriter::new(file),
         })
     }
 }
@@ -100,8 +102,8 @@ pub(crate) fn write_report(
         .lines
         .into_inner()
         .map_err(std::io::IntoInnerError::into_error)
-        .map_err(|e| spool_error(&path, e))?;
-    lines.rewind().map_err(|e| spool_error(&path, e))?;
+        .map_err(|e| report_error(&path, e))?;
+    lines.rewind().map_err(|e| report_error(&path, e))?;
     let header = Header {
         format: "aas-browser-conversion-report/1",
         created: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
@@ -127,7 +129,7 @@ pub(crate) fn write_report(
     Ok(Some(path))
 }
 
-fn spool_error(path: &Path, source: std::io::Error) -> crate::Error {
+fn report_error(path: &Path, source: std::io::Error) -> crate::Error {
     crate::Error::File(aas_model::FileError {
         action: "write the conversion report",
         path: path.to_owned(),

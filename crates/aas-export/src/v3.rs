@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use aas_client::{ids_in_list, NodeLevel, NodePath};
+use aas_client::NodeLevel;
 use aas_model::aasx::Flavour;
 use aas_v3::{Asset, Converter};
 use serde::Serialize;
@@ -21,7 +21,7 @@ use crate::{Error, Result};
 /// Writes the V3.0 environment of `answers` (as JSON, or in a V3.0 AASX package when
 /// `packaged`) and its report.
 pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Result<Exported> {
-    let mut spool = Spool::new().map_err(|e| spool_error(path, e))?;
+    let mut spool = Spool::new(path)?;
     let mut converter = Converter::new(&mut spool);
     if packaged {
         // The service serves no files: the package holds the environment alone.
@@ -44,14 +44,6 @@ pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Resu
     Ok(Exported {
         bytes,
         conversion: Some(Conversion { tally, report }),
-    })
-}
-
-fn spool_error(path: &Path, source: std::io::Error) -> Error {
-    Error::File(aas_model::FileError {
-        action: "start the conversion report of",
-        path: path.to_owned(),
-        source,
     })
 }
 
@@ -119,23 +111,17 @@ fn each_item(
     })
 }
 
-/// The Asset of each shell of the AAS lists, as the registry sent it, by shell id:
+/// The Asset of each shell the selection wants, as the registry sent it, by shell id:
 /// held whole (about 300 bytes an asset), since a shell needs its Asset before it is
 /// written.
 fn assets_by_shell(
     answers: &dyn Answers,
 ) -> std::result::Result<HashMap<String, Box<RawValue>>, crate::output::Stop> {
-    let mut listed = std::collections::HashSet::new();
-    each_answer(answers, NodeLevel::AasList, |_, url, body| {
-        let raw = text(body, url)?;
-        listed.extend(ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)?);
-        Ok(())
-    })?;
+    let selection = &answers.crawl().selection;
     let mut assets = HashMap::new();
-    each_answer(answers, NodeLevel::Registry, |path, url, body| {
-        debug_assert_eq!(*path, NodePath::Registry);
+    each_answer(answers, NodeLevel::Registry, |_, url, body| {
         each_descriptor(body, url, |aas_id, asset| {
-            if listed.contains(aas_id) {
+            if selection.wants_shell(aas_id) {
                 assets.entry(aas_id.to_owned()).or_insert(asset);
             }
             true

@@ -70,26 +70,6 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 17] = [
-        Rule::NotInV3,
-        Rule::AssetField,
-        Rule::CollectionOrder,
-        Rule::ElementKind,
-        Rule::Category,
-        Rule::ValueType,
-        Rule::IdShort,
-        Rule::Empty,
-        Rule::Language,
-        Rule::TooLong,
-        Rule::Characters,
-        Rule::Version,
-        Rule::Reference,
-        Rule::DataSpecification,
-        Rule::Required,
-        Rule::Duplicate,
-        Rule::MissingFile,
-    ];
-
     /// The rule's name in the report (`not-in-v3`, …).
     pub fn name(self) -> String {
         serde_json::to_value(self)
@@ -112,7 +92,8 @@ impl Changes for Vec<Change> {
     }
 }
 
-/// How many changes of each rule, in [`Rule::ALL`]'s order, those with none left out.
+/// How many changes of each rule, in the order the rules are declared, those with none
+/// left out.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Tally(pub std::collections::BTreeMap<Rule, u64>);
 

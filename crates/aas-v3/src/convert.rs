@@ -108,10 +108,7 @@ impl<'s> Converter<'s> {
     pub(crate) fn text(&mut self, text: String, at: &str, max: usize) -> Result<String> {
         let mut text = text;
         if !xsd::xml_safe(&text) {
-            let kept: String = text
-                .chars()
-                .filter(|c| xsd::xml_safe(&c.to_string()))
-                .collect();
+            let kept: String = text.chars().filter(|c| xsd::xml_char(*c)).collect();
             self.change(at, Rule::Characters, json!(text), Some(json!(kept)))?;
             text = kept;
         }

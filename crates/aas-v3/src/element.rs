@@ -108,10 +108,11 @@ impl Converter<'_> {
                 }
                 self.reference_field(f, "valueId", out)?;
                 // Some exporters give an MLP the type of its texts: nothing to keep.
-                if f.text("valueType")
-                    .is_some_and(|t| !t.eq_ignore_ascii_case("langString"))
+                if let Some(other) = f
+                    .text("valueType")
+                    .filter(|t| !t.eq_ignore_ascii_case("langString"))
                 {
-                    self.change(f.path("valueType"), Rule::NotInV3, Value::Null, None)?;
+                    self.change(f.path("valueType"), Rule::NotInV3, json!(other), None)?;
                 }
             }
             "File" | "Blob" => {

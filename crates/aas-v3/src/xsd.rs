@@ -113,9 +113,12 @@ pub fn fits(v3: &str, value: &str) -> bool {
 
 /// Whether `text` holds only characters XML 1.0 can carry (V3.0 wants every string so).
 pub fn xml_safe(text: &str) -> bool {
-    text.chars().all(|c| {
-        matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-    })
+    text.chars().all(xml_char)
+}
+
+/// Whether XML 1.0 can carry `c`.
+pub fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
 /// Whether `text` is a media type (`type/subtype; name=value`, RFC 9110), as V3.0
