@@ -14,25 +14,29 @@ use serde::Serialize;
 use crate::output::write_with;
 use crate::Result;
 
-/// Changes as JSON lines in an unnamed temporary file.
-pub(crate) struct Spool {
-    lines: BufWriter<File>,
+/// Changes as JSON lines, one a line.
+pub(crate) struct JsonLines<W>(pub W);
+
+impl<W: Write> Changes for JsonLines<W> {
+    fn record(&mut self, change: Change) -> std::io::Result<()> {
+        serde_json::to_writer(&mut self.0, &change)?;
+        self.0.write_all(b"\n")
+    }
 }
+
+/// Changes as JSON lines in an unnamed temporary file.
+pub(crate) type Spool = JsonLines<BufWriter<File>>;
 
 impl Spool {
     /// A spool for the report of the export to `out`.
     pub fn new(out: &Path) -> Result<Self> {
         let file = tempfile::tempfile().map_err(|e| report_error(&report_path(out), e))?;
-        Ok(Spool {
-            lines: BufWriter::new(file),
-        })
+        Ok(JsonLines(BufWriter::new(file)))
     }
-}
 
-impl Changes for Spool {
-    fn record(&mut self, change: Change) -> std::io::Result<()> {
-        serde_json::to_writer(&mut self.lines, &change)?;
-        self.lines.write_all(b"\n")
+    /// Adds lines that [`JsonLines`] wrote elsewhere.
+    pub fn append(&mut self, lines: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(lines)
     }
 }
 
@@ -99,7 +103,7 @@ pub(crate) fn write_report(
     }
     let path = report_path(out);
     let mut lines = spool
-        .lines
+        .0
         .into_inner()
         .map_err(std::io::IntoInnerError::into_error)
         .map_err(|e| report_error(&path, e))?;

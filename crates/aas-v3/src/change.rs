@@ -102,6 +102,13 @@ impl Tally {
         *self.0.entry(rule).or_default() += 1;
     }
 
+    /// Adds the counts of `other` (a part of the same conversion done elsewhere).
+    pub fn merge(&mut self, other: &Tally) {
+        for (rule, n) in &other.0 {
+            *self.0.entry(*rule).or_default() += n;
+        }
+    }
+
     pub fn total(&self) -> u64 {
         self.0.values().sum()
     }
