@@ -39,13 +39,9 @@ impl Store {
         Ok(types)
     }
 
-    /// The store file's size on disk, its write-ahead log included.
+    /// The space the store takes: for SQLite, its file's size on disk, its write-ahead
+    /// log included.
     pub fn size(&self) -> u64 {
-        let wal = format!("{}-wal", self.path.display());
-        [self.path.as_os_str(), wal.as_ref()]
-            .iter()
-            .filter_map(|p| std::fs::metadata(p).ok())
-            .map(|m| m.len())
-            .sum()
+        self.db.size()
     }
 }

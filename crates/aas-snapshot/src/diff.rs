@@ -9,11 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use aas_client::{ids_in_list, NodePath};
-use rusqlite::params;
 use serde::Serialize;
 
+use crate::backend::level_at;
 use crate::index::{element_rows, Cut, ElementRow};
-use crate::schema::level_at;
 use crate::store::Store;
 use crate::Result;
 
@@ -140,50 +139,13 @@ impl Store {
     /// The answers whose body differs between the two snapshots, or that only one has.
     /// Answers are paired by their place in the tree (a node's URL may differ).
     fn differing(&self, old: i64, new: i64) -> Result<Vec<(NodePath, Side, Side)>> {
-        let mut statement = self
-            .conn
-            .prepare(
-                "WITH pair(snapshot, level, asset_type, aas_id, submodel) AS (
-                     SELECT a.snapshot, k.level, k.asset_type, k.aas_id, k.submodel
-                     FROM answers a JOIN nodes k ON k.id = a.node WHERE a.snapshot IN (?1, ?2))
-                 SELECT p.level, p.asset_type, p.aas_id, p.submodel,
-                     (SELECT a.content FROM nodes k JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
-                      WHERE k.level = p.level AND k.asset_type = p.asset_type
-                        AND k.aas_id = p.aas_id AND k.submodel = p.submodel) AS before,
-                     (SELECT a.content FROM nodes k JOIN answers a ON a.snapshot = ?2 AND a.node = k.id
-                      WHERE k.level = p.level AND k.asset_type = p.asset_type
-                        AND k.aas_id = p.aas_id AND k.submodel = p.submodel) AS after
-                 FROM pair p
-                 -- Each place once: from the old side, or from the new when the old lacks it.
-                 WHERE (p.snapshot = ?1 OR before IS NULL) AND before IS NOT after",
-            )
-            .map_err(self.sql())?;
-        let rows = statement
-            .query_map(params![old, new], |row| {
-                Ok((
-                    row.get::<_, i64>(0)?,
-                    [
-                        row.get::<_, String>(1)?,
-                        row.get::<_, String>(2)?,
-                        row.get::<_, String>(3)?,
-                    ],
-                    row.get(4)?,
-                    row.get(5)?,
-                ))
+        let differing = self.db.differing(old, new)?.into_iter();
+        Ok(differing
+            .filter_map(|(at, keys, before, after)| {
+                let path = NodePath::from_keys(level_at(at)?, keys.each_ref().map(String::as_str))?;
+                Some((path, before, after))
             })
-            .map_err(self.sql())?;
-        let mut differing = Vec::new();
-        for row in rows {
-            let (at, keys, before, after) = row.map_err(self.sql())?;
-            let Some(at) = level_at(at) else {
-                continue;
-            };
-            let keys = [keys[0].as_str(), keys[1].as_str(), keys[2].as_str()];
-            if let Some(path) = NodePath::from_keys(at, keys) {
-                differing.push((path, before, after));
-            }
-        }
-        Ok(differing)
+            .collect())
     }
 
     /// The nodes that failed in snapshot `id`.

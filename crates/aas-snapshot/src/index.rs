@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 
-use rusqlite::{params, Connection};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -80,27 +79,6 @@ pub(crate) fn document(rows: &[ElementRow]) -> Option<[String; 5]> {
         }
     }
     Some(columns)
-}
-
-/// Adds an elements body to the search index: one document, its rowid the body's id.
-pub(crate) fn index(conn: &Connection, content: i64, raw: &str) -> rusqlite::Result<()> {
-    let Some([id_short, value, texts, semantic_id, description]) = document(&element_rows(raw))
-    else {
-        return Ok(());
-    };
-    conn.prepare_cached(
-        "INSERT INTO answer_text (rowid, id_short, value, texts, semantic_id, description)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        content,
-        id_short,
-        value,
-        texts,
-        semantic_id,
-        description
-    ])?;
-    Ok(())
 }
 
 /// The parts of an element the index reads; the rest is passed over. Each is kept raw

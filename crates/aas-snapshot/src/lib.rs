@@ -1,20 +1,25 @@
 //! Plant snapshots: every answer of a crawl, exactly as the server sent it, stored by
-//! content hash in one SQLite file, with an index of the elements for full-text search.
-//! An unchanged plant's second snapshot adds rows, not bodies. Every SQL statement lives
-//! in this crate, behind this API, so that another database can take SQLite's place
-//! without touching its callers.
+//! content hash, with an index of the elements for full-text search, in one SQLite
+//! file (one desktop) or a PostgreSQL database (a team: the store is named by a
+//! `postgres://` URL). An unchanged plant's second snapshot adds rows, not bodies.
+//! Every SQL statement lives in this crate, behind this API: in one module per
+//! database (`sqlite`, `postgres`), behind the `Backend` trait (`backend`), below the
+//! rules the other modules hold once.
 //!
-//! One writer at a time (a lock file beside the store; a second gets [`Error::Busy`]);
-//! readers are never blocked (WAL). A snapshot interrupted by a crash is marked partial
-//! when the next writer opens the store.
+//! One writer at a time (SQLite: a lock file beside the store, a second gets
+//! [`Error::Busy`]; PostgreSQL: one take per plant and source, [`Error::BusyTeam`]);
+//! readers are never blocked. A snapshot interrupted by a crash is marked partial by
+//! the next writer.
 
+mod backend;
 mod browse;
 mod content;
 mod diff;
 mod index;
+mod postgres;
 mod read;
-mod schema;
 mod search;
+mod sqlite;
 mod store;
 mod words;
 mod writer;
@@ -22,9 +27,11 @@ mod writer;
 use aas_model::FileError;
 use std::path::PathBuf;
 
+pub use backend::{Access, SnapshotInfo};
 pub use diff::{Change, ChangeKind, Diff};
+pub use postgres::is_url;
 pub use search::Hit;
-pub use store::{Access, SnapshotInfo, Store};
+pub use store::Store;
 pub use writer::SnapshotWriter;
 
 /// What went wrong with the store. Messages name the file.
@@ -77,12 +84,46 @@ pub enum Error {
     /// was named: the newest of them would mix them.
     #[error("the snapshots of {plant} come from several sources ({}): say which", .sources.join(", "))]
     SeveralSources { plant: String, sources: Vec<String> },
+    /// The team store (PostgreSQL) failed or cannot be reached; named without its
+    /// password.
+    #[error("the team store {store}: {}", postgres_reason(.source))]
+    Postgres {
+        store: String,
+        #[source]
+        source: ::postgres::Error,
+    },
+    /// Another take of the plant from the same source is running against the team store.
+    #[error("another snapshot of {plant} is being taken into the team store {store} (by a scheduled take or another desktop); wait for it to end")]
+    BusyTeam { store: String, plant: String },
+    /// A newer version of the app made the team store's tables.
+    #[error("the team store {store} was made by a newer version of this app (schema {found}, this one knows {known})")]
+    TooNewTeam {
+        store: String,
+        found: i64,
+        known: i64,
+    },
+    /// The team store's tables are older than this app (or not made yet): only its
+    /// writer role may make or migrate them.
+    #[error("the team store {store} has schema {found}, this app needs {}: run `aasmd store migrate --store URL` with the writer role", postgres::latest())]
+    NotMigrated { store: String, found: i64 },
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// PostgreSQL's own words for what failed (the driver's display of a server error is
+/// only "db error").
+fn postgres_reason(e: &::postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => db.message().to_owned(),
+        None if e.is_closed() => {
+            "the connection was lost (the server stopped or restarted)".to_owned()
+        }
+        None => e.to_string(),
+    }
+}
 
 impl Error {
     /// Whether the disk (or the user's quota) is full: what was committed before stays.

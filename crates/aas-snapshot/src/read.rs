@@ -11,17 +11,13 @@ use aas_client::{
 };
 use aas_export::{Answers, Format, Visit};
 use aas_model::AssetType;
-use rusqlite::{params, OptionalExtension};
 
+use crate::backend::{BodyRow, NodeRow, SnapshotInfo};
 use crate::content;
-use crate::schema::level;
-use crate::store::{SnapshotInfo, Store};
+use crate::store::Store;
 use crate::{Error, Result};
 use aas_export::Exported;
 use aas_model::FileError;
-
-/// A body's row in `contents`: whether zstd-compressed, its bytes, its size as sent.
-type BodyRow = (bool, Vec<u8>, u64);
 
 impl Store {
     /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
@@ -31,18 +27,7 @@ impl Store {
         let info = self.snapshot(id)?;
         let failures = self.failures_of(id)?;
         // The asset types crawled are those whose lists were asked.
-        let mut asked = self
-            .conn
-            .prepare(
-                "SELECT DISTINCT k.asset_type FROM answers a JOIN nodes k ON k.id = a.node
-                 WHERE a.snapshot = ?1 AND k.level = 1",
-            )
-            .map_err(self.sql())?;
-        let listed: Vec<String> = asked
-            .query_map([id], |row| row.get(0))
-            .map_err(self.sql())?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(self.sql())?;
+        let listed = self.db.listed_asset_types(id)?;
         let asset_types = AssetType::ALL
             .into_iter()
             .filter(|t| {
@@ -102,40 +87,15 @@ impl Store {
 
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
     pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
-        let [asset_type, aas_id, submodel] = path.keys();
-        let found: Option<BodyRow> = self
-            .conn
-            .prepare_cached(
-                "SELECT c.zstd, c.bytes, c.size FROM nodes k
-                 JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
-                 JOIN contents c ON c.id = a.content
-                 WHERE k.level = ?2 AND k.asset_type = ?3 AND k.aas_id = ?4 AND k.submodel = ?5",
-            )
-            .and_then(|mut s| {
-                s.query_row(
-                    params![id, level(path.level()), asset_type, aas_id, submodel],
-                    |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
-                )
-                .optional()
-            })
-            .map_err(self.sql())?;
-        self.decoded(found)
+        self.decoded(self.db.answer(id, path.level(), path.keys())?)
     }
 
     /// A stored body as the text the server sent.
     pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
-        let found: Option<BodyRow> = self
-            .conn
-            .prepare_cached("SELECT zstd, bytes, size FROM contents WHERE id = ?1")
-            .and_then(|mut s| {
-                s.query_row([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-                    .optional()
-            })
-            .map_err(self.sql())?;
-        self.decoded(found)
+        self.decoded(self.db.content(id)?)
     }
 
-    /// A body as read from `contents`, as text.
+    /// A body as the store keeps it, as text.
     fn decoded(&self, found: Option<BodyRow>) -> Result<Option<String>> {
         found
             .map(|(zstd, bytes, size)| {
@@ -152,8 +112,7 @@ impl Store {
 
     /// The parts of snapshot `id`'s answers that could not be read, with their reasons.
     pub fn unreadable(&self, id: i64) -> Result<Vec<Unreadable>> {
-        let sql = "SELECT path, url, at, reason FROM unreadable WHERE snapshot = ?1 ORDER BY rowid";
-        let parts = self.node_rows(sql, id)?.into_iter();
+        let parts = read_places(self.db.unreadable(id)?);
         Ok(parts
             .map(|(path, url, at, reason)| Unreadable {
                 path,
@@ -166,8 +125,7 @@ impl Store {
 
     /// The failed nodes of snapshot `id`, with their reasons.
     pub(crate) fn failures_of(&self, id: i64) -> Result<Vec<Failure>> {
-        let sql = "SELECT path, url, kind, message FROM failures WHERE snapshot = ?1";
-        let failures = self.node_rows(sql, id)?.into_iter();
+        let failures = read_places(self.db.failures(id)?);
         Ok(failures
             .map(|(path, url, kind, message)| Failure {
                 path,
@@ -178,36 +136,15 @@ impl Store {
             })
             .collect())
     }
-
-    /// Rows of a node's place (as [`crate::writer::path_key`] wrote it), its URL and two
-    /// more texts, from `sql` over snapshot `id`; a place no longer read is passed over.
-    fn node_rows(&self, sql: &str, id: i64) -> Result<Vec<(NodePath, String, String, String)>> {
-        let mut statement = self.conn.prepare(sql).map_err(self.sql())?;
-        let rows = statement
-            .query_map([id], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(self.sql())?;
-        let mut read = Vec::new();
-        for row in rows {
-            let (path, url, first, second) = row.map_err(self.sql())?;
-            if let Ok(path) = serde_json::from_str(&path) {
-                read.push((path, url, first, second));
-            }
-        }
-        Ok(read)
-    }
 }
 
-/// The size past which an export reads a body from its row piece by piece (the
-/// registry, at most a few lists) rather than whole; smaller ones, nearly all, are
-/// read whole, which is cheaper.
-const READ_IN_PIECES: i64 = 64 * 1024;
+/// Rows of a node's place (as [`crate::writer::path_key`] wrote it), its URL and two
+/// more texts, with the place read; a place no longer read is passed over.
+fn read_places(rows: Vec<NodeRow>) -> impl Iterator<Item = (NodePath, String, String, String)> {
+    rows.into_iter().filter_map(|(path, url, first, second)| {
+        Some((serde_json::from_str(&path).ok()?, url, first, second))
+    })
+}
 
 /// One snapshot as a source of answers for an export.
 struct Stored<'s> {
@@ -228,73 +165,13 @@ impl Answers for Stored<'_> {
     }
 
     fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
-        let failed = |e: rusqlite::Error| {
-            aas_export::Error::File(FileError {
-                action: "read",
-                path: self.store.path.clone(),
-                source: std::io::Error::other(e),
-            })
-        };
-        // The nodes' unique index gives the order: no sort of the snapshot.
-        let mut statement = self
-            .store
-            .conn
-            .prepare(
-                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.id,
-                     CASE WHEN c.size > ?3 THEN NULL ELSE c.bytes END
-                 FROM nodes k
-                 JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
-                 JOIN contents c ON c.id = a.content
-                 WHERE k.level = ?2
-                 ORDER BY k.asset_type, k.aas_id, k.submodel",
-            )
-            .map_err(failed)?;
-        let mut rows = statement
-            .query(params![self.id, level(at), READ_IN_PIECES])
-            .map_err(failed)?;
-        while let Some(row) = rows.next().map_err(failed)? {
-            let keys: [&str; 3] = [
-                row.get_ref(0)
-                    .and_then(|v| Ok(v.as_str()?))
-                    .map_err(failed)?,
-                row.get_ref(1)
-                    .and_then(|v| Ok(v.as_str()?))
-                    .map_err(failed)?,
-                row.get_ref(2)
-                    .and_then(|v| Ok(v.as_str()?))
-                    .map_err(failed)?,
-            ];
-            let Some(path) = NodePath::from_keys(at, keys) else {
-                continue;
-            };
-            let url: String = row.get(3).map_err(failed)?;
-            let zstd: bool = row.get(4).map_err(failed)?;
-            let small = row
-                .get_ref(6)
-                .and_then(|v| Ok(v.as_blob_or_null()?))
-                .map_err(failed)?;
-            let unreadable = |source| {
-                aas_export::Error::File(FileError {
-                    action: "read",
-                    path: self.store.path.clone(),
-                    source,
-                })
-            };
-            let mut body = match small {
-                Some(bytes) => content::reader(bytes, zstd),
-                // A large body (a big plant's registry) is read from its row piece by
-                // piece, never whole.
-                None => {
-                    let id = row.get(5).map_err(failed)?;
-                    let blob = (self.store.conn)
-                        .blob_open(rusqlite::MAIN_DB, "contents", "bytes", id, true)
-                        .map_err(failed)?;
-                    content::reader(std::io::BufReader::new(blob), zstd)
-                }
-            }
-            .map_err(unreadable)?;
-            visit(&path, &url, &mut body)?;
-        }
-        Ok(())
+        self.store.db.each_answer(
+            self.id,
+            at,
+            &mut |keys, url, body| match NodePath::from_keys(at, keys) {
+                Some(path) => visit(&path, url, body),
+                None => Ok(()),
+            },
+        )
     }
 }

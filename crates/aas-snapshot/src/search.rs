@@ -1,13 +1,11 @@
 //! Full-text search over one snapshot's elements. The index has a document per
-//! elements answer; the answers found are read again and their elements matched one by
-//! one ([`Words`]). The user's words are quoted for FTS5 (an unquoted `urn:…` would be a
-//! column filter, `SN-M-0001` a syntax error), all must match, and the last one may be
-//! the start of a word (search as you type). Exact value matches come first, then by
+//! elements answer, in which the store's database finds every word the user typed (the
+//! last one may be the start of a word: search as you type); the answers found are read
+//! again and their elements matched one by one ([`Words`]). Exact value matches come first, then by
 //! shell, submodel and path. A word found in very many answers (the start of every
 //! serial number) is looked for in the first [`ANSWERS_READ`] of them, in the order
 //! they were first stored: ranking them all cost hundreds of milliseconds.
 
-use rusqlite::params;
 use serde::Serialize;
 
 use crate::index::element_rows;
@@ -33,58 +31,13 @@ pub struct Hit {
     pub value_length: Option<u64>,
 }
 
-/// The FTS5 query for what the user typed; `None` when there is no word in it.
-pub(crate) fn fts_query(typed: &str) -> Option<String> {
-    let words: Vec<String> = typed
-        .split_whitespace()
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-        .collect();
-    let last = words.len().checked_sub(1)?;
-    Some(
-        words
-            .iter()
-            .enumerate()
-            .map(|(i, w)| {
-                if i == last {
-                    format!("{w}*")
-                } else {
-                    w.clone()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" "),
-    )
-}
-
 impl Store {
     /// The first `limit` elements of snapshot `id` that match `query`.
     pub fn search(&self, id: i64, query: &str, limit: usize) -> Result<Vec<Hit>> {
         self.snapshot(id)?;
-        let Some(fts) = fts_query(query) else {
-            return Ok(Vec::new());
-        };
         let words = Words::new(query);
         let exact = query.trim().to_lowercase();
-        let mut found = self
-            .conn
-            .prepare(
-                "SELECT t.rowid FROM answer_text t WHERE answer_text MATCH ?2
-                 AND EXISTS (SELECT 1 FROM answers a WHERE a.content = t.rowid AND a.snapshot = ?1)
-                 LIMIT ?3",
-            )
-            .map_err(self.sql())?;
-        let answers: Vec<i64> = found
-            .query_map(params![id, fts, ANSWERS_READ as i64], |row| row.get(0))
-            .map_err(self.sql())?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(self.sql())?;
-        let mut owners = self
-            .conn
-            .prepare_cached(
-                "SELECT k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
-                 WHERE a.content = ?1 AND a.snapshot = ?2",
-            )
-            .map_err(self.sql())?;
+        let answers = self.db.search(id, query, ANSWERS_READ)?;
         // (not an exact value, hit)
         let mut hits: Vec<(bool, Hit)> = Vec::new();
         for content in answers {
@@ -96,11 +49,7 @@ impl Store {
             if matching.is_empty() {
                 continue;
             }
-            let shells: Vec<(String, String)> = owners
-                .query_map(params![content, id], |row| Ok((row.get(0)?, row.get(1)?)))
-                .map_err(self.sql())?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(self.sql())?;
+            let shells = self.db.owners(content, id)?;
             for (aas_id, submodel) in &shells {
                 for row in &matching {
                     let is_exact = row
@@ -134,20 +83,5 @@ impl Store {
             ))
         });
         Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_quoted_and_the_last_is_a_prefix() {
-        assert_eq!(fts_query("SN-M-0001").as_deref(), Some("\"SN-M-0001\"*"));
-        assert_eq!(
-            fts_query(" urn:x:1  pump\"s ").as_deref(),
-            Some("\"urn:x:1\" \"pump\"\"s\"*")
-        );
-        assert_eq!(fts_query("   "), None);
     }
 }

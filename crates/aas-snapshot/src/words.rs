@@ -35,7 +35,7 @@ impl Words {
     }
 }
 
-fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|t| !t.is_empty())
         .map(str::to_lowercase)

@@ -12,14 +12,11 @@ use std::thread::JoinHandle;
 use std::time::SystemTime;
 
 use aas_client::{Body, Crawl, Failure, Fetched, NodeLevel, NodePath, Unreadable};
-use rusqlite::{params, Connection, OptionalExtension};
 
+use crate::backend::{BatchWriter, Counts, NodeRow, SnapshotInfo};
 use crate::content::{self, Packer};
-use crate::index::index;
-use crate::schema::level;
-use crate::store::{
-    connect, sql_error, SnapshotInfo, Store, WriterLock, BYTES_HELD, NODES_HELD, SHELLS_HELD,
-};
+use crate::index::{document, element_rows};
+use crate::store::Store;
 use crate::{Error, Result};
 use aas_model::FileError;
 
@@ -39,27 +36,9 @@ impl Store {
         plant: &str,
         taken_at: SystemTime,
     ) -> Result<SnapshotWriter<'_>> {
-        let lock = WriterLock::take(&self.path)?;
-        // Holding the lock, a snapshot still being taken was interrupted: it keeps what
-        // its rows hold, counted.
-        self.conn
-            .execute(
-                &format!(
-                    "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
-                     nodes = {NODES_HELD}, bytes = {BYTES_HELD} WHERE state = 'taking'"
-                ),
-                [],
-            )
-            .map_err(self.sql())?;
-        let taken_at = humantime::format_rfc3339_seconds(taken_at).to_string();
-        self.conn
-            .execute(
-                "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",
-                params![source, plant, taken_at],
-            )
-            .map_err(self.sql())?;
-        let id = self.conn.last_insert_rowid();
-        SnapshotWriter::new(self, id, lock)
+        let mut writer = self.db.writer(source, plant)?;
+        let id = writer.start(&humantime::format_rfc3339_seconds(taken_at).to_string())?;
+        SnapshotWriter::new(self, id, writer)
     }
 }
 
@@ -69,9 +48,8 @@ impl Store {
 pub struct SnapshotWriter<'s> {
     store: &'s mut Store,
     id: i64,
-    _lock: WriterLock,
     queue: Option<SyncSender<Job>>,
-    thread: Option<JoinHandle<Result<Tally>>>,
+    thread: Option<JoinHandle<Result<()>>>,
 }
 
 #[derive(Debug)]
@@ -79,24 +57,19 @@ enum Job {
     Answer(Fetched),
     Failure(Failure),
     Unreadable(Unreadable),
-}
-
-/// What a snapshot holds, counted as it is written.
-#[derive(Debug, Default)]
-struct Tally {
-    nodes: u64,
-    shells: u64,
-    bytes: u64,
+    /// The last job: the snapshot ends, complete or partial, written by the thread that
+    /// holds the store's lock.
+    Finish(bool),
 }
 
 impl<'s> SnapshotWriter<'s> {
-    pub(crate) fn new(store: &'s mut Store, id: i64, lock: WriterLock) -> Result<Self> {
-        let conn = connect(&store.path).map_err(sql_error(&store.path))?;
+    /// Hands `writer`, which has started snapshot `id`, to a thread of its own.
+    fn new(store: &'s mut Store, id: i64, writer: Box<dyn BatchWriter>) -> Result<Self> {
         let path = store.path.clone();
         let (queue, jobs) = sync_channel(QUEUE);
         let thread = std::thread::Builder::new()
             .name("snapshot writer".into())
-            .spawn(move || write_jobs(conn, &path, id, jobs))
+            .spawn(move || write_jobs(writer, &path, id, jobs))
             .map_err(|source| {
                 Error::File(FileError {
                     action: "start a writer for",
@@ -107,7 +80,6 @@ impl<'s> SnapshotWriter<'s> {
         Ok(SnapshotWriter {
             store,
             id,
-            _lock: lock,
             queue: Some(queue),
             thread: Some(thread),
         })
@@ -148,17 +120,17 @@ impl<'s> SnapshotWriter<'s> {
         }))
     }
 
-    /// Waits for the writer to write what it was given; its tally.
-    fn stop(&mut self) -> Result<Tally> {
+    /// Waits for the writer to write what it was given.
+    fn stop(&mut self) -> Result<()> {
         self.queue = None;
         match self.thread.take().map(JoinHandle::join) {
-            Some(Ok(tally)) => tally,
+            Some(Ok(written)) => written,
             Some(Err(_)) => Err(Error::File(FileError {
                 action: "write to",
                 path: self.store.path.clone(),
                 source: std::io::Error::other("the snapshot's writer failed"),
             })),
-            None => Ok(Tally::default()),
+            None => Ok(()),
         }
     }
 
@@ -175,17 +147,11 @@ impl<'s> SnapshotWriter<'s> {
         self.finish(!crawl.cancelled && !crawl.is_partial())
     }
 
-    /// Ends the snapshot, complete or partial.
+    /// Ends the snapshot, complete or partial: once the writer has written it all, so
+    /// that its lock is held until the snapshot's state is.
     pub fn finish(mut self, complete: bool) -> Result<SnapshotInfo> {
-        let tally = self.stop()?;
-        let state = if complete { "complete" } else { "partial" };
-        self.store
-            .conn
-            .execute(
-                "UPDATE snapshots SET state = ?2, nodes = ?3, shells = ?4, bytes = ?5 WHERE id = ?1",
-                params![self.id, state, tally.nodes, tally.shells, tally.bytes],
-            )
-            .map_err(self.store.sql())?;
+        self.send(Job::Finish(complete))?;
+        self.stop()?;
         self.store.snapshot(self.id)
     }
 }
@@ -198,185 +164,127 @@ impl Drop for SnapshotWriter<'_> {
     }
 }
 
-/// The writer's thread: every job, in batches, until the queue is closed.
-fn write_jobs(mut conn: Connection, path: &Path, id: i64, jobs: Receiver<Job>) -> Result<Tally> {
-    let sql = sql_error(path);
-    let mut packer = Packer::new().map_err(|source| {
-        Error::File(FileError {
-            action: "compress answers for",
-            path: path.to_owned(),
-            source,
-        })
-    })?;
-    let mut tally = Tally::default();
+/// The writer's thread: every job, in batches, until [`Job::Finish`] ends the snapshot,
+/// or until the queue is closed (the snapshot is left being taken).
+fn write_jobs(
+    mut writer: Box<dyn BatchWriter>,
+    path: &Path,
+    id: i64,
+    jobs: Receiver<Job>,
+) -> Result<()> {
+    let mut packer = Packer::new().map_err(io_error(path, "compress answers for"))?;
+    let mut counts = Counts::default();
     let mut jobs = jobs.into_iter().peekable();
     while jobs.peek().is_some() {
-        let tx = conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(&sql)?;
+        writer.begin_batch()?;
         let (mut answers, mut bytes) = (0, 0);
         for job in jobs.by_ref() {
             match job {
                 Job::Answer(fetched) => {
                     bytes += fetched.raw.size() as usize;
-                    write_answer(&tx, &mut packer, id, &fetched).map_err(|e| match e {
-                        Stored::Sql(e) => sql(e),
-                        Stored::Io(source) => Error::File(FileError {
-                            action: "keep an answer in",
-                            path: path.to_owned(),
-                            source,
-                        }),
-                    })?;
-                    tally.nodes += 1;
-                    tally.bytes += fetched.raw.size();
-                    tally.shells += u64::from(fetched.path.level() == NodeLevel::Submodels);
+                    write_answer(&mut *writer, &mut packer, path, id, &fetched)?;
+                    counts.nodes += 1;
+                    counts.bytes += fetched.raw.size();
+                    counts.shells += u64::from(fetched.path.level() == NodeLevel::Submodels);
                 }
                 Job::Failure(failure) => {
-                    write_failure(&tx, id, &failure).map_err(&sql)?;
-                    tally.shells += u64::from(failure.path.level() == NodeLevel::Submodels);
+                    writer.add_failure(id, &failure_row(&failure))?;
+                    counts.shells += u64::from(failure.path.level() == NodeLevel::Submodels);
                 }
-                Job::Unreadable(part) => write_unreadable(&tx, id, &part).map_err(&sql)?,
+                Job::Unreadable(part) => {
+                    let row = (path_key(&part.path), part.url, part.at, part.reason);
+                    writer.add_unreadable(id, &row)?;
+                }
+                Job::Finish(complete) => {
+                    writer.commit_batch()?;
+                    return writer.finish(id, complete, counts);
+                }
             }
             answers += 1;
             if answers >= BATCH || bytes >= BATCH_BYTES {
                 break;
             }
         }
-        tx.commit().map_err(&sql)?;
+        writer.commit_batch()?;
     }
-    Ok(tally)
-}
-
-/// Why one answer could not be written.
-enum Stored {
-    Sql(rusqlite::Error),
-    Io(std::io::Error),
-}
-
-impl From<rusqlite::Error> for Stored {
-    fn from(e: rusqlite::Error) -> Self {
-        Stored::Sql(e)
-    }
-}
-
-impl From<std::io::Error> for Stored {
-    fn from(e: std::io::Error) -> Self {
-        Stored::Io(e)
-    }
-}
-
-/// The rows of one answer: its body (once per content), the search index's document
-/// of a new elements body, its node (once for all snapshots), and the answer's row.
-fn write_answer(
-    conn: &Connection,
-    packer: &mut Packer,
-    id: i64,
-    fetched: &Fetched,
-) -> std::result::Result<(), Stored> {
-    let hash = match &fetched.raw {
-        Body::Text(raw) => content::hash(raw.as_bytes()),
-        spooled => content::hash_stream(spooled.reader()?)?,
-    };
-    let known: Option<i64> = conn
-        .prepare_cached("SELECT id FROM contents WHERE hash = ?1")?
-        .query_row([&hash], |row| row.get(0))
-        .optional()?;
-    let content = match known {
-        Some(content) => content,
-        None => {
-            let content = insert_content(conn, packer, &hash, &fetched.raw)?;
-            if fetched.path.level() == NodeLevel::Elements {
-                index(conn, content, &fetched.raw.text()?)?;
-            }
-            content
-        }
-    };
-    let node = node(conn, &fetched.path, &fetched.url)?;
-    conn.prepare_cached(
-        "INSERT OR IGNORE INTO answers (snapshot, node, content) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![id, node, content])?;
     Ok(())
 }
 
-/// A new body's row, its id. A body held in memory is compressed in memory; one in a
-/// temporary file (a large plant's registry) is compressed piece by piece into another
-/// and copied into its row piece by piece, so it is never in memory whole.
-fn insert_content(
-    conn: &Connection,
+/// The rows of one answer: its body (once per content, with the search index's
+/// document of a new elements body), its node (once for all snapshots), and the
+/// answer's row.
+fn write_answer(
+    writer: &mut dyn BatchWriter,
+    packer: &mut Packer,
+    path: &Path,
+    id: i64,
+    fetched: &Fetched,
+) -> Result<()> {
+    let kept = io_error(path, "keep an answer in");
+    let hash = match &fetched.raw {
+        Body::Text(raw) => content::hash(raw.as_bytes()),
+        spooled => spooled
+            .reader()
+            .and_then(content::hash_stream)
+            .map_err(&kept)?,
+    };
+    let content = match writer.known_content(&hash)? {
+        Some(content) => content,
+        None => add_content(writer, packer, &hash, fetched, &kept)?,
+    };
+    let node = writer.node(fetched.path.level(), fetched.path.keys(), &fetched.url)?;
+    writer.add_answer(id, node, content)
+}
+
+/// A new body, its id. A body held in memory is compressed in memory; one in a
+/// temporary file (a large plant's registry) is compressed piece by piece into another,
+/// which the writer copies into the store piece by piece, so it is never in memory
+/// whole. `kept` is the error of a body that cannot be read or compressed.
+fn add_content(
+    writer: &mut dyn BatchWriter,
     packer: &mut Packer,
     hash: &[u8],
-    body: &Body,
-) -> std::result::Result<i64, Stored> {
-    let size = body.size() as i64;
-    let Body::Text(raw) = body else {
-        let (mut packed, packed_size) = content::pack_stream(body.reader()?)?;
-        conn.prepare_cached(
-            "INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, zeroblob(?3))",
-        )?
-        .execute(params![hash, size, packed_size as i64])?;
-        let content = conn.last_insert_rowid();
-        let mut row = conn.blob_open(rusqlite::MAIN_DB, "contents", "bytes", content, false)?;
-        std::io::copy(&mut packed, &mut row)?;
-        return Ok(content);
+    fetched: &Fetched,
+    kept: &dyn Fn(std::io::Error) -> Error,
+) -> Result<i64> {
+    let body = &fetched.raw;
+    let document = match fetched.path.level() {
+        NodeLevel::Elements => document(&element_rows(&body.text().map_err(kept)?)),
+        _ => None,
     };
-    let packed = packer.pack(raw.as_bytes())?;
-    conn.prepare_cached("INSERT INTO contents (hash, size, zstd, bytes) VALUES (?1, ?2, 1, ?3)")?
-        .execute(params![hash, size, packed])?;
-    Ok(conn.last_insert_rowid())
-}
-
-/// The id of the node at `path` fetched from `url`, added when new.
-fn node(conn: &Connection, path: &NodePath, url: &str) -> rusqlite::Result<i64> {
-    let [asset_type, aas_id, submodel] = path.keys();
-    let keys = params![level(path.level()), asset_type, aas_id, submodel, url];
-    let known: Option<i64> = conn
-        .prepare_cached(
-            "SELECT id FROM nodes WHERE level = ?1 AND asset_type = ?2 AND aas_id = ?3
-             AND submodel = ?4 AND url = ?5",
-        )?
-        .query_row(keys, |row| row.get(0))
-        .optional()?;
-    if let Some(node) = known {
-        return Ok(node);
+    match body {
+        Body::Text(raw) => {
+            let packed = packer.pack(raw.as_bytes()).map_err(kept)?;
+            let packed_size = packed.len() as u64;
+            writer.add_content(hash, body.size(), &mut &packed[..], packed_size, document)
+        }
+        spooled => {
+            let (mut packed, packed_size) =
+                (spooled.reader().and_then(content::pack_stream)).map_err(kept)?;
+            writer.add_content(hash, body.size(), &mut packed, packed_size, document)
+        }
     }
-    conn.prepare_cached(
-        "INSERT INTO nodes (level, asset_type, aas_id, submodel, url) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(keys)?;
-    Ok(conn.last_insert_rowid())
 }
 
-fn write_failure(conn: &Connection, id: i64, failure: &Failure) -> rusqlite::Result<()> {
+/// A failed node's row: its place, its URL, its kind (as JSON names it) and message.
+fn failure_row(failure: &Failure) -> NodeRow {
     let kind = serde_json::to_value(failure.kind)
         .ok()
         .and_then(|k| k.as_str().map(str::to_owned))
         .unwrap_or_default();
-    conn.prepare_cached(
-        "INSERT INTO failures (snapshot, path, url, kind, message) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        id,
-        path_key(&failure.path),
-        failure.url,
-        kind,
-        failure.message
-    ])?;
-    Ok(())
+    let (url, message) = (failure.url.clone(), failure.message.clone());
+    (path_key(&failure.path), url, kind, message)
 }
 
-fn write_unreadable(conn: &Connection, id: i64, part: &Unreadable) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO unreadable (snapshot, path, url, at, reason) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        id,
-        path_key(&part.path),
-        part.url,
-        part.at,
-        part.reason
-    ])?;
-    Ok(())
+/// The store's error for a file operation on `path` that failed while it was `action`.
+fn io_error<'p>(path: &'p Path, action: &'static str) -> impl Fn(std::io::Error) -> Error + 'p {
+    move |source| {
+        Error::File(FileError {
+            action,
+            path: path.to_owned(),
+            source,
+        })
+    }
 }
 
 /// The answer's place in the tree, as the raw export names it.

@@ -2,12 +2,11 @@
 //! [`MIGRATIONS`] takes the store one version further, and a store is brought up to
 //! date when it is opened.
 
-use aas_client::NodeLevel;
 use rusqlite::Connection;
 
 /// Version `i + 1` is reached by running `MIGRATIONS[i]`. Never edit an entry once
 /// released: add one.
-pub(crate) const MIGRATIONS: &[&str] = &[
+const MIGRATIONS: &[&str] = &[
     // 1: snapshots, answers by content hash, failed nodes, the element index.
     "
     CREATE TABLE snapshots (
@@ -140,28 +139,18 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     ",
 ];
 
-/// A level as the `nodes` table numbers it: 0 for the registry to 3 for elements.
-pub(crate) fn level(level: NodeLevel) -> i64 {
-    NodeLevel::ALL.iter().position(|l| *l == level).unwrap_or(0) as i64
-}
-
-/// The level the `nodes` table numbers `n`.
-pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
-    NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
-}
-
 /// The version this build writes.
-pub(crate) fn latest() -> i64 {
+pub(super) fn latest() -> i64 {
     MIGRATIONS.len() as i64
 }
 
 /// The store's version.
-pub(crate) fn version(conn: &Connection) -> rusqlite::Result<i64> {
+pub(super) fn version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |row| row.get(0))
 }
 
 /// Runs the migrations from the store's version on, each in its own transaction.
-pub(crate) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let from = version(conn)?;
     if from == 0 {
         // Only settable before the first table: lets `rm` give space back.
@@ -201,5 +190,82 @@ mod tests {
                 .expect("count");
             assert_eq!(kept, 1, "from version {from}");
         }
+    }
+
+    /// A store of version 3, opened for reading: migrated by a write open, its bodies
+    /// read back, its elements indexed anew (`unindexed`) and found, its answers paired.
+    #[test]
+    fn answers_of_version_3_are_read_searched_and_compared_after_the_migration() {
+        use crate::backend::{Access, Backend, BodyRow};
+        use crate::content;
+        use crate::sqlite::Sqlite;
+        use aas_client::{NodeLevel, NodePath};
+        let dir = std::env::temp_dir().join(format!("aas-snapshot-v3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("store.sqlite3");
+        let elements = |serial: &str| {
+            format!(
+                r#"[{{"idShort":"SerialNumber","modelType":{{"name":"Property"}},"value":"{serial}"}}]"#
+            )
+        };
+        let nameplate = NodePath::Elements {
+            aas_id: "urn:x:pump#1".into(),
+            submodel: "Nameplate".into(),
+        };
+        {
+            let conn = Connection::open(&path).expect("sqlite");
+            for sql in &MIGRATIONS[..3] {
+                conn.execute_batch(sql).expect("version 3");
+            }
+            conn.pragma_update(None, "user_version", 3)
+                .expect("version");
+            let key = serde_json::to_string(&nameplate).expect("key");
+            for (id, serial) in [(1, "SN-P-0001"), (2, "SN-P-0002")] {
+                let raw = elements(serial);
+                let hash = content::hash(raw.as_bytes());
+                conn.execute(
+                    "INSERT INTO snapshots (id, source, plant, taken_at, state) VALUES (?1, 's', 'P', '2026-11-23T10:00:00Z', 'complete')",
+                    [id],
+                )
+                .expect("snapshot");
+                conn.execute(
+                    "INSERT INTO bodies (hash, bytes) VALUES (?1, ?2)",
+                    rusqlite::params![hash, raw.as_bytes()],
+                )
+                .expect("body");
+                conn.execute(
+                    "INSERT INTO answers (snapshot, seq, path, url, hash, aas_id, submodel)
+                     VALUES (?1, 0, ?2, 'http://gw/x', ?3, 'urn:x:pump#1', 'Nameplate')",
+                    rusqlite::params![id, key, hash],
+                )
+                .expect("answer");
+            }
+        }
+        let store = Sqlite::open(&path, Access::Read).expect("migrated by a read");
+        let text = |body: Option<BodyRow>| {
+            body.map(|(zstd, bytes, size)| content::text(&bytes, zstd, size).expect("text"))
+        };
+        let body = |content| text(store.content(content).expect("read"));
+        let read = store.answer(1, NodeLevel::Elements, nameplate.keys());
+        assert_eq!(text(read.expect("read")), Some(elements("SN-P-0001")));
+        let found = store.search(2, "SN-P-0002", 10).expect("search");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(body(found[0]), Some(elements("SN-P-0002")));
+        let owners = store.owners(found[0], 2).expect("owners");
+        assert_eq!(
+            owners,
+            [("urn:x:pump#1".to_owned(), "Nameplate".to_owned())]
+        );
+        assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
+        let differing = store.differing(1, 2).expect("diff");
+        assert_eq!(differing.len(), 1, "{differing:?}");
+        let (at, keys, before, after) = &differing[0];
+        assert_eq!(*at, crate::backend::level(NodeLevel::Elements));
+        assert_eq!(keys.each_ref().map(String::as_str), nameplate.keys());
+        assert_eq!(before.and_then(body), Some(elements("SN-P-0001")));
+        assert_eq!(after.and_then(body), Some(elements("SN-P-0002")));
+        drop(store);
+        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

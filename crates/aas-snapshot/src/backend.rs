@@ -1,0 +1,173 @@
+//! The seam between what a store does (taking, listing, reading, searching, comparing
+//! snapshots: the rest of this crate) and the database that holds its rows: SQLite in
+//! one file for one desktop ([`crate::sqlite`]), PostgreSQL for a team
+//! ([`crate::postgres`]). Every SQL statement lives behind this trait, one
+//! implementation per database; the rules (what a snapshot holds, when it is complete,
+//! how answers are paired and matched) live once, above it.
+
+use std::io::Read;
+
+use aas_client::NodeLevel;
+use serde::Serialize;
+
+use crate::Result;
+
+/// One snapshot as `aasmd snapshot take` prints it and `snapshot list --json` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SnapshotInfo {
+    pub id: i64,
+    /// The profile name, or `client_id@realm (registry host)`.
+    pub source: String,
+    pub plant: String,
+    /// When the crawl started, RFC 3339 UTC.
+    pub taken_at: String,
+    pub shells: u64,
+    /// Answers stored.
+    pub nodes: u64,
+    /// The size of its answers as the server sent them.
+    pub bytes: u64,
+    /// Every node answered; a partial snapshot (failed nodes, cancelled, interrupted) is
+    /// kept but never chosen by default.
+    pub complete: bool,
+    /// Parts of its answers that could not be read ([`crate::Store::unreadable`] names
+    /// them).
+    pub unreadable: u64,
+}
+
+/// What a caller does with a store: a read never creates or changes one (it works on a
+/// read-only file system), a write needs one that exists, only a take creates one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Create,
+}
+
+/// A body as the `contents` table keeps it: whether zstd-compressed, its bytes, and its
+/// size as the server sent it.
+pub(crate) type BodyRow = (bool, Vec<u8>, u64);
+
+/// A node's keys (asset type, shell id, submodel idShort), `""` where a key is absent.
+pub(crate) type Keys = [String; 3];
+
+/// A place that differs between two snapshots, as [`Backend::differing`] gives it: its
+/// level (numbered as [`level`] numbers it), its keys, and each side's body id (`None`
+/// on the side that lacks it).
+pub(crate) type Differing = (i64, Keys, Option<i64>, Option<i64>);
+
+/// A failed node or an unreadable part, as written: the node's place (JSON, as
+/// [`crate::writer::path_key`] writes it), its URL, and two texts (kind and message, or
+/// where in the answer and why).
+pub(crate) type NodeRow = (String, String, String, String);
+
+/// What a snapshot holds, counted as it is written.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Counts {
+    pub nodes: u64,
+    pub shells: u64,
+    pub bytes: u64,
+}
+
+/// A level as the `nodes` table numbers it: 0 for the registry to 3 for elements.
+pub(crate) fn level(level: NodeLevel) -> i64 {
+    NodeLevel::ALL.iter().position(|l| *l == level).unwrap_or(0) as i64
+}
+
+/// The level the `nodes` table numbers `n` ([`Backend::differing`] gives these).
+pub(crate) fn level_at(n: i64) -> Option<NodeLevel> {
+    NodeLevel::ALL.get(usize::try_from(n).ok()?).copied()
+}
+
+/// Which snapshots [`Backend::snapshots`] lists.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Which<'a> {
+    All,
+    OfPlant(&'a str),
+    One(i64),
+}
+
+/// What [`Backend::each_answer`] hands each answer: its node's keys, its URL, and its
+/// body as sent, read as it is decompressed.
+pub(crate) type EachAnswer<'v> =
+    dyn FnMut([&str; 3], &str, &mut dyn Read) -> aas_export::Result<()> + 'v;
+
+/// The rows of snapshots in one database.
+pub(crate) trait Backend: Send + std::fmt::Debug {
+    /// The snapshots `which` names, oldest first; a snapshot still being taken is
+    /// counted from its rows.
+    fn snapshots(&self, which: Which<'_>) -> Result<Vec<SnapshotInfo>>;
+    /// The plants that have snapshots, sorted.
+    fn plants(&self) -> Result<Vec<String>>;
+    /// Removes snapshot `id` and every body, index document and node no other snapshot
+    /// uses; gives the space back where the database can. A snapshot a live writer is
+    /// taking is not removed ([`crate::Error::BeingTaken`]); one left being taken by a
+    /// writer that died is.
+    fn remove(&mut self, id: i64) -> Result<()>;
+
+    /// A writer for a snapshot of `plant` from `source`, on a connection of its own (it
+    /// runs on the writer's thread), holding the lock that lets one take of them run at
+    /// a time ([`crate::Error::Busy`] while another runs), until it is dropped.
+    fn writer(&self, source: &str, plant: &str) -> Result<Box<dyn BatchWriter>>;
+
+    /// The body snapshot `id` holds for the node at `level` with `keys`.
+    fn answer(&self, id: i64, level: NodeLevel, keys: [&str; 3]) -> Result<Option<BodyRow>>;
+    /// The body with id `content`.
+    fn content(&self, content: i64) -> Result<Option<BodyRow>>;
+    /// Snapshot `id`'s failed nodes (kind and message), in the order written.
+    fn failures(&self, id: i64) -> Result<Vec<NodeRow>>;
+    /// Snapshot `id`'s unreadable parts (where and why), in the order written.
+    fn unreadable(&self, id: i64) -> Result<Vec<NodeRow>>;
+    /// The asset types whose AAS lists snapshot `id` holds.
+    fn listed_asset_types(&self, id: i64) -> Result<Vec<String>>;
+    /// Hands `visit` every answer of snapshot `id` at `level`, ordered by its keys
+    /// compared byte by byte; a large body is never read whole.
+    fn each_answer(
+        &self,
+        id: i64,
+        level: NodeLevel,
+        visit: &mut EachAnswer<'_>,
+    ) -> aas_export::Result<()>;
+
+    /// The ids of at most `limit` elements bodies of snapshot `id` whose index document
+    /// holds every word the user typed (the last one begun), in the order they were
+    /// first stored.
+    fn search(&self, id: i64, typed: &str, limit: usize) -> Result<Vec<i64>>;
+    /// The (shell id, submodel idShort) of each answer of snapshot `id` with body
+    /// `content`.
+    fn owners(&self, content: i64, id: i64) -> Result<Vec<(String, String)>>;
+    /// The places (level, keys) whose body differs between snapshots `old` and `new` or
+    /// that only one has, with each side's body id.
+    fn differing(&self, old: i64, new: i64) -> Result<Vec<Differing>>;
+    /// The space the store takes, in bytes.
+    fn size(&self) -> u64;
+}
+
+/// The writer's connection: one transaction per batch of answers.
+pub(crate) trait BatchWriter: Send {
+    /// Marks the snapshots its lock covers that were left being taken as partial
+    /// (counted from their rows), and starts one; its id.
+    fn start(&mut self, taken_at: &str) -> Result<i64>;
+    fn begin_batch(&mut self) -> Result<()>;
+    /// The id of the body with SHA-256 `hash`, when the store has it.
+    fn known_content(&mut self, hash: &[u8]) -> Result<Option<i64>>;
+    /// Adds a body, its id: `packed` reads its `packed_size` zstd-compressed bytes,
+    /// `size` is its size as sent; `document` is its search index document (an
+    /// elements body's columns), when it has one.
+    fn add_content(
+        &mut self,
+        hash: &[u8],
+        size: u64,
+        packed: &mut dyn Read,
+        packed_size: u64,
+        document: Option<[String; 5]>,
+    ) -> Result<i64>;
+    /// The id of the node at `level` with `keys` fetched from `url`, added when new.
+    fn node(&mut self, level: NodeLevel, keys: [&str; 3], url: &str) -> Result<i64>;
+    fn add_answer(&mut self, id: i64, node: i64, content: i64) -> Result<()>;
+    fn add_failure(&mut self, id: i64, row: &NodeRow) -> Result<()>;
+    fn add_unreadable(&mut self, id: i64, row: &NodeRow) -> Result<()>;
+    fn commit_batch(&mut self) -> Result<()>;
+    /// Ends snapshot `id` as complete or partial with its counts, after its last batch
+    /// is committed.
+    fn finish(&mut self, id: i64, complete: bool, counts: Counts) -> Result<()>;
+}

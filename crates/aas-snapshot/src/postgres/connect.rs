@@ -1,0 +1,188 @@
+//! Reaching a team store: a `postgres://` URL as libpq reads it, its password from the
+//! URL, `PGPASSWORD` or the password file (`PGPASSFILE`, else `~/.pgpass`) as libpq
+//! looks for it, and the store named in messages without its password.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+use postgres::config::Host;
+use postgres::{Client, Config, NoTls};
+
+use crate::{Error, Result};
+
+/// Whether `store` names a PostgreSQL store rather than a SQLite file.
+pub fn is_url(store: &str) -> bool {
+    store.starts_with("postgres://") || store.starts_with("postgresql://")
+}
+
+/// `url` as messages show it: without its password.
+pub(crate) fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
+    match authority.rsplit_once('@') {
+        Some((user, host)) => {
+            let user = user.split_once(':').map_or(user, |(u, _)| u);
+            format!("{scheme}://{user}@{host}{tail}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+/// A connection to a team store. The driver runs an async runtime of its own, which
+/// cannot start on a thread that runs one already (the app's and aasmd's call the store
+/// there): each use of the connection, and its closing, runs off such a thread.
+pub(crate) struct Conn {
+    client: Option<Client>,
+    url: String,
+}
+
+impl Conn {
+    /// Connects to the store at `url`.
+    pub(crate) fn open(url: &str) -> Result<Conn> {
+        let mut config = Config::from_str(url).map_err(sql_error(url))?;
+        if config.get_password().is_none() {
+            if let Some(password) = password_for(&config) {
+                config.password(password);
+            }
+        }
+        config.application_name("aas-browser");
+        config.connect_timeout(std::time::Duration::from_secs(10));
+        let client = off_runtime(|| config.connect(NoTls)).map_err(sql_error(url))?;
+        Ok(Conn {
+            client: Some(client),
+            url: url.to_owned(),
+        })
+    }
+
+    /// Runs `work` on the connection; its error names the store.
+    pub(crate) fn run<T: Send>(
+        &mut self,
+        work: impl FnOnce(&mut Client) -> std::result::Result<T, postgres::Error> + Send,
+    ) -> Result<T> {
+        let client = self.client.as_mut().expect("open until dropped");
+        off_runtime(|| work(client)).map_err(sql_error(&self.url))
+    }
+
+    /// The store's URL, with its password: for another connection to it.
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take() {
+            off_runtime(move || drop(client));
+        }
+    }
+}
+
+impl std::fmt::Debug for Conn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conn")
+            .field("store", &shown(&self.url))
+            .finish()
+    }
+}
+
+/// Runs `work` here, or on a thread of its own when this one runs an async runtime.
+pub(crate) fn off_runtime<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return work();
+    }
+    std::thread::scope(|s| {
+        s.spawn(work)
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The store's error for one of PostgreSQL's, naming the store without its password.
+pub(crate) fn sql_error(url: &str) -> impl Fn(postgres::Error) -> Error + '_ {
+    move |source| Error::Postgres {
+        store: shown(url),
+        source,
+    }
+}
+
+/// The password libpq would use for `config`: `PGPASSWORD`, else the first matching
+/// line of the password file.
+fn password_for(config: &Config) -> Option<String> {
+    if let Ok(password) = std::env::var("PGPASSWORD") {
+        return Some(password);
+    }
+    let file = std::env::var_os("PGPASSFILE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::home_dir().map(|home| home.join(".pgpass")))?;
+    let text = std::fs::read_to_string(file).ok()?;
+    let host = match config.get_hosts().first() {
+        Some(Host::Tcp(host)) => host.clone(),
+        #[cfg(unix)]
+        Some(Host::Unix(_)) | None => "localhost".to_owned(),
+        #[cfg(not(unix))]
+        None => "localhost".to_owned(),
+    };
+    let port = config
+        .get_ports()
+        .first()
+        .copied()
+        .unwrap_or(5432)
+        .to_string();
+    let user = config.get_user().unwrap_or_default();
+    let database = config.get_dbname().unwrap_or(user);
+    let wanted = [host.as_str(), port.as_str(), database, user];
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .find_map(|line| {
+            let fields = pgpass_fields(line);
+            let [h, p, d, u, password] = <[String; 5]>::try_from(fields).ok()?;
+            let matches = [h, p, d, u]
+                .iter()
+                .zip(wanted)
+                .all(|(field, want)| field == "*" || field == want);
+            matches.then_some(password)
+        })
+}
+
+/// A password file line's fields: split at `:`, with `\:` and `\\` escaped.
+fn pgpass_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    fields.last_mut().expect("one field").push(next);
+                }
+            }
+            ':' => fields.push(String::new()),
+            c => fields.last_mut().expect("one field").push(c),
+        }
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_is_shown_without_its_password() {
+        assert_eq!(
+            shown("postgres://team:s3cret@db.example:5432/plants?sslmode=require"),
+            "postgres://team@db.example:5432/plants?sslmode=require"
+        );
+        assert_eq!(shown("postgres://db/plants"), "postgres://db/plants");
+        assert!(is_url("postgresql://db/x") && !is_url("/home/me/snapshots.sqlite3"));
+    }
+
+    #[test]
+    fn password_file_lines_are_split_with_escapes() {
+        assert_eq!(
+            pgpass_fields(r"db\:1:5432:*:team:pa\:ss\\word"),
+            ["db:1", "5432", "*", "team", r"pa:ss\word"]
+        );
+    }
+}

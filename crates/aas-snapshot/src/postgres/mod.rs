@@ -1,0 +1,431 @@
+//! The team store: snapshots in a PostgreSQL database that many desktops read and a
+//! scheduled `aasmd snapshot take` writes. The same rows as the SQLite store, in
+//! PostgreSQL's words; one take per plant and source at a time (an advisory lock held
+//! by the writer's connection, so a writer that dies frees it).
+
+mod connect;
+mod schema;
+mod writer;
+
+use std::cell::RefCell;
+use std::io::Read;
+use std::sync::mpsc::sync_channel;
+
+use aas_client::NodeLevel;
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::Client;
+
+use crate::backend::{
+    Access, Backend, BatchWriter, BodyRow, EachAnswer, Keys, NodeRow, SnapshotInfo, Which,
+};
+use crate::words::tokens;
+use crate::{content, Error, Result};
+use aas_model::FileError;
+use connect::Conn;
+
+pub use connect::is_url;
+pub(crate) use connect::shown;
+pub(crate) use schema::latest;
+
+/// An open team store.
+#[derive(Debug)]
+pub(crate) struct Postgres {
+    /// Reads take `&self`; the connection's calls take `&mut`. One call at a time.
+    conn: RefCell<Conn>,
+}
+
+impl Postgres {
+    /// Opens the store at `url` for `access`: a write brings the schema up to date (a
+    /// new database gets the store's tables), a read only checks it.
+    pub(crate) fn open(url: &str, access: Access) -> Result<Postgres> {
+        let mut conn = Conn::open(url)?;
+        let found = conn.run(|client| {
+            let mut tx = client.transaction()?;
+            let found = match access {
+                Access::Read => schema::version(&mut tx)?,
+                Access::Write | Access::Create => schema::migrate(&mut tx)?,
+            };
+            tx.commit()?;
+            Ok(found)
+        })?;
+        if found > schema::latest() {
+            return Err(Error::TooNewTeam {
+                store: shown(url),
+                found,
+                known: schema::latest(),
+            });
+        }
+        if access == Access::Read && found < schema::latest() {
+            return Err(Error::NotMigrated {
+                store: shown(url),
+                found,
+            });
+        }
+        Ok(Postgres {
+            conn: RefCell::new(conn),
+        })
+    }
+
+    fn run<T: Send>(
+        &self,
+        work: impl FnOnce(&mut Client) -> std::result::Result<T, postgres::Error> + Send,
+    ) -> Result<T> {
+        self.conn.borrow_mut().run(work)
+    }
+
+    fn url(&self) -> String {
+        self.conn.borrow().url().to_owned()
+    }
+
+    fn node_rows(&self, sql: &str, id: i64) -> Result<Vec<NodeRow>> {
+        let rows = self.run(|c| c.query(sql, &[&id]))?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect())
+    }
+}
+
+/// The advisory lock of the takes of `plant` from `source`: the first 8 bytes of the
+/// SHA-256 of both.
+pub(crate) fn take_lock(source: &str, plant: &str) -> i64 {
+    let digest = content::hash(format!("{source}\0{plant}").as_bytes());
+    i64::from_be_bytes(digest[..8].try_into().expect("8 bytes of 32"))
+}
+
+/// A snapshot's counts as its rows give them, for one still being taken.
+pub(crate) const SHELLS_HELD: &str = "(SELECT count(*) FROM answers a JOIN nodes n ON n.id = a.node
+        WHERE a.snapshot = snapshots.id AND n.level = 2)
+    + (SELECT count(*) FROM failures f
+        WHERE f.snapshot = snapshots.id AND f.path::jsonb->>'level' = 'submodels')";
+pub(crate) const NODES_HELD: &str =
+    "(SELECT count(*) FROM answers a WHERE a.snapshot = snapshots.id)";
+pub(crate) const BYTES_HELD: &str = "(SELECT coalesce(sum(c.size), 0)::BIGINT FROM answers a
+        JOIN contents c ON c.id = a.content WHERE a.snapshot = snapshots.id)";
+
+fn snapshot_columns() -> String {
+    let counted = |held: &str, column: &str| {
+        format!("CASE WHEN state = 'taking' THEN {held} ELSE {column} END")
+    };
+    format!(
+        "id, source, plant, taken_at, {}, {}, state, {},
+         (SELECT count(*) FROM unreadable u WHERE u.snapshot = snapshots.id)",
+        counted(SHELLS_HELD, "shells"),
+        counted(NODES_HELD, "nodes"),
+        counted(BYTES_HELD, "bytes")
+    )
+}
+
+fn snapshot_row(row: &postgres::Row) -> SnapshotInfo {
+    let count = |i: usize| u64::try_from(row.get::<_, i64>(i)).unwrap_or(0);
+    SnapshotInfo {
+        id: row.get(0),
+        source: row.get(1),
+        plant: row.get(2),
+        taken_at: row.get(3),
+        shells: count(4),
+        nodes: count(5),
+        complete: row.get::<_, String>(6) == "complete",
+        bytes: count(7),
+        unreadable: count(8),
+    }
+}
+
+/// An answer as it streams out of the store.
+struct StoredAnswer {
+    keys: [String; 3],
+    url: String,
+    zstd: bool,
+    bytes: Vec<u8>,
+}
+
+fn level(level: NodeLevel) -> i16 {
+    crate::backend::level(level) as i16
+}
+
+fn body_row(row: &postgres::Row) -> BodyRow {
+    let size: i64 = row.get(2);
+    (row.get(0), row.get(1), u64::try_from(size).unwrap_or(0))
+}
+
+impl Backend for Postgres {
+    fn snapshots(&self, which: Which<'_>) -> Result<Vec<SnapshotInfo>> {
+        let columns = snapshot_columns();
+        let rows = self.run(|c| match which {
+            Which::All => c.query(&format!("SELECT {columns} FROM snapshots ORDER BY id"), &[]),
+            Which::OfPlant(plant) => c.query(
+                &format!("SELECT {columns} FROM snapshots WHERE plant = $1 ORDER BY id"),
+                &[&plant],
+            ),
+            Which::One(id) => c.query(
+                &format!("SELECT {columns} FROM snapshots WHERE id = $1"),
+                &[&id],
+            ),
+        })?;
+        Ok(rows.iter().map(snapshot_row).collect())
+    }
+
+    fn plants(&self) -> Result<Vec<String>> {
+        let rows =
+            self.run(|c| c.query("SELECT DISTINCT plant FROM snapshots ORDER BY plant", &[]))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn remove(&mut self, id: i64) -> Result<()> {
+        let row = self.run(|c| {
+            c.query_opt(
+                "SELECT state, source, plant FROM snapshots WHERE id = $1",
+                &[&id],
+            )
+        })?;
+        let row = row.ok_or(Error::NoSuchSnapshot(id))?;
+        let (state, source, plant): (String, String, String) = (row.get(0), row.get(1), row.get(2));
+        // A live writer holds its plant's lock; one that died freed it.
+        let lock = (state == "taking").then(|| take_lock(&source, &plant));
+        let removed = self.run(|c| {
+            let mut tx = c.transaction()?;
+            if let Some(lock) = lock {
+                let free: bool = tx
+                    .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&lock])?
+                    .get(0);
+                if !free {
+                    return Ok(false);
+                }
+            }
+            tx.execute("DELETE FROM snapshots WHERE id = $1", &[&id])?;
+            tx.batch_execute(
+                "DELETE FROM contents c WHERE NOT EXISTS
+                     (SELECT 1 FROM answers a WHERE a.content = c.id);
+                 DELETE FROM nodes n WHERE NOT EXISTS (SELECT 1 FROM answers a WHERE a.node = n.id);",
+            )?;
+            tx.commit()?;
+            Ok(true)
+        })?;
+        if removed {
+            Ok(())
+        } else {
+            Err(Error::BeingTaken(id))
+        }
+    }
+
+    fn writer(&self, source: &str, plant: &str) -> Result<Box<dyn BatchWriter>> {
+        Ok(Box::new(writer::PgWriter::new(&self.url(), source, plant)?))
+    }
+
+    fn answer(&self, id: i64, at: NodeLevel, keys: [&str; 3]) -> Result<Option<BodyRow>> {
+        let [asset_type, aas_id, submodel] = keys;
+        let row = self.run(|c| {
+            c.query_opt(
+                "SELECT c.zstd, c.bytes, c.size FROM nodes k
+                 JOIN answers a ON a.snapshot = $1 AND a.node = k.id
+                 JOIN contents c ON c.id = a.content
+                 WHERE k.level = $2 AND k.asset_type = $3 AND k.aas_id = $4 AND k.submodel = $5
+                 LIMIT 1",
+                &[&id, &level(at), &asset_type, &aas_id, &submodel],
+            )
+        })?;
+        Ok(row.as_ref().map(body_row))
+    }
+
+    fn content(&self, content: i64) -> Result<Option<BodyRow>> {
+        let row = self.run(|c| {
+            c.query_opt(
+                "SELECT zstd, bytes, size FROM contents WHERE id = $1",
+                &[&content],
+            )
+        })?;
+        Ok(row.as_ref().map(body_row))
+    }
+
+    fn failures(&self, id: i64) -> Result<Vec<NodeRow>> {
+        self.node_rows(
+            "SELECT path, url, kind, message FROM failures WHERE snapshot = $1 ORDER BY id",
+            id,
+        )
+    }
+
+    fn unreadable(&self, id: i64) -> Result<Vec<NodeRow>> {
+        self.node_rows(
+            "SELECT path, url, at, reason FROM unreadable WHERE snapshot = $1 ORDER BY id",
+            id,
+        )
+    }
+
+    fn listed_asset_types(&self, id: i64) -> Result<Vec<String>> {
+        let rows = self.run(|c| {
+            c.query(
+                "SELECT DISTINCT k.asset_type FROM answers a JOIN nodes k ON k.id = a.node
+                 WHERE a.snapshot = $1 AND k.level = 1",
+                &[&id],
+            )
+        })?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn each_answer(
+        &self,
+        id: i64,
+        at: NodeLevel,
+        visit: &mut EachAnswer<'_>,
+    ) -> aas_export::Result<()> {
+        let url = self.url();
+        let unreadable = |source| {
+            aas_export::Error::File(FileError {
+                action: "read",
+                path: shown(&url).into(),
+                source,
+            })
+        };
+        // The rows stream from a connection of their own through a short queue (one
+        // body in memory per slot); a visit that fails closes it, which ends the query.
+        let mut conn = Conn::open(&url).map_err(|e| unreadable(std::io::Error::other(e)))?;
+        let (rows, queue) = sync_channel::<Result<StoredAnswer>>(8);
+        let level = level(at);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let streamed = conn.run(|c| {
+                    let params: [&(dyn postgres::types::ToSql + Sync); 2] = [&id, &level];
+                    // Keys compared byte by byte, as every source of answers orders them.
+                    let mut found = c.query_raw(
+                        "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.bytes
+                         FROM nodes k
+                         JOIN answers a ON a.snapshot = $1 AND a.node = k.id
+                         JOIN contents c ON c.id = a.content
+                         WHERE k.level = $2
+                         ORDER BY k.asset_type COLLATE \"C\", k.aas_id COLLATE \"C\",
+                             k.submodel COLLATE \"C\"",
+                        params,
+                    )?;
+                    while let Some(row) = found.next()? {
+                        let answer = StoredAnswer {
+                            keys: [row.get(0), row.get(1), row.get(2)],
+                            url: row.get(3),
+                            zstd: row.get(4),
+                            bytes: row.get(5),
+                        };
+                        if rows.send(Ok(answer)).is_err() {
+                            break;
+                        }
+                    }
+                    Ok(())
+                });
+                if let Err(e) = streamed {
+                    let _ = rows.send(Err(e));
+                }
+            });
+            for answer in queue {
+                let answer = answer.map_err(|e| unreadable(std::io::Error::other(e)))?;
+                let [asset_type, aas_id, submodel] = &answer.keys;
+                let mut body: Box<dyn Read> =
+                    content::reader(answer.bytes.as_slice(), answer.zstd).map_err(unreadable)?;
+                visit([asset_type, aas_id, submodel], &answer.url, &mut body)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn search(&self, id: i64, typed: &str, limit: usize) -> Result<Vec<i64>> {
+        let Some(query) = ts_query(typed) else {
+            return Ok(Vec::new());
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = self.run(|c| {
+            c.query(
+                "SELECT c.id FROM contents c WHERE c.words @@ $2::text::tsquery
+                 AND EXISTS (SELECT 1 FROM answers a WHERE a.content = c.id AND a.snapshot = $1)
+                 ORDER BY c.id LIMIT $3",
+                &[&id, &query, &limit],
+            )
+        })?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    fn owners(&self, content: i64, id: i64) -> Result<Vec<(String, String)>> {
+        let rows = self.run(|c| {
+            c.query(
+                "SELECT k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
+                 WHERE a.content = $1 AND a.snapshot = $2",
+                &[&content, &id],
+            )
+        })?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    fn differing(&self, old: i64, new: i64) -> Result<Vec<(i64, Keys, Option<i64>, Option<i64>)>> {
+        let rows = self.run(|c| {
+            c.query(
+                "WITH side AS (
+                     SELECT a.snapshot, k.level, k.asset_type, k.aas_id, k.submodel, a.content
+                     FROM answers a JOIN nodes k ON k.id = a.node WHERE a.snapshot IN ($1, $2)),
+                 before AS (SELECT * FROM side WHERE snapshot = $1),
+                 after AS (SELECT * FROM side WHERE snapshot = $2)
+                 SELECT coalesce(b.level, a.level), coalesce(b.asset_type, a.asset_type),
+                     coalesce(b.aas_id, a.aas_id), coalesce(b.submodel, a.submodel),
+                     b.content, a.content
+                 FROM before b FULL JOIN after a
+                     ON a.level = b.level AND a.asset_type = b.asset_type
+                     AND a.aas_id = b.aas_id AND a.submodel = b.submodel
+                 WHERE b.content IS DISTINCT FROM a.content",
+                &[&old, &new],
+            )
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let at: i16 = r.get(0);
+                (
+                    i64::from(at),
+                    [r.get(1), r.get(2), r.get(3)],
+                    r.get(4),
+                    r.get(5),
+                )
+            })
+            .collect())
+    }
+
+    fn size(&self) -> u64 {
+        self.run(|c| c.query_one("SELECT pg_database_size(current_database())", &[]))
+            .map(|r| u64::try_from(r.get::<_, i64>(0)).unwrap_or(0))
+            .unwrap_or(0)
+    }
+}
+
+/// The words of an index document, as a `tsvector` literal's lexemes: the words the
+/// SQLite index makes of it (letters and digits, folded), each once.
+pub(crate) fn lexemes(document: &[String; 5]) -> Vec<String> {
+    let mut words: Vec<String> = document.iter().flat_map(|column| tokens(column)).collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The `tsquery` of what the user typed: every word, the last one begun; `None` without
+/// a word. The words are letters and digits only, so quoting them needs no escapes.
+fn ts_query(typed: &str) -> Option<String> {
+    let words: Vec<String> = typed.split_whitespace().flat_map(tokens).collect();
+    let last = words.len().checked_sub(1)?;
+    let terms: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if i == last {
+                format!("'{w}':*")
+            } else {
+                format!("'{w}'")
+            }
+        })
+        .collect();
+    Some(terms.join(" & "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_words_become_a_query_of_every_word_the_last_begun() {
+        assert_eq!(ts_query("SN-M-00").as_deref(), Some("'sn' & 'm' & '00':*"));
+        assert_eq!(ts_query("  pump's  "), Some("'pump' & 's':*".to_owned()));
+        assert_eq!(ts_query(" -- "), None);
+    }
+}

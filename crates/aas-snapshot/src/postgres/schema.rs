@@ -1,0 +1,107 @@
+//! The team store's tables in PostgreSQL, versioned in `store_schema`: each entry of
+//! [`MIGRATIONS`] takes the store one version further. Only the writer role runs them
+//! (`aasmd store init|migrate`, or a take); a reader of an older or newer schema is told
+//! what to do.
+
+use postgres::Transaction;
+
+/// Version `i + 1` is reached by running `MIGRATIONS[i]`. Never edit an entry once
+/// released: add one.
+pub(super) const MIGRATIONS: &[&str] = &[
+    // 1: as SQLite's schema 5, but for the search index: each elements body carries its
+    // words (the same words the SQLite index makes, without positions), GIN-indexed.
+    "
+    CREATE TABLE snapshots (
+        id BIGSERIAL PRIMARY KEY,
+        source TEXT NOT NULL,
+        plant TEXT NOT NULL,
+        taken_at TEXT NOT NULL,
+        -- taking | complete | partial
+        state TEXT NOT NULL,
+        nodes BIGINT NOT NULL DEFAULT 0,
+        shells BIGINT NOT NULL DEFAULT 0,
+        bytes BIGINT NOT NULL DEFAULT 0
+    );
+    CREATE TABLE contents (
+        id BIGSERIAL PRIMARY KEY,
+        hash BYTEA NOT NULL UNIQUE,
+        size BIGINT NOT NULL,
+        zstd BOOLEAN NOT NULL,
+        bytes BYTEA NOT NULL,
+        words TSVECTOR
+    );
+    CREATE INDEX contents_by_words ON contents USING GIN (words);
+    -- level: 0 registry, 1 AAS list, 2 submodels, 3 elements; '' where a key is absent.
+    CREATE TABLE nodes (
+        id BIGSERIAL PRIMARY KEY,
+        level SMALLINT NOT NULL,
+        asset_type TEXT NOT NULL,
+        aas_id TEXT NOT NULL,
+        submodel TEXT NOT NULL,
+        url TEXT NOT NULL,
+        UNIQUE (level, asset_type, aas_id, submodel, url)
+    );
+    CREATE TABLE answers (
+        snapshot BIGINT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        node BIGINT NOT NULL REFERENCES nodes(id),
+        content BIGINT NOT NULL REFERENCES contents(id),
+        PRIMARY KEY (snapshot, node)
+    );
+    CREATE INDEX answers_by_content ON answers(content, snapshot);
+    CREATE TABLE failures (
+        id BIGSERIAL PRIMARY KEY,
+        snapshot BIGINT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        url TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        message TEXT NOT NULL
+    );
+    CREATE INDEX failures_by_snapshot ON failures(snapshot);
+    CREATE TABLE unreadable (
+        id BIGSERIAL PRIMARY KEY,
+        snapshot BIGINT NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        url TEXT NOT NULL,
+        at TEXT NOT NULL,
+        reason TEXT NOT NULL
+    );
+    CREATE INDEX unreadable_by_snapshot ON unreadable(snapshot);
+    ",
+];
+
+/// The version this build writes.
+pub(crate) fn latest() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+/// The store's version; 0 for a database without the store's tables.
+pub(super) fn version(tx: &mut Transaction<'_>) -> Result<i64, postgres::Error> {
+    let exists: bool = tx
+        .query_one("SELECT to_regclass('store_schema') IS NOT NULL", &[])?
+        .get(0);
+    if !exists {
+        return Ok(0);
+    }
+    let row = tx.query_opt("SELECT version FROM store_schema", &[])?;
+    Ok(row.map_or(0, |r| r.get::<_, i32>(0).into()))
+}
+
+/// Runs the migrations from the store's version on, in `tx` (which the caller commits),
+/// under a lock, so that two writers opening a new store at once do not both make it.
+pub(super) fn migrate(tx: &mut Transaction<'_>) -> Result<i64, postgres::Error> {
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+    let from = version(tx)?;
+    if from == 0 {
+        tx.batch_execute("CREATE TABLE IF NOT EXISTS store_schema (version INTEGER NOT NULL)")?;
+        tx.execute("INSERT INTO store_schema VALUES (0)", &[])?;
+    }
+    for sql in MIGRATIONS.iter().skip(from.max(0) as usize) {
+        tx.batch_execute(sql)?;
+    }
+    let latest = latest() as i32;
+    tx.execute("UPDATE store_schema SET version = $1", &[&latest])?;
+    Ok(from)
+}
+
+/// The advisory lock key migrations run under (any constant: "aasmd" in ASCII).
+const MIGRATION_LOCK: i64 = i64::from_be_bytes(*b"\0\0\0aasmd");

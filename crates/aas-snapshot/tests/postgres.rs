@@ -1,0 +1,197 @@
+//! The team store (PostgreSQL, a real server made for the test) against the one-desktop
+//! store (SQLite) over the same crawl of the demo service: the same snapshots listed,
+//! the same export byte for byte, the same search hits in the same order, the same
+//! diff; one take per plant at a time; a snapshot being taken is not removed; a server
+//! that goes down mid-take ends the take with clear words and keeps what came before.
+
+#[path = "support/cluster.rs"]
+mod cluster;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use aas_client::{Client, Connection, CrawlPlan, Selection};
+use aas_export::Format;
+use aas_model::AssetType;
+use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_snapshot::{Access, Error, SnapshotInfo, Store};
+use cluster::Cluster;
+use tokio_util::sync::CancellationToken;
+
+async fn demo() -> (Sandbox, Arc<Client>) {
+    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
+    let line = serde_json::to_string(sandbox.info()).expect("json");
+    let conn: Connection = serde_json::from_str(&line).expect("connection");
+    (sandbox, Arc::new(Client::new(conn).expect("client")))
+}
+
+/// Crawls the demo plant once into a new snapshot of each store, taken at `at`.
+async fn take_into(
+    stores: &mut [&mut Store],
+    client: &Arc<Client>,
+    at: SystemTime,
+) -> Vec<SnapshotInfo> {
+    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
+    let mut writers: Vec<_> = stores
+        .iter_mut()
+        .map(|s| s.begin("demo", DEMO_PLANT, at).expect("begin"))
+        .collect();
+    let crawl = client
+        .crawl_into(
+            &plan,
+            &Selection::everything(),
+            &CancellationToken::new(),
+            |_| {},
+            |answer| {
+                for writer in &mut writers {
+                    writer.answer(answer.clone()).expect("stored");
+                }
+            },
+        )
+        .await;
+    writers
+        .into_iter()
+        .map(|w| w.finish_crawl(&crawl).expect("finish"))
+        .collect()
+}
+
+fn team_store(cluster: &Cluster, db: &str) -> String {
+    cluster.psql("postgres", &format!("CREATE DATABASE {db}"));
+    cluster.url(db)
+}
+
+fn sqlite_store(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("aas-snapshot-pg-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.join("snapshots.sqlite3")
+}
+
+/// What two stores may differ in: the id.
+fn without_id(list: Vec<SnapshotInfo>) -> Vec<SnapshotInfo> {
+    list.into_iter()
+        .map(|s| SnapshotInfo { id: 0, ..s })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_team_store_answers_as_the_desktop_store_does() {
+    let cluster = Cluster::start();
+    let url = team_store(&cluster, "team");
+    let (_sandbox, client) = demo().await;
+    let path = sqlite_store("same");
+    let mut desktop = Store::open(&path, Access::Create).expect("sqlite");
+    let mut team = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    let at = SystemTime::now();
+    let first = take_into(&mut [&mut desktop, &mut team], &client, at).await;
+    let second = take_into(&mut [&mut desktop, &mut team], &client, at).await;
+    assert!(first.iter().all(|s| s.complete), "{first:?}");
+
+    assert_eq!(
+        without_id(team.list(None).expect("list")),
+        without_id(desktop.list(None).expect("list"))
+    );
+    let (d1, t1) = (first[0].id, first[1].id);
+    let (d2, t2) = (second[0].id, second[1].id);
+
+    // The same file, byte for byte.
+    let out = path.with_file_name("out");
+    std::fs::create_dir_all(&out).expect("dir");
+    for format in [Format::Env, Format::Raw] {
+        let (a, b) = (out.join("desktop"), out.join("team"));
+        desktop.export(d1, format, &a).expect("export");
+        team.export(t1, format, &b).expect("export");
+        assert!(
+            std::fs::read(&a).expect("a") == std::fs::read(&b).expect("b"),
+            "{format:?} exports differ"
+        );
+    }
+
+    // The same hits, in the same order, for what users type.
+    for typed in [
+        "SN-M-0001",
+        "SN-M-00",
+        "urn:demo-platform SN-",
+        "acme",
+        "Nameplate serial",
+        "0173-1#02-AAM556",
+        "nothing-like-this",
+    ] {
+        assert_eq!(
+            team.search(t2, typed, 50).expect("search"),
+            desktop.search(d2, typed, 50).expect("search"),
+            "{typed}"
+        );
+    }
+    assert!(!team.search(t2, "SN-M-00", 50).expect("search").is_empty());
+
+    // The same (empty) diff of an unchanged plant, and the same answer for a node.
+    assert_eq!(
+        team.diff(t1, t2).expect("diff"),
+        desktop.diff(d1, d2).expect("diff")
+    );
+
+    // Removing the first keeps the second whole.
+    team.remove(t1).expect("rm");
+    assert!(matches!(team.remove(t1), Err(Error::NoSuchSnapshot(_))));
+    assert_eq!(
+        team.search(t2, "SN-M-0001", 5).expect("search"),
+        desktop.search(d2, "SN-M-0001", 5).expect("search")
+    );
+    std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+#[tokio::test]
+async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came_before() {
+    let cluster = Cluster::start();
+    let url = team_store(&cluster, "takes");
+    let (_sandbox, client) = demo().await;
+    let mut store = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    let mut other = Store::open(url.as_ref(), Access::Write).expect("a second desktop");
+    let whole = take_into(&mut [&mut store], &client, SystemTime::now()).await;
+
+    {
+        let mut writer = store
+            .begin("demo", DEMO_PLANT, SystemTime::now())
+            .expect("begin");
+        let busy = other.begin("demo", DEMO_PLANT, SystemTime::now());
+        let message = format!("{}", busy.as_ref().expect_err("busy"));
+        assert!(matches!(busy, Err(Error::BusyTeam { .. })), "{message}");
+        assert!(
+            !message.contains(&cluster.url("")[..30]),
+            "no password: {message}"
+        );
+        drop(busy);
+        // Another plant's take runs beside it.
+        other
+            .begin("demo", "OTHER-PLANT", SystemTime::now())
+            .expect("another plant")
+            .finish(true)
+            .expect("finish");
+        let taking = other.list(Some(DEMO_PLANT)).expect("list")[1].id;
+        assert!(matches!(other.remove(taking), Err(Error::BeingTaken(id)) if id == taking));
+
+        // The server goes down (as a crash would) while answers are written.
+        writer
+            .answer(aas_client::Fetched {
+                path: aas_client::NodePath::Registry,
+                url: "http://x/api/v1/registry".into(),
+                raw: "[]".to_owned().into(),
+            })
+            .expect("queued");
+        cluster.restart();
+        let lost = writer.finish(true);
+        let message = format!("{}", lost.expect_err("the take fails"));
+        assert!(message.contains("team store"), "{message}");
+    }
+
+    // The next take marks the lost one partial; the one before stays whole.
+    let mut store = Store::open(url.as_ref(), Access::Write).expect("reopened");
+    let next = take_into(&mut [&mut store], &client, SystemTime::now()).await;
+    let list = store.list(Some(DEMO_PLANT)).expect("list");
+    assert_eq!(list.len(), 3, "{list:?}");
+    assert_eq!(list[0], whole[0]);
+    assert!(!list[1].complete, "the lost take: {:?}", list[1]);
+    assert!(list[2].complete && list[2].id == next[0].id);
+    assert_eq!(list[2].nodes, whole[0].nodes);
+}

@@ -1,0 +1,179 @@
+//! A throwaway PostgreSQL server for tests: Debian's binaries, a cluster made in a
+//! temporary folder (as the `postgres` user when the tests run as root, since initdb
+//! refuses root), listening on a free loopback port with a random password, stopped
+//! (immediately, as a crash would) when dropped.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub struct Cluster {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    port: u16,
+    password: String,
+}
+
+impl Cluster {
+    /// Starts a cluster; panics with what is missing when PostgreSQL is not installed
+    /// (the README's test command installs it).
+    pub fn start() -> Cluster {
+        let bin = binaries();
+        let dir = tempfile::tempdir().expect("a folder for the cluster");
+        let password = format!("pw-{:x}", rand_u64());
+        std::fs::write(dir.path().join("pw"), &password).expect("password file");
+        hand_to_postgres(dir.path());
+        let data = dir.path().join("data");
+        run_as_postgres(
+            &bin.join("initdb"),
+            &[
+                "-D".as_ref(),
+                data.as_os_str(),
+                "-A".as_ref(),
+                "scram-sha-256".as_ref(),
+                format!("--pwfile={}", dir.path().join("pw").display()).as_ref(),
+                "-U".as_ref(),
+                "postgres".as_ref(),
+            ],
+        );
+        let cluster = Cluster {
+            port: free_port(),
+            bin,
+            password,
+            dir,
+        };
+        cluster.pg_ctl_start();
+        cluster
+    }
+
+    /// A URL of database `db` as user `postgres`, with the password.
+    pub fn url(&self, db: &str) -> String {
+        format!(
+            "postgres://postgres:{}@127.0.0.1:{}/{db}",
+            self.password, self.port
+        )
+    }
+
+    /// Runs SQL as the superuser in database `db`.
+    pub fn psql(&self, db: &str, sql: &str) {
+        let status = Command::new("psql")
+            .args([
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-q",
+                "-d",
+                &self.url(db),
+                "-c",
+                sql,
+            ])
+            .status()
+            .expect("psql");
+        assert!(status.success(), "psql: {sql}");
+    }
+
+    /// Stops the server at once (as a crash would) and starts it again.
+    pub fn restart(&self) {
+        self.pg_ctl_stop();
+        self.pg_ctl_start();
+    }
+
+    fn pg_ctl_start(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.dir.path().display()
+        );
+        run_as_postgres(
+            &self.bin.join("pg_ctl"),
+            &[
+                "-D".as_ref(),
+                self.dir.path().join("data").as_os_str(),
+                "-l".as_ref(),
+                self.dir.path().join("log").as_os_str(),
+                "-w".as_ref(),
+                "-o".as_ref(),
+                options.as_ref(),
+                "start".as_ref(),
+            ],
+        );
+    }
+
+    fn pg_ctl_stop(&self) {
+        run_as_postgres(
+            &self.bin.join("pg_ctl"),
+            &[
+                "-D".as_ref(),
+                self.dir.path().join("data").as_os_str(),
+                "-m".as_ref(),
+                "immediate".as_ref(),
+                "stop".as_ref(),
+            ],
+        );
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.pg_ctl_stop();
+    }
+}
+
+/// Debian's server binaries, the newest version installed.
+fn binaries() -> PathBuf {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .expect("PostgreSQL's server (Debian's postgresql package) is installed")
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|bin| bin.join("initdb").exists())
+        .collect();
+    versions.sort();
+    versions.pop().expect("an initdb under /usr/lib/postgresql")
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// The folder (and what is in it) belongs to the user that runs the server.
+fn hand_to_postgres(dir: &Path) {
+    if is_root() {
+        let status = Command::new("chown")
+            .args(["-R", "postgres:"])
+            .arg(dir)
+            .status()
+            .expect("chown");
+        assert!(status.success(), "chown to postgres");
+    }
+}
+
+fn run_as_postgres(program: &Path, args: &[&std::ffi::OsStr]) {
+    let mut command = if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(program);
+        c
+    } else {
+        Command::new(program)
+    };
+    let output = command.args(args).output().expect("a PostgreSQL binary");
+    assert!(
+        output.status.success(),
+        "{} failed: {}{}",
+        program.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// Enough randomness for a test password: the clock and the process id, hashed.
+fn rand_u64() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now()))
+}
