@@ -174,7 +174,11 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
         Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
-        Store::Busy { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
+        Store::Busy { .. } | Store::BusyTeam { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
+        Store::TooNewTeam { .. } | Store::NotMigrated { .. } => ErrorKind::Config,
+        // The team store's server not reached, or lost.
+        Store::Postgres { source, .. } if source.as_db_error().is_none() => ErrorKind::Offline,
+        Store::Postgres { .. } => ErrorKind::Server,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
         Store::NoStore(_) => ErrorKind::NoSnapshot,
         Store::Folder(_) | Store::SeveralSources { .. } => ErrorKind::Config,

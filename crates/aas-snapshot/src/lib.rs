@@ -121,7 +121,10 @@ fn postgres_reason(e: &::postgres::Error) -> String {
         None if e.is_closed() => {
             "the connection was lost (the server stopped or restarted)".to_owned()
         }
-        None => e.to_string(),
+        None => match std::error::Error::source(e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        },
     }
 }
 
