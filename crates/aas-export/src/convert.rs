@@ -6,8 +6,7 @@ use std::path::Path;
 
 use aas_model::aasx::{self, Flavour, Package, Supplementary};
 use aas_model::FileError;
-use aas_v3::Converter;
-use serde_json::Value;
+use aas_v3::{Converter, Node};
 
 use crate::answers::unreadable;
 use crate::output::{write_with, Out, Written};
@@ -26,7 +25,8 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
             source,
         })
     })?;
-    // A package's bytes are kept for the files it carries; a JSON file's are not.
+    // A package's bytes are kept for the files it carries; a JSON file's are not (but
+    // its JSON is, which the document borrows its texts from).
     let (json, package) = match aasx::is_package(&bytes) {
         true => (
             aasx::environment_json(aasx::spec_json(&bytes)?)?,
@@ -34,8 +34,7 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
         ),
         false => (aasx::environment_json(bytes)?, None),
     };
-    let document: Value = serde_json::from_slice(&json).map_err(unreadable)?;
-    drop(json);
+    let document: Node = serde_json::from_slice(&json).map_err(unreadable)?;
     let mut spool = Spool::new(output)?;
     let as_package = output
         .extension()
@@ -69,8 +68,8 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
     })
 }
 
-fn v3_package(out: Out<'_>, files: &[Supplementary], environment: &Value) -> Written {
-    fn spec<W: Write + std::io::Seek>(mut package: Package<W>, environment: &Value) -> Written {
+fn v3_package(out: Out<'_>, files: &[Supplementary], environment: &Node) -> Written {
+    fn spec<W: Write + std::io::Seek>(mut package: Package<W>, environment: &Node) -> Written {
         serde_json::to_writer(&mut package, environment)?;
         package.finish()?;
         Ok(())
@@ -84,19 +83,19 @@ fn v3_package(out: Out<'_>, files: &[Supplementary], environment: &Value) -> Wri
 
 /// The package parts the File elements of `environment` name (`/aasx/manual.pdf`,
 /// `file:///aasx/manual.pdf`), as part names; URLs elsewhere are not parts.
-fn file_parts(environment: &Value) -> Vec<String> {
+fn file_parts(environment: &Node) -> Vec<String> {
     let mut names = Vec::new();
     let mut stack = vec![environment];
     while let Some(value) = stack.pop() {
         match value {
-            Value::Object(map) => {
-                if map.get("modelType").and_then(Value::as_str) == Some("File") {
-                    let value = map.get("value").and_then(Value::as_str);
+            Node::Object(members) => {
+                if value.get("modelType").and_then(Node::as_str) == Some("File") {
+                    let value = value.get("value").and_then(Node::as_str);
                     names.extend(value.and_then(aas_v3::package_part));
                 }
-                stack.extend(map.values());
+                stack.extend(members.iter().map(|(_, v)| v));
             }
-            Value::Array(items) => stack.extend(items),
+            Node::List(items) => stack.extend(items),
             _ => {}
         }
     }

@@ -120,7 +120,7 @@ fn same_element(v2: &Value, v3: &Value, at: &str, seen: &mut BTreeSet<String>) {
         "Property" => {
             assert_eq!(text_of(&v3["value"]), text_of(&v2["value"]), "{at}.value");
             let want = aas_v3::xsd::v3_name(v2["valueType"].as_str().unwrap_or_default());
-            assert_eq!(v3["valueType"].as_str(), want.as_deref(), "{at}.valueType");
+            assert_eq!(v3["valueType"].as_str(), want, "{at}.valueType");
             assert_eq!(
                 key_values(&v3["valueId"]),
                 key_values(&v2["valueId"]),

@@ -1,13 +1,13 @@
 //! The converter: its settings, where its changes go, and the parts every V2 object
 //! shares (referable, identifiable, language strings, typed values, qualifiers).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
-use serde_json::{json, Map, Value};
-
 use crate::change::{Change, Changes, Rule, Tally};
-use crate::fields::{holds_nothing, model_type_name, Fields};
+use crate::fields::{holds_nothing, model_type_name, At, Fields};
 use crate::limits::{NAME_MAX, TEXT_MAX};
+use crate::node::{member, Members, Node};
 use crate::{xsd, Error, Result};
 
 /// Converts V2 objects one at a time, so a plant is never in memory whole; every change
@@ -76,16 +76,16 @@ impl<'s> Converter<'s> {
 
     pub(crate) fn change(
         &mut self,
-        path: impl Into<String>,
+        at: At<'_>,
         rule: Rule,
-        was: Value,
-        now: Option<Value>,
+        was: Node<'_>,
+        now: Option<Node<'_>>,
     ) -> Result<()> {
         let change = Change {
-            path: path.into(),
+            path: at.to_string(),
             rule,
-            was,
-            now,
+            was: was.to_value(),
+            now: now.as_ref().map(Node::to_value),
         };
         if self.strict {
             return Err(Error::Strict(Box::new(change)));
@@ -96,45 +96,60 @@ impl<'s> Converter<'s> {
 
     /// Reports every field of `fields` the conversion did not take, but for `mapped`
     /// (bookkeeping the mapping replaces, such as `modelType` or `idType`).
-    pub(crate) fn leftovers(&mut self, fields: Fields, mapped: &[&str]) -> Result<()> {
+    pub(crate) fn leftovers(&mut self, fields: Fields<'_, '_>, mapped: &[&str]) -> Result<()> {
         for (path, value) in fields.rest(mapped) {
-            self.change(path, Rule::NotInV3, value, None)?;
+            self.change(At::Root(&path), Rule::NotInV3, value, None)?;
         }
         Ok(())
     }
 
     /// `text` as V3.0 can hold it: without characters XML cannot carry, and at most
     /// `max` characters; each cut reported.
-    pub(crate) fn text(&mut self, text: String, at: &str, max: usize) -> Result<String> {
+    pub(crate) fn text<'a>(
+        &mut self,
+        text: Cow<'a, str>,
+        at: At<'_>,
+        max: usize,
+    ) -> Result<Cow<'a, str>> {
         let mut text = text;
         if !xsd::xml_safe(&text) {
             let kept: String = text.chars().filter(|c| xsd::xml_char(*c)).collect();
-            self.change(at, Rule::Characters, json!(text), Some(json!(kept)))?;
-            text = kept;
+            self.change(
+                at,
+                Rule::Characters,
+                Node::Text(text),
+                Some(Node::text(&kept)),
+            )?;
+            text = Cow::Owned(kept);
         }
         if let Some((cut, _)) = text.char_indices().nth(max) {
             let kept = text[..cut].to_owned();
-            self.change(at, Rule::TooLong, json!(text), Some(json!(kept)))?;
-            text = kept;
+            self.change(at, Rule::TooLong, Node::Text(text), Some(Node::text(&kept)))?;
+            text = Cow::Owned(kept);
         }
         Ok(text)
     }
 
     /// `category`, `description` (or BaSyx's `descriptions`) of any referable, into
     /// `out`. A data element's category must be one V3.0 allows for data elements.
-    pub(crate) fn referable(
+    pub(crate) fn referable<'a>(
         &mut self,
-        f: &mut Fields,
-        out: &mut Map<String, Value>,
+        f: &mut Fields<'a, '_>,
+        out: &mut Members<'a>,
         data_element: bool,
     ) -> Result<()> {
         if let Some(category) = f.text("category") {
             let allowed = ["CONSTANT", "PARAMETER", "VARIABLE"];
-            if data_element && !allowed.contains(&category.as_str()) {
-                self.change(f.path("category"), Rule::Category, json!(category), None)?;
+            if data_element && !allowed.contains(&category.as_ref()) {
+                self.change(
+                    f.path("category"),
+                    Rule::Category,
+                    Node::Text(category),
+                    None,
+                )?;
             } else {
-                let category = self.text(category, &f.path("category"), NAME_MAX)?;
-                out.insert("category".into(), json!(category));
+                let category = self.text(category, f.path("category"), NAME_MAX)?;
+                out.push(("category".into(), Node::Text(category)));
             }
         }
         let (name, description) = match f.take("description") {
@@ -142,8 +157,8 @@ impl<'s> Converter<'s> {
             None => ("descriptions", f.take("descriptions")),
         };
         if let Some(description) = description {
-            if let Some(texts) = self.lang_strings(description, &f.path(name), TEXT_MAX)? {
-                out.insert("description".into(), texts);
+            if let Some(texts) = self.lang_strings(description, f.path(name), TEXT_MAX)? {
+                out.push(("description".into(), texts));
             }
         }
         Ok(())
@@ -151,15 +166,17 @@ impl<'s> Converter<'s> {
 
     /// `identification.id` as `id`, and `administration`; `None` when the object has
     /// no id, which V3.0 cannot hold.
-    pub(crate) fn identifiable(
+    pub(crate) fn identifiable<'a>(
         &mut self,
-        f: &mut Fields,
-        out: &mut Map<String, Value>,
-    ) -> Result<Option<String>> {
+        f: &mut Fields<'a, '_>,
+        out: &mut Members<'a>,
+    ) -> Result<Option<Cow<'a, str>>> {
         let id = match f.take("identification") {
             Some(identification) => {
-                let mut ident = Fields::of(identification, &f.path("identification"))
-                    .unwrap_or_else(|v| Fields::of(json!({ "id": v }), "").expect("an object"));
+                let mut ident = Fields::of(identification, f.path("identification"))
+                    .unwrap_or_else(|v| {
+                        Fields::of(Node::object([("id", v)]), At::Root("")).expect("an object")
+                    });
                 let id = ident.text("id");
                 if id.is_some() {
                     self.leftovers(ident, &["idType"])?;
@@ -170,17 +187,17 @@ impl<'s> Converter<'s> {
         };
         let Some(id) = id else { return Ok(None) };
         if let Some(administration) = f.take("administration") {
-            if let Some(a) = self.administration(administration, &f.path("administration"))? {
-                out.insert("administration".into(), a);
+            if let Some(a) = self.administration(administration, f.path("administration"))? {
+                out.push(("administration".into(), a));
             }
         }
-        out.insert("id".into(), json!(id));
+        out.push(("id".into(), Node::Text(id.clone())));
         Ok(Some(id))
     }
 
     /// V3.0 wants version and revision as plain numbers: `1.0` with no revision is
     /// version 1, revision 0; anything else that is not a number is left out.
-    fn administration(&mut self, value: Value, at: &str) -> Result<Option<Value>> {
+    fn administration<'a>(&mut self, value: Node<'a>, at: At<'_>) -> Result<Option<Node<'a>>> {
         let Ok(mut f) = Fields::of(value, at) else {
             return Ok(None);
         };
@@ -195,46 +212,57 @@ impl<'s> Converter<'s> {
         if let (Some(v), None) = (&version, &revision) {
             if let Some((major, minor)) = v.split_once('.') {
                 if number(major) && number(minor) {
-                    let now = json!({ "version": major, "revision": minor });
-                    self.change(f.path("version"), Rule::Version, json!(v), Some(now))?;
-                    (version, revision) = (Some(major.to_owned()), Some(minor.to_owned()));
+                    let now = Node::object([
+                        ("version", Node::text(major)),
+                        ("revision", Node::text(minor)),
+                    ]);
+                    self.change(
+                        f.path("version"),
+                        Rule::Version,
+                        Node::text(&**v),
+                        Some(now),
+                    )?;
+                    (version, revision) = (
+                        Some(Cow::Owned(major.to_owned())),
+                        Some(Cow::Owned(minor.to_owned())),
+                    );
                 }
             }
         }
-        let mut out = Map::new();
+        let mut out = Members::new();
         if let Some(v) = version {
             if number(&v) {
-                out.insert("version".into(), json!(v));
+                out.push(("version".into(), Node::Text(v)));
             } else {
-                self.change(f.path("version"), Rule::Version, json!(v), None)?;
+                self.change(f.path("version"), Rule::Version, Node::Text(v), None)?;
             }
         }
         if let Some(r) = revision {
-            if number(&r) && out.contains_key("version") {
-                out.insert("revision".into(), json!(r));
+            if number(&r) && member(&out, "version").is_some() {
+                out.push(("revision".into(), Node::Text(r)));
             } else {
-                self.change(f.path("revision"), Rule::Version, json!(r), None)?;
+                self.change(f.path("revision"), Rule::Version, Node::Text(r), None)?;
             }
         }
         self.data_specifications(&mut f, &mut out)?;
         self.leftovers(f, &[])?;
-        Ok((!out.is_empty()).then_some(Value::Object(out)))
+        Ok((!out.is_empty()).then_some(Node::Object(out)))
     }
 
     /// A V2 language string set (a list, or BaSyx's `{"langString": [...]}`) as V3.0's:
     /// each text non-empty and at most `max` characters, each language a BCP 47 tag
     /// and given once. `None` when nothing is left.
-    pub(crate) fn lang_strings(
+    pub(crate) fn lang_strings<'a>(
         &mut self,
-        value: Value,
-        at: &str,
+        value: Node<'a>,
+        at: At<'_>,
         max: usize,
-    ) -> Result<Option<Value>> {
+    ) -> Result<Option<Node<'a>>> {
         let items = match value {
-            Value::Array(items) => items,
-            Value::Object(mut map) if map.len() == 1 && map.contains_key("langString") => {
-                match map.remove("langString") {
-                    Some(Value::Array(items)) => items,
+            Node::List(items) => items,
+            Node::Object(mut members) if members.len() == 1 && members[0].0 == "langString" => {
+                match members.pop() {
+                    Some((_, Node::List(items))) => items,
                     _ => Vec::new(),
                 }
             }
@@ -247,8 +275,8 @@ impl<'s> Converter<'s> {
         let mut seen = HashSet::new();
         let mut out = Vec::new();
         for (i, item) in items.into_iter().enumerate() {
-            let here = format!("{at}[{i}]");
-            let mut f = match Fields::of(item, &here) {
+            let here = at.item(i);
+            let mut f = match Fields::of(item, here) {
                 Ok(f) => f,
                 Err(other) => {
                     if !holds_nothing(&other) {
@@ -263,40 +291,54 @@ impl<'s> Converter<'s> {
                     self.change(
                         f.path("text"),
                         Rule::Empty,
-                        json!({ "language": language, "text": "" }),
+                        Node::object([
+                            ("language", Node::Text(language)),
+                            ("text", Node::text("")),
+                        ]),
                         None,
                     )?;
                 }
                 self.leftovers(f, &[])?;
                 continue;
             };
-            let language = self.language(language, &f.path("language"))?;
+            let language = self.language(language, f.path("language"))?;
             if !seen.insert(language.to_ascii_lowercase()) {
                 self.change(
                     here,
                     Rule::Duplicate,
-                    json!({ "language": language, "text": text }),
+                    Node::object([
+                        ("language", Node::text(language)),
+                        ("text", Node::Text(text)),
+                    ]),
                     None,
                 )?;
                 self.leftovers(f, &[])?;
                 continue;
             }
-            let text = self.text(text, &f.path("text"), max)?;
-            out.push(json!({ "language": language, "text": text }));
+            let text = self.text(text, f.path("text"), max)?;
+            out.push(Node::object([
+                ("language", Node::text(language)),
+                ("text", Node::Text(text)),
+            ]));
             self.leftovers(f, &[])?;
         }
-        Ok((!out.is_empty()).then_some(Value::Array(out)))
+        Ok((!out.is_empty()).then_some(Node::List(out)))
     }
 
     /// A language tag both V3.0 and its readers accept: BCP 47, its language a
     /// two-letter code in lower case (tags are case-insensitive; BaSyx reads only that
     /// form). `en_US` becomes `en-US`, a common three-letter code its two-letter one;
     /// a missing or unreadable tag becomes `en`, said so.
-    fn language(&mut self, given: Option<String>, at: &str) -> Result<String> {
+    fn language(&mut self, given: Option<Cow<'_, str>>, at: At<'_>) -> Result<String> {
         let given = given.unwrap_or_default();
         let (tag, exact) = crate::language::readable(&given);
         if !exact {
-            self.change(at, Rule::Language, json!(given), Some(json!(tag)))?;
+            self.change(
+                at,
+                Rule::Language,
+                Node::Text(given),
+                Some(Node::text(&tag)),
+            )?;
         }
         Ok(tag)
     }
@@ -305,23 +347,22 @@ impl<'s> Converter<'s> {
     /// `values` (field name and text) as V3.0 can hold them: an empty value of a type
     /// other than string is no value; a value not of its type keeps its text and makes
     /// the type `xs:string`. Writes `valueType` and the values into `out`.
-    pub(crate) fn typed_values(
+    pub(crate) fn typed_values<'a>(
         &mut self,
-        f: &mut Fields,
-        names: &[&str],
-        out: &mut Map<String, Value>,
+        f: &mut Fields<'a, '_>,
+        names: &[&'static str],
+        out: &mut Members<'a>,
     ) -> Result<()> {
         let given = f.take("valueType");
         let v2_name = given.as_ref().and_then(|t| match t {
-            Value::String(s) => Some(s.clone()),
-            Value::Object(o) => o
+            Node::Text(s) => Some(s.as_ref()),
+            Node::Object(_) => t
                 .get("dataObjectType")
                 .and_then(|d| d.get("name"))
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+                .and_then(Node::as_str),
             _ => None,
         });
-        let mut value_type = match v2_name.as_deref().and_then(xsd::v3_name) {
+        let mut value_type = match v2_name.and_then(xsd::v3_name) {
             Some(t) => t,
             None => {
                 let rule = if given.is_some() {
@@ -329,9 +370,14 @@ impl<'s> Converter<'s> {
                 } else {
                     Rule::Required
                 };
-                let was = given.clone().unwrap_or(Value::Null);
-                self.change(f.path("valueType"), rule, was, Some(json!(xsd::STRING)))?;
-                xsd::STRING.to_owned()
+                let was = given.clone().unwrap_or(Node::Null);
+                self.change(
+                    f.path("valueType"),
+                    rule,
+                    was,
+                    Some(Node::text(xsd::STRING)),
+                )?;
+                xsd::STRING
             }
         };
         let mut values = Vec::new();
@@ -340,42 +386,48 @@ impl<'s> Converter<'s> {
                 continue;
             };
             if text.is_empty() && value_type != xsd::STRING {
-                self.change(f.path(name), Rule::Empty, json!(""), None)?;
+                self.change(f.path(name), Rule::Empty, Node::text(""), None)?;
                 continue;
             }
-            let text = self.text(text, &f.path(name), usize::MAX)?;
+            let text = self.text(text, f.path(name), usize::MAX)?;
             values.push((*name, text));
         }
-        if let Some((name, text)) = values
-            .iter()
-            .find(|(_, text)| !xsd::fits(&value_type, text))
-        {
-            let was = json!({ "valueType": given, *name: text });
-            self.change(f.path(name), Rule::ValueType, was, Some(json!(xsd::STRING)))?;
-            value_type = xsd::STRING.to_owned();
+        if let Some((name, text)) = values.iter().find(|(_, text)| !xsd::fits(value_type, text)) {
+            let was = Node::Object(vec![
+                ("valueType".into(), given.unwrap_or(Node::Null)),
+                (Cow::Borrowed(*name), Node::Text(text.clone())),
+            ]);
+            self.change(
+                f.path(name),
+                Rule::ValueType,
+                was,
+                Some(Node::text(xsd::STRING)),
+            )?;
+            value_type = xsd::STRING;
         }
-        out.insert("valueType".into(), json!(value_type));
+        out.push(("valueType".into(), Node::text(value_type)));
         for (name, text) in values {
-            out.insert(name.into(), json!(text));
+            out.push((name.into(), Node::Text(text)));
         }
         Ok(())
     }
 
     /// `qualifiers` (BaSyx V1: `constraints`) as V3.0 qualifiers: each Qualifier with
     /// its valueType, each type once; Formulas have no V3.0 counterpart.
-    pub(crate) fn qualifiers(
+    pub(crate) fn qualifiers<'a>(
         &mut self,
-        f: &mut Fields,
-        out: &mut Map<String, Value>,
+        f: &mut Fields<'a, '_>,
+        out: &mut Members<'a>,
     ) -> Result<()> {
         let mut converted = Vec::new();
         let mut types = HashSet::new();
         for name in ["qualifiers", "constraints"] {
+            let items = f.list(name);
             let at = f.path(name);
-            for (i, item) in f.list(name).into_iter().enumerate() {
-                let here = format!("{at}[{i}]");
+            for (i, item) in items.into_iter().enumerate() {
+                let here = at.item(i);
                 let model_type = model_type_name(&item);
-                let mut q = match Fields::of(item, &here) {
+                let mut q = match Fields::of(item, here) {
                     Ok(q) if model_type.as_deref().is_none_or(|t| t == "Qualifier") => q,
                     Ok(other) => {
                         self.leftovers(other, &[])?;
@@ -392,42 +444,42 @@ impl<'s> Converter<'s> {
                 };
                 if !types.insert(kind.clone()) {
                     self.leftovers(q, &[])?;
-                    self.change(format!("{here}.type"), Rule::Duplicate, json!(kind), None)?;
+                    self.change(here.field("type"), Rule::Duplicate, Node::Text(kind), None)?;
                     continue;
                 }
-                let mut qualifier = Map::new();
+                let mut qualifier = Members::new();
                 if let Some(semantic_id) = q.take("semanticId") {
-                    if let Some(r) = self.reference(semantic_id, &q.path("semanticId"))? {
-                        qualifier.insert("semanticId".into(), r);
+                    if let Some(r) = self.reference(semantic_id, q.path("semanticId"))? {
+                        qualifier.push(("semanticId".into(), r));
                     }
                 }
-                let kind = self.text(kind, &q.path("type"), NAME_MAX)?;
-                qualifier.insert("type".into(), json!(kind));
+                let kind = self.text(kind, q.path("type"), NAME_MAX)?;
+                qualifier.push(("type".into(), Node::Text(kind)));
                 self.typed_values(&mut q, &["value"], &mut qualifier)?;
                 if let Some(value_id) = q.take("valueId") {
-                    if let Some(r) = self.reference(value_id, &q.path("valueId"))? {
-                        qualifier.insert("valueId".into(), r);
+                    if let Some(r) = self.reference(value_id, q.path("valueId"))? {
+                        qualifier.push(("valueId".into(), r));
                     }
                 }
                 self.leftovers(q, &["modelType"])?;
-                converted.push(Value::Object(qualifier));
+                converted.push(Node::Object(qualifier));
             }
         }
         if !converted.is_empty() {
-            out.insert("qualifiers".into(), Value::Array(converted));
+            out.push(("qualifiers".into(), Node::List(converted)));
         }
         Ok(())
     }
 
     /// `semanticId` into `out`.
-    pub(crate) fn semantic_id(
+    pub(crate) fn semantic_id<'a>(
         &mut self,
-        f: &mut Fields,
-        out: &mut Map<String, Value>,
+        f: &mut Fields<'a, '_>,
+        out: &mut Members<'a>,
     ) -> Result<()> {
         if let Some(semantic_id) = f.take("semanticId") {
-            if let Some(r) = self.reference(semantic_id, &f.path("semanticId"))? {
-                out.insert("semanticId".into(), r);
+            if let Some(r) = self.reference(semantic_id, f.path("semanticId"))? {
+                out.push(("semanticId".into(), r));
             }
         }
         Ok(())

@@ -4,13 +4,12 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
-
 use crate::change::Rule;
 use crate::convert::Converter;
 use crate::element::last_key_value;
-use crate::fields::{join, model_type_name, Fields};
+use crate::fields::{model_type_name, At, Fields};
 use crate::identifiables::Asset;
+use crate::node::{member, Members, Node};
 use crate::{Error, Result};
 
 /// What a V2 object is, by its model type or, without one, by its fields.
@@ -24,7 +23,7 @@ enum Kind {
     Element,
 }
 
-fn kind_of(item: &Value) -> Option<Kind> {
+fn kind_of(item: &Node) -> Option<Kind> {
     Some(match model_type_name(item).as_deref() {
         Some("AssetAdministrationShell") => Kind::Shell,
         Some("AssetAdministrationShellDescriptor") => Kind::Descriptor,
@@ -41,15 +40,15 @@ fn kind_of(item: &Value) -> Option<Kind> {
 
 /// The V2 objects of a file, each with its path, sorted by what they are.
 #[derive(Default)]
-struct Objects {
-    shells: Vec<(Value, String)>,
-    submodels: Vec<(Value, String)>,
-    concepts: Vec<(Value, String)>,
-    assets: Vec<(Value, String)>,
+struct Objects<'a> {
+    shells: Vec<(Node<'a>, String)>,
+    submodels: Vec<(Node<'a>, String)>,
+    concepts: Vec<(Node<'a>, String)>,
+    assets: Vec<(Node<'a>, String)>,
 }
 
-impl Objects {
-    fn add(&mut self, item: Value, at: String, kind: Kind) {
+impl<'a> Objects<'a> {
+    fn add(&mut self, item: Node<'a>, at: String, kind: Kind) {
         match kind {
             Kind::Shell | Kind::Descriptor => self.shells.push((item, at)),
             Kind::Submodel | Kind::Element => self.submodels.push((item, at)),
@@ -61,7 +60,7 @@ impl Objects {
 
 impl Converter<'_> {
     /// The V3.0 environment of a V2 document.
-    pub fn environment(&mut self, document: Value) -> Result<Value> {
+    pub fn environment<'a>(&mut self, document: Node<'a>) -> Result<Node<'a>> {
         let mut objects = Objects::default();
         let lists = [
             "assetAdministrationShells",
@@ -70,8 +69,8 @@ impl Converter<'_> {
             "conceptDescriptions",
         ];
         match document {
-            Value::Object(map) if lists.iter().any(|l| map.contains_key(*l)) => {
-                let mut f = Fields::of(Value::Object(map), "").expect("an object");
+            Node::Object(members) if lists.iter().any(|l| member(&members, l).is_some()) => {
+                let mut f = Fields::of(Node::Object(members), At::Root("")).expect("an object");
                 for (name, kind) in lists.into_iter().zip([Kind::Shell, Kind::Asset, Kind::Submodel, Kind::ConceptDescription]) {
                     for (i, item) in f.list(name).into_iter().enumerate() {
                         let kind = if kind == Kind::Shell && kind_of(&item) == Some(Kind::Descriptor) { Kind::Descriptor } else { kind };
@@ -80,12 +79,12 @@ impl Converter<'_> {
                 }
                 self.leftovers(f, &[])?;
             }
-            Value::Array(items) => {
+            Node::List(items) => {
                 for (i, item) in items.into_iter().enumerate() {
                     let at = format!("[{i}]");
                     match kind_of(&item) {
                         Some(kind) => objects.add(item, at, kind),
-                        None => self.change(at, Rule::NotInV3, item, None)?,
+                        None => self.change(At::Root(&at), Rule::NotInV3, item, None)?,
                     }
                 }
             }
@@ -101,8 +100,8 @@ impl Converter<'_> {
         self.objects(objects)
     }
 
-    fn objects(&mut self, objects: Objects) -> Result<Value> {
-        let ids = |list: &[(Value, String)]| -> Vec<String> {
+    fn objects<'a>(&mut self, objects: Objects<'a>) -> Result<Node<'a>> {
+        let ids = |list: &[(Node, String)]| -> Vec<String> {
             list.iter()
                 .filter_map(|(v, _)| {
                     v.get("identification")?
@@ -118,15 +117,15 @@ impl Converter<'_> {
             match value
                 .get("identification")
                 .and_then(|i| i.get("id"))
-                .and_then(Value::as_str)
+                .and_then(Node::as_str)
             {
                 Some(id) => {
                     assets.insert(id.to_owned(), Asset { value, at });
                 }
-                None => self.change(at, Rule::AssetField, value, None)?,
+                None => self.change(At::Root(&at), Rule::AssetField, value, None)?,
             }
         }
-        let mut env = Map::new();
+        let mut env = Members::new();
         let mut shells = Vec::new();
         for (value, at) in objects.shells {
             let value = if kind_of(&value) == Some(Kind::Descriptor) {
@@ -135,7 +134,7 @@ impl Converter<'_> {
                 value
             };
             let named = value.get("asset").and_then(last_key_value);
-            let asset = named.and_then(|id| assets.remove(&id));
+            let asset = named.and_then(|id| assets.remove(id.as_ref()));
             if let Some(shell) = self.shell(value, &at, asset)? {
                 shells.push(shell);
             }
@@ -144,7 +143,7 @@ impl Converter<'_> {
         let mut unused: Vec<Asset> = assets.into_values().collect();
         unused.sort_by(|a, b| a.at.cmp(&b.at));
         for Asset { value, at } in unused {
-            self.change(at, Rule::AssetField, value, None)?;
+            self.change(At::Root(&at), Rule::AssetField, value, None)?;
         }
         let mut submodels = Vec::new();
         for (value, at) in objects.submodels {
@@ -172,19 +171,19 @@ impl Converter<'_> {
             ("conceptDescriptions", concepts),
         ] {
             if !list.is_empty() {
-                env.insert(name.into(), Value::Array(list));
+                env.push((name.into(), Node::List(list)));
             }
         }
-        Ok(Value::Object(env))
+        Ok(Node::Object(env))
     }
 
     /// A registry descriptor as the shell it describes: its submodel descriptors
     /// become references; the endpoints, which V3.0 shells do not carry, are reported.
-    fn descriptor_as_shell(&mut self, value: Value, at: &str) -> Result<Value> {
-        let Ok(mut f) = Fields::of(value, at) else {
+    fn descriptor_as_shell<'a>(&mut self, value: Node<'a>, at: &str) -> Result<Node<'a>> {
+        let Ok(mut f) = Fields::of(value, At::Root(at)) else {
             unreachable!("a descriptor is an object")
         };
-        let mut shell = Map::new();
+        let mut shell = Members::new();
         for name in [
             "identification",
             "idShort",
@@ -193,50 +192,56 @@ impl Converter<'_> {
             "asset",
         ] {
             if let Some(v) = f.take(name) {
-                shell.insert(name.into(), v);
+                shell.push((name.into(), v));
             }
         }
         let mut references = Vec::new();
         for name in ["submodelDescriptors", "submodels"] {
+            let items = f.list(name);
             let list_at = f.path(name);
-            for (i, sm) in f.list(name).into_iter().enumerate() {
-                let here = format!("{list_at}[{i}]");
-                let Ok(mut d) = Fields::of(sm, &here) else {
+            for (i, sm) in items.into_iter().enumerate() {
+                let Ok(mut d) = Fields::of(sm, list_at.item(i)) else {
                     continue;
                 };
                 match d.take("identification").and_then(|i| i.get("id").cloned()) {
                     Some(id) => {
-                        references.push(json!({ "keys": [{ "type": "Submodel", "value": id }] }))
+                        let key = Node::object([("type", Node::text("Submodel")), ("value", id)]);
+                        references.push(Node::object([("keys", Node::List(vec![key]))]))
                     }
                     None => {
-                        self.change(d.path("identification"), Rule::Required, Value::Null, None)?
+                        self.change(d.path("identification"), Rule::Required, Node::Null, None)?
                     }
                 }
                 self.leftovers(d, &["modelType"])?;
             }
         }
-        shell.insert("submodels".into(), Value::Array(references));
+        shell.push(("submodels".into(), Node::List(references)));
         self.leftovers(f, &["modelType"])?;
-        Ok(Value::Object(shell))
+        Ok(Node::Object(shell))
     }
 
     /// A single element as the submodel its BaSyx `parent` reference names, holding it
     /// alone (said so); `None` (reported) when it names none.
-    fn element_as_submodel(&mut self, mut element: Value, at: &str) -> Result<Option<Value>> {
-        let parent = element.as_object_mut().and_then(|e| e.remove("parent"));
+    fn element_as_submodel<'a>(
+        &mut self,
+        mut element: Node<'a>,
+        at: &str,
+    ) -> Result<Option<Node<'a>>> {
+        let parent = element.remove("parent");
         let Some(id) = parent.as_ref().and_then(last_key_value) else {
-            self.change(at, Rule::Required, element, None)?;
+            self.change(At::Root(at), Rule::Required, element, None)?;
             return Ok(None);
         };
-        let holder = json!({ "identification": { "id": id } });
+        let identification = Node::object([("id", Node::Text(id))]);
         self.change(
-            join(at, "parent"),
+            At::Root(at).field("parent"),
             Rule::Required,
-            parent.unwrap_or_default(),
-            Some(holder.clone()),
+            parent.unwrap_or(Node::Null),
+            Some(Node::object([("identification", identification.clone())])),
         )?;
-        let mut submodel = holder;
-        submodel["submodelElements"] = json!([element]);
-        Ok(Some(submodel))
+        Ok(Some(Node::object([
+            ("identification", identification),
+            ("submodelElements", Node::List(vec![element])),
+        ])))
     }
 }

@@ -3,11 +3,11 @@
 //! every other character becomes `_`, a first character that is not a letter gets an
 //! `x` before it, and a name a sibling already has gets `_2`, `_3`, … after it.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
-use serde_json::Value;
-
 use crate::limits::NAME_MAX;
+use crate::node::Node;
 
 pub(crate) fn valid(id_short: &str) -> bool {
     id_short.len() <= NAME_MAX
@@ -18,35 +18,41 @@ pub(crate) fn valid(id_short: &str) -> bool {
 }
 
 /// The idShorts of one set of siblings.
-pub(crate) struct Siblings {
-    /// Names kept as they are, reserved before any rename is chosen.
-    kept: HashSet<String>,
-    taken: HashSet<String>,
+pub(crate) struct Siblings<'a> {
+    /// Names kept as they are, reserved before any rename is chosen. Only a rename
+    /// looks them up, and most siblings have none: listed, and made a set when the
+    /// first rename needs one.
+    kept: Vec<Cow<'a, str>>,
+    kept_set: Option<HashSet<Cow<'a, str>>>,
+    taken: HashSet<Cow<'a, str>>,
 }
 
-impl Siblings {
+impl<'a> Siblings<'a> {
     /// Siblings whose V2 objects are `items`: the first of each valid idShort keeps it.
-    pub fn of<'v>(items: impl IntoIterator<Item = &'v Value>) -> Self {
+    pub fn of<'v>(items: impl IntoIterator<Item = &'v Node<'a>>) -> Self
+    where
+        'a: 'v,
+    {
         let kept = items
             .into_iter()
-            .filter_map(|item| item.get("idShort")?.as_str())
+            .filter_map(|item| item.get("idShort")?.as_text())
             .filter(|s| valid(s))
-            .map(str::to_owned)
+            .cloned()
             .collect();
         Siblings {
             kept,
+            kept_set: None,
             taken: HashSet::new(),
         }
     }
 
     /// The idShort this sibling gets for `given` (its V2 idShort, if any).
-    pub fn name(&mut self, given: Option<&str>) -> String {
-        if let Some(given) = given.filter(|g| valid(g) && !self.taken.contains(*g)) {
-            self.taken.insert(given.to_owned());
-            return given.to_owned();
+    pub fn name(&mut self, given: Option<&Cow<'a, str>>) -> Cow<'a, str> {
+        if let Some(given) = given.filter(|g| valid(g) && self.taken.insert((*g).clone())) {
+            return given.clone();
         }
         let mut base: String = given
-            .unwrap_or_default()
+            .map_or("", |g| g.as_ref())
             .chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() || c == '_' {
@@ -60,36 +66,40 @@ impl Siblings {
             base.insert(0, 'x');
         }
         base.truncate(NAME_MAX - 4);
+        let kept = &mut self.kept;
+        let kept = self
+            .kept_set
+            .get_or_insert_with(|| kept.drain(..).collect());
         let mut name = base.clone();
         let mut n = 2;
-        while self.kept.contains(&name) || self.taken.contains(&name) {
+        while kept.contains(name.as_str()) || self.taken.contains(name.as_str()) {
             name = format!("{base}_{n}");
             n += 1;
         }
-        self.taken.insert(name.clone());
-        name
+        self.taken.insert(Cow::Owned(name.clone()));
+        Cow::Owned(name)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn invalid_and_repeated_names_are_renamed_the_same_way_every_time() {
+        let named = |id_short| Node::object([("idShort", Node::text(id_short))]);
         let items = [
-            json!({"idShort": "Motor-Speed"}),
-            json!({"idShort": "Motor_Speed"}),
-            json!({"idShort": "3D model"}),
-            json!({"idShort": "Temp"}),
-            json!({"idShort": "Temp"}),
-            json!({}),
+            named("Motor-Speed"),
+            named("Motor_Speed"),
+            named("3D model"),
+            named("Temp"),
+            named("Temp"),
+            Node::object([]),
         ];
         let mut siblings = Siblings::of(&items);
-        let names: Vec<String> = items
+        let names: Vec<Cow<str>> = items
             .iter()
-            .map(|i| siblings.name(i.get("idShort").and_then(Value::as_str)))
+            .map(|i| siblings.name(i.get("idShort").and_then(Node::as_text)))
             .collect();
         assert_eq!(
             names,

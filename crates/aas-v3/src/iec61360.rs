@@ -3,13 +3,14 @@
 //! template for (the physical unit) is reported, as are BaSyx V1's bare
 //! `dataSpecification` references, which V3.0 cannot hold without content.
 
-use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 
 use crate::change::Rule;
 use crate::convert::Converter;
-use crate::fields::{holds_nothing, Fields};
+use crate::fields::{holds_nothing, At, Fields};
 use crate::language::is_english;
 use crate::limits::TEXT_MAX;
+use crate::node::{member, Members, Node};
 use crate::Result;
 
 pub(crate) const TEMPLATE: &str =
@@ -68,21 +69,21 @@ pub(crate) fn category_fits(category: &str, data_type: Option<&str>) -> bool {
 impl Converter<'_> {
     /// `embeddedDataSpecifications` into `out`; BaSyx's `dataSpecification` and
     /// `hasDataSpecification` references are reported when they name anything.
-    pub(crate) fn data_specifications(
+    pub(crate) fn data_specifications<'a>(
         &mut self,
-        f: &mut Fields,
-        out: &mut Map<String, Value>,
+        f: &mut Fields<'a, '_>,
+        out: &mut Members<'a>,
     ) -> Result<()> {
+        let items = f.list("embeddedDataSpecifications");
         let at = f.path("embeddedDataSpecifications");
         let mut converted = Vec::new();
-        for (i, item) in f.list("embeddedDataSpecifications").into_iter().enumerate() {
-            let here = format!("{at}[{i}]");
-            if let Some(spec) = self.embedded(item, &here)? {
+        for (i, item) in items.into_iter().enumerate() {
+            if let Some(spec) = self.embedded(item, at.item(i))? {
                 converted.push(spec);
             }
         }
         if !converted.is_empty() {
-            out.insert("embeddedDataSpecifications".into(), Value::Array(converted));
+            out.push(("embeddedDataSpecifications".into(), Node::List(converted)));
         }
         for bare in ["dataSpecification", "hasDataSpecification"] {
             if let Some(refs) = f.take(bare).filter(|r| !holds_nothing(r)) {
@@ -92,7 +93,7 @@ impl Converter<'_> {
         Ok(())
     }
 
-    fn embedded(&mut self, item: Value, at: &str) -> Result<Option<Value>> {
+    fn embedded<'a>(&mut self, item: Node<'a>, at: At<'_>) -> Result<Option<Node<'a>>> {
         if holds_nothing(&item) {
             return Ok(None);
         }
@@ -100,7 +101,7 @@ impl Converter<'_> {
         let content = item
             .get("dataSpecificationContent")
             .cloned()
-            .unwrap_or(Value::Null);
+            .unwrap_or(Node::Null);
         let names_iec = item
             .get("dataSpecification")
             .and_then(crate::element::last_key_value)
@@ -110,112 +111,120 @@ impl Converter<'_> {
             self.change(at, Rule::DataSpecification, whole, None)?;
             return Ok(None);
         }
-        let content_at = format!("{at}.dataSpecificationContent");
-        let Some(content) = self.iec61360(content, &content_at)? else {
+        let content_at = at.field("dataSpecificationContent");
+        let Some(content) = self.iec61360(content, content_at)? else {
             self.change(at, Rule::DataSpecification, whole, None)?;
             return Ok(None);
         };
-        let reference = json!({
-            "type": "ExternalReference",
-            "keys": [{ "type": "GlobalReference", "value": TEMPLATE }],
-        });
-        Ok(Some(
-            json!({ "dataSpecification": reference, "dataSpecificationContent": content }),
-        ))
+        let key = Node::object([
+            ("type", Node::text("GlobalReference")),
+            ("value", Node::text(TEMPLATE)),
+        ]);
+        let reference = Node::object([
+            ("type", Node::text("ExternalReference")),
+            ("keys", Node::List(vec![key])),
+        ]);
+        Ok(Some(Node::object([
+            ("dataSpecification", reference),
+            ("dataSpecificationContent", content),
+        ])))
     }
 
     /// The V3.0 content; `None` when V3.0 cannot hold it (no preferred name in
     /// English, AASc-3a-002).
-    fn iec61360(&mut self, content: Value, at: &str) -> Result<Option<Value>> {
+    fn iec61360<'a>(&mut self, content: Node<'a>, at: At<'_>) -> Result<Option<Node<'a>>> {
         let Ok(mut f) = Fields::of(content, at) else {
             return Ok(None);
         };
         let preferred = match f.take("preferredName") {
-            Some(names) => self.lang_strings(names, &f.path("preferredName"), 255)?,
+            Some(names) => self.lang_strings(names, f.path("preferredName"), 255)?,
             None => None,
         };
         let english = preferred
             .as_ref()
-            .and_then(Value::as_array)
+            .and_then(Node::as_list)
             .is_some_and(|names| {
-                names
-                    .iter()
-                    .any(|n| n["language"].as_str().is_some_and(is_english))
+                names.iter().any(|n| {
+                    n.get("language")
+                        .and_then(Node::as_str)
+                        .is_some_and(is_english)
+                })
             });
         // The caller reports the whole content, kept in the report.
         let Some(preferred) = preferred.filter(|_| english) else {
             return Ok(None);
         };
-        let mut out = Map::new();
-        out.insert("modelType".into(), json!("DataSpecificationIec61360"));
-        out.insert("preferredName".into(), preferred);
+        let mut out = vec![
+            ("modelType".into(), Node::text("DataSpecificationIec61360")),
+            ("preferredName".into(), preferred),
+        ];
         if let Some(short) = f.take("shortName") {
-            if let Some(names) = self.lang_strings(short, &f.path("shortName"), 18)? {
-                out.insert("shortName".into(), names);
+            if let Some(names) = self.lang_strings(short, f.path("shortName"), 18)? {
+                out.push(("shortName".into(), names));
             }
         }
         for name in ["unit", "sourceOfDefinition", "symbol"] {
             if let Some(text) = f.text(name) {
-                let text = self.text(text, &f.path(name), usize::MAX)?;
-                out.insert(name.into(), json!(text));
+                let text = self.text(text, f.path(name), usize::MAX)?;
+                out.push((name.into(), Node::Text(text)));
             }
         }
         self.reference_field(&mut f, "unitId", &mut out)?;
         if let Some(data_type) = f.text("dataType") {
             let v3 = if data_type == "URL" {
-                "IRI".to_owned()
+                Cow::Borrowed("IRI")
             } else {
                 data_type.clone()
             };
-            let has_unit = out.contains_key("unit") || out.contains_key("unitId");
-            if !DATA_TYPES.contains(&v3.as_str()) || (WITH_UNIT.contains(&v3.as_str()) && !has_unit)
+            let has_unit = member(&out, "unit").is_some() || member(&out, "unitId").is_some();
+            if !DATA_TYPES.contains(&v3.as_ref()) || (WITH_UNIT.contains(&v3.as_ref()) && !has_unit)
             {
                 self.change(
                     f.path("dataType"),
                     Rule::DataSpecification,
-                    json!(data_type),
+                    Node::Text(data_type),
                     None,
                 )?;
             } else {
-                out.insert("dataType".into(), json!(v3));
+                out.push(("dataType".into(), Node::Text(v3)));
             }
         }
         if let Some(definition) = f.take("definition") {
-            if let Some(texts) = self.lang_strings(definition, &f.path("definition"), TEXT_MAX)? {
-                out.insert("definition".into(), texts);
+            if let Some(texts) = self.lang_strings(definition, f.path("definition"), TEXT_MAX)? {
+                out.push(("definition".into(), texts));
             }
         }
         if let Some(format) = f.text("valueFormat") {
-            let format = self.text(format, &f.path("valueFormat"), usize::MAX)?;
-            out.insert("valueFormat".into(), json!(format));
+            let format = self.text(format, f.path("valueFormat"), usize::MAX)?;
+            out.push(("valueFormat".into(), Node::Text(format)));
         }
         let value = f.text("value");
         if let Some(list) = f.take("valueList") {
             if value.is_some() {
                 // AASc-3a-010: a value or a list of values, not both.
                 self.change(f.path("valueList"), Rule::DataSpecification, list, None)?;
-            } else if let Some(list) = self.value_list(list, &f.path("valueList"))? {
-                out.insert("valueList".into(), list);
+            } else if let Some(list) = self.value_list(list, f.path("valueList"))? {
+                out.push(("valueList".into(), list));
             }
         }
         if let Some(value) = value {
-            let value = self.text(value, &f.path("value"), 2000)?;
-            out.insert("value".into(), json!(value));
+            let value = self.text(value, f.path("value"), 2000)?;
+            out.push(("value".into(), Node::Text(value)));
         }
         if let Some(levels) = f.take("levelType") {
             let given: Vec<String> = match &levels {
-                Value::Array(items) => items
+                Node::List(items) => items
                     .iter()
-                    .filter_map(Value::as_str)
+                    .filter_map(Node::as_str)
                     .map(str::to_owned)
                     .collect(),
-                Value::String(s) => vec![s.clone()],
+                Node::Text(s) => vec![s.as_ref().to_owned()],
                 _ => Vec::new(),
             };
-            let mut level = Map::new();
+            let mut level = Members::new();
             for name in ["min", "nom", "typ", "max"] {
                 let set = given.iter().any(|g| g.eq_ignore_ascii_case(name));
-                level.insert(name.into(), json!(set));
+                level.push((name.into(), Node::Bool(set)));
             }
             let known = given.iter().all(|g| {
                 ["min", "nom", "typ", "max"]
@@ -226,35 +235,39 @@ impl Converter<'_> {
                 self.change(f.path("levelType"), Rule::DataSpecification, levels, None)?;
             }
             if !given.is_empty() {
-                out.insert("levelType".into(), Value::Object(level));
+                out.push(("levelType".into(), Node::Object(level)));
             }
         }
         self.leftovers(f, &["modelType"])?;
-        Ok(Some(Value::Object(out)))
+        Ok(Some(Node::Object(out)))
     }
 
     /// V2's `valueReferencePairTypes` as V3.0's `valueReferencePairs`; a pair without
     /// a value id (V3.0 requires one) is reported.
-    fn value_list(&mut self, list: Value, at: &str) -> Result<Option<Value>> {
+    fn value_list<'a>(&mut self, list: Node<'a>, at: At<'_>) -> Result<Option<Node<'a>>> {
         let Ok(mut f) = Fields::of(list, at) else {
             return Ok(None);
         };
+        let items = f.list("valueReferencePairTypes");
         let pairs_at = f.path("valueReferencePairTypes");
         let mut pairs = Vec::new();
-        for (i, pair) in f.list("valueReferencePairTypes").into_iter().enumerate() {
-            let here = format!("{pairs_at}[{i}]");
-            let Ok(mut p) = Fields::of(pair, &here) else {
+        for (i, pair) in items.into_iter().enumerate() {
+            let here = pairs_at.item(i);
+            let Ok(mut p) = Fields::of(pair, here) else {
                 continue;
             };
             let value = p.text("value");
             let value_id = match p.take("valueId") {
-                Some(r) => self.reference(r, &p.path("valueId"))?,
+                Some(r) => self.reference(r, p.path("valueId"))?,
                 None => None,
             };
             match (value, value_id) {
                 (Some(value), Some(value_id)) => {
-                    let value = self.text(value, &p.path("value"), 2000)?;
-                    pairs.push(json!({ "value": value, "valueId": value_id }));
+                    let value = self.text(value, p.path("value"), 2000)?;
+                    pairs.push(Node::object([
+                        ("value", Node::Text(value)),
+                        ("valueId", value_id),
+                    ]));
                     // V3.0 pairs have no value type: the data specification's data
                     // type says it.
                     self.leftovers(p, &["valueType", "modelType"])?;
@@ -263,7 +276,10 @@ impl Converter<'_> {
                     self.change(
                         here,
                         Rule::DataSpecification,
-                        json!({ "value": value, "valueId": value_id }),
+                        Node::object([
+                            ("value", value.map_or(Node::Null, Node::Text)),
+                            ("valueId", value_id.unwrap_or(Node::Null)),
+                        ]),
                         None,
                     )?;
                     self.leftovers(p, &["valueType", "modelType"])?;
@@ -271,6 +287,6 @@ impl Converter<'_> {
             }
         }
         self.leftovers(f, &[])?;
-        Ok((!pairs.is_empty()).then(|| json!({ "valueReferencePairs": pairs })))
+        Ok((!pairs.is_empty()).then(|| Node::object([("valueReferencePairs", Node::List(pairs))])))
     }
 }

@@ -1,10 +1,11 @@
 //! AAS V3.0 from AAS V2.0.1 JSON (and the BaSyx V1 dialect): shells, submodels,
 //! concept descriptions and whole files, converted object by object ([`Converter`]), so
-//! that a plant is never in memory whole. Whatever V3.0 cannot hold as it was is
-//! reported as a [`Change`] with its JSON path in the source and the source's value;
-//! values V3.0's types reject are kept, and what had to change so that the file still
-//! verifies (a value type relaxed to `xs:string`, an idShort renamed) is said. With
-//! [`Converter::strict`], the first change fails the conversion instead.
+//! that a plant is never in memory whole, each as a [`Node`] tree whose texts borrow
+//! from its V2 JSON. Whatever V3.0 cannot hold as it was is reported as a [`Change`]
+//! with its JSON path in the source and the source's value; values V3.0's types reject
+//! are kept, and what had to change so that the file still verifies (a value type
+//! relaxed to `xs:string`, an idShort renamed) is said. With [`Converter::strict`], the
+//! first change fails the conversion instead.
 
 mod change;
 mod convert;
@@ -16,12 +17,14 @@ mod identifiables;
 mod iec61360;
 mod language;
 mod limits;
+mod node;
 mod reference;
 pub mod xsd;
 
 pub use change::{Change, Changes, Rule, Tally};
 pub use convert::{package_part, Converter};
 pub use identifiables::Asset;
+pub use node::Node;
 
 /// Why a conversion stopped.
 #[derive(Debug, thiserror::Error)]

@@ -3,11 +3,12 @@
 //! a submodel or a concept description the file holds and the keys after it lead into
 //! that submodel's elements; else an external reference of global keys.
 
-use serde_json::{json, Value};
+use std::borrow::Cow;
 
 use crate::change::Rule;
 use crate::convert::Converter;
-use crate::fields::{holds_nothing, Fields};
+use crate::fields::{holds_nothing, At, Fields};
+use crate::node::Node;
 use crate::Result;
 
 /// V3.0's key types for submodel elements (a model reference's keys after the first).
@@ -32,17 +33,24 @@ const ELEMENT_KEYS: [&str; 17] = [
 ];
 
 /// A V2 key type's V3.0 name (the events were renamed).
-fn v3_key_type(v2: &str) -> &str {
-    match v2 {
-        "BasicEvent" => "BasicEventElement",
-        "Event" => "EventElement",
-        other => other,
+fn v3_key_type(v2: Cow<'_, str>) -> Cow<'_, str> {
+    match v2.as_ref() {
+        "BasicEvent" => "BasicEventElement".into(),
+        "Event" => "EventElement".into(),
+        _ => v2,
     }
 }
 
+/// A key's type and value.
+type Key<'a> = (Cow<'a, str>, Cow<'a, str>);
+
 impl Converter<'_> {
     /// `value` (a V2 reference) as a V3.0 one; `None` when it has no key with a value.
-    pub(crate) fn reference(&mut self, value: Value, at: &str) -> Result<Option<Value>> {
+    pub(crate) fn reference<'a>(
+        &mut self,
+        value: Node<'a>,
+        at: At<'_>,
+    ) -> Result<Option<Node<'a>>> {
         let mut f = match Fields::of(value, at) {
             Ok(f) => f,
             Err(other) => {
@@ -52,11 +60,12 @@ impl Converter<'_> {
                 return Ok(None);
             }
         };
+        let items = f.list("keys");
         let keys_at = f.path("keys");
-        let mut keys: Vec<(String, String)> = Vec::new();
-        for (i, key) in f.list("keys").into_iter().enumerate() {
-            let here = format!("{keys_at}[{i}]");
-            let mut k = match Fields::of(key, &here) {
+        let mut keys: Vec<Key> = Vec::new();
+        for (i, key) in items.into_iter().enumerate() {
+            let here = keys_at.item(i);
+            let mut k = match Fields::of(key, here) {
                 Ok(k) => k,
                 Err(other) => {
                     self.change(here, Rule::Reference, other, None)?;
@@ -65,9 +74,10 @@ impl Converter<'_> {
             };
             let kind = k.text("type").unwrap_or_default();
             match k.text("value") {
-                Some(value) => keys.push((v3_key_type(&kind).to_owned(), value)),
+                Some(value) => keys.push((v3_key_type(kind), value)),
                 None => {
-                    self.change(here.clone(), Rule::Reference, json!({ "type": kind }), None)?;
+                    let was = Node::object([("type", Node::Text(kind))]);
+                    self.change(here, Rule::Reference, was, None)?;
                 }
             }
             self.leftovers(k, &["local", "idType", "index"])?;
@@ -79,52 +89,57 @@ impl Converter<'_> {
         Ok(Some(self.typed_reference(keys, at)?))
     }
 
-    fn typed_reference(&mut self, keys: Vec<(String, String)>, at: &str) -> Result<Value> {
+    fn typed_reference<'a>(&mut self, keys: Vec<Key<'a>>, at: At<'_>) -> Result<Node<'a>> {
         let (first_type, first_value) = &keys[0];
-        let model_root = match first_type.as_str() {
+        let model_root = match first_type.as_ref() {
             "AssetAdministrationShell" | "Submodel" => true,
             "ConceptDescription" => self.holds_concept(first_value),
             _ => false,
         };
         let into_elements = keys[1..].iter().enumerate().all(|(i, (t, _))| {
             let last = i + 2 == keys.len();
-            ELEMENT_KEYS.contains(&t.as_str())
+            ELEMENT_KEYS.contains(&t.as_ref())
                 || (last
                     && t == "FragmentReference"
-                    && matches!(keys[i].0.as_str(), "File" | "Blob"))
+                    && matches!(keys[i].0.as_ref(), "File" | "Blob"))
         });
-        let key = |t: &str, v: &str| json!({ "type": t, "value": v });
+        let key = |t: Cow<'a, str>, v: Cow<'a, str>| {
+            Node::object([("type", Node::Text(t)), ("value", Node::Text(v))])
+        };
+        let reference = |kind: &'static str, keys: Vec<Node<'a>>| {
+            Node::object([("type", Node::text(kind)), ("keys", Node::List(keys))])
+        };
         if model_root && into_elements {
-            let keys: Vec<Value> = keys.iter().map(|(t, v)| key(t, v)).collect();
-            return Ok(json!({ "type": "ModelReference", "keys": keys }));
+            let keys = keys.into_iter().map(|(t, v)| key(t, v)).collect();
+            return Ok(reference("ModelReference", keys));
         }
         // An external reference: global keys, but for a fragment at the end.
         let last = keys.len() - 1;
-        let external: Vec<Value> = keys
+        let external = keys
             .iter()
             .enumerate()
             .map(|(i, (t, v))| {
                 let t = if i == last && i > 0 && t == "FragmentReference" {
-                    t.as_str()
+                    t.clone()
                 } else {
-                    "GlobalReference"
+                    Cow::Borrowed("GlobalReference")
                 };
-                key(t, v)
+                key(t, v.clone())
             })
             .collect();
         // Keys that pointed into the model (a relative reference from an element, a
         // chain V3.0 has no model reference for) lose that meaning: said so.
         let pointed_into_model = keys.iter().any(|(t, _)| {
-            ELEMENT_KEYS.contains(&t.as_str())
-                || matches!(t.as_str(), "AssetAdministrationShell" | "Submodel")
+            ELEMENT_KEYS.contains(&t.as_ref())
+                || matches!(t.as_ref(), "AssetAdministrationShell" | "Submodel")
         });
-        let external = json!({ "type": "ExternalReference", "keys": external });
+        let external = reference("ExternalReference", external);
         if pointed_into_model {
-            let was: Vec<Value> = keys.iter().map(|(t, v)| key(t, v)).collect();
+            let was = keys.into_iter().map(|(t, v)| key(t, v)).collect();
             self.change(
                 at,
                 Rule::Reference,
-                json!({ "keys": was }),
+                Node::object([("keys", Node::List(was))]),
                 Some(external.clone()),
             )?;
         }

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aas_v3::{Change, Converter};
-use serde_json::Value;
+use aas_v3::{Change, Converter, Node};
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
@@ -30,9 +29,9 @@ fn samples() -> Vec<PathBuf> {
     found
 }
 
-fn read(path: &Path) -> Value {
-    let bytes = std::fs::read(path).expect("readable");
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+/// The document in `bytes`, a file's (borrowing from them).
+fn parse(bytes: &[u8]) -> Node<'_> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     serde_json::from_slice(bytes).expect("JSON")
 }
 
@@ -65,8 +64,9 @@ fn every_sample_converts_to_v3_that_two_independent_readers_accept() {
     let mut failed = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let mut changes: Vec<Change> = Vec::new();
+        let bytes = std::fs::read(file).expect("readable");
         let env = Converter::new(&mut changes)
-            .environment(read(file))
+            .environment(parse(&bytes))
             .expect("converts");
         let out = dir.join(format!("{i}.json"));
         std::fs::write(&out, serde_json::to_vec_pretty(&env).expect("JSON")).expect("written");

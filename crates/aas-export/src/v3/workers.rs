@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::Scope;
 
-use aas_v3::{Asset, Converter, Tally};
+use aas_v3::{Asset, Converter, Node, Tally};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -136,24 +136,27 @@ fn convert(batch: Vec<Item>, assets: &AssetsByShell, packaged: bool) -> Result<C
         converter = converter.in_package(Default::default());
     }
     let mut items = Vec::with_capacity(batch.len());
-    for item in batch {
+    for item in &batch {
+        let (Item::Shell(raw, i) | Item::Submodel(raw, i)) = item;
+        // The tree borrows its texts from the V2 JSON, which outlives it.
+        let v2: Node = serde_json::from_str(raw.get()).map_err(unreadable)?;
         let converted = match item {
-            Item::Shell(raw, i) => {
-                let shell: Value = serde_json::from_str(raw.get()).map_err(unreadable)?;
-                let asset = asset_of(&shell, assets)?;
+            Item::Shell(..) => {
+                let asset = asset_of(&v2, assets)?;
                 let at = format!("assetAdministrationShells[{i}]");
                 converter
-                    .shell(shell, &at, asset)?
+                    .shell(v2, &at, asset)?
                     .map(|v| ("assetAdministrationShells", v))
             }
-            Item::Submodel(raw, i) => {
-                let submodel: Value = serde_json::from_str(raw.get()).map_err(unreadable)?;
+            Item::Submodel(..) => {
                 let at = format!("submodels[{i}]");
-                converter.submodel(submodel, &at)?.map(|v| ("submodels", v))
+                converter.submodel(v2, &at)?.map(|v| ("submodels", v))
             }
         };
         if let Some((list, value)) = converted {
-            let json = serde_json::to_vec(&value).map_err(unreadable)?;
+            // About as long as the V2 JSON: written without growing.
+            let mut json = Vec::with_capacity(raw.get().len());
+            serde_json::to_writer(&mut json, &value).map_err(unreadable)?;
             items.push((list, json));
         }
     }
@@ -166,18 +169,18 @@ fn convert(batch: Vec<Item>, assets: &AssetsByShell, packaged: bool) -> Result<C
 }
 
 /// The Asset of `shell`, with its path in the V2 environment export.
-fn asset_of(shell: &Value, assets: &AssetsByShell) -> Result<Option<Asset>> {
-    let id = shell["identification"]["id"].as_str().unwrap_or_default();
+fn asset_of<'a>(shell: &Node, assets: &'a AssetsByShell) -> Result<Option<Asset<'a>>> {
+    let id = identification_id(shell).unwrap_or_default();
     let Some(raw) = assets.get(id) else {
         return Ok(None);
     };
-    let value: Value = serde_json::from_str(raw.get()).map_err(unreadable)?;
-    let asset_id = value["identification"]["id"]
-        .as_str()
-        .unwrap_or(id)
-        .to_owned();
-    Ok(Some(Asset {
-        value,
-        at: format!("assets[?(@.identification.id=={})]", Value::from(asset_id)),
-    }))
+    let value: Node = serde_json::from_str(raw.get()).map_err(unreadable)?;
+    let asset_id = identification_id(&value).unwrap_or(id);
+    let at = format!("assets[?(@.identification.id=={})]", Value::from(asset_id));
+    Ok(Some(Asset { value, at }))
+}
+
+/// `identification.id` of a V2 identifiable.
+fn identification_id<'n>(identifiable: &'n Node) -> Option<&'n str> {
+    identifiable.get("identification")?.get("id")?.as_str()
 }
