@@ -53,6 +53,11 @@ impl Cluster {
         )
     }
 
+    /// The superuser's password, which no message may show.
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+
     /// Runs SQL as the superuser in database `db`.
     pub fn psql(&self, db: &str, sql: &str) {
         let status = Command::new("psql")
