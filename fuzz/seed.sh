@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes the seed inputs of the four fuzz targets into OUT/TARGET: the AAS samples in
+# Writes the seed inputs of the five fuzz targets into OUT/TARGET: the AAS samples in
 # ../shared/aas-samples and real answers of `aasmd sandbox` (its default demo plant,
 # the one the sandbox_requests target serves). `cargo fuzz cmin` then keeps the seeds
 # that add coverage as the committed corpus (see README.md).
@@ -8,7 +8,7 @@ set -euo pipefail
 aasmd=$(realpath "$1")
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out"/{model_parse,token_response,segment_round_trip,sandbox_requests}
+mkdir -p "$out"/{model_parse,token_response,segment_round_trip,sandbox_requests,v3_convert}
 
 line=$(mktemp)
 "$aasmd" sandbox --addr 127.0.0.1:0 >"$line" &
@@ -21,6 +21,9 @@ export AASMD_CLIENT_SECRET=$(field client_secret) AASMD_USER_TOKEN=$(field user_
 # model_parse: every sample, and each kind of answer the client reads.
 find "$here/../../shared/aas-samples" -name '*.json' ! -path '*/schema/*' \
   -exec install -m 644 -t "$out/model_parse" {} +
+# v3_convert: the same JSON samples.
+find "$here/../../shared/aas-samples" -name '*.json' ! -path '*/schema/*' \
+  -exec install -m 644 -t "$out/v3_convert" {} +
 aas='urn:demo-platform:acme:DEMO-01:aas:machine#M-0001'
 answer() { # NAME, aasmd arguments
   local name=$1

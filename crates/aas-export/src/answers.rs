@@ -116,14 +116,23 @@ pub(crate) fn selected(selection: &Selection, path: &NodePath, item: &RawValue) 
     let Ok(ids) = serde_json::from_str::<Ids>(item.get()) else {
         return false;
     };
+    let id = ids.identification.and_then(|i| i.id);
+    wanted(selection, path, id.as_deref(), ids.id_short.as_deref())
+}
+
+/// Whether the item with `identification.id` `id` and `idShort` `id_short`, of the list
+/// answered at `path`, was selected.
+pub(crate) fn wanted(
+    selection: &Selection,
+    path: &NodePath,
+    id: Option<&str>,
+    id_short: Option<&str>,
+) -> bool {
     match path {
-        NodePath::AasList { .. } => ids
-            .identification
-            .and_then(|i| i.id)
-            .is_some_and(|id| selection.wants_shell(&id)),
-        NodePath::Submodels { aas_id } => ids
-            .id_short
-            .is_some_and(|s| selection.wants_submodel(aas_id, &s)),
+        NodePath::AasList { .. } => id.is_some_and(|id| selection.wants_shell(id)),
+        NodePath::Submodels { aas_id } => {
+            id_short.is_some_and(|s| selection.wants_submodel(aas_id, s))
+        }
         NodePath::Registry | NodePath::Elements { .. } => true,
     }
 }

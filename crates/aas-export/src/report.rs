@@ -14,29 +14,21 @@ use serde::Serialize;
 use crate::output::write_with;
 use crate::Result;
 
-/// Changes as JSON lines, one a line.
-pub(crate) struct JsonLines<W>(pub W);
+/// Changes as JSON lines, one a line, in an unnamed temporary file.
+pub(crate) struct Spool(BufWriter<File>);
 
-impl<W: Write> Changes for JsonLines<W> {
+impl Changes for Spool {
     fn record(&mut self, change: Change) -> std::io::Result<()> {
         serde_json::to_writer(&mut self.0, &change)?;
         self.0.write_all(b"\n")
     }
 }
 
-/// Changes as JSON lines in an unnamed temporary file.
-pub(crate) type Spool = JsonLines<BufWriter<File>>;
-
 impl Spool {
     /// A spool for the report of the export to `out`.
     pub fn new(out: &Path) -> Result<Self> {
         let file = tempfile::tempfile().map_err(|e| report_error(&report_path(out), e))?;
-        Ok(JsonLines(BufWriter::new(file)))
-    }
-
-    /// Adds lines that [`JsonLines`] wrote elsewhere.
-    pub fn append(&mut self, lines: &[u8]) -> std::io::Result<()> {
-        self.0.write_all(lines)
+        Ok(Spool(BufWriter::new(file)))
     }
 }
 

@@ -17,6 +17,27 @@ pub(crate) fn valid(id_short: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// `given`, an idShort V3.0 rejects, as it is renamed when no sibling has the new
+/// name: a reference's key into the element follows it so.
+pub(crate) fn renamed(given: &str) -> String {
+    let mut name: String = given
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        name.insert(0, 'x');
+    }
+    // Room for a twin's `_2`…
+    name.truncate(NAME_MAX - 4);
+    name
+}
+
 /// The idShorts of one set of siblings.
 pub(crate) struct Siblings<'a> {
     /// Names kept as they are, reserved before any rename is chosen. Only a rename
@@ -51,21 +72,7 @@ impl<'a> Siblings<'a> {
         if let Some(given) = given.filter(|g| valid(g) && self.taken.insert((*g).clone())) {
             return given.clone();
         }
-        let mut base: String = given
-            .map_or("", |g| g.as_ref())
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if !base.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            base.insert(0, 'x');
-        }
-        base.truncate(NAME_MAX - 4);
+        let base = renamed(given.map_or("", |g| g.as_ref()));
         let kept = &mut self.kept;
         let kept = self
             .kept_set

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 use crate::change::Rule;
 use crate::convert::Converter;
 use crate::fields::{holds_nothing, At, Fields};
+use crate::id_short::{renamed, valid};
 use crate::node::Node;
 use crate::Result;
 
@@ -110,8 +111,15 @@ impl Converter<'_> {
             Node::object([("type", Node::text(kind)), ("keys", Node::List(keys))])
         };
         if model_root && into_elements {
-            let keys = keys.into_iter().map(|(t, v)| key(t, v)).collect();
-            return Ok(reference("ModelReference", keys));
+            let mut model = Vec::with_capacity(keys.len());
+            for (i, (t, v)) in keys.into_iter().enumerate() {
+                let v = match i > 0 && ELEMENT_KEYS.contains(&t.as_ref()) && !valid(&v) {
+                    true => self.follow_rename(v, at, i)?,
+                    false => v,
+                };
+                model.push(key(t, v));
+            }
+            return Ok(reference("ModelReference", model));
         }
         // An external reference: global keys, but for a fragment at the end.
         let last = keys.len() - 1;
@@ -144,5 +152,68 @@ impl Converter<'_> {
             )?;
         }
         Ok(external)
+    }
+
+    /// The value of the model reference's key `i`, an idShort V3.0 rejects, as its
+    /// element was renamed. (Where the element's siblings made the rename take a `_2`
+    /// too, the key cannot know it; the report names both.)
+    fn follow_rename<'a>(
+        &mut self,
+        was: Cow<'a, str>,
+        at: At<'_>,
+        i: usize,
+    ) -> Result<Cow<'a, str>> {
+        let now = renamed(&was);
+        let keys = at.field("keys");
+        let here = keys.item(i);
+        self.change(
+            here.field("value"),
+            Rule::IdShort,
+            Node::Text(was),
+            Some(Node::text(now.clone())),
+        )?;
+        Ok(Cow::Owned(now))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Change, Converter, Node, Rule};
+
+    #[test]
+    fn a_model_reference_follows_the_rename_of_the_element_it_points_to() {
+        let v2 = r#"{"idShort": "Motor", "modelType": {"name": "Submodel"},
+            "identification": {"idType": "IRI", "id": "urn:sm:1"},
+            "submodelElements": [
+                {"idShort": "Motor-Speed", "modelType": {"name": "Property"},
+                 "valueType": "int", "value": "3"},
+                {"idShort": "Link", "modelType": {"name": "ReferenceElement"},
+                 "value": {"keys": [
+                    {"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:sm:1"},
+                    {"type": "Property", "local": true, "idType": "IdShort",
+                     "value": "Motor-Speed"}]}}]}"#;
+        let v2: Node = serde_json::from_str(v2).expect("JSON");
+        let mut changes: Vec<Change> = Vec::new();
+        let v3 = Converter::new(&mut changes)
+            .submodel(v2, "submodels[0]")
+            .expect("converted")
+            .expect("kept");
+        let v3 = serde_json::to_value(&v3).expect("JSON");
+        let elements = &v3["submodelElements"];
+        assert_eq!(elements[0]["idShort"], "Motor_Speed");
+        assert_eq!(elements[1]["value"]["type"], "ModelReference");
+        assert_eq!(elements[1]["value"]["keys"][1]["value"], "Motor_Speed");
+        let followed = changes
+            .iter()
+            .find(|c| c.path == "submodels[0].submodelElements[1].value.keys[1].value")
+            .unwrap_or_else(|| panic!("the key's rename is reported: {changes:#?}"));
+        assert_eq!(followed.rule, Rule::IdShort);
+        assert_eq!(
+            (
+                followed.was.as_str(),
+                followed.now.as_ref().and_then(|v| v.as_str())
+            ),
+            (Some("Motor-Speed"), Some("Motor_Speed"))
+        );
     }
 }

@@ -9,14 +9,14 @@ use std::path::Path;
 
 use aas_client::NodeLevel;
 use aas_model::aasx::Flavour;
-use aas_v3::Tally;
+use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
-use crate::answers::{each_answer, each_descriptor, rfc3339, selected, text, unreadable, Answers};
+use crate::answers::{each_answer, each_descriptor, rfc3339, text, unreadable, Answers};
 use crate::output::{package, write_with, Stop, Written};
 use crate::report::{write_report, Conversion, Exported, Spool};
 use crate::Result;
-use workers::{AssetsByShell, Converted, Item, Workers};
+use workers::{AssetsByShell, Context, Converted, List, Part, Workers, BATCH_BYTES};
 
 mod workers;
 
@@ -25,11 +25,22 @@ mod workers;
 pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Result<Exported> {
     let mut spool = Spool::new(path)?;
     let mut tally = Tally::default();
+    // Each list's items so far: the index of the next one, for the report's paths.
+    let (mut shells, mut submodels) = (0, 0);
     let mut done = |converted: Converted, lists: &mut Lists<'_>| -> Written {
-        for (list, json) in &converted.items {
-            lists.item(list, json)?;
+        for item in converted.items {
+            let i = match item.list {
+                List::Shells => &mut shells,
+                List::Submodels => &mut submodels,
+            };
+            if let Some(json) = &item.json {
+                lists.item(item.list.name(), json)?;
+            }
+            for change in item.place(*i) {
+                spool.record(change)?;
+            }
+            *i += 1;
         }
-        spool.append(&converted.changes)?;
         tally.merge(&converted.tally);
         Ok(())
     };
@@ -63,38 +74,49 @@ fn environment(
     done: &mut impl FnMut(Converted, &mut Lists<'_>) -> Written,
 ) -> Written {
     let assets = assets_by_shell(answers)?;
+    let context = Context {
+        assets: &assets,
+        selection: &answers.crawl().selection,
+        packaged,
+    };
     let mut lists = Lists::new(out)?;
     std::thread::scope(|scope| {
-        let mut workers = Workers::start(scope, &assets, packaged);
+        let mut workers = Workers::start(scope, &context);
         let mut done = |converted| done(converted, &mut lists);
-        each_item(answers, NodeLevel::AasList, |raw, i| {
-            workers.push(Item::Shell(raw, i), &mut done)
-        })?;
-        each_item(answers, NodeLevel::Submodels, |raw, i| {
-            workers.push(Item::Submodel(raw, i), &mut done)
-        })?;
+        for (level, list) in [
+            (NodeLevel::AasList, List::Shells),
+            (NodeLevel::Submodels, List::Submodels),
+        ] {
+            each_part(answers, level, list, |part| workers.push(part, &mut done))?;
+        }
         workers.finish(&mut done)
     })?;
     lists.end()
 }
 
-/// Hands `visit` each selected item of the list answers at `level` (shells, or
-/// submodels) and its index among them, one list in memory at a time.
-fn each_item(
+/// Hands `visit` the list answers at `level` (shells, or submodels) in order: each
+/// whole, but for one too large to hand over whole (a large plant's shells of one type),
+/// which goes item by item.
+fn each_part(
     answers: &dyn Answers,
     level: NodeLevel,
-    mut visit: impl FnMut(Box<RawValue>, usize) -> Written,
+    list: List,
+    mut visit: impl FnMut(Part) -> Written,
 ) -> Written {
-    let selection = &answers.crawl().selection;
-    let mut i = 0;
     each_answer(answers, level, |path, url, body| {
         let raw = text(body, url)?;
-        let list: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;
-        for item in list {
-            if selection.is_everything() || selected(selection, path, item) {
-                visit(item.to_owned(), i)?;
-                i += 1;
-            }
+        let part = |v2, whole| Part {
+            list,
+            path: path.clone(),
+            v2,
+            whole,
+        };
+        if raw.len() <= BATCH_BYTES {
+            return visit(part(raw.into_boxed_str(), true));
+        }
+        let items: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;
+        for item in items {
+            visit(part(item.get().into(), false))?;
         }
         Ok(())
     })

@@ -1,68 +1,114 @@
-//! The conversion on every core: the reading thread gathers the V2 items it reads into
-//! batches and hands them to the workers in turn; it takes the converted batches back
-//! in the same turn, so the file and the report come out in the order a single thread
-//! would write them. A few batches at most are out at a time, which bounds the memory.
+//! The conversion on every core: the reading thread hands the workers the list answers
+//! it reads, gathered into batches, in turn; each worker parses, selects and converts
+//! the items, and the reading thread takes the converted batches back in the same turn,
+//! so the file and the report come out in the order a single thread would write them. A
+//! few batches at most are out at a time, which bounds the memory.
 
 use std::collections::HashMap;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::Scope;
 
-use aas_v3::{Asset, Converter, Node, Tally};
+use aas_client::{NodePath, Selection};
+use aas_v3::{Asset, Change, Converter, Node, Tally};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::answers::unreadable;
+use crate::answers::{unreadable, wanted};
 use crate::output::Written;
-use crate::report::JsonLines;
 use crate::{Error, Result};
 
-/// A batch is sent on when it holds this many bytes of V2 JSON, or this many items.
-const BATCH_BYTES: usize = 1 << 20;
+/// A batch is sent on when it holds this many bytes of V2 JSON, or this many answers.
+pub(super) const BATCH_BYTES: usize = 1 << 20;
 const BATCH_ITEMS: usize = 512;
 /// Batches out at a time, per worker.
 const IN_FLIGHT: usize = 2;
+/// The root of the paths a worker records: the item's place in the environment is
+/// known only when its batch comes back (see [`Done::place`]).
+const ITEM: &str = "$";
 
-/// A V2 item to convert, with its index in its list of the V2 environment export
-/// (for the report's paths).
-pub(super) enum Item {
-    Shell(Box<RawValue>, usize),
-    Submodel(Box<RawValue>, usize),
+/// The environment's two lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum List {
+    Shells,
+    Submodels,
 }
 
-/// A converted batch: each item's list and its V3 JSON, the changes as JSON lines.
+impl List {
+    pub fn name(self) -> &'static str {
+        match self {
+            List::Shells => "assetAdministrationShells",
+            List::Submodels => "submodels",
+        }
+    }
+}
+
+/// V2 JSON to convert: a list answer whole, or one item of a list answer too large to
+/// hand over whole; with where it was answered (for the selection).
+pub(super) struct Part {
+    pub list: List,
+    pub path: NodePath,
+    pub v2: Box<str>,
+    pub whole: bool,
+}
+
+/// A selected item, converted: its V3 JSON (none when nothing of it is kept), and its
+/// changes with paths relative to it.
+pub(super) struct Done {
+    pub list: List,
+    pub json: Option<Vec<u8>>,
+    pub changes: Vec<Change>,
+}
+
+impl Done {
+    /// The changes, their paths placed at the item's index `i` in its list.
+    pub fn place(self, i: usize) -> impl Iterator<Item = Change> {
+        let list = self.list.name();
+        self.changes.into_iter().map(move |mut change| {
+            // Changes of the shell's Asset have their own root.
+            if let Some(rest) = change.path.strip_prefix(ITEM) {
+                change.path = format!("{list}[{i}]{rest}");
+            }
+            change
+        })
+    }
+}
+
+/// A converted batch: its selected items in order, and the count of its changes.
 pub(super) struct Converted {
-    pub items: Vec<(&'static str, Vec<u8>)>,
-    pub changes: Vec<u8>,
+    pub items: Vec<Done>,
     pub tally: Tally,
 }
 
 /// The Assets of the shells, by shell id, as the registry sent them.
 pub(super) type AssetsByShell = HashMap<String, Box<RawValue>>;
 
+/// What every worker reads.
+pub(super) struct Context<'c> {
+    pub assets: &'c AssetsByShell,
+    pub selection: &'c Selection,
+    pub packaged: bool,
+}
+
 pub(super) struct Workers {
-    to: Vec<Sender<Vec<Item>>>,
+    to: Vec<Sender<Vec<Part>>>,
     from: Vec<Receiver<Result<Converted>>>,
-    batch: Vec<Item>,
+    batch: Vec<Part>,
     batch_bytes: usize,
     sent: usize,
     taken: usize,
 }
 
 impl Workers {
-    /// One worker per core, converting for an AASX package when `packaged`.
-    pub fn start<'scope>(
-        scope: &'scope Scope<'scope, '_>,
-        assets: &'scope AssetsByShell,
-        packaged: bool,
-    ) -> Self {
+    /// One worker per core.
+    pub fn start<'scope>(scope: &'scope Scope<'scope, '_>, context: &'scope Context) -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let (mut to, mut from) = (Vec::new(), Vec::new());
         for _ in 0..cores {
-            let (batch_in, batches) = channel::<Vec<Item>>();
+            let (batch_in, batches) = channel::<Vec<Part>>();
             let (done, done_out) = channel();
             scope.spawn(move || {
                 for batch in batches {
-                    if done.send(convert(batch, assets, packaged)).is_err() {
+                    if done.send(convert(batch, context)).is_err() {
                         break;
                     }
                 }
@@ -80,11 +126,10 @@ impl Workers {
         }
     }
 
-    /// Adds `item` to the batch; hands `done` the batches that come back meanwhile.
-    pub fn push(&mut self, item: Item, done: &mut impl FnMut(Converted) -> Written) -> Written {
-        let (Item::Shell(raw, _) | Item::Submodel(raw, _)) = &item;
-        self.batch_bytes += raw.get().len();
-        self.batch.push(item);
+    /// Adds `part` to the batch; hands `done` the batches that come back meanwhile.
+    pub fn push(&mut self, part: Part, done: &mut impl FnMut(Converted) -> Written) -> Written {
+        self.batch_bytes += part.v2.len();
+        self.batch.push(part);
         if self.batch_bytes >= BATCH_BYTES || self.batch.len() >= BATCH_ITEMS {
             self.send(done)?;
         }
@@ -128,43 +173,59 @@ fn gone() -> Error {
     Error::Stopped
 }
 
-fn convert(batch: Vec<Item>, assets: &AssetsByShell, packaged: bool) -> Result<Converted> {
-    let mut changes = JsonLines(Vec::new());
+fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> {
+    let mut converted = Converted {
+        items: Vec::new(),
+        tally: Tally::default(),
+    };
+    for part in &batch {
+        // The trees borrow their texts from the V2 JSON, which outlives them.
+        let items: Vec<Node> = match part.whole {
+            true => serde_json::from_str(&part.v2),
+            false => serde_json::from_str(&part.v2).map(|item| vec![item]),
+        }
+        .map_err(unreadable)?;
+        for v2 in items {
+            let id_short = || v2.get("idShort").and_then(Node::as_str);
+            if context.selection.is_everything()
+                || wanted(
+                    context.selection,
+                    &part.path,
+                    identification_id(&v2),
+                    id_short(),
+                )
+            {
+                converted
+                    .items
+                    .push(item(v2, part.list, context, &mut converted.tally)?);
+            }
+        }
+    }
+    Ok(converted)
+}
+
+fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Done> {
+    let mut changes = Vec::new();
     let mut converter = Converter::new(&mut changes);
-    if packaged {
+    if context.packaged {
         // The service serves no files: the package holds the environment alone.
         converter = converter.in_package(Default::default());
     }
-    let mut items = Vec::with_capacity(batch.len());
-    for item in &batch {
-        let (Item::Shell(raw, i) | Item::Submodel(raw, i)) = item;
-        // The tree borrows its texts from the V2 JSON, which outlives it.
-        let v2: Node = serde_json::from_str(raw.get()).map_err(unreadable)?;
-        let converted = match item {
-            Item::Shell(..) => {
-                let asset = asset_of(&v2, assets)?;
-                let at = format!("assetAdministrationShells[{i}]");
-                converter
-                    .shell(v2, &at, asset)?
-                    .map(|v| ("assetAdministrationShells", v))
-            }
-            Item::Submodel(..) => {
-                let at = format!("submodels[{i}]");
-                converter.submodel(v2, &at)?.map(|v| ("submodels", v))
-            }
-        };
-        if let Some((list, value)) = converted {
-            // About as long as the V2 JSON: written without growing.
-            let mut json = Vec::with_capacity(raw.get().len());
-            serde_json::to_writer(&mut json, &value).map_err(unreadable)?;
-            items.push((list, json));
+    let value = match list {
+        List::Shells => {
+            let asset = asset_of(&v2, context.assets)?;
+            converter.shell(v2, ITEM, asset)?
         }
-    }
-    let tally = converter.tally().clone();
-    Ok(Converted {
-        items,
-        changes: changes.0,
-        tally,
+        List::Submodels => converter.submodel(v2, ITEM)?,
+    };
+    tally.merge(converter.tally());
+    let json = value
+        .map(|value| serde_json::to_vec(&value).map_err(unreadable))
+        .transpose()?;
+    Ok(Done {
+        list,
+        json,
+        changes,
     })
 }
 

@@ -313,11 +313,13 @@ impl Backend for Postgres {
                     let _ = rows.send(Err(e));
                 }
             });
+            let mut unpacker = content::Unpacker::new();
             for answer in queue {
                 let answer = answer.map_err(|e| unreadable(std::io::Error::other(e)))?;
                 let [asset_type, aas_id, submodel] = &answer.keys;
-                let mut body: Box<dyn Read> =
-                    content::reader(answer.bytes.as_slice(), answer.zstd).map_err(unreadable)?;
+                let mut body: Box<dyn Read> = unpacker
+                    .reader(answer.bytes.as_slice(), answer.zstd)
+                    .map_err(unreadable)?;
                 visit([asset_type, aas_id, submodel], &answer.url, &mut body)?;
             }
             Ok(())

@@ -237,6 +237,7 @@ impl Backend for Sqlite {
         let mut rows = statement
             .query(params![id, level(at), READ_IN_PIECES])
             .map_err(sql)?;
+        let mut unpacker = content::Unpacker::new();
         while let Some(row) = rows.next().map_err(sql)? {
             let text = |i| row.get_ref(i).and_then(|v| Ok(v.as_str()?)).map_err(sql);
             let keys = [text(0)?, text(1)?, text(2)?];
@@ -247,7 +248,7 @@ impl Backend for Sqlite {
                 .and_then(|v| Ok(v.as_blob_or_null()?))
                 .map_err(sql)?;
             let mut body = match small {
-                Some(bytes) => content::reader(bytes, zstd),
+                Some(bytes) => unpacker.reader(bytes, zstd),
                 // A large body (a big plant's registry) is read from its row piece by
                 // piece, never whole.
                 None => {
@@ -255,7 +256,7 @@ impl Backend for Sqlite {
                     let blob = (self.conn)
                         .blob_open(rusqlite::MAIN_DB, "contents", "bytes", body, true)
                         .map_err(sql)?;
-                    content::reader(std::io::BufReader::new(blob), zstd)
+                    unpacker.reader(std::io::BufReader::new(blob), zstd)
                 }
             }
             .map_err(failed)?;
