@@ -176,6 +176,7 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
         Store::Busy { .. } | Store::BusyTeam { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
         Store::TooNewTeam { .. } | Store::NotMigrated { .. } => ErrorKind::Config,
+        Store::ReadOnlyTeam { .. } => ErrorKind::NotAllowed,
         // The team store's server not reached, or lost.
         Store::Postgres { source, .. } if source.as_db_error().is_none() => ErrorKind::Offline,
         Store::Postgres { .. } => ErrorKind::Server,

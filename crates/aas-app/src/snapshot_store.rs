@@ -93,6 +93,19 @@ impl SnapshotStore {
         &self.path
     }
 
+    /// Makes a team store's tables (`create`), or brings them up to date, letting the
+    /// roles `readers` read them (see `Store::init_team`); the schema version found
+    /// before. A snapshot file needs neither: a take makes it, a read updates it.
+    pub fn init_team(&self, create: bool, readers: &[String]) -> Result<i64> {
+        let Some(url) = self.path.to_str().filter(|p| aas_snapshot::is_url(p)) else {
+            return Err(Error::BadRequest(format!(
+                "{} is a snapshot file, not a team store (a postgres:// URL): a file needs no init, a take makes it",
+                self.path.display()
+            )));
+        };
+        Ok(Store::init_team(url, create, readers)?)
+    }
+
     /// `read` with the store's reader (it never creates or changes a store).
     pub fn read<T>(&self, read: impl FnOnce(&Store) -> aas_snapshot::Result<T>) -> Result<T> {
         let mut reader = lock(&self.reader);

@@ -90,6 +90,11 @@ pub enum Command {
     /// hash), list them, remove one.
     #[command(subcommand)]
     Snapshot(SnapshotCommand),
+    /// The team store (a PostgreSQL database named by --store postgres://…): make its
+    /// tables or bring them up to date, as its writer role. The database and the roles
+    /// come from its administrator (see the README's "Team store").
+    #[command(subcommand)]
+    Store(StoreCommand),
     /// Search the elements of a snapshot (the plant's latest complete one unless
     /// --snapshot): idShort paths, values, language texts, semanticIds, descriptions.
     /// Every word must match; the last may be the start of a word.
@@ -186,6 +191,25 @@ pub enum SnapshotCommand {
     /// Remove a snapshot, and every stored answer no other snapshot uses.
     Rm {
         id: i64,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Make the snapshot tables in an empty database, and let each --reader role (the
+    /// desktops') read them. Run again to add readers.
+    Init {
+        /// A role that may read the store, not write it (repeatable).
+        #[arg(long = "reader", value_name = "ROLE")]
+        readers: Vec<String>,
+        #[command(flatten)]
+        store: StoreArg,
+    },
+    /// Bring the tables up to date with this version of aasmd. Desktops of an older
+    /// version can no longer read the store: update them with it.
+    Migrate {
         #[command(flatten)]
         store: StoreArg,
     },

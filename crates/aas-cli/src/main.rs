@@ -64,6 +64,7 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             file, out, strict, ..
         } => convert::run(&file, &out, strict).await,
         cli::Command::Snapshot(command) => snapshot::run(&args.connection, command).await,
+        cli::Command::Store(command) => snapshot::store(command),
         cli::Command::Search {
             query,
             snapshot,

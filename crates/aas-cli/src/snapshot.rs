@@ -12,7 +12,7 @@ use aas_export::Format;
 use aas_model::AssetType;
 use aas_snapshot::{ChangeKind, SnapshotInfo};
 
-use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg};
+use crate::cli::{ConnectionArgs, SnapshotCommand, StoreArg, StoreCommand};
 use crate::crawl::{cancel_on_ctrl_c, outcome, took, CrawlProgress};
 use crate::error::CliError;
 use crate::query::{connection, source};
@@ -40,6 +40,27 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             Ok(())
         }
     }
+}
+
+/// `aasmd store init|migrate`.
+pub fn store(command: StoreCommand) -> Result<(), CliError> {
+    let (create, readers, store) = match command {
+        StoreCommand::Init { readers, store } => (true, readers, store),
+        StoreCommand::Migrate { store } => (false, Vec::new(), store),
+    };
+    let found = store_of(&store)?.init_team(create, &readers)?;
+    let schema = aas_snapshot::Store::team_schema();
+    match found {
+        0 => eprintln!("aasmd: the team store's tables are made (schema {schema})"),
+        _ if found < schema => {
+            eprintln!("aasmd: the team store is migrated (schema {found} → {schema})")
+        }
+        _ => eprintln!("aasmd: the team store is up to date (schema {schema})"),
+    }
+    for reader in &readers {
+        eprintln!("aasmd: {reader} may read it");
+    }
+    Ok(())
 }
 
 /// `aasmd search`.

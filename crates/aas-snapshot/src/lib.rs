@@ -104,14 +104,28 @@ pub enum Error {
     },
     /// The team store's tables are older than this app (or not made yet): only its
     /// writer role may make or migrate them.
-    #[error("the team store {store} has schema {found}, this app needs {}: run `aasmd store migrate --store URL` with the writer role", postgres::latest())]
+    #[error("the team store {store} {}", not_migrated(*.found))]
     NotMigrated { store: String, found: i64 },
+    /// The team store's role may only read: takes and removals are the writer role's.
+    #[error("the team store {store} lets {user} only read: browsing, searching, comparing and exporting its snapshots work, but taking or removing one is for the team's writer role (its scheduled take)")]
+    ReadOnlyTeam { store: String, user: String },
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// What a team store of schema `found` lacks, and who mends it.
+fn not_migrated(found: i64) -> String {
+    match found {
+        0 => "has no snapshot tables yet: the writer role makes them with `aasmd store init --store URL`".to_owned(),
+        _ => format!(
+            "has schema {found}, this app needs {}: the writer role brings it up to date with `aasmd store migrate --store URL`",
+            postgres::latest()
+        ),
+    }
+}
 
 /// PostgreSQL's own words for what failed (the driver's display of a server error is
 /// only "db error").

@@ -34,6 +34,18 @@ impl Store {
         })
     }
 
+    /// Makes a team store's tables in the (empty) database at `url`, or, when not
+    /// `create`, brings older ones up to date; lets the roles `readers` read them.
+    /// Returns the schema version found before (0: none). Only the writer role can.
+    pub fn init_team(url: &str, create: bool, readers: &[String]) -> Result<i64> {
+        Postgres::init(url, create, readers)
+    }
+
+    /// The schema version this build reads and writes.
+    pub fn team_schema() -> i64 {
+        crate::postgres::latest()
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

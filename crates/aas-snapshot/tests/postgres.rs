@@ -2,7 +2,8 @@
 //! store (SQLite) over the same crawl of the demo service: the same snapshots listed,
 //! the same export byte for byte, the same search hits in the same order, the same
 //! diff; one take per plant at a time; a snapshot being taken is not removed; a server
-//! that goes down mid-take ends the take with clear words and keeps what came before.
+//! that goes down mid-take ends the take with clear words and keeps what came before;
+//! the tables made and migrated by the writer role only, a reader role refused writes.
 
 #[path = "support/cluster.rs"]
 mod cluster;
@@ -56,9 +57,12 @@ async fn take_into(
         .collect()
 }
 
+/// A new database with the store's tables, made as `aasmd store init` makes them.
 fn team_store(cluster: &Cluster, db: &str) -> String {
     cluster.psql("postgres", &format!("CREATE DATABASE {db}"));
-    cluster.url(db)
+    let url = cluster.url(db);
+    assert_eq!(Store::init_team(&url, true, &[]).expect("init"), 0);
+    url
 }
 
 fn sqlite_store(name: &str) -> PathBuf {
@@ -194,4 +198,68 @@ async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came
     assert!(!list[1].complete, "the lost take: {:?}", list[1]);
     assert!(list[2].complete && list[2].id == next[0].id);
     assert_eq!(list[2].nodes, whole[0].nodes);
+}
+
+#[tokio::test]
+async fn the_writer_role_makes_the_tables_and_a_reader_role_reads_but_cannot_write() {
+    let cluster = Cluster::start();
+    for role in ["scheduler", "desktop"] {
+        cluster.role(role);
+    }
+    cluster.psql("postgres", "CREATE DATABASE plants OWNER scheduler");
+    let (writer, reader) = (
+        cluster.url_as("scheduler", "plants"),
+        cluster.url_as("desktop", "plants"),
+    );
+    let said = |e: Error| {
+        let message = e.to_string();
+        assert!(!message.contains(cluster.password()), "{message}");
+        (e, message)
+    };
+
+    // Nothing opens a database without the tables, and `migrate` does not make them.
+    let (e, message) = said(Store::open(writer.as_ref(), Access::Create).expect_err("no tables"));
+    assert!(
+        matches!(e, Error::NotMigrated { found: 0, .. }),
+        "{message}"
+    );
+    assert!(message.contains("aasmd store init"), "{message}");
+    let (_, message) = said(Store::init_team(&writer, false, &[]).expect_err("migrate"));
+    assert!(message.contains("aasmd store init"), "{message}");
+    // A role that may not make them is told by the server.
+    let (_, message) = said(Store::init_team(&reader, true, &[]).expect_err("reader"));
+    assert!(message.contains("permission denied"), "{message}");
+
+    assert_eq!(
+        Store::init_team(&writer, true, &["desktop".to_owned()]).expect("init"),
+        0
+    );
+    let schema = Store::team_schema();
+    assert_eq!(Store::init_team(&writer, true, &[]).expect("again"), schema);
+    assert_eq!(
+        Store::init_team(&writer, false, &[]).expect("migrate"),
+        schema
+    );
+
+    let (_sandbox, client) = demo().await;
+    let mut scheduler = Store::open(writer.as_ref(), Access::Create).expect("writer");
+    let taken = take_into(&mut [&mut scheduler], &client, SystemTime::now()).await;
+
+    // The desktop reads everything the writer wrote…
+    let desktop = Store::open(reader.as_ref(), Access::Read).expect("reader");
+    assert_eq!(desktop.list(None).expect("list"), taken);
+    assert!(!desktop
+        .search(taken[0].id, "SN-M-0001", 5)
+        .expect("search")
+        .is_empty());
+    // …and is told why it cannot take or remove, before any row is touched.
+    for access in [Access::Create, Access::Write] {
+        let (e, message) = said(Store::open(reader.as_ref(), access).expect_err("read-only"));
+        assert!(matches!(e, Error::ReadOnlyTeam { .. }), "{message}");
+        assert!(
+            message.contains("desktop") && message.contains("writer role"),
+            "{message}"
+        );
+    }
+    assert_eq!(desktop.list(None).expect("list"), taken);
 }

@@ -35,35 +35,59 @@ pub(crate) struct Postgres {
 }
 
 impl Postgres {
-    /// Opens the store at `url` for `access`: a write brings the schema up to date (a
-    /// new database gets the store's tables), a read only checks it.
+    /// Opens the store at `url` for `access`. Its tables must be this app's version:
+    /// only `aasmd store init|migrate` ([`Postgres::init`]) makes or changes them, so
+    /// that a new desktop never migrates a store older desktops still read. A take or
+    /// a removal needs a role that may write.
     pub(crate) fn open(url: &str, access: Access) -> Result<Postgres> {
         let mut conn = Conn::open(url)?;
-        let found = conn.run(|client| {
+        let (found, user, writes) = conn.run(|client| {
             let mut tx = client.transaction()?;
-            let found = match access {
-                Access::Read => schema::version(&mut tx)?,
-                Access::Write | Access::Create => schema::migrate(&mut tx)?,
-            };
+            let found = schema::version(&mut tx)?;
+            let user: String = tx.query_one("SELECT current_user::text", &[])?.get(0);
+            let writes = found == schema::latest() && schema::writes(&mut tx)?;
             tx.commit()?;
-            Ok(found)
+            Ok((found, user, writes))
         })?;
-        if found > schema::latest() {
-            return Err(Error::TooNewTeam {
+        check_version(url, found)?;
+        if access != Access::Read && !writes {
+            return Err(Error::ReadOnlyTeam {
                 store: shown(url),
-                found,
-                known: schema::latest(),
-            });
-        }
-        if access == Access::Read && found < schema::latest() {
-            return Err(Error::NotMigrated {
-                store: shown(url),
-                found,
+                user,
             });
         }
         Ok(Postgres {
             conn: RefCell::new(conn),
         })
+    }
+
+    /// Makes the store's tables in the database at `url` (`create`), or brings older
+    /// ones up to date (not `create`: a database without them is refused, so a
+    /// mistyped URL makes nothing), and lets each role of `readers` read them, and the
+    /// tables of later versions. Returns the version found.
+    pub(crate) fn init(url: &str, create: bool, readers: &[String]) -> Result<i64> {
+        let latest = schema::latest();
+        let mut conn = Conn::open(url)?;
+        let found = conn.run(|client| {
+            let mut tx = client.transaction()?;
+            let found = schema::version(&mut tx)?;
+            let fits = match create {
+                true => found == 0 || found == latest,
+                false => (1..=latest).contains(&found),
+            };
+            if fits {
+                schema::migrate(&mut tx)?;
+                schema::grant_reading(&mut tx, readers)?;
+                tx.commit()?;
+            }
+            Ok(found)
+        })?;
+        match found {
+            0 if !create => check_version(url, found),
+            1.. if found != latest && (create || found > latest) => check_version(url, found),
+            _ => Ok(()),
+        }?;
+        Ok(found)
     }
 
     fn run<T: Send>(
@@ -84,6 +108,24 @@ impl Postgres {
             .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
             .collect())
     }
+}
+
+/// Whether this app can read the store's tables of version `found`.
+fn check_version(url: &str, found: i64) -> Result<()> {
+    if found > schema::latest() {
+        return Err(Error::TooNewTeam {
+            store: shown(url),
+            found,
+            known: schema::latest(),
+        });
+    }
+    if found < schema::latest() {
+        return Err(Error::NotMigrated {
+            store: shown(url),
+            found,
+        });
+    }
+    Ok(())
 }
 
 /// The advisory lock of the takes of `plant` from `source`: the first 8 bytes of the

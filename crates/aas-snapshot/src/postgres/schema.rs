@@ -1,7 +1,7 @@
 //! The team store's tables in PostgreSQL, versioned in `store_schema`: each entry of
-//! [`MIGRATIONS`] takes the store one version further. Only the writer role runs them
-//! (`aasmd store init|migrate`, or a take); a reader of an older or newer schema is told
-//! what to do.
+//! [`MIGRATIONS`] takes the store one version further. Only the writer role runs them,
+//! through `aasmd store init|migrate`; a desktop of an older or newer schema is told
+//! what to do. Reader roles are granted reading.
 
 use postgres::Transaction;
 
@@ -101,6 +101,35 @@ pub(super) fn migrate(tx: &mut Transaction<'_>) -> Result<i64, postgres::Error> 
     let latest = latest() as i32;
     tx.execute("UPDATE store_schema SET version = $1", &[&latest])?;
     Ok(from)
+}
+
+/// Whether the connected role may take and remove snapshots: write every table.
+pub(super) fn writes(tx: &mut Transaction<'_>) -> Result<bool, postgres::Error> {
+    tx.query_one(
+        "SELECT bool_and(has_table_privilege(t, 'INSERT, UPDATE, DELETE'))
+         FROM unnest(ARRAY['snapshots', 'contents', 'nodes', 'answers', 'failures',
+                           'unreadable']) AS t",
+        &[],
+    )
+    .map(|row| row.get::<_, Option<bool>>(0).unwrap_or(false))
+}
+
+/// Lets each role of `readers` read the store: its tables now, and those later
+/// migrations of this (the writer) role make.
+pub(super) fn grant_reading(
+    tx: &mut Transaction<'_>,
+    readers: &[String],
+) -> Result<(), postgres::Error> {
+    for reader in readers {
+        // A role is a name, not a value: quoted as an identifier, never bound.
+        let role = format!("\"{}\"", reader.replace('"', "\"\""));
+        tx.batch_execute(&format!(
+            "GRANT USAGE ON SCHEMA public TO {role};
+             GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
+             ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO {role};"
+        ))?;
+    }
+    Ok(())
 }
 
 /// The advisory lock key migrations run under (any constant: "aasmd" in ASCII).

@@ -53,6 +53,28 @@ impl Cluster {
         )
     }
 
+    /// A URL of database `db` as `user` (a role `role` made), with its password.
+    pub fn url_as(&self, user: &str, db: &str) -> String {
+        format!(
+            "postgres://{user}:{}@127.0.0.1:{}/{db}",
+            self.role_password(user),
+            self.port
+        )
+    }
+
+    /// Makes a login role `name` (its password from [`Cluster::url_as`]).
+    pub fn role(&self, name: &str) {
+        let password = self.role_password(name);
+        self.psql(
+            "postgres",
+            &format!("CREATE ROLE {name} LOGIN PASSWORD '{password}'"),
+        );
+    }
+
+    fn role_password(&self, role: &str) -> String {
+        format!("{role}-{}", self.password)
+    }
+
     /// The superuser's password, which no message may show.
     pub fn password(&self) -> &str {
         &self.password
