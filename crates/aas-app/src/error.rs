@@ -175,7 +175,9 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
         Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
         Store::Busy { .. } | Store::BusyTeam { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
-        Store::TooNewTeam { .. } | Store::NotMigrated { .. } => ErrorKind::Config,
+        Store::TooNewTeam { .. } | Store::NotMigrated { .. } | Store::TeamUrl { .. } => {
+            ErrorKind::Config
+        }
         Store::ReadOnlyTeam { .. } => ErrorKind::NotAllowed,
         // The team store's server not reached, or lost.
         Store::Postgres { source, .. } if source.as_db_error().is_none() => ErrorKind::Offline,

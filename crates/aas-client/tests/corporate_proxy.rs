@@ -231,7 +231,7 @@ async fn https_is_tunnelled_and_the_proxy_sees_no_token_or_secret() {
     let proxy = Tinyproxy::start(&dir);
     let (relay, sent) = recording_relay(proxy.addr).await;
     let ip = network_address().to_string();
-    let (ca, cert, key) = support::make_certificates(&dir.join("tls"), &[&ip], false);
+    let (ca, cert, key) = support::certificates::make_certificates(&dir.join("tls"), &[&ip], false);
     let (_sandbox, conn) = service(Some(TlsFiles { cert, key })).await;
     assert!(
         conn.registry_url.starts_with("https://"),

@@ -210,7 +210,7 @@ fn make_certificates(dir: &Path, wrong: ServerCertificate) -> (PathBuf, PathBuf,
         _ => &["127.0.0.1", "localhost"],
     };
     let expired = matches!(wrong, ServerCertificate::Expired);
-    support::make_certificates(dir, names, expired)
+    support::certificates::make_certificates(dir, names, expired)
 }
 
 /// An https sandbox with a certificate made by [`make_certificates`] and its connection

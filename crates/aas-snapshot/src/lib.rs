@@ -92,6 +92,10 @@ pub enum Error {
         #[source]
         source: ::postgres::Error,
     },
+    /// The team store's URL asks for something that cannot be done (an unknown
+    /// `sslmode`, a root certificate that cannot be read).
+    #[error("the team store {store}: {reason}")]
+    TeamUrl { store: String, reason: String },
     /// Another take of the plant from the same source is running against the team store.
     #[error("another snapshot of {plant} is being taken into the team store {store} (by a scheduled take or another desktop); wait for it to end")]
     BusyTeam { store: String, plant: String },
@@ -136,10 +140,32 @@ fn postgres_reason(e: &::postgres::Error) -> String {
             "the connection was lost (the server stopped or restarted)".to_owned()
         }
         None => match std::error::Error::source(e) {
+            Some(cause) if refused_certificate(cause) => format!(
+                "{e}: {cause} (the server's certificate must be signed by the CA of sslrootcert and, for sslmode=verify-full, name the URL's host)"
+            ),
             Some(cause) => format!("{e}: {cause}"),
             None => e.to_string(),
         },
     }
+}
+
+/// Whether `cause` (or what it wraps) is TLS refusing the server's certificate.
+fn refused_certificate(cause: &(dyn std::error::Error + 'static)) -> bool {
+    let mut at = Some(cause);
+    while let Some(e) = at {
+        if let Some(rustls::Error::InvalidCertificate(_)) = e.downcast_ref::<rustls::Error>() {
+            return true;
+        }
+        // io::Error hides what it wraps from `source()`.
+        at = match e
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(inner) => Some(inner),
+            None => e.source(),
+        };
+    }
+    false
 }
 
 impl Error {

@@ -3,8 +3,11 @@
 //! the same export byte for byte, the same search hits in the same order, the same
 //! diff; one take per plant at a time; a snapshot being taken is not removed; a server
 //! that goes down mid-take ends the take with clear words and keeps what came before;
-//! the tables made and migrated by the writer role only, a reader role refused writes.
+//! the tables made and migrated by the writer role only, a reader role refused writes;
+//! TLS used and checked as `sslmode` and `sslrootcert` say.
 
+#[path = "../../aas-client/tests/support/certificates.rs"]
+mod certificates;
 #[path = "support/cluster.rs"]
 mod cluster;
 
@@ -262,4 +265,54 @@ async fn the_writer_role_makes_the_tables_and_a_reader_role_reads_but_cannot_wri
         );
     }
     assert_eq!(desktop.list(None).expect("list"), taken);
+}
+
+#[test]
+fn tls_is_used_and_checked_as_sslmode_and_sslrootcert_say() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let made =
+        |name: &str| certificates::make_certificates(&dir.path().join(name), &["localhost"], false);
+    let ((ca, cert, key), (other_ca, _, _)) = (made("tls"), made("other"));
+    let cluster = Cluster::start_tls(&cert, &key);
+    cluster.psql("postgres", "CREATE DATABASE tls");
+    let by_ip = cluster.url("tls");
+    let by_name = by_ip.replace("127.0.0.1", "localhost");
+    let (ca, other_ca) = (ca.display(), other_ca.display());
+    let connect = |url: String| {
+        Store::init_team(&url, true, &[]).map_err(|e| {
+            let message = e.to_string();
+            assert!(!message.contains(cluster.password()), "{message}");
+            message
+        })
+    };
+
+    for fine in [
+        format!("{by_name}?sslmode=verify-full&sslrootcert={ca}"),
+        format!("{by_ip}?sslmode=verify-ca&sslrootcert={ca}"),
+        format!("{by_ip}?sslmode=require"),
+        by_ip.clone(),
+    ] {
+        connect(fine.clone()).unwrap_or_else(|e| panic!("{fine}: {e}"));
+    }
+    for (refused, words) in [
+        // The server takes TLS only: plain is refused by it.
+        (format!("{by_ip}?sslmode=disable"), "no encryption"),
+        // The certificate names localhost, not the address.
+        (
+            format!("{by_ip}?sslmode=verify-full&sslrootcert={ca}"),
+            "certificate",
+        ),
+        (
+            format!("{by_name}?sslmode=verify-full&sslrootcert={other_ca}"),
+            "signed by the CA of sslrootcert",
+        ),
+        (
+            format!("{by_name}?sslmode=verify-full&sslrootcert=/no/such/ca.pem"),
+            "cannot be read",
+        ),
+        (format!("{by_name}?sslmode=verify"), "not one of disable"),
+    ] {
+        let message = connect(refused.clone()).expect_err(&refused);
+        assert!(message.contains(words), "{refused}: {message}");
+    }
 }

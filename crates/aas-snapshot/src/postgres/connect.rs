@@ -1,13 +1,15 @@
-//! Reaching a team store: a `postgres://` URL as libpq reads it, its password from the
-//! URL, `PGPASSWORD` or the password file (`PGPASSFILE`, else `~/.pgpass`) as libpq
-//! looks for it, and the store named in messages without its password.
+//! Reaching a team store: a `postgres://` URL as libpq reads it (TLS as its `sslmode`
+//! and `sslrootcert` say: `tls`), its password from the URL, `PGPASSWORD` or the
+//! password file (`PGPASSFILE`, else `~/.pgpass`) as libpq looks for it, and the store
+//! named in messages without its password.
 
 use std::path::PathBuf;
 use std::str::FromStr;
 
 use postgres::config::Host;
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config};
 
+use super::tls;
 use crate::{Error, Result};
 
 /// Whether `store` names a PostgreSQL store rather than a SQLite file.
@@ -41,7 +43,14 @@ pub(crate) struct Conn {
 impl Conn {
     /// Connects to the store at `url`.
     pub(crate) fn open(url: &str) -> Result<Conn> {
-        let mut config = Config::from_str(url).map_err(sql_error(url))?;
+        let tls_refused = |reason| Error::TeamUrl {
+            store: shown(url),
+            reason,
+        };
+        let (tls, driver_url) = tls::split(url).map_err(tls_refused)?;
+        let mut config = Config::from_str(&driver_url).map_err(sql_error(url))?;
+        config.ssl_mode(tls.ssl_mode());
+        let connector = tls.connector().map_err(tls_refused)?;
         if config.get_password().is_none() {
             if let Some(password) = password_for(&config) {
                 config.password(password);
@@ -49,7 +58,7 @@ impl Conn {
         }
         config.application_name("aas-browser");
         config.connect_timeout(std::time::Duration::from_secs(10));
-        let client = off_runtime(|| config.connect(NoTls)).map_err(sql_error(url))?;
+        let client = off_runtime(|| config.connect(connector)).map_err(sql_error(url))?;
         Ok(Conn {
             client: Some(client),
             url: url.to_owned(),

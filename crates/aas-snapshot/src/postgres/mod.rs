@@ -5,6 +5,7 @@
 
 mod connect;
 mod schema;
+mod tls;
 mod writer;
 
 use std::cell::RefCell;

@@ -1,3 +1,4 @@
+#![allow(dead_code)] // each test binary that includes it uses part of it
 //! A throwaway PostgreSQL server for tests: Debian's binaries, a cluster made in a
 //! temporary folder (as the `postgres` user when the tests run as root, since initdb
 //! refuses root), listening on a free loopback port with a random password, stopped
@@ -17,6 +18,16 @@ impl Cluster {
     /// Starts a cluster; panics with what is missing when PostgreSQL is not installed
     /// (the README's test command installs it).
     pub fn start() -> Cluster {
+        Self::start_with(None)
+    }
+
+    /// Starts a cluster that takes TLS connections only (`hostssl`), presenting the
+    /// PEM certificate `cert` with its key `key`.
+    pub fn start_tls(cert: &Path, key: &Path) -> Cluster {
+        Self::start_with(Some((cert, key)))
+    }
+
+    fn start_with(tls: Option<(&Path, &Path)>) -> Cluster {
         let bin = binaries();
         let dir = tempfile::tempdir().expect("a folder for the cluster");
         let password = format!("pw-{:x}", rand_u64());
@@ -35,6 +46,9 @@ impl Cluster {
                 "postgres".as_ref(),
             ],
         );
+        if let Some((cert, key)) = tls {
+            serve_tls_only(dir.path(), cert, key);
+        }
         let cluster = Cluster {
             port: free_port(),
             bin,
@@ -142,6 +156,36 @@ impl Drop for Cluster {
     fn drop(&mut self) {
         self.pg_ctl_stop();
     }
+}
+
+/// The cluster in `dir` takes TLS connections only, with `cert` and `key`.
+fn serve_tls_only(dir: &Path, cert: &Path, key: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let data = dir.join("data");
+    for (from, to) in [(cert, "server.crt"), (key, "server.key")] {
+        std::fs::copy(from, data.join(to)).expect("certificate copied");
+    }
+    // The server refuses a key others may read.
+    std::fs::set_permissions(
+        data.join("server.key"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .expect("key made private");
+    let conf = data.join("postgresql.conf");
+    let mut text = std::fs::read_to_string(&conf).expect("postgresql.conf");
+    text.push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+    std::fs::write(&conf, text).expect("postgresql.conf written");
+    let hba = data.join("pg_hba.conf");
+    let text = std::fs::read_to_string(&hba).expect("pg_hba.conf");
+    let tls_only: String = text
+        .lines()
+        .map(|line| match line.strip_prefix("host ") {
+            Some(rest) => format!("hostssl {rest}\n"),
+            None => format!("{line}\n"),
+        })
+        .collect();
+    std::fs::write(&hba, tls_only).expect("pg_hba.conf written");
+    hand_to_postgres(dir);
 }
 
 /// Debian's server binaries, the newest version installed.
