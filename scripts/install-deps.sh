@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what building (`run`), testing (`test`) or packaging (`package`) needs on Debian 12.
+# Installs what building (`run`), testing (`test`), packaging (`package`) or the Windows
+# cross-build and its Wine tests (`windows`) need on Debian 12.
 # Idempotent: packages already present are skipped quickly.
 set -euo pipefail
 what=${1:-run}
@@ -10,10 +11,17 @@ build_pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcore
 test_pkgs=(xvfb webkit2gtk-driver gnome-keyring dbus-daemon xauth imagemagick xclip tinyproxy postgresql)
 # What scripts/test-deb.sh uses besides the test tools: desktop-file-validate, xwininfo, gio.
 package_pkgs=("${test_pkgs[@]}" desktop-file-utils x11-utils libglib2.0-bin)
+# `make package-windows` / `test-windows`: the MinGW-w64 C compiler and binutils (linker,
+# strip, objdump) for x86_64-pc-windows-gnu, makensis for the installer, 7-Zip for the
+# portable zip and to list the installer, ImageMagick for the .ico, Wine 8 (64-bit only)
+# and Xvfb (xwininfo to see the app's windows) to try the exes headless.
+windows_pkgs=(gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 nsis p7zip-full imagemagick
+  wine wine64 xvfb xauth x11-utils)
 
 pkgs=("${build_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
 [ "$what" = package ] && pkgs+=("${package_pkgs[@]}")
+[ "$what" = windows ] && pkgs+=("${windows_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -31,6 +39,11 @@ if [ "$what" = package ] && ! command -v cargo-tauri >/dev/null; then
   # Tauri's bundler; built in its own temporary target dir (≈7 min) so it never holds
   # the lock of the shared one.
   env -u CARGO_TARGET_DIR cargo install tauri-cli --locked --version '^2'
+fi
+if [ "$what" = windows ]; then
+  # Rust's standard library for the Windows target (rustup downloads it from its own
+  # server, as it did the toolchain).
+  rustup target list --installed | grep -qx x86_64-pc-windows-gnu || rustup target add x86_64-pc-windows-gnu
 fi
 if [ "$what" = test ]; then
   # `make fuzz-replay`: the fuzz targets build with nightly Rust, through cargo-fuzz

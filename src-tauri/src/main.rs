@@ -84,6 +84,8 @@ fn main() {
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {
+        // Also in the log file: a Windows release build has no console to show stderr.
+        tracing::error!(error = %e, "the app could not start or stopped with an error");
         eprintln!("aas-browser: {e}");
         std::process::exit(1);
     }
