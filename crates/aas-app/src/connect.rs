@@ -194,19 +194,17 @@ fn replace<T>(field: &mut Option<T>, with: Option<T>) {
 mod tests {
     use super::*;
 
-    fn file(json: &str) -> ConnectionSource {
-        let path = std::env::temp_dir().join(format!(
-            "aas-connect-{}-{}.json",
-            std::process::id(),
-            json.len()
-        ));
+    fn file(dir: &tempfile::TempDir, json: &str) -> ConnectionSource {
+        let path = dir.path().join("connection.json");
         std::fs::write(&path, json).expect("write");
         ConnectionSource::File(path)
     }
 
     #[test]
     fn flags_replace_the_files_fields_and_missing_ones_are_named() {
+        let dir = tempfile::tempdir().expect("a folder");
         let source = file(
+            &dir,
             r#"{"registry_url":"http://127.0.0.1:1","gateway_url":"http://127.0.0.1:1/g","auth_url":"http://127.0.0.1:1","realm":"r","client_id":"c","client_secret":"s","user_token":"u","plants":["P"]}"#,
         );
         let conn = source

@@ -13,19 +13,22 @@ fn types() -> Vec<String> {
     vec!["machine".into(), "tool".into()]
 }
 
-/// The demo app over a store of its own in a fresh folder.
-async fn app_with_store(test: &str) -> App {
-    let dir = std::env::temp_dir().join(format!("aas-jobs-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    App::start_with_demo()
+/// The demo app over a store of its own in a fresh folder, removed when the folder is
+/// dropped.
+async fn app_with_store() -> (App, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a folder");
+    let app = App::start_with_demo()
         .await
         .expect("demo service")
-        .with_store(aas_app::SnapshotStore::at(dir.join("snapshots.sqlite3")))
+        .with_store(aas_app::SnapshotStore::at(
+            dir.path().join("snapshots.sqlite3"),
+        ));
+    (app, dir)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
-    let app = app_with_store("busy").await;
+    let (app, _dir) = app_with_store().await;
     let wanted = types();
     // An export holds the one job slot while its save dialog is open (`join!` polls it
     // first, so it has the slot before the others ask).
@@ -95,7 +98,7 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_that_cannot_be_written_names_the_file_and_the_os_error() {
-    let app = app_with_store("unwritable").await;
+    let (app, _dir) = app_with_store().await;
     app.take_snapshot("DEMO-01".into(), &types(), |_| {})
         .await
         .expect("taken");

@@ -9,16 +9,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{temp_dir, Sandbox, AASMD};
+use support::{aasmd_with_store, temp_dir, Sandbox, AASMD};
 
 fn aasmd(config: &Path, store: &Path, args: &[&str]) -> Output {
-    Command::new(AASMD)
-        .arg("--config")
-        .arg(config)
-        .args(args)
-        .env("AASMD_STORE", store)
-        .output()
-        .expect("aasmd runs")
+    aasmd_with_store(config, store, args)
 }
 
 fn json(out: &Output) -> Value {

@@ -7,22 +7,11 @@
 mod cluster;
 mod support;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use cluster::Cluster;
 use serde_json::Value;
-use support::{temp_dir, Sandbox, AASMD};
-
-fn aasmd(config: &Path, store: &str, args: &[&str]) -> Output {
-    Command::new(AASMD)
-        .arg("--config")
-        .arg(config)
-        .args(args)
-        .env("AASMD_STORE", store)
-        .output()
-        .expect("aasmd runs")
-}
+use support::{aasmd_with_store, temp_dir, Sandbox};
 
 /// stderr, checked to hold no password of the cluster's roles.
 fn said(out: &Output, cluster: &Cluster) -> String {
@@ -40,23 +29,16 @@ fn json(out: &Output, cluster: &Cluster) -> Value {
 #[test]
 fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
     let cluster = Cluster::start();
-    for role in ["scheduler", "desktop"] {
-        cluster.role(role);
-    }
-    cluster.psql("postgres", "CREATE DATABASE plants OWNER scheduler");
-    let (writer, reader) = (
-        cluster.url_as("scheduler", "plants"),
-        cluster.url_as("desktop", "plants"),
-    );
+    let (writer, reader) = cluster.writer_and_reader("plants");
     let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("team-store");
     let config = dir.join("line.json");
     sandbox.write_config(&config);
 
-    let out = aasmd(&config, &writer, &["store", "migrate"]);
+    let out = aasmd_with_store(&config, &writer, &["store", "migrate"]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out, &cluster));
     assert!(said(&out, &cluster).contains("aasmd store init"));
-    let out = aasmd(&config, &writer, &["store", "init", "--reader", "desktop"]);
+    let out = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
     let stderr = said(&out, &cluster);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -65,16 +47,16 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
     );
 
     let take = ["snapshot", "take", "--plant", "DEMO-01"];
-    let taken = json(&aasmd(&config, &writer, &take), &cluster);
+    let taken = json(&aasmd_with_store(&config, &writer, &take), &cluster);
     assert_eq!(taken["complete"], true, "{taken}");
 
     let list = json(
-        &aasmd(&config, &reader, &["snapshot", "list", "--json"]),
+        &aasmd_with_store(&config, &reader, &["snapshot", "list", "--json"]),
         &cluster,
     );
     assert_eq!(list, Value::Array(vec![taken.clone()]));
     let hits = json(
-        &aasmd(&config, &reader, &["search", "SN-M-0001", "--json"]),
+        &aasmd_with_store(&config, &reader, &["search", "SN-M-0001", "--json"]),
         &cluster,
     );
     assert!(!hits.as_array().expect("hits").is_empty(), "{hits}");
@@ -90,12 +72,12 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
         "--out",
         out_path,
     ];
-    let out = aasmd(&config, &reader, &export);
+    let out = aasmd_with_store(&config, &reader, &export);
     assert!(out.status.success(), "{}", said(&out, &cluster));
     assert!(std::fs::metadata(&out_file).expect("exported").len() > 1000);
 
     for refused in [&take[..], &["snapshot", "rm", &id]] {
-        let out = aasmd(&config, &reader, refused);
+        let out = aasmd_with_store(&config, &reader, refused);
         let stderr = said(&out, &cluster);
         assert_eq!(out.status.code(), Some(4), "{refused:?}: {stderr}");
         assert!(
@@ -104,7 +86,7 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
         );
     }
     let list = json(
-        &aasmd(&config, &reader, &["snapshot", "list", "--json"]),
+        &aasmd_with_store(&config, &reader, &["snapshot", "list", "--json"]),
         &cluster,
     );
     assert_eq!(list, Value::Array(vec![taken]));

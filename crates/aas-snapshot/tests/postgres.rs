@@ -206,14 +206,7 @@ async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came
 #[tokio::test]
 async fn the_writer_role_makes_the_tables_and_a_reader_role_reads_but_cannot_write() {
     let cluster = Cluster::start();
-    for role in ["scheduler", "desktop"] {
-        cluster.role(role);
-    }
-    cluster.psql("postgres", "CREATE DATABASE plants OWNER scheduler");
-    let (writer, reader) = (
-        cluster.url_as("scheduler", "plants"),
-        cluster.url_as("desktop", "plants"),
-    );
+    let (writer, reader) = cluster.writer_and_reader("plants");
     let said = |e: Error| {
         let message = e.to_string();
         assert!(!message.contains(cluster.password()), "{message}");

@@ -2,9 +2,10 @@
 //! Real `aasmd` processes for the reliability tests: a sandbox that can be killed and
 //! started again, and a crawl whose stderr is read line by line as it runs.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 
 use serde_json::Value;
@@ -101,6 +102,17 @@ pub fn crawl(config: &Path, args: &[&str]) -> (Child, Receiver<String>) {
 }
 
 /// A fresh directory under the system's temp dir.
+/// `aasmd --config CONFIG ARGS` with the snapshot store `store` (a file or a URL).
+pub fn aasmd_with_store(config: &Path, store: impl AsRef<OsStr>, args: &[&str]) -> Output {
+    Command::new(AASMD)
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .env("AASMD_STORE", store)
+        .output()
+        .expect("aasmd runs")
+}
+
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "aasmd-{name}-{}-{}",

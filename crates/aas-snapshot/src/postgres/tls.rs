@@ -93,27 +93,25 @@ impl Wanted {
                 .map(|home| home.join(".postgresql/root.crt"))
                 .filter(|default| default.exists() || self.mode != Mode::Require),
         };
-        let verifier: Arc<dyn ServerCertVerifier> = match (root, self.mode) {
+        let chain = match (root, self.mode) {
             (None, Mode::VerifyCa | Mode::VerifyFull) => {
                 return Err(format!(
                     "sslmode={} needs the root certificate that signed the server's: give it as sslrootcert=FILE in the URL (or put it in ~/.postgresql/root.crt)",
                     self.mode.name()
                 ))
             }
-            (None, _) | (Some(_), Mode::Disable | Mode::Prefer) => {
-                Arc::new(Unverified(provider.clone()))
-            }
-            (Some(root), mode) => {
-                let roots = Arc::new(roots(&root)?);
-                let verifier = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
+            (None, _) | (Some(_), Mode::Disable | Mode::Prefer) => None,
+            (Some(root), _) => Some(
+                WebPkiServerVerifier::builder_with_provider(Arc::new(roots(&root)?), provider.clone())
                     .build()
-                    .map_err(|e| format!("the root certificate {}: {e}", root.display()))?;
-                match mode {
-                    Mode::VerifyFull => verifier,
-                    _ => Arc::new(AnyName(verifier)),
-                }
-            }
+                    .map_err(|e| format!("the root certificate {}: {e}", root.display()))?,
+            ),
         };
+        let verifier = Arc::new(Checks {
+            chain,
+            name: self.mode == Mode::VerifyFull,
+            provider: provider.clone(),
+        });
         let config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|e| e.to_string())?
@@ -162,21 +160,36 @@ fn roots(file: &Path) -> Result<RootCertStore, String> {
     Ok(roots)
 }
 
-/// Takes any certificate: TLS against eavesdropping only, as libpq's `prefer` and
-/// `require` without a root certificate. The handshake's signatures are still checked.
+/// What is checked of the server's certificate: that it chains to a root (`chain`:
+/// none for `prefer` and `require` without a root certificate, TLS against
+/// eavesdropping only, as libpq), and that it names the host (`name`: `verify-full`).
+/// The handshake's signatures are always checked.
 #[derive(Debug)]
-struct Unverified(Arc<CryptoProvider>);
+struct Checks {
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    name: bool,
+    provider: Arc<CryptoProvider>,
+}
 
-impl ServerCertVerifier for Unverified {
+impl ServerCertVerifier for Checks {
     fn verify_server_cert(
         &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        // The chain is checked before the name: a wrong name means a good chain.
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) if !self.name => Ok(ServerCertVerified::assertion()),
+            checked => checked,
+        }
     }
 
     fn verify_tls12_signature(
@@ -189,7 +202,7 @@ impl ServerCertVerifier for Unverified {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
@@ -203,57 +216,14 @@ impl ServerCertVerifier for Unverified {
             message,
             cert,
             dss,
-            &self.0.signature_verification_algorithms,
+            &self.provider.signature_verification_algorithms,
         )
     }
 
     fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-/// `verify-ca`: the certificate must chain to the root, whatever host it names.
-#[derive(Debug)]
-struct AnyName(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for AnyName {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        // The chain is checked before the name: a wrong name means a good chain.
-        match (self.0).verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
-            Err(rustls::Error::InvalidCertificate(
-                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
-            checked => checked,
-        }
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 

@@ -76,8 +76,18 @@ impl Cluster {
         )
     }
 
+    /// A database `db` owned by a new role `scheduler` (a team store's writer), and a
+    /// new role `desktop` that owns nothing: their URLs.
+    pub fn writer_and_reader(&self, db: &str) -> (String, String) {
+        for role in ["scheduler", "desktop"] {
+            self.role(role);
+        }
+        self.psql("postgres", &format!("CREATE DATABASE {db} OWNER scheduler"));
+        (self.url_as("scheduler", db), self.url_as("desktop", db))
+    }
+
     /// Makes a login role `name` (its password from [`Cluster::url_as`]).
-    pub fn role(&self, name: &str) {
+    fn role(&self, name: &str) {
         let password = self.role_password(name);
         self.psql(
             "postgres",
