@@ -10,25 +10,21 @@
 mod certificates;
 #[path = "support/cluster.rs"]
 mod cluster;
+#[path = "support/demo.rs"]
+mod demo;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, Connection, CrawlPlan, Selection};
+use aas_client::{Client, CrawlPlan, Selection};
 use aas_export::Format;
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_sandbox::DEMO_PLANT;
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use cluster::Cluster;
+use demo::demo;
 use tokio_util::sync::CancellationToken;
-
-async fn demo() -> (Sandbox, Arc<Client>) {
-    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("json");
-    let conn: Connection = serde_json::from_str(&line).expect("connection");
-    (sandbox, Arc::new(Client::new(conn).expect("client")))
-}
 
 /// Crawls the demo plant once into a new snapshot of each store, taken at `at`.
 async fn take_into(

@@ -2,28 +2,25 @@
 //! keeps, what a second one of an unchanged plant costs, search, removal, one writer at
 //! a time, an interrupted snapshot, a damaged file, permissions and schema versions.
 
+#[path = "support/demo.rs"]
+mod demo;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Body, Client, Connection, Crawl, CrawlPlan, NodeLevel, NodePath, Selection};
+use aas_client::{Body, Client, Crawl, CrawlPlan, NodeLevel, NodePath, Selection};
 use aas_export::Format;
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_sandbox::DEMO_PLANT;
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
+use demo::demo;
 use tokio_util::sync::CancellationToken;
 
 fn store_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("aas-snapshot-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir.join("snapshots.sqlite3")
-}
-
-async fn demo() -> (Sandbox, Arc<Client>) {
-    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("json");
-    let conn: Connection = serde_json::from_str(&line).expect("connection");
-    (sandbox, Arc::new(Client::new(conn).expect("client")))
 }
 
 /// Crawls the demo plant into a new snapshot of `store`; also returns the crawl.

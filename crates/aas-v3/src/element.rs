@@ -335,13 +335,8 @@ impl Converter<'_> {
 
 /// The V3.0 model type of a V2 element's; `None` for a kind V3.0 has no element of.
 fn v3_model_type(v2: &str) -> Option<&'static str> {
-    const KEPT: [&str; 12] = [
-        "Property",
-        "MultiLanguageProperty",
-        "Range",
-        "Blob",
-        "File",
-        "ReferenceElement",
+    // The other elements V3.0 keeps under their V2 name.
+    const OTHERS: [&str; 6] = [
         "RelationshipElement",
         "AnnotatedRelationshipElement",
         "SubmodelElementCollection",
@@ -351,7 +346,7 @@ fn v3_model_type(v2: &str) -> Option<&'static str> {
     ];
     match v2 {
         "BasicEvent" => Some("BasicEventElement"),
-        _ => KEPT.into_iter().find(|t| *t == v2),
+        _ => DATA_ELEMENTS.into_iter().chain(OTHERS).find(|t| *t == v2),
     }
 }
 

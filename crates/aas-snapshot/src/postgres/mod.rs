@@ -42,16 +42,20 @@ impl Postgres {
     /// a removal needs a role that may write.
     pub(crate) fn open(url: &str, access: Access) -> Result<Postgres> {
         let mut conn = Conn::open(url)?;
-        let (found, user, writes) = conn.run(|client| {
+        let (found, read_only) = conn.run(|client| {
             let mut tx = client.transaction()?;
             let found = schema::version(&mut tx)?;
-            let user: String = tx.query_one("SELECT current_user::text", &[])?.get(0);
-            let writes = found == schema::latest() && schema::writes(&mut tx)?;
+            let read_only = match access {
+                Access::Write | Access::Create if found == schema::latest() => {
+                    schema::read_only_role(&mut tx)?
+                }
+                _ => None,
+            };
             tx.commit()?;
-            Ok((found, user, writes))
+            Ok((found, read_only))
         })?;
         check_version(url, found)?;
-        if access != Access::Read && !writes {
+        if let Some(user) = read_only {
             return Err(Error::ReadOnlyTeam {
                 store: shown(url),
                 user,
@@ -68,26 +72,26 @@ impl Postgres {
     /// tables of later versions. Returns the version found.
     pub(crate) fn init(url: &str, create: bool, readers: &[String]) -> Result<i64> {
         let latest = schema::latest();
+        // `init` makes new tables or finds this version's; `migrate` needs older ones.
+        let fits = move |found: i64| match create {
+            true => found == 0 || found == latest,
+            false => (1..=latest).contains(&found),
+        };
         let mut conn = Conn::open(url)?;
         let found = conn.run(|client| {
             let mut tx = client.transaction()?;
             let found = schema::version(&mut tx)?;
-            let fits = match create {
-                true => found == 0 || found == latest,
-                false => (1..=latest).contains(&found),
-            };
-            if fits {
+            if fits(found) {
                 schema::migrate(&mut tx)?;
                 schema::grant_reading(&mut tx, readers)?;
                 tx.commit()?;
             }
             Ok(found)
         })?;
-        match found {
-            0 if !create => check_version(url, found),
-            1.. if found != latest && (create || found > latest) => check_version(url, found),
-            _ => Ok(()),
-        }?;
+        if !fits(found) {
+            // Says what does not fit: no tables, older ones, newer ones.
+            check_version(url, found)?;
+        }
         Ok(found)
     }
 

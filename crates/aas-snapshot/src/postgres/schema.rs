@@ -103,15 +103,18 @@ pub(super) fn migrate(tx: &mut Transaction<'_>) -> Result<i64, postgres::Error> 
     Ok(from)
 }
 
-/// Whether the connected role may take and remove snapshots: write every table.
-pub(super) fn writes(tx: &mut Transaction<'_>) -> Result<bool, postgres::Error> {
-    tx.query_one(
-        "SELECT bool_and(has_table_privilege(t, 'INSERT, UPDATE, DELETE'))
+/// The connected role's name when it may not take or remove snapshots (write every
+/// table); `None` when it may.
+pub(super) fn read_only_role(tx: &mut Transaction<'_>) -> Result<Option<String>, postgres::Error> {
+    let row = tx.query_one(
+        "SELECT current_user::text,
+                bool_and(has_table_privilege(t, 'INSERT, UPDATE, DELETE'))
          FROM unnest(ARRAY['snapshots', 'contents', 'nodes', 'answers', 'failures',
                            'unreadable']) AS t",
         &[],
-    )
-    .map(|row| row.get::<_, Option<bool>>(0).unwrap_or(false))
+    )?;
+    let writes: Option<bool> = row.get(1);
+    Ok((writes != Some(true)).then(|| row.get(0)))
 }
 
 /// Lets each role of `readers` read the store: its tables now, and those later
