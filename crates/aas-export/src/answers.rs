@@ -75,7 +75,9 @@ pub(crate) fn unreadable_body(url: &str, source: std::io::Error) -> Error {
     })
 }
 
-pub(crate) fn text(body: &mut dyn Read, url: &str) -> Result<String> {
+/// An answer's body as text; a body that cannot be read is the store's fault, named by
+/// its URL.
+pub fn text(body: &mut dyn Read, url: &str) -> Result<String> {
     let mut raw = String::new();
     body.read_to_string(&mut raw)
         .map_err(|e| unreadable_body(url, e))?;

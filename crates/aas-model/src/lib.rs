@@ -45,7 +45,7 @@ pub use element::{
     AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
     ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Place,
     Property, Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
-    SubmodelElementCollection,
+    SubmodelElementCollection, scalar_text,
 };
 pub use environment::Environment;
 pub use error::{Error, Result};

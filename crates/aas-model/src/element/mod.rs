@@ -210,7 +210,9 @@ impl std::fmt::Display for Place {
     }
 }
 
-fn scalar_text(v: &serde_json::Value) -> Option<String> {
+/// A scalar value as text: servers send numbers and truth values both bare and as
+/// strings; `null`, lists and objects have none.
+pub fn scalar_text(v: &serde_json::Value) -> Option<String> {
     use serde_json::Value;
     match v {
         Value::String(s) => Some(s.clone()),

@@ -1,0 +1,54 @@
+//! The plant as a table: one row per shell, the elements a user chooses as columns,
+//! each cell typed by its element's value type so that numbers sort as numbers and
+//! dates as dates, filters per column, and the rows shown written as XLSX, CSV or JSON.
+//! A table is built from any source of answers ([`aas_export::Answers`]: a snapshot in
+//! either store, or a crawl held in memory), one shell's submodels at a time.
+
+mod build;
+mod cell;
+mod census;
+mod column;
+mod filter;
+mod language;
+mod order;
+mod view;
+mod write;
+mod xlsx;
+
+pub use build::{build, Query, Shell, Table, TableColumn};
+pub use cell::{Cell, Date, Typed};
+pub use census::{census, Census, Offered};
+pub use column::{Column, ShellField};
+pub use filter::{ColumnFilter, Test};
+pub use order::Sort;
+pub use view::View;
+pub use write::{render, write, About, TableFormat};
+
+/// Why a table could not be built, filtered or written.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A column as the user wrote it names nothing a table can show.
+    #[error("the column {text:?} {reason}")]
+    Column { text: String, reason: &'static str },
+    /// A filter as the user wrote it cannot be read.
+    #[error("the filter {text:?} {reason}")]
+    Filter { text: String, reason: String },
+    /// A sort or filter names a column the table does not have.
+    #[error("the table has no column {0:?} (name it as in --column, or by its header)")]
+    NoSuchColumn(String),
+    /// Reading the answers, or writing the file, failed.
+    #[error(transparent)]
+    Export(#[from] aas_export::Error),
+    /// The spreadsheet library refused the workbook.
+    #[error("the spreadsheet could not be made: {0}")]
+    Xlsx(#[from] rust_xlsxwriter::XlsxError),
+}
+
+impl Error {
+    /// Whether the disk (or the user's quota) is full.
+    pub fn is_disk_full(&self) -> bool {
+        matches!(self, Error::Export(e) if e.is_disk_full())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

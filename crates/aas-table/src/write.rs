@@ -1,0 +1,130 @@
+//! The rows a view shows, in its order, with the table's columns, as a file: XLSX (typed
+//! cells, see [`crate::xlsx`]), CSV (every cell through [`SafeCsv`], so none runs as a
+//! formula) or JSON (numbers and truth values as such, a missing cell as `null`, an
+//! empty one as `""`). Every file says what it was made from ([`About`]).
+
+use std::path::Path;
+use std::str::FromStr;
+
+use aas_export::{write_atomically, SafeCsv};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::build::Table;
+use crate::cell::{Cell, Typed};
+use crate::view::View;
+use crate::{Error, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    Xlsx,
+    Csv,
+    Json,
+}
+
+impl FromStr for TableFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "xlsx" => Ok(TableFormat::Xlsx),
+            "csv" => Ok(TableFormat::Csv),
+            "json" => Ok(TableFormat::Json),
+            _ => Err(format!("{s:?} is not a table format (xlsx, csv or json)")),
+        }
+    }
+}
+
+/// What a table was made from, written beside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct About {
+    /// `snapshot 7 (profile)` or the live service.
+    pub source: String,
+    pub plant: String,
+    /// The asset type shown, or `all`.
+    pub asset_type: String,
+    /// When the data was taken (a snapshot's time), RFC 3339.
+    pub taken_at: String,
+    /// When the file was written, RFC 3339.
+    pub written_at: String,
+}
+
+/// The header of column `i`: its label, with its unit when the plant agrees on one.
+pub(crate) fn header(table: &Table, i: usize) -> String {
+    let column = &table.columns[i];
+    match &column.unit {
+        Some(unit) => format!("{} [{unit}]", column.label),
+        None => column.label.clone(),
+    }
+}
+
+/// The file's bytes.
+pub fn render(table: &Table, view: &View, about: &About, format: TableFormat) -> Result<Vec<u8>> {
+    match format {
+        TableFormat::Xlsx => crate::xlsx::workbook(table, view, about),
+        TableFormat::Csv => csv(table, view),
+        TableFormat::Json => Ok(format!("{:#}\n", as_json(table, view, about)).into_bytes()),
+    }
+}
+
+/// Writes the file to `path`, never half of it.
+pub fn write(
+    table: &Table,
+    view: &View,
+    about: &About,
+    format: TableFormat,
+    path: &Path,
+) -> Result<()> {
+    let bytes = render(table, view, about, format)?;
+    write_atomically(path, &bytes).map_err(Error::from)
+}
+
+fn csv(table: &Table, view: &View) -> Result<Vec<u8>> {
+    // Written to memory, which cannot fail: the file is written whole afterwards.
+    const IN_MEMORY: &str = "a CSV in memory is always written";
+    let mut out = SafeCsv::new(Vec::new());
+    let headers: Vec<String> = (0..table.columns.len()).map(|i| header(table, i)).collect();
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    out.write_row(&headers).expect(IN_MEMORY);
+    for &row in &view.rows {
+        let cells: Vec<&str> = table
+            .row(row as usize)
+            .iter()
+            .map(|c| c.shown().unwrap_or_default())
+            .collect();
+        out.write_row(&cells).expect(IN_MEMORY);
+    }
+    Ok(out.into_inner().expect(IN_MEMORY))
+}
+
+fn as_json(table: &Table, view: &View, about: &About) -> Value {
+    let columns: Vec<Value> = table
+        .columns
+        .iter()
+        .map(|c| json!({"column": c.column, "label": c.label, "unit": c.unit, "semanticId": c.semantic_id}))
+        .collect();
+    let rows: Vec<Value> = view
+        .rows
+        .iter()
+        .map(|&row| {
+            let shell = &table.shells[row as usize];
+            let cells: Vec<Value> = table.row(row as usize).iter().map(json_cell).collect();
+            json!({"aasId": shell.id, "idShort": shell.id_short, "assetType": shell.asset_type.code(), "cells": cells})
+        })
+        .collect();
+    json!({"about": about, "columns": columns, "rows": rows})
+}
+
+fn json_cell(cell: &Cell) -> Value {
+    match cell {
+        Cell::Missing => Value::Null,
+        Cell::Value { text, typed, .. } => match typed {
+            Typed::Number(n) => {
+                serde_json::Number::from_f64(*n).map_or_else(|| json!(text), Value::Number)
+            }
+            Typed::Bool(b) => Value::Bool(*b),
+            Typed::Empty | Typed::Text | Typed::Date(_) => json!(text),
+        },
+    }
+}
