@@ -29,6 +29,9 @@ pub struct App {
     pub(crate) preferences: Box<dyn PreferenceStore>,
     /// The file the last export wrote, for "Show in folder".
     pub(crate) last_export: Mutex<Option<PathBuf>>,
+    /// The plant table the page shows, kept so it scrolls, sorts and exports without
+    /// being built again.
+    pub(crate) table: Mutex<Option<crate::plant_table::OpenTable>>,
 }
 
 /// The built-in demo service and its session.
@@ -50,6 +53,7 @@ impl App {
             store,
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),
+            table: Mutex::new(None),
         }
     }
 

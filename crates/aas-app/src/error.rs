@@ -32,6 +32,9 @@ pub enum Error {
     /// The snapshot store failed (damaged, busy, full disk…); the message names it.
     #[error(transparent)]
     Snapshot(#[from] aas_snapshot::Error),
+    /// The plant table could not be built, arranged or written.
+    #[error(transparent)]
+    Table(#[from] aas_table::Error),
     /// A snapshot does not hold the node asked for.
     #[error("{0}")]
     NotInSnapshot(String),
@@ -128,6 +131,9 @@ impl Error {
             Error::Demo(_) => ErrorKind::Server,
             Error::Snapshot(e) => snapshot_kind(e),
             Error::NoSnapshot(_) => ErrorKind::NoSnapshot,
+            Error::Table(aas_table::Error::Export(e)) => export_kind(e),
+            Error::Table(aas_table::Error::Xlsx(_)) => ErrorKind::Io,
+            Error::Table(_) => ErrorKind::BadRequest,
             Error::NotInSnapshot(_) => ErrorKind::NotFound,
             Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
             Error::File(_) => ErrorKind::Io,

@@ -18,6 +18,7 @@ mod export_job;
 mod heap;
 mod jobs;
 mod logging;
+mod plant_table;
 mod preferences;
 mod profile_form;
 mod profiles;
@@ -39,6 +40,9 @@ pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
+pub use plant_table::{
+    about as table_about, ColumnChoice, ShownCell, ShownColumn, ShownRow, TableRequest, TableShape,
+};
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
 };

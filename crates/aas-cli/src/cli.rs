@@ -147,6 +147,10 @@ pub enum Command {
         #[command(flatten)]
         store: StoreArg,
     },
+    /// The plant as a table, from a snapshot (the plant's latest complete one unless
+    /// --snapshot): one row per shell, the --column elements as columns, cells as the
+    /// app shows them; filtered, sorted, and written as CSV (default), XLSX or JSON.
+    Table(TableArgs),
     #[command(flatten)]
     Query(Query),
 }
@@ -408,4 +412,59 @@ fn parse_format(s: &str) -> Result<aas_export::Format, String> {
 fn parse_asset_type(s: &str) -> Result<AssetType, String> {
     s.parse()
         .map_err(|e: aas_model::UnknownAssetType| e.to_string())
+}
+
+/// `aasmd table`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Columns (repeat --column; default: the shell's idShort and the nameplate's key properties):
+  Nameplate/SerialNumber              a submodel's idShort, then the element's idShort path
+  semanticId:0173-1#02-AAM556#002     the shell's first element with this semanticId
+  shell:idShort  shell:id  shell:assetType
+
+Filters (repeat --filter; a row must pass all), the column named as in --column or by its
+header:  COL~TEXT contains   COL=TEXT equals   COL= empty or missing   COL!= has a value
+         COL>=VALUE  COL<=VALUE  (numbers as numbers, dates as dates, text naturally)
+
+Examples:
+  aasmd table --plant DEMO-01 --type machine --list-columns
+  aasmd table --plant DEMO-01 --type machine --column shell:idShort \\
+      --column Nameplate/SerialNumber --column Nameplate/YearOfConstruction \\
+      --filter 'Nameplate/YearOfConstruction>=2015' --sort Nameplate/SerialNumber:desc
+  aasmd table --plant DEMO-01 --format xlsx --out plant.xlsx")]
+pub struct TableArgs {
+    /// The plant (needed when the store holds several).
+    #[arg(long)]
+    pub plant: Option<String>,
+    #[arg(long)]
+    pub snapshot: Option<i64>,
+    /// Only shells of this asset type (machine, tool, product, material, component,
+    /// user, company, site); default: all.
+    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
+    pub asset_type: Option<AssetType>,
+    /// A column (see below); repeat for more.
+    #[arg(long = "column", value_name = "COLUMN")]
+    pub columns: Vec<aas_table::Column>,
+    /// Keep only rows that pass (see below); repeat for more.
+    #[arg(long = "filter", value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// Sort by this column; COLUMN:desc for descending. Empty and missing cells last.
+    #[arg(long, value_name = "COLUMN")]
+    pub sort: Option<String>,
+    /// csv, xlsx or json ({about, columns, rows: [{aasId, idShort, assetType, cells}]},
+    /// a missing cell null).
+    #[arg(long, default_value = "csv")]
+    pub format: aas_table::TableFormat,
+    /// The languages of multi-language values, most wanted first (repeat).
+    #[arg(long = "lang", value_name = "LANG", default_value = "en")]
+    pub languages: Vec<String>,
+    /// The file to write (atomically); default: stdout (not for xlsx).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Instead of the table, list the columns the shells offer: path, shells that have
+    /// it, model type, value type, unit, semanticId (tab-separated).
+    #[arg(long, conflicts_with_all = ["columns", "filters", "sort", "out"])]
+    pub list_columns: bool,
+    #[command(flatten)]
+    pub store: StoreArg,
 }

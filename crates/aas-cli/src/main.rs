@@ -9,6 +9,7 @@ mod inspect;
 mod query;
 mod sandbox;
 mod snapshot;
+mod table;
 
 use std::process::ExitCode;
 
@@ -94,6 +95,7 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             out,
             store,
         } => snapshot::export(snapshot, format, &out, &store).await,
+        cli::Command::Table(table) => table::run(&args.connection, &table),
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

@@ -227,7 +227,7 @@ async fn take(
 }
 
 /// The store of `--store` / `AASMD_STORE`, else the app's.
-fn store_of(store: &StoreArg) -> Result<SnapshotStore, CliError> {
+pub(crate) fn store_of(store: &StoreArg) -> Result<SnapshotStore, CliError> {
     Ok(match &store.path {
         Some(path) => SnapshotStore::at(path.clone()),
         None => SnapshotStore::app_default()?,
@@ -236,7 +236,7 @@ fn store_of(store: &StoreArg) -> Result<SnapshotStore, CliError> {
 
 /// The source the connection flags name (`--profile`, `--config`, `--registry-url`…),
 /// as a take from them records it; `None` when none is given.
-fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
+pub(crate) fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
     let from = source(args);
     if matches!(from, ConnectionSource::Nothing) && args.registry_url.is_none() {
         return Ok(None);
@@ -246,7 +246,7 @@ fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
 }
 
 /// Names on stderr the snapshot a command chose by itself.
-fn say_chosen(what: &str, s: &SnapshotInfo) {
+pub(crate) fn say_chosen(what: &str, s: &SnapshotInfo) {
     eprintln!(
         "aasmd: {what} snapshot {} of {} from {} ({})",
         s.id,
@@ -275,7 +275,7 @@ fn line(s: &SnapshotInfo) -> String {
 /// One field of a plain output line, with tabs, line breaks and backslashes escaped
 /// (`\t`, `\n`, `\r`, `\\`): a value never starts a column or a row of its own.
 /// `--json` gives the values as they are.
-fn field(text: &str) -> String {
+pub(crate) fn field(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -311,7 +311,7 @@ fn shown(value: &str, whole_bytes: Option<u64>) -> String {
     }
 }
 
-fn print(text: &str) -> Result<(), CliError> {
+pub(crate) fn print(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     if !text.is_empty() {
         writeln!(out, "{text}")?;

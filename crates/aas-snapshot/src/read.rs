@@ -24,6 +24,30 @@ impl Store {
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
     /// source); returns what was written. One answer is in memory at a time.
     pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<Exported> {
+        let (info, crawl) = self.described(id)?;
+        self.write_export(&info, &crawl, format, out)
+    }
+
+    /// Hands `read` snapshot `id` as a source of answers (the plant table and the
+    /// template audit read it so), with what the snapshot is.
+    pub fn with_answers<T>(
+        &self,
+        id: i64,
+        read: impl FnOnce(&SnapshotInfo, &dyn Answers) -> T,
+    ) -> Result<T> {
+        let (info, crawl) = self.described(id)?;
+        let stored = Stored {
+            store: self,
+            id,
+            count: info.nodes as usize,
+            crawl: &crawl,
+        };
+        Ok(read(&info, &stored))
+    }
+
+    /// Snapshot `id` and the crawl that would have written it: its plan (the asset
+    /// types whose lists were asked), its time, failures and unreadable parts.
+    fn described(&self, id: i64) -> Result<(SnapshotInfo, Crawl)> {
         let info = self.snapshot(id)?;
         let failures = self.failures_of(id)?;
         // The asset types crawled are those whose lists were asked.
@@ -52,7 +76,7 @@ impl Store {
             retries: 0,
             probes: 0,
         };
-        self.write_export(&info, &crawl, format, out)
+        Ok((info, crawl))
     }
 
     /// Writes snapshot `id` as [`Store::export`] does, described by `crawl`, the crawl

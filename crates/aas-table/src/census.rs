@@ -104,3 +104,32 @@ pub fn census(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Ce
             .collect(),
     })
 }
+
+/// The nameplate's key properties, in the order a default table shows them.
+const KEY_PROPERTIES: [&str; 6] = [
+    "ManufacturerName",
+    "ManufacturerProductDesignation",
+    "SerialNumber",
+    "YearOfConstruction",
+    "HardwareVersion",
+    "FirmwareVersion",
+];
+
+impl Census {
+    /// The columns a table has before the user chose any: the shell's idShort and the
+    /// key properties of a nameplate (a submodel whose idShort says Nameplate), those
+    /// the plant's shells have.
+    pub fn default_columns(&self) -> Vec<Column> {
+        let mut columns = vec![Column::Shell(crate::ShellField::IdShort)];
+        for key in KEY_PROPERTIES {
+            let found = self.columns.iter().find(|o| match &o.column {
+                Column::Path { submodel, path } => {
+                    submodel.to_ascii_lowercase().contains("nameplate") && path == &[key]
+                }
+                _ => false,
+            });
+            columns.extend(found.map(|o| o.column.clone()));
+        }
+        columns
+    }
+}

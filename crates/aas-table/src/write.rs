@@ -120,6 +120,8 @@ fn json_cell(cell: &Cell) -> Value {
     match cell {
         Cell::Missing => Value::Null,
         Cell::Value { text, typed, .. } => match typed {
+            // Whole numbers as integers (2024, not 2024.0), within what f64 holds exactly.
+            Typed::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => json!(*n as i64),
             Typed::Number(n) => {
                 serde_json::Number::from_f64(*n).map_or_else(|| json!(text), Value::Number)
             }

@@ -353,6 +353,21 @@ async fn the_column_picker_counts_the_shells_that_have_each_path() {
         .count();
     assert_eq!(weight.shells, by_hand);
     assert_eq!(weight.unit.as_deref(), Some("kg"));
+    let defaults: Vec<String> = machines
+        .default_columns()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        defaults,
+        [
+            "shell:idShort",
+            "Nameplate/ManufacturerName",
+            "Nameplate/ManufacturerProductDesignation",
+            "Nameplate/SerialNumber",
+            "Nameplate/YearOfConstruction"
+        ]
+    );
     // Template order: the nameplate's elements in the order of the submodel.
     let nameplate: Vec<String> = machines
         .columns

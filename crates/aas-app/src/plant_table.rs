@@ -1,0 +1,293 @@
+//! The plant as a table, for both front ends: built from a snapshot (the one on screen,
+//! or the plant's newest complete one from the active profile), the column picker's
+//! list with the default columns, and the one table the app keeps open while the page
+//! shows it: arranged (sorted, filtered), read a window of rows at a time as the page
+//! scrolls, and exported as shown.
+
+use std::future::Future;
+use std::path::PathBuf;
+
+use aas_model::AssetType;
+use aas_snapshot::SnapshotInfo;
+use aas_table::{
+    About, Cell, Census, Column, ColumnFilter, Query, Sort, Table, TableColumn, TableFormat, Typed,
+    View,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::{lock, App, Error, Result, SaveAs, SnapshotStore};
+
+/// A table the page asks for.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TableRequest {
+    pub plant: String,
+    /// The snapshot on screen; `None`: the plant's newest complete one.
+    pub snapshot: Option<i64>,
+    /// `None`: every asset type.
+    pub asset_type: Option<AssetType>,
+    /// Empty: the default columns.
+    #[serde(default)]
+    pub columns: Vec<Column>,
+    /// Most wanted first, for MultiLanguageProperties.
+    #[serde(default)]
+    pub languages: Vec<String>,
+}
+
+/// The table kept open: what it was built from, and how it is arranged.
+#[derive(Debug)]
+pub(crate) struct OpenTable {
+    snapshot: SnapshotInfo,
+    table: Table,
+    view: View,
+    asset_type: Option<AssetType>,
+}
+
+/// The column picker's list, the snapshot it read and the default columns.
+#[derive(Debug, Serialize)]
+pub struct ColumnChoice {
+    pub snapshot: SnapshotInfo,
+    pub census: Census,
+    pub defaults: Vec<Column>,
+}
+
+/// An opened or rearranged table, as the page lays it out.
+#[derive(Debug, Serialize)]
+pub struct TableShape {
+    pub snapshot: SnapshotInfo,
+    pub columns: Vec<ShownColumn>,
+    /// The shells of the asset type.
+    pub total: usize,
+    /// The rows the filters keep.
+    pub shown: usize,
+    /// Shells whose submodels could not be read (their cells are missing).
+    pub unreadable: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ShownColumn {
+    pub column: Column,
+    pub label: String,
+    pub unit: Option<String>,
+    pub semantic_id: Option<String>,
+}
+
+/// A row as the page draws it.
+#[derive(Debug, Serialize)]
+pub struct ShownRow {
+    pub aas_id: String,
+    pub id_short: String,
+    pub asset_type: AssetType,
+    /// `null` for a missing cell.
+    pub cells: Vec<Option<ShownCell>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ShownCell {
+    pub text: String,
+    /// `number`, `date`, `bool`, `text` or `empty`, for alignment and styling.
+    pub kind: &'static str,
+    /// Where the element is (`Submodel/a/b`) when the column does not say it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+impl SnapshotStore {
+    /// The table `query` asks of snapshot `id`.
+    pub fn plant_table(&self, id: i64, query: &Query) -> Result<(SnapshotInfo, Table)> {
+        let (info, table) = self.read(|store| {
+            store.with_answers(id, |info, answers| {
+                (info.clone(), aas_table::build(answers, query))
+            })
+        })?;
+        Ok((info, table?))
+    }
+
+    /// Every element path of snapshot `id`'s shells of `asset_type` (all: `None`).
+    pub fn census(&self, id: i64, asset_type: Option<AssetType>) -> Result<(SnapshotInfo, Census)> {
+        let (info, census) = self.read(|store| {
+            store.with_answers(id, |info, answers| {
+                (info.clone(), aas_table::census(answers, asset_type))
+            })
+        })?;
+        Ok((info, census?))
+    }
+}
+
+/// What a table file says it was made from.
+pub fn about(snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> About {
+    About {
+        source: format!("snapshot {} ({})", snapshot.id, snapshot.source),
+        plant: snapshot.plant.clone(),
+        asset_type: asset_type.map_or("all", |t| t.code()).to_owned(),
+        taken_at: snapshot.taken_at.clone(),
+        written_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    }
+}
+
+impl App {
+    /// The snapshot a table request means: the one named, else the plant's newest
+    /// complete one from the active profile (without one, how to get one).
+    fn table_snapshot(&self, plant: &str, snapshot: Option<i64>) -> Result<i64> {
+        let session = self.session();
+        Ok(self
+            .store
+            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))?
+            .id)
+    }
+
+    /// The column picker's list for the plant's shells of `asset_type`.
+    pub fn table_columns(
+        &self,
+        plant: &str,
+        snapshot: Option<i64>,
+        asset_type: Option<AssetType>,
+    ) -> Result<ColumnChoice> {
+        let id = self.table_snapshot(plant, snapshot)?;
+        let (snapshot, census) = self.store.census(id, asset_type)?;
+        let defaults = census.default_columns();
+        Ok(ColumnChoice {
+            snapshot,
+            census,
+            defaults,
+        })
+    }
+
+    /// Builds the table `request` asks for and keeps it open, unsorted and unfiltered.
+    pub fn open_table(&self, request: TableRequest) -> Result<TableShape> {
+        let id = self.table_snapshot(&request.plant, request.snapshot)?;
+        let columns = match request.columns.is_empty() {
+            false => request.columns,
+            true => self
+                .store
+                .census(id, request.asset_type)?
+                .1
+                .default_columns(),
+        };
+        let query = Query {
+            asset_type: request.asset_type,
+            columns,
+            languages: request.languages,
+        };
+        let (snapshot, table) = self.store.plant_table(id, &query)?;
+        let view = View::of(&table, None, &[])?;
+        let open = OpenTable {
+            snapshot,
+            table,
+            view,
+            asset_type: request.asset_type,
+        };
+        let shape = shape(&open);
+        *lock(&self.table) = Some(open);
+        Ok(shape)
+    }
+
+    /// Sorts and filters the open table; its new shape.
+    pub fn arrange_table(
+        &self,
+        sort: Option<Sort>,
+        filters: &[ColumnFilter],
+    ) -> Result<TableShape> {
+        let mut open = lock(&self.table);
+        let open = open.as_mut().ok_or_else(no_table)?;
+        open.view = View::of(&open.table, sort, filters)?;
+        Ok(shape(open))
+    }
+
+    /// Rows `start..start + count` of the open table as arranged.
+    pub fn table_rows(&self, start: usize, count: usize) -> Result<Vec<ShownRow>> {
+        let open = lock(&self.table);
+        let open = open.as_ref().ok_or_else(no_table)?;
+        let rows = open.view.rows.iter().skip(start).take(count);
+        Ok(rows
+            .map(|&row| shown_row(&open.table, row as usize))
+            .collect())
+    }
+
+    /// Asks `choose` where to save, then writes the open table as shown in `format`;
+    /// `None` when the user cancelled the choice.
+    pub async fn export_table<F, Fut>(&self, format: &str, choose: F) -> Result<Option<PathBuf>>
+    where
+        F: FnOnce(SaveAs) -> Fut,
+        Fut: Future<Output = Result<Option<PathBuf>>>,
+    {
+        let _job = self.jobs.start("An export")?;
+        let format: TableFormat = format.parse().map_err(Error::BadRequest)?;
+        let extension = match format {
+            TableFormat::Xlsx => "xlsx",
+            TableFormat::Csv => "csv",
+            TableFormat::Json => "json",
+        };
+        let plant = lock(&self.table)
+            .as_ref()
+            .ok_or_else(no_table)?
+            .snapshot
+            .plant
+            .clone();
+        let save_as = SaveAs {
+            name: format!("{plant}-table.{extension}"),
+            extension,
+        };
+        let Some(path) = choose(save_as).await? else {
+            return Ok(None);
+        };
+        let bytes = {
+            let open = lock(&self.table);
+            let open = open.as_ref().ok_or_else(no_table)?;
+            let about = about(&open.snapshot, open.asset_type);
+            aas_table::render(&open.table, &open.view, &about, format)?
+        };
+        aas_export::write_atomically(&path, &bytes)?;
+        self.exported(path.clone());
+        Ok(Some(path))
+    }
+}
+
+fn no_table() -> Error {
+    Error::BadRequest("no table is open: open the Table view first".into())
+}
+
+fn shape(open: &OpenTable) -> TableShape {
+    TableShape {
+        snapshot: open.snapshot.clone(),
+        columns: open.table.columns.iter().map(shown_column).collect(),
+        total: open.table.shells.len(),
+        shown: open.view.rows.len(),
+        unreadable: open.table.unreadable,
+    }
+}
+
+fn shown_column(c: &TableColumn) -> ShownColumn {
+    ShownColumn {
+        column: c.column.clone(),
+        label: c.label.clone(),
+        unit: c.unit.clone(),
+        semantic_id: c.semantic_id.clone(),
+    }
+}
+
+fn shown_row(table: &Table, row: usize) -> ShownRow {
+    let shell = &table.shells[row];
+    ShownRow {
+        aas_id: shell.id.clone(),
+        id_short: shell.id_short.clone(),
+        asset_type: shell.asset_type,
+        cells: table.row(row).iter().map(shown_cell).collect(),
+    }
+}
+
+fn shown_cell(cell: &Cell) -> Option<ShownCell> {
+    let Cell::Value { text, typed, at } = cell else {
+        return None;
+    };
+    Some(ShownCell {
+        text: text.clone(),
+        kind: match typed {
+            Typed::Empty => "empty",
+            Typed::Text => "text",
+            Typed::Number(_) => "number",
+            Typed::Date(_) => "date",
+            Typed::Bool(_) => "bool",
+        },
+        at: at.as_deref().map(str::to_owned),
+    })
+}
