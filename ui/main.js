@@ -24,6 +24,7 @@ import { changeMarks } from './changes-model.js';
 import { initPlantSearch } from './plant-search.js';
 import { initSnapshotsDialog } from './snapshots.js';
 import { initChanges } from './changes.js';
+import { initPlantTable } from './plant-table.js';
 import { initOfflineOffer, initSnapshotBanner } from './snapshot-banner.js';
 
 const $ = (id) => document.getElementById(id);
@@ -160,6 +161,7 @@ async function firstNonEmpty(types) {
 async function selectType(type) {
   currentType = type;
   remember(prefs, active.name, { assetType: type });
+  if (!$('table').hidden) parts.table.show(); // the table follows the type chosen
   for (const chip of document.querySelectorAll('.chip')) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
@@ -181,13 +183,14 @@ async function selectType(type) {
 }
 
 function initTabs() {
-  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes']];
+  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
       for (const [t, p] of tabs) {
         $(t).setAttribute('aria-selected', String(t === tabId));
         $(p).hidden = p !== panelId;
       }
+      if (panelId === 'table') parts.table?.show();
     });
   }
 }
@@ -425,6 +428,23 @@ async function start() {
       onCompared: (comparison) => browse(comparison.new, comparison),
       open: openAt,
       showTab: () => $('tab-changes').click(),
+    },
+  );
+  parts.table = initPlantTable(
+    {
+      status: $('table-status'), columns: $('table-columns'), exportXlsx: $('table-export-xlsx'),
+      exportCsv: $('table-export-csv'), viewport: $('table-viewport'), head: $('table-head'), body: $('table-body'),
+      picker: $('table-picker'), pickerSearch: $('table-picker-search'), pickerList: $('table-picker-list'),
+      pickerApply: $('table-picker-apply'), pickerDefaults: $('table-picker-defaults'), pickerCancel: $('table-picker-cancel'),
+    },
+    {
+      plant: () => currentPlant,
+      snapshot: () => browsing?.id ?? null,
+      assetType: () => currentType,
+      open: (at) => {
+        $('tab-details').click(); // the element opens with its details shown
+        return openAt(at);
+      },
     },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },

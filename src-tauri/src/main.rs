@@ -9,6 +9,7 @@ mod error;
 mod file_dialogs;
 mod preferences;
 mod snapshot_commands;
+mod table_commands;
 
 fn main() {
     let software_drawing = aas_app::rendering::choose_for_this_machine();
@@ -81,6 +82,11 @@ fn main() {
             snapshot_commands::snapshot_changes,
             snapshot_commands::export_changes,
             snapshot_commands::export_snapshot,
+            table_commands::table_columns,
+            table_commands::open_table,
+            table_commands::arrange_table,
+            table_commands::table_rows,
+            table_commands::export_table,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -42,10 +42,10 @@ pub use data_specification::{
 pub use depth::{check_depth, DepthScan, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
 pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
 pub use element::{
-    AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability, ElementBody,
-    ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable, Place,
-    Property, Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
-    SubmodelElementCollection, scalar_text,
+    scalar_text, AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability,
+    ElementBody, ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable,
+    Place, Property, Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
+    SubmodelElementCollection,
 };
 pub use environment::Environment;
 pub use error::{Error, Result};

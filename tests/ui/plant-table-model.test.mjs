@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { elementAt, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/plant-table-model.js';
+
+test('a filter box reads as the tests the table knows', () => {
+  assert.equal(parseFilter('  ', 2), null);
+  assert.deepEqual(parseFilter('=', 2), { column: 2, test: 'empty' });
+  assert.deepEqual(parseFilter('!=', 2), { column: 2, test: 'not_empty' });
+  assert.deepEqual(parseFilter('= Acme ', 1), { column: 1, test: { equals: 'Acme' } });
+  assert.deepEqual(parseFilter('>=2015', 1), { column: 1, test: { at_least: '2015' } });
+  assert.deepEqual(parseFilter('<= 2020-01-01', 1), { column: 1, test: { at_most: '2020-01-01' } });
+  assert.deepEqual(parseFilter('~pump', 0), { column: 0, test: { contains: 'pump' } });
+  assert.deepEqual(parseFilter('pump', 0), { column: 0, test: { contains: 'pump' } });
+});
+
+test('a header click sorts up, then down, then not', () => {
+  let sort = nextSort(null, 3);
+  assert.deepEqual(sort, { column: 3, descending: false });
+  sort = nextSort(sort, 3);
+  assert.deepEqual(sort, { column: 3, descending: true });
+  assert.equal(nextSort(sort, 3), null);
+  assert.deepEqual(nextSort(sort, 1), { column: 1, descending: false });
+});
+
+test('a cell opens where its element is', () => {
+  assert.deepEqual(elementAt('Nameplate/Address/CityTown', { text: 'x' }), { submodel: 'Nameplate', path: ['Address', 'CityTown'] });
+  assert.deepEqual(elementAt('semanticId:0173-1#02-AAM556#002', { text: 'x', at: 'Nameplate/SerialNumber' }),
+    { submodel: 'Nameplate', path: ['SerialNumber'] });
+  assert.deepEqual(elementAt('shell:idShort', { text: 'M1' }), { submodel: null, path: [] });
+  assert.deepEqual(elementAt('semanticId:x', null), { submodel: null, path: [] });
+});
+
+test('only the rows in view, and some spare, are drawn', () => {
+  assert.deepEqual(rowWindow(0, 260, 26, 10000), { start: 0, end: 20 });
+  assert.deepEqual(rowWindow(26 * 500, 260, 26, 10000), { start: 490, end: 520 });
+  assert.deepEqual(rowWindow(26 * 9995, 260, 26, 10000), { start: 9985, end: 10000 });
+  assert.deepEqual(rowWindow(0, 260, 26, 0), { start: 0, end: 0 });
+});
+
+test('the picker names counts and finds by any word', () => {
+  const offered = { column: 'Nameplate/SerialNumber', semantic_id: '0173-1#02-AAM556#002', model_type: 'Property', shells: 9812 };
+  assert.equal(offeredLabel(offered, 10000), 'Nameplate/SerialNumber — 9,812 of 10,000');
+  assert.ok(offeredMatches(offered, 'serial name'));
+  assert.ok(offeredMatches(offered, 'AAM556'));
+  assert.ok(!offeredMatches(offered, 'weight'));
+});

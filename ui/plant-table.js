@@ -1,0 +1,306 @@
+// The Table tab: the plant's shells of the chosen asset type as rows, chosen elements
+// as columns, from the snapshot on screen or the plant's latest complete one. The
+// table lives on the Rust side; this view draws only the rows in sight, asks for them
+// a block at a time, sorts on a header click, filters per column as the user types,
+// moves a cell cursor with the keyboard and opens a cell's element in the tree (Enter).
+
+import * as api from './api.js';
+import { plural } from './format.js';
+import { problemWords, snapshotName } from './snapshot-model.js';
+import { elementAt, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
+
+const ROW_HEIGHT = 26;
+const BLOCK = 200; // rows asked at once
+const FILTER_WAIT_MS = 200;
+
+/**
+ * `els`: status, columns (the Columns… button), exportXlsx, exportCsv, viewport, head,
+ * body, and the picker's dialog, search, list, apply, defaults, cancel. `plant()`,
+ * `snapshot()` (the one on screen, or null) and `assetType()` say what to show;
+ * `open(location)` shows an element in the tree. Returns `{show}`: builds the table
+ * for what is on screen, unless it shows that already.
+ */
+export function initPlantTable(els, { plant, snapshot, assetType, open }) {
+  let shape = null;
+  let sort = null;
+  const filterTexts = new Map(); // column index -> the text in its box
+  const chosen = new Map(); // `${plant}|${type}` -> the columns picked
+  let blocks = new Map(); // block number -> Promise of its rows
+  let generation = 0; // bumped by every new arrangement: older answers are dropped
+  let cursor = { row: 0, col: 0 };
+  let built = null; // the key the table on screen was built for
+
+  const key = () => `${plant()}|${assetType() ?? '*'}|${snapshot() ?? 'latest'}`;
+  const chosenKey = () => `${plant()}|${assetType() ?? '*'}`;
+
+  /** Builds the table for what is on screen, unless it already shows it. */
+  async function show(force = false) {
+    if (!force && built === key() && shape) return;
+    built = key();
+    els.status.textContent = 'Building the table…';
+    const request = {
+      plant: plant(), snapshot: snapshot(), asset_type: assetType(),
+      columns: chosen.get(chosenKey()) ?? [], languages: [navigator.language],
+    };
+    try {
+      shape = await api.openTable(request);
+    } catch (e) {
+      shape = null;
+      els.head.replaceChildren();
+      els.body.replaceChildren();
+      els.status.textContent = problemWords(e);
+      return;
+    }
+    sort = null;
+    filterTexts.clear();
+    cursor = { row: 0, col: 0 };
+    drawHead();
+    await rearranged(shape);
+  }
+
+  function drawHead() {
+    const labels = document.createElement('tr');
+    const boxes = document.createElement('tr');
+    boxes.className = 'filters';
+    shape.columns.forEach((c, i) => {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sort';
+      button.textContent = c.unit ? `${c.label} [${c.unit}]` : c.label;
+      button.title = [c.column, c.semantic_id && `semanticId ${c.semantic_id}`, 'Click to sort'].filter(Boolean).join('\n');
+      button.addEventListener('click', () => {
+        sort = nextSort(sort, i);
+        arrange();
+      });
+      th.append(button);
+      labels.append(th);
+      const cell = document.createElement('th');
+      const box = document.createElement('input');
+      box.type = 'search';
+      box.placeholder = 'filter';
+      box.setAttribute('aria-label', `Filter ${c.label}: text, =X, =, !=, >=X, <=X`);
+      box.title = 'contains TEXT · =X equals · = empty · != has a value · >=X · <=X';
+      let timer;
+      box.addEventListener('input', () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          filterTexts.set(i, box.value);
+          arrange();
+        }, FILTER_WAIT_MS);
+      });
+      cell.append(box);
+      boxes.append(cell);
+    });
+    els.head.replaceChildren(labels, boxes);
+  }
+
+  async function arrange() {
+    const filters = [...filterTexts].map(([column, text]) => parseFilter(text, column)).filter(Boolean);
+    try {
+      await rearranged(await api.arrangeTable(sort, filters));
+    } catch (e) {
+      els.status.textContent = problemWords(e);
+    }
+  }
+
+  async function rearranged(newShape) {
+    shape = newShape;
+    generation += 1;
+    blocks = new Map();
+    cursor.row = Math.min(cursor.row, Math.max(0, shape.shown - 1));
+    for (const [i, th] of [...els.head.querySelectorAll('tr:first-child th')].entries()) {
+      th.setAttribute('aria-sort', sort?.column === i ? (sort.descending ? 'descending' : 'ascending') : 'none');
+    }
+    const of = shape.shown === shape.total ? plural(shape.total, 'shell') : `${shape.shown.toLocaleString('en-US')} of ${plural(shape.total, 'shell')}`;
+    const unread = shape.unreadable ? ` · ${plural(shape.unreadable, 'shell')} could not be read` : '';
+    els.status.textContent = `${of} · ${snapshotName(shape.snapshot)}${unread}`;
+    els.exportXlsx.disabled = els.exportCsv.disabled = false;
+    await drawRows();
+  }
+
+  function rowsOf(block) {
+    if (!blocks.has(block)) blocks.set(block, api.tableRows(block * BLOCK, BLOCK));
+    return blocks.get(block);
+  }
+
+  async function drawRows() {
+    if (!shape) return;
+    const asked = generation;
+    const { start, end } = rowWindow(els.viewport.scrollTop, els.viewport.clientHeight, ROW_HEIGHT, shape.shown);
+    const first = Math.floor(start / BLOCK);
+    const last = Math.floor(Math.max(start, end - 1) / BLOCK);
+    const fetched = [];
+    for (let b = first; b <= last && end > start; b += 1) fetched.push(rowsOf(b));
+    let rows;
+    try {
+      rows = (await Promise.all(fetched)).flat();
+    } catch (e) {
+      els.status.textContent = problemWords(e);
+      return;
+    }
+    if (asked !== generation) return;
+    const offset = first * BLOCK;
+    const spacer = (rowsHigh) => {
+      const tr = document.createElement('tr');
+      tr.className = 'spacer';
+      tr.style.height = `${rowsHigh * ROW_HEIGHT}px`;
+      return tr;
+    };
+    const drawn = [spacer(start)];
+    for (let r = start; r < end; r += 1) drawn.push(rowElement(rows[r - offset], r));
+    drawn.push(spacer(shape.shown - end));
+    els.body.replaceChildren(...drawn);
+  }
+
+  function rowElement(row, index) {
+    const tr = document.createElement('tr');
+    tr.dataset.row = String(index);
+    (row?.cells ?? []).forEach((cell, col) => {
+      const td = document.createElement('td');
+      if (cell === null) {
+        td.className = 'missing';
+        td.textContent = '—';
+        td.title = 'This shell has no such element';
+      } else if (cell.kind === 'empty') {
+        td.className = 'empty';
+        td.textContent = 'empty';
+        td.title = 'The element is there, without a value';
+      } else {
+        td.className = cell.kind;
+        td.textContent = cell.text;
+        td.title = cell.text;
+      }
+      if (index === cursor.row && col === cursor.col) {
+        td.classList.add('cursor');
+        td.setAttribute('aria-selected', 'true');
+      }
+      td.addEventListener('click', () => moveTo(index, col));
+      td.addEventListener('dblclick', () => openCell());
+      tr.append(td);
+    });
+    return tr;
+  }
+
+  function moveTo(row, col) {
+    if (!shape || shape.shown === 0) return;
+    cursor = {
+      row: Math.max(0, Math.min(shape.shown - 1, row)),
+      col: Math.max(0, Math.min(shape.columns.length - 1, col)),
+    };
+    const top = cursor.row * ROW_HEIGHT;
+    const view = els.viewport;
+    const headHeight = els.head.getBoundingClientRect().height;
+    if (top < view.scrollTop) view.scrollTop = top;
+    else if (top + ROW_HEIGHT > view.scrollTop + view.clientHeight - headHeight) {
+      view.scrollTop = top + ROW_HEIGHT - view.clientHeight + headHeight;
+    }
+    drawRows();
+  }
+
+  async function openCell() {
+    if (!shape || shape.shown === 0) return;
+    const [row] = await api.tableRows(cursor.row, 1);
+    if (!row) return;
+    const column = shape.columns[cursor.col].column;
+    const { submodel, path } = elementAt(column, row.cells[cursor.col]);
+    await open({ aasId: row.aas_id, assetType: row.asset_type, submodel, path });
+  }
+
+  els.viewport.addEventListener('scroll', () => requestAnimationFrame(drawRows));
+  els.viewport.addEventListener('keydown', (event) => {
+    if (event.target !== els.viewport) return; // typing in a filter box
+    const page = Math.max(1, Math.floor(els.viewport.clientHeight / ROW_HEIGHT) - 2);
+    const moves = {
+      ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1],
+      PageDown: [page, 0], PageUp: [-page, 0],
+    };
+    if (event.key in moves) {
+      const [dr, dc] = moves[event.key];
+      moveTo(cursor.row + dr, cursor.col + dc);
+    } else if (event.key === 'Home') {
+      moveTo(event.ctrlKey ? 0 : cursor.row, 0);
+    } else if (event.key === 'End') {
+      moveTo(event.ctrlKey ? shape.shown - 1 : cursor.row, shape.columns.length - 1);
+    } else if (event.key === 'Enter') {
+      openCell();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  for (const [button, format] of [[els.exportXlsx, 'xlsx'], [els.exportCsv, 'csv']]) {
+    button.addEventListener('click', async () => {
+      try {
+        const path = await api.exportTable(format);
+        if (path) els.status.textContent = `Saved ${path}`;
+      } catch (e) {
+        els.status.textContent = problemWords(e);
+      }
+    });
+  }
+
+  // The column picker: every element path of the plant's shells, with how many have it.
+  let offered = [];
+  let shells = 0;
+  async function openPicker() {
+    els.pickerList.replaceChildren();
+    els.pickerSearch.value = '';
+    els.picker.showModal();
+    els.pickerList.textContent = 'Reading the plant\u2019s elements…';
+    let choice;
+    try {
+      choice = await api.tableColumns(plant(), snapshot(), assetType());
+    } catch (e) {
+      els.pickerList.textContent = problemWords(e);
+      return;
+    }
+    offered = choice.census.columns;
+    shells = choice.census.shells;
+    const current = new Set(shape?.columns.map((c) => c.column) ?? choice.defaults);
+    const shellFields = ['shell:idShort', 'shell:id', 'shell:assetType']
+      .map((column) => ({ column, shells, model_type: 'shell', semantic_id: null }));
+    offered = [...shellFields, ...offered];
+    drawPicker(current);
+    els.pickerSearch.focus();
+  }
+
+  function drawPicker(checked) {
+    const query = els.pickerSearch.value;
+    const items = offered.filter((o) => offeredMatches(o, query)).slice(0, 500).map((o) => {
+      const li = document.createElement('li');
+      const label = document.createElement('label');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = o.column;
+      box.checked = checked.has(o.column);
+      box.addEventListener('change', () => (box.checked ? checked.add(o.column) : checked.delete(o.column)));
+      label.append(box, ` ${offeredLabel(o, shells)}`);
+      label.title = [o.model_type, o.value_type, o.unit, o.semantic_id].filter(Boolean).join(' · ');
+      li.append(label);
+      return li;
+    });
+    els.pickerList.replaceChildren(...items);
+    els.pickerSearch.oninput = () => drawPicker(checked);
+    els.pickerApply.onclick = () => {
+      // The shown order first, then the newly picked in the plant's order.
+      const before = shape?.columns.map((c) => c.column).filter((c) => checked.has(c)) ?? [];
+      const added = offered.map((o) => o.column).filter((c) => checked.has(c) && !before.includes(c));
+      chosen.set(chosenKey(), [...before, ...added]);
+      els.picker.close();
+      show(true);
+    };
+  }
+
+  els.columns.addEventListener('click', openPicker);
+  els.pickerDefaults.addEventListener('click', () => {
+    chosen.delete(chosenKey());
+    els.picker.close();
+    show(true);
+  });
+  els.pickerCancel.addEventListener('click', () => els.picker.close());
+
+  return { show };
+}
