@@ -3,12 +3,13 @@
 //! shell whose answer cannot be read keeps missing cells (and is counted) instead of
 //! failing the table.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use aas_client::{NodeLevel, NodePath};
 use aas_export::{answer_text, Answers};
 use aas_model::{parse_list, AssetType, Parsed, Submodel, SubmodelElement};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::cell::Cell;
 use crate::column::{Column, ShellField};
@@ -120,6 +121,16 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
         semantic_ids: vec![None; width],
     };
     let mut unreadable = 0;
+    let every_submodel = query
+        .columns
+        .iter()
+        .any(|c| matches!(c, Column::SemanticId(_)));
+    let submodels: HashSet<&str> = (query.columns.iter())
+        .filter_map(|c| match c {
+            Column::Path { submodel, .. } => Some(submodel.as_str()),
+            _ => None,
+        })
+        .collect();
     answers.each(NodeLevel::Submodels, &mut |path, url, body| {
         let NodePath::Submodels { aas_id } = path else {
             return Ok(());
@@ -127,10 +138,18 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
         let Some(&row) = rows.get(aas_id.as_str()) else {
             return Ok(());
         };
-        let Ok(submodels) = parse_list::<Submodel>(&answer_text(body, url)?) else {
+        let Ok(items) = aas_model::parse::<Vec<Box<RawValue>>>(&answer_text(body, url)?) else {
             unreadable += 1;
             return Ok(());
         };
+        // Only the submodels a column may read are typed: most columns name theirs.
+        let submodels: Vec<Parsed<Submodel>> = items
+            .into_iter()
+            .filter(|raw| {
+                every_submodel || named(raw).is_some_and(|n| submodels.contains(n.as_str()))
+            })
+            .map(Parsed::new)
+            .collect();
         let row_cells = &mut cells[row * width..(row + 1) * width];
         fill(row_cells, &submodels, query, &mut found);
         Ok(())
@@ -299,6 +318,18 @@ pub(crate) fn walk(
         }
     }
     true
+}
+
+/// A submodel's idShort, read without typing the rest of it.
+fn named(raw: &RawValue) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Named {
+        #[serde(rename = "idShort")]
+        id_short: String,
+    }
+    serde_json::from_str::<Named>(raw.get())
+        .ok()
+        .map(|n| n.id_short)
 }
 
 fn shell_field(shell: &Shell, field: ShellField) -> &str {
