@@ -72,6 +72,7 @@ class PlantTable(AppTestCase):
                         == "descending", 10)
         years = self.wait_until(lambda: [int(r[4]) for r in self.rows()] if self.rows() else None, 10)
         self.assertEqual(years, sorted(years, reverse=True))
+        wd.script("document.getElementById('table-viewport').scrollLeft = 0")
         screenshot(os.path.join(self.out, "table-light.png"))
         wd.click(wd.wait_for("#theme"))
         screenshot(os.path.join(self.out, "table-dark.png"))
