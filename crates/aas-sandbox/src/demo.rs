@@ -3,7 +3,7 @@
 //! material and capabilities, as AAS V2.0.1 JSON the way BaSyx V1 servers return it.
 //! The seed varies values (serials, weights, temperatures, years), never structure.
 
-mod elements;
+pub mod elements;
 mod submodels;
 
 use aas_model::AssetType;

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 pub use access::{Customer, Grant, GrantSeed, StateError};
-pub use demo::{demo_plant, DEMO_PLANT};
+pub use demo::{demo_plant, elements, DEMO_PLANT};
 pub use environment::{environment, load_environment};
 pub use faults::FaultSpec;
 pub use plant::{Asset, Plant};

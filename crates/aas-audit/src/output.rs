@@ -1,0 +1,204 @@
+//! The findings written out: CSV (one row a finding, safe to open in a spreadsheet)
+//! and JSON (the verdict and the findings). Each finding names its shell, template and
+//! rule in words, so a row reads on its own.
+
+use std::io::Write;
+
+use serde::ser::{SerializeSeq, Serializer};
+use serde::Serialize;
+
+use crate::{Audit, Finding, Result, Template, TemplateVerdict};
+
+const COLUMNS: [&str; 12] = [
+    "shell_id",
+    "shell_id_short",
+    "asset_type",
+    "submodel",
+    "path",
+    "template",
+    "template_version",
+    "template_path",
+    "kind",
+    "severity",
+    "rule",
+    "seen",
+];
+
+/// One finding in words.
+#[derive(Serialize)]
+struct Row<'a> {
+    shell_id: &'a str,
+    shell_id_short: &'a str,
+    asset_type: &'a str,
+    submodel: &'a str,
+    path: &'a str,
+    template: &'a str,
+    template_version: &'a str,
+    template_path: &'a str,
+    kind: &'static str,
+    severity: &'static str,
+    rule: &'a str,
+    seen: &'a str,
+}
+
+impl<'a> Row<'a> {
+    fn of(audit: &'a Audit, f: &'a Finding) -> Self {
+        let shell = audit.shell(f);
+        let template = audit.template(f);
+        Row {
+            shell_id: &shell.id,
+            shell_id_short: &shell.id_short,
+            asset_type: shell.asset_type.map(|t| t.code()).unwrap_or_default(),
+            submodel: &f.submodel,
+            path: &f.path,
+            template: &template.name,
+            template_version: &template.version,
+            template_path: &f.template_path,
+            kind: f.kind.name(),
+            severity: f.severity().name(),
+            rule: &f.rule,
+            seen: &f.seen,
+        }
+    }
+}
+
+impl Audit {
+    /// One row a finding, under a header row.
+    pub fn write_csv(&self, out: impl Write) -> Result<()> {
+        let mut csv = aas_export::SafeCsv::new(out);
+        csv.write_row(&COLUMNS).map_err(std::io::Error::from)?;
+        for f in &self.findings {
+            let r = Row::of(self, f);
+            csv.write_row(&[
+                r.shell_id,
+                r.shell_id_short,
+                r.asset_type,
+                r.submodel,
+                r.path,
+                r.template,
+                r.template_version,
+                r.template_path,
+                r.kind,
+                r.severity,
+                r.rule,
+                r.seen,
+            ])
+            .map_err(std::io::Error::from)?;
+        }
+        csv.into_inner()?.flush()?;
+        Ok(())
+    }
+
+    /// `{"format", "partial", "languages", "templates", "verdict", "findings"}`; a
+    /// group names how many shells it is in, the findings name which.
+    pub fn write_json(&self, out: impl Write) -> Result<()> {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            format: &'static str,
+            partial: bool,
+            languages: &'a [String],
+            templates: Vec<TemplateOut<'a>>,
+            verdict: VerdictOut<'a>,
+            findings: Findings<'a>,
+        }
+        let document = Document {
+            format: "aas-audit/1",
+            partial: self.partial,
+            languages: &self.languages,
+            templates: self.templates.iter().map(TemplateOut::of).collect(),
+            verdict: VerdictOut::of(self),
+            findings: Findings(self),
+        };
+        let mut out = std::io::BufWriter::new(out);
+        serde_json::to_writer(&mut out, &document).map_err(std::io::Error::from)?;
+        out.flush()?;
+        Ok(())
+    }
+}
+
+#[derive(Serialize)]
+struct TemplateOut<'a> {
+    name: &'a str,
+    version: &'a str,
+    document: Option<&'a str>,
+    semantic_ids: &'a [String],
+    source: Option<&'a crate::Source>,
+    origin: &'a str,
+}
+
+impl<'a> TemplateOut<'a> {
+    fn of(t: &'a Template) -> Self {
+        TemplateOut {
+            name: &t.name,
+            version: &t.version,
+            document: t.document.as_deref(),
+            semantic_ids: &t.semantic_ids,
+            source: t.source.as_ref(),
+            origin: &t.origin,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct VerdictOut<'a> {
+    shells: usize,
+    without_template: usize,
+    templates: Vec<TemplateVerdictOut<'a>>,
+    groups: Vec<GroupOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct TemplateVerdictOut<'a> {
+    name: &'a str,
+    version: &'a str,
+    #[serde(flatten)]
+    counts: &'a TemplateVerdict,
+}
+
+#[derive(Serialize)]
+struct GroupOut<'a> {
+    name: &'a str,
+    version: &'a str,
+    #[serde(flatten)]
+    group: &'a crate::Group,
+    shells: usize,
+}
+
+impl<'a> VerdictOut<'a> {
+    fn of(audit: &'a Audit) -> Self {
+        let named = |t: u16| &audit.templates[usize::from(t)];
+        let v = &audit.verdict;
+        VerdictOut {
+            shells: v.shells,
+            without_template: v.without_template,
+            templates: (v.templates.iter())
+                .map(|counts| TemplateVerdictOut {
+                    name: &named(counts.template).name,
+                    version: &named(counts.template).version,
+                    counts,
+                })
+                .collect(),
+            groups: (v.groups.iter())
+                .map(|group| GroupOut {
+                    name: &named(group.template).name,
+                    version: &named(group.template).version,
+                    group,
+                    shells: group.shells.len(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The findings as rows, written one by one.
+struct Findings<'a>(&'a Audit);
+
+impl Serialize for Findings<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut seq = ser.serialize_seq(Some(self.0.findings.len()))?;
+        for f in &self.0.findings {
+            seq.serialize_element(&Row::of(self.0, f))?;
+        }
+        seq.end()
+    }
+}
