@@ -31,7 +31,7 @@ pub struct App {
     pub(crate) last_export: Mutex<Option<PathBuf>>,
     /// The plant table the page shows, kept so it scrolls, sorts and exports without
     /// being built again.
-    pub(crate) table: Mutex<Option<crate::plant_table::OpenTable>>,
+    pub(crate) table: Mutex<Option<crate::open_table::OpenTable>>,
 }
 
 /// The built-in demo service and its session.

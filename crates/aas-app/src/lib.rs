@@ -18,6 +18,7 @@ mod export_job;
 mod heap;
 mod jobs;
 mod logging;
+mod open_table;
 mod plant_table;
 mod preferences;
 mod profile_form;

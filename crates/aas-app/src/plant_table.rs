@@ -15,6 +15,7 @@ use aas_table::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::open_table::OpenTable;
 use crate::{lock, App, Error, Result, SaveAs, SnapshotStore};
 
 /// A table the page asks for.
@@ -31,15 +32,6 @@ pub struct TableRequest {
     /// Most wanted first, for MultiLanguageProperties.
     #[serde(default)]
     pub languages: Vec<String>,
-}
-
-/// The table kept open: what it was built from, and how it is arranged.
-#[derive(Debug)]
-pub(crate) struct OpenTable {
-    snapshot: SnapshotInfo,
-    table: Table,
-    view: View,
-    asset_type: Option<AssetType>,
 }
 
 /// The column picker's list, the snapshot it read and the default columns.

@@ -63,6 +63,15 @@ impl Table {
         &self.cells[row * self.columns.len() + column]
     }
 
+    /// The header of column `i`: its label, with its unit when the plant agrees on one.
+    pub fn header(&self, i: usize) -> String {
+        let column = &self.columns[i];
+        match &column.unit {
+            Some(unit) => format!("{} [{unit}]", column.label),
+            None => column.label.clone(),
+        }
+    }
+
     pub fn row(&self, row: usize) -> &[Cell] {
         let n = self.columns.len();
         &self.cells[row * n..(row + 1) * n]

@@ -4,6 +4,7 @@
 //! A table is built from any source of answers ([`aas_export::Answers`]: a snapshot in
 //! either store, or a crawl held in memory), one shell's submodels at a time.
 
+mod about;
 mod build;
 mod cell;
 mod census;
@@ -15,6 +16,7 @@ mod view;
 mod write;
 mod xlsx;
 
+pub use about::About;
 pub use build::{build, Query, Shell, Table, TableColumn};
 pub use cell::{Cell, Date, Typed};
 pub use census::{census, Census, Offered};
@@ -22,7 +24,7 @@ pub use column::{Column, ShellField};
 pub use filter::{ColumnFilter, Test};
 pub use order::Sort;
 pub use view::View;
-pub use write::{render, write, About, TableFormat};
+pub use write::{render, write, TableFormat};
 
 /// Why a table could not be built, filtered or written.
 #[derive(Debug, thiserror::Error)]

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::str::FromStr;
 
 use aas_export::{write_atomically, SafeCsv};
-use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::about::About;
 use crate::build::Table;
 use crate::cell::{Cell, Typed};
 use crate::view::View;
@@ -32,30 +32,6 @@ impl FromStr for TableFormat {
             "json" => Ok(TableFormat::Json),
             _ => Err(format!("{s:?} is not a table format (xlsx, csv or json)")),
         }
-    }
-}
-
-/// What a table was made from, written beside it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct About {
-    /// `snapshot 7 (profile)` or the live service.
-    pub source: String,
-    pub plant: String,
-    /// The asset type shown, or `all`.
-    pub asset_type: String,
-    /// When the data was taken (a snapshot's time), RFC 3339.
-    pub taken_at: String,
-    /// When the file was written, RFC 3339.
-    pub written_at: String,
-}
-
-/// The header of column `i`: its label, with its unit when the plant agrees on one.
-pub(crate) fn header(table: &Table, i: usize) -> String {
-    let column = &table.columns[i];
-    match &column.unit {
-        Some(unit) => format!("{} [{unit}]", column.label),
-        None => column.label.clone(),
     }
 }
 
@@ -84,7 +60,7 @@ fn csv(table: &Table, view: &View) -> Result<Vec<u8>> {
     // Written to memory, which cannot fail: the file is written whole afterwards.
     const IN_MEMORY: &str = "a CSV in memory is always written";
     let mut out = SafeCsv::new(Vec::new());
-    let headers: Vec<String> = (0..table.columns.len()).map(|i| header(table, i)).collect();
+    let headers: Vec<String> = (0..table.columns.len()).map(|i| table.header(i)).collect();
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
     out.write_row(&headers).expect(IN_MEMORY);
     for &row in &view.rows {

@@ -6,10 +6,10 @@
 
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
+use crate::about::About;
 use crate::build::Table;
 use crate::cell::{Cell, Date, Typed};
 use crate::view::View;
-use crate::write::{header, About};
 use crate::Result;
 
 /// Excel's longest text in a cell, in UTF-16 units.
@@ -33,14 +33,14 @@ pub(crate) fn workbook(table: &Table, view: &View, about: &About) -> Result<Vec<
                     .shown()
                     .map_or(0, |t| t.chars().count())
             })
-            .chain([header(table, i).chars().count()])
+            .chain([table.header(i).chars().count()])
             .max()
             .unwrap_or(0);
         sheet.set_column_width(col(i)?, (longest + 2).clamp(8, 60) as f64)?;
     }
     sheet.set_freeze_panes(1, 0)?;
     for i in 0..width {
-        sheet.write_string_with_format(0, col(i)?, header(table, i), &bold)?;
+        sheet.write_string_with_format(0, col(i)?, table.header(i), &bold)?;
     }
     for (n, &row) in view.rows.iter().enumerate() {
         let at = u32::try_from(n + 1).map_err(|_| XlsxError::RowColumnLimitError)?;

@@ -1,0 +1,15 @@
+//! The plant table the app keeps open while the page shows it (see plant_table.rs): a
+//! module of its own so that the app's state can hold it without the table's commands.
+
+use aas_model::AssetType;
+use aas_snapshot::SnapshotInfo;
+use aas_table::{Table, View};
+
+/// The table kept open: what it was built from, and how it is arranged.
+#[derive(Debug)]
+pub(crate) struct OpenTable {
+    pub snapshot: SnapshotInfo,
+    pub table: Table,
+    pub view: View,
+    pub asset_type: Option<AssetType>,
+}

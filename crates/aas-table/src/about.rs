@@ -1,0 +1,18 @@
+//! What a table file says it was made from.
+
+use serde::Serialize;
+
+/// What a table was made from, written beside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct About {
+    /// `snapshot 7 (profile)` or the live service.
+    pub source: String,
+    pub plant: String,
+    /// The asset type shown, or `all`.
+    pub asset_type: String,
+    /// When the data was taken (a snapshot's time), RFC 3339.
+    pub taken_at: String,
+    /// When the file was written, RFC 3339.
+    pub written_at: String,
+}
