@@ -24,6 +24,21 @@ pub(crate) struct PgWriter {
     answers: Vec<[i64; 3]>,
     /// Node ids this take has looked up.
     nodes: HashMap<(i16, [String; 3], String), i64>,
+    /// The advisory lock it holds.
+    lock: i64,
+}
+
+impl Drop for PgWriter {
+    /// Gives the lock back before the connection closes: the server frees a closed
+    /// session's locks only once it notices, and the next take (or a take from another
+    /// desktop right after this one) must not be told another take still runs. A lost
+    /// connection fails here and loses its lock with its session.
+    fn drop(&mut self) {
+        let lock = self.lock;
+        let _ = self
+            .conn
+            .run(|c| c.execute("SELECT pg_advisory_unlock($1)", &[&lock]));
+    }
 }
 
 impl PgWriter {
@@ -46,6 +61,7 @@ impl PgWriter {
             plant: plant.to_owned(),
             answers: Vec::new(),
             nodes: HashMap::new(),
+            lock,
         })
     }
 }
