@@ -200,23 +200,24 @@ export const openFileAddress = ({ aasId, submodel, path }) =>
 export const curlFor = ({ aasId, submodel, path }) => localCall('curl_for', { aasId, submodel, idShorts: path });
 
 // The plant table (the Table tab): built from a snapshot on the Rust side and kept open
-// there; the page reads a window of its rows at a time.
+// there; the page reads a window of its rows at a time. One command, asked `what`.
+const tableAsk = (ask) => localCall('table', { ask });
 /**
  * The column picker's list for the plant's shells of `assetType` (null: all) in
  * `snapshot` (null: the plant's latest complete): `{snapshot, census: {shells, columns:
  * [{column, semantic_id, model_type, value_type, unit, shells}]}, defaults: [column]}`.
  */
 export const tableColumns = (plant, snapshot, assetType) =>
-  localCall('table_columns', { plant, snapshot, assetType });
+  tableAsk({ what: 'columns', plant, snapshot, asset_type: assetType });
 /**
  * Builds and opens the table `{plant, snapshot, asset_type, columns, languages}`
  * (no columns: the defaults): `{snapshot, columns: [{column, label, unit, semantic_id}],
  * total, shown, unreadable}`.
  */
-export const openTable = (request) => localCall('open_table', { request });
+export const openTable = (request) => tableAsk({ what: 'open', ...request });
 /** Sorts (`{column, descending}` or null) and filters (`[{column, test}]`) the open table; its shape. */
-export const arrangeTable = (sort, filters) => localCall('arrange_table', { sort, filters });
+export const arrangeTable = (sort, filters) => tableAsk({ what: 'arrange', sort, filters });
 /** Rows `start…start+count` as arranged: `[{aas_id, id_short, asset_type, cells: [{text, kind, at?} | null]}]`. */
-export const tableRows = (start, count) => localCall('table_rows', { start, count });
+export const tableRows = (start, count) => tableAsk({ what: 'rows', start, count });
 /** Asks where to save the table as shown in `format` (xlsx|csv|json); the path, or null if cancelled. */
 export const exportTable = (format) => localCall('export_table', { format });

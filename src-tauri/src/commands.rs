@@ -46,12 +46,12 @@ pub async fn shell_json(
 
 #[tauri::command]
 pub async fn shell_endpoints(app: State<'_, App>, aas_id: String) -> Reply<Vec<NamedEndpoint>> {
-    Ok(app.session().client.endpoints(&aas_id).await?)
+    Ok(app.shell_endpoints(&aas_id).await?)
 }
 
 #[tauri::command]
 pub async fn refresh_registry(app: State<'_, App>) -> Reply<()> {
-    app.session().client.forget_registry().await;
+    app.refresh_registry().await;
     Ok(())
 }
 
@@ -63,14 +63,13 @@ pub fn curl_for(
     submodel: Option<String>,
     id_shorts: Vec<String>,
 ) -> String {
-    let client = app.session().client;
-    aas_client::curl_command(&client.resource_url(&aas_id, submodel.as_deref(), &id_shorts))
+    app.curl_for(&aas_id, submodel.as_deref(), &id_shorts)
 }
 
 /// Whether the service answers at all (one small request, no token): the UI leaves offline.
 #[tauri::command]
 pub async fn check_connection(app: State<'_, App>) -> Reply<()> {
-    Ok(app.session().client.probe().await?)
+    Ok(app.check_connection().await?)
 }
 
 #[tauri::command]

@@ -22,12 +22,6 @@ impl From<aas_app::Error> for IpcError {
     }
 }
 
-impl From<aas_client::Error> for IpcError {
-    fn from(e: aas_client::Error) -> Self {
-        aas_app::Error::from(e).into()
-    }
-}
-
 impl IpcError {
     /// A failure of this machine's desktop (opening a browser, a file manager).
     pub fn local(message: String) -> Self {

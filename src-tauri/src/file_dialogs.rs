@@ -7,22 +7,11 @@ use aas_app::SaveAs;
 use tauri::AppHandle;
 use tauri_plugin_dialog::{DialogExt, FilePath};
 
-/// A dialog's answer set by whoever starts the app (the end-to-end tests: a native
-/// dialog cannot be driven through WebDriver), never by the webview; only debug builds
-/// read it, so an installed app always asks. `AAS_BROWSER_SAVE_DIR` names a folder to
-/// save into, `AAS_BROWSER_OPEN_FILE` the file to open.
-fn preset(variable: &str) -> Option<PathBuf> {
-    cfg!(debug_assertions)
-        .then(|| std::env::var_os(variable))
-        .flatten()
-        .map(PathBuf::from)
-}
-
 /// Asks where to save `offer.name`, offering files ending in its extension; `None`
 /// when the user cancelled.
 pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
-    if let Some(dir) = preset("AAS_BROWSER_SAVE_DIR") {
-        return Ok(Some(dir.join(offer.name)));
+    if let Some(path) = offer.preset() {
+        return Ok(Some(path));
     }
     let dialog = app
         .dialog()
@@ -40,7 +29,7 @@ pub async fn ask_open_path(
     kind: &str,
     extensions: &[&str],
 ) -> aas_app::Result<Option<PathBuf>> {
-    if let Some(file) = preset("AAS_BROWSER_OPEN_FILE") {
+    if let Some(file) = aas_app::preset_open_file() {
         return Ok(Some(file));
     }
     let dialog = app.dialog().file().add_filter(kind, extensions);

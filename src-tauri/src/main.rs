@@ -9,7 +9,6 @@ mod error;
 mod file_dialogs;
 mod preferences;
 mod snapshot_commands;
-mod table_commands;
 
 fn main() {
     let software_drawing = aas_app::rendering::choose_for_this_machine();
@@ -34,14 +33,11 @@ fn main() {
             let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
             // Where it fails the last profile is only not remembered: no reason not to start.
             let window = app.get_webview_window("main");
-            let empty_web_storage = || match window {
-                Some(window) => window
-                    .clear_all_browsing_data()
-                    .map(|()| true)
-                    .map_err(|e| {
-                        aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
-                    }),
-                None => Ok(false),
+            let empty_web_storage = || {
+                let emptied = window.map(|w| w.clear_all_browsing_data()).transpose();
+                emptied.map(|w| w.is_some()).map_err(|e| {
+                    aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
+                })
             };
             if let Err(e) = state.move_old_preferences(empty_web_storage) {
                 tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
@@ -82,11 +78,8 @@ fn main() {
             snapshot_commands::snapshot_changes,
             snapshot_commands::export_changes,
             snapshot_commands::export_snapshot,
-            table_commands::table_columns,
-            table_commands::open_table,
-            table_commands::arrange_table,
-            table_commands::table_rows,
-            table_commands::export_table,
+            snapshot_commands::table,
+            snapshot_commands::export_table,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -1,8 +1,11 @@
-//! Tauri commands over the snapshot store, a few lines each: the local file, offline too.
+//! Tauri commands over the snapshot store, a few lines each: the local file (offline
+//! too) and the plant table built from it.
 
 use std::path::PathBuf;
 
-use aas_app::{App, ChangesView, MovedAside, SavedFile, SearchAnswer, SnapshotShelf};
+use aas_app::{
+    App, ChangesView, MovedAside, SavedFile, SearchAnswer, SnapshotShelf, TableAnswer, TableAsk,
+};
 use tauri::{AppHandle, State};
 
 use crate::commands::Reply;
@@ -68,4 +71,19 @@ pub async fn export_snapshot(
     Ok(app
         .export_snapshot(&plant, snapshot, &format, chosen)
         .await?)
+}
+
+#[tauri::command]
+pub async fn table(app: State<'_, App>, ask: TableAsk) -> Reply<TableAnswer> {
+    Ok(app.table(ask)?)
+}
+
+#[tauri::command]
+pub async fn export_table(
+    handle: AppHandle,
+    app: State<'_, App>,
+    format: String,
+) -> Reply<Option<PathBuf>> {
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.export_table(&format, chosen).await?)
 }

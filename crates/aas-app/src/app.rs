@@ -32,6 +32,7 @@ pub struct App {
     /// The plant table the page shows, kept so it scrolls, sorts and exports without
     /// being built again.
     pub(crate) table: Mutex<Option<crate::open_table::OpenTable>>,
+    pub(crate) census: Mutex<Option<crate::open_table::KeptCensus>>,
 }
 
 /// The built-in demo service and its session.
@@ -54,6 +55,7 @@ impl App {
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),
             table: Mutex::new(None),
+            census: Mutex::new(None),
         }
     }
 

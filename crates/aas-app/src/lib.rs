@@ -24,6 +24,7 @@ mod preferences;
 mod profile_form;
 mod profiles;
 pub mod rendering;
+mod service;
 mod session;
 mod snapshot_store;
 mod snapshots;
@@ -33,7 +34,7 @@ use std::sync::{Mutex, MutexGuard};
 
 pub use app::{App, StatusView};
 pub use connect::{ConnectionSource, Overrides};
-pub use content::SaveAs;
+pub use content::{preset_open_file, SaveAs};
 pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
@@ -42,7 +43,8 @@ pub use export_job::{ExportRequest, ExportSummary};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use plant_table::{
-    about as table_about, ColumnChoice, ShownCell, ShownColumn, ShownRow, TableRequest, TableShape,
+    about as table_about, ColumnChoice, ShownCell, ShownRow, TableAnswer, TableAsk, TableRequest,
+    TableShape,
 };
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,

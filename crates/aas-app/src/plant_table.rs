@@ -15,7 +15,7 @@ use aas_table::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::open_table::OpenTable;
+use crate::open_table::{KeptCensus, OpenTable};
 use crate::{lock, App, Error, Result, SaveAs, SnapshotStore};
 
 /// A table the page asks for.
@@ -34,6 +34,40 @@ pub struct TableRequest {
     pub languages: Vec<String>,
 }
 
+/// What the Table tab asks, through one command (`{"what": "rows", "start": 0, …}`):
+/// the desktop shell passes it on, the rules stay here.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum TableAsk {
+    /// The column picker's list.
+    Columns {
+        plant: String,
+        snapshot: Option<i64>,
+        asset_type: Option<AssetType>,
+    },
+    Open(TableRequest),
+    Arrange {
+        sort: Option<Sort>,
+        filters: Vec<ColumnFilter>,
+    },
+    Rows {
+        start: usize,
+        count: usize,
+    },
+}
+
+/// The answer to a [`TableAsk`].
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum TableAnswer {
+    Columns(ColumnChoice),
+    Shape(TableShape),
+    Rows(Vec<ShownRow>),
+}
+
+/// Rows a page may ask at once.
+const MAX_ROWS_ASKED: usize = 1000;
+
 /// The column picker's list, the snapshot it read and the default columns.
 #[derive(Debug, Serialize)]
 pub struct ColumnChoice {
@@ -46,21 +80,13 @@ pub struct ColumnChoice {
 #[derive(Debug, Serialize)]
 pub struct TableShape {
     pub snapshot: SnapshotInfo,
-    pub columns: Vec<ShownColumn>,
+    pub columns: Vec<TableColumn>,
     /// The shells of the asset type.
     pub total: usize,
     /// The rows the filters keep.
     pub shown: usize,
     /// Shells whose submodels could not be read (their cells are missing).
     pub unreadable: usize,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ShownColumn {
-    pub column: Column,
-    pub label: String,
-    pub unit: Option<String>,
-    pub semantic_id: Option<String>,
 }
 
 /// A row as the page draws it.
@@ -117,14 +143,50 @@ pub fn about(snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> About {
 }
 
 impl App {
+    /// Answers what the Table tab asks.
+    pub fn table(&self, ask: TableAsk) -> Result<TableAnswer> {
+        Ok(match ask {
+            TableAsk::Columns {
+                plant,
+                snapshot,
+                asset_type,
+            } => TableAnswer::Columns(self.table_columns(&plant, snapshot, asset_type)?),
+            TableAsk::Open(request) => TableAnswer::Shape(self.open_table(request)?),
+            TableAsk::Arrange { sort, filters } => {
+                TableAnswer::Shape(self.arrange_table(sort, &filters)?)
+            }
+            TableAsk::Rows { start, count } => {
+                TableAnswer::Rows(self.table_rows(start, count.min(MAX_ROWS_ASKED))?)
+            }
+        })
+    }
+
     /// The snapshot a table request means: the one named, else the plant's newest
     /// complete one from the active profile (without one, how to get one).
-    fn table_snapshot(&self, plant: &str, snapshot: Option<i64>) -> Result<i64> {
+    fn table_snapshot(&self, plant: &str, snapshot: Option<i64>) -> Result<SnapshotInfo> {
         let session = self.session();
-        Ok(self
-            .store
-            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))?
-            .id)
+        self.store
+            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))
+    }
+
+    /// The census of `snapshot`'s shells of `asset_type`: read once, then kept, since
+    /// opening a table with the default columns and then the picker both need it.
+    fn census_of(&self, snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> Result<Census> {
+        let mut kept = lock(&self.census);
+        match kept.as_ref() {
+            Some(k) if k.snapshot == *snapshot && k.asset_type == asset_type => {
+                Ok(k.census.clone())
+            }
+            _ => {
+                let (snapshot, census) = self.store.census(snapshot.id, asset_type)?;
+                *kept = Some(KeptCensus {
+                    snapshot,
+                    asset_type,
+                    census: census.clone(),
+                });
+                Ok(census)
+            }
+        }
     }
 
     /// The column picker's list for the plant's shells of `asset_type`.
@@ -134,8 +196,8 @@ impl App {
         snapshot: Option<i64>,
         asset_type: Option<AssetType>,
     ) -> Result<ColumnChoice> {
-        let id = self.table_snapshot(plant, snapshot)?;
-        let (snapshot, census) = self.store.census(id, asset_type)?;
+        let snapshot = self.table_snapshot(plant, snapshot)?;
+        let census = self.census_of(&snapshot, asset_type)?;
         let defaults = census.default_columns();
         Ok(ColumnChoice {
             snapshot,
@@ -146,13 +208,11 @@ impl App {
 
     /// Builds the table `request` asks for and keeps it open, unsorted and unfiltered.
     pub fn open_table(&self, request: TableRequest) -> Result<TableShape> {
-        let id = self.table_snapshot(&request.plant, request.snapshot)?;
+        let snapshot = self.table_snapshot(&request.plant, request.snapshot)?;
         let columns = match request.columns.is_empty() {
             false => request.columns,
             true => self
-                .store
-                .census(id, request.asset_type)?
-                .1
+                .census_of(&snapshot, request.asset_type)?
                 .default_columns(),
         };
         let query = Query {
@@ -160,7 +220,7 @@ impl App {
             columns,
             languages: request.languages,
         };
-        let (snapshot, table) = self.store.plant_table(id, &query)?;
+        let (snapshot, table) = self.store.plant_table(snapshot.id, &query)?;
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
             snapshot,
@@ -204,11 +264,7 @@ impl App {
     {
         let _job = self.jobs.start("An export")?;
         let format: TableFormat = format.parse().map_err(Error::BadRequest)?;
-        let extension = match format {
-            TableFormat::Xlsx => "xlsx",
-            TableFormat::Csv => "csv",
-            TableFormat::Json => "json",
-        };
+        let extension = format.extension();
         let plant = lock(&self.table)
             .as_ref()
             .ok_or_else(no_table)?
@@ -241,19 +297,10 @@ fn no_table() -> Error {
 fn shape(open: &OpenTable) -> TableShape {
     TableShape {
         snapshot: open.snapshot.clone(),
-        columns: open.table.columns.iter().map(shown_column).collect(),
+        columns: open.table.columns.clone(),
         total: open.table.shells.len(),
         shown: open.view.rows.len(),
         unreadable: open.table.unreadable,
-    }
-}
-
-fn shown_column(c: &TableColumn) -> ShownColumn {
-    ShownColumn {
-        column: c.column.clone(),
-        label: c.label.clone(),
-        unit: c.unit.clone(),
-        semantic_id: c.semantic_id.clone(),
     }
 }
 

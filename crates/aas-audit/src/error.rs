@@ -23,16 +23,6 @@ pub enum Error {
     Cancelled,
 }
 
-impl Error {
-    /// An answer that no longer reads as what it was read as when it arrived.
-    pub(crate) fn bad_data(e: serde_json::Error) -> Error {
-        Error::from(aas_model::Error::Decode {
-            path: ".".into(),
-            message: e.to_string(),
-        })
-    }
-}
-
 impl From<aas_model::Error> for Error {
     fn from(e: aas_model::Error) -> Self {
         Error::Answers(aas_export::Error::BadData(e))

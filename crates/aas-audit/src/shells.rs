@@ -3,13 +3,11 @@
 
 use std::collections::HashMap;
 
-use aas_client::{NodeLevel, NodePath};
 use aas_export::Answers;
 use aas_model::AssetType;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::read::each;
-use crate::{Error, Result};
+use crate::Result;
 
 /// A shell of the plant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -29,38 +27,16 @@ pub(crate) struct ShellTable {
 
 impl ShellTable {
     /// The shells of the AAS lists of `asset_type` (all types when `None`) that the
-    /// crawl's selection wants.
+    /// crawl's selection wants; a list that no longer reads ends the audit.
     pub fn read(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<ShellTable> {
-        #[derive(Deserialize)]
-        struct Item {
-            #[serde(rename = "idShort", default)]
-            id_short: Option<String>,
-            identification: Option<Identification>,
+        let listed = aas_export::listed_shells(answers, asset_type)?;
+        if let Some(e) = listed.unreadable {
+            return Err(e.into());
         }
-        #[derive(Deserialize)]
-        struct Identification {
-            id: Option<String>,
-        }
-        let selection = &answers.crawl().selection;
         let mut table = ShellTable::default();
-        each(answers, NodeLevel::AasList, |path, text| {
-            let NodePath::AasList { asset_type: listed } = path else {
-                return Ok(());
-            };
-            if asset_type.is_some_and(|t| t != *listed) {
-                return Ok(());
-            }
-            let items: Vec<Item> = serde_json::from_str(text).map_err(Error::bad_data)?;
-            for item in items {
-                let Some(id) = item.identification.and_then(|i| i.id) else {
-                    continue;
-                };
-                if selection.wants_shell(&id) {
-                    table.insert(id, item.id_short.unwrap_or_default(), Some(*listed));
-                }
-            }
-            Ok(())
-        })?;
+        for shell in listed.shells {
+            table.insert(shell.id, shell.id_short, Some(shell.asset_type));
+        }
         Ok(table)
     }
 

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::time::SystemTime;
 
 use aas_client::{Crawl, Fetched, NodeLevel, NodePath, Selection};
-use aas_model::FileError;
+use aas_model::{AssetType, FileError};
 use serde::Deserializer as _;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -101,6 +101,75 @@ pub(crate) fn each_answer(
             })
         })
         .map_err(|e| stopped.take().unwrap_or(Stop::Other(e)))
+}
+
+/// A shell as an AAS list names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedShell {
+    /// `identification.id`.
+    pub id: String,
+    /// `""` when it has none.
+    pub id_short: String,
+    /// The list it came in.
+    pub asset_type: AssetType,
+}
+
+/// The shells of [`listed_shells`], and why a list could not be read.
+#[derive(Debug, Default)]
+pub struct Listed {
+    pub shells: Vec<ListedShell>,
+    /// The first AAS list that no longer reads as a list (its shells are not in
+    /// `shells`): the caller says whether that ends its work.
+    pub unreadable: Option<Error>,
+}
+
+/// The shells the AAS lists of `asset_type` (every type: `None`) name and the crawl's
+/// selection wants, in the lists' order; an item without an id is passed over.
+pub fn listed_shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Listed> {
+    #[derive(serde::Deserialize)]
+    struct Item {
+        #[serde(rename = "idShort", default)]
+        id_short: Option<String>,
+        identification: Option<Identification>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Identification {
+        id: Option<String>,
+    }
+    let selection = &answers.crawl().selection;
+    let mut listed = Listed::default();
+    answers.each(NodeLevel::AasList, &mut |path, url, body| {
+        let NodePath::AasList {
+            asset_type: listed_type,
+        } = path
+        else {
+            return Ok(());
+        };
+        if asset_type.is_some_and(|t| t != *listed_type) {
+            return Ok(());
+        }
+        let items: Vec<Item> = match serde_json::from_str(&text(body, url)?) {
+            Ok(items) => items,
+            Err(e) => {
+                listed.unreadable.get_or_insert(unreadable(e));
+                return Ok(());
+            }
+        };
+        for item in items {
+            let Some(id) = item.identification.and_then(|i| i.id) else {
+                continue;
+            };
+            if selection.wants_shell(&id) {
+                listed.shells.push(ListedShell {
+                    id,
+                    id_short: item.id_short.unwrap_or_default(),
+                    asset_type: *listed_type,
+                });
+            }
+        }
+        Ok(())
+    })?;
+    Ok(listed)
 }
 
 /// Whether `item` of the list answered at `path` (a shell or a submodel) was selected.

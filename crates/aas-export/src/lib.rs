@@ -16,7 +16,7 @@ mod v3;
 use aas_model::FileError;
 use std::path::PathBuf;
 
-pub use answers::{text as answer_text, Answers, Visit};
+pub use answers::{listed_shells, text as answer_text, Answers, Listed, ListedShell, Visit};
 pub use convert::convert;
 pub use format::{export, Format};
 pub use output::write_atomically;

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use aas_client::{NodeLevel, NodePath};
 use aas_export::{answer_text, Answers};
-use aas_model::{parse_list, AssetType, Parsed, Submodel, SubmodelElement};
+use aas_model::{AssetType, Parsed, Submodel, SubmodelElement};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -24,17 +24,12 @@ pub struct Query {
     pub languages: Vec<String>,
 }
 
-/// A row's shell.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shell {
-    pub id: String,
-    pub id_short: String,
-    pub asset_type: AssetType,
-}
+/// A row's shell: as its AAS list names it.
+pub type Shell = aas_export::ListedShell;
 
 /// A column as built: what it shows, its header, and what the plant's elements in it
 /// agree on.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TableColumn {
     pub column: Column,
     /// The header: the element's idShort (a semanticId column's first element's), or a
@@ -349,43 +344,8 @@ fn shell_field(shell: &Shell, field: ShellField) -> &str {
     }
 }
 
-/// The shells of the AAS lists of `asset_type` (all when `None`), in the lists' order.
+/// The shells of the AAS lists of `asset_type` (all when `None`), in the lists' order;
+/// a list that no longer reads adds no rows.
 pub(crate) fn shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
-    #[derive(Deserialize)]
-    struct Listed {
-        #[serde(rename = "idShort", default)]
-        id_short: Option<String>,
-        identification: Option<Identification>,
-    }
-    #[derive(Deserialize)]
-    struct Identification {
-        id: Option<String>,
-    }
-    let mut shells = Vec::new();
-    answers.each(NodeLevel::AasList, &mut |path, url, body| {
-        let NodePath::AasList { asset_type: listed } = path else {
-            return Ok(());
-        };
-        if asset_type.is_some_and(|t| t != *listed) {
-            return Ok(());
-        }
-        let text = answer_text(body, url)?;
-        // A list that no longer reads adds no rows; its shells are not in the table.
-        let Ok(items) = parse_list::<Listed>(&text) else {
-            return Ok(());
-        };
-        for item in items {
-            let Ok(item) = item.view() else { continue };
-            let Some(id) = item.identification.as_ref().and_then(|i| i.id.clone()) else {
-                continue;
-            };
-            shells.push(Shell {
-                id,
-                id_short: item.id_short.clone().unwrap_or_default(),
-                asset_type: *listed,
-            });
-        }
-        Ok(())
-    })?;
-    Ok(shells)
+    Ok(aas_export::listed_shells(answers, asset_type)?.shells)
 }

@@ -22,6 +22,17 @@ pub enum TableFormat {
     Json,
 }
 
+impl TableFormat {
+    /// The file name extension of the format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            TableFormat::Xlsx => "xlsx",
+            TableFormat::Csv => "csv",
+            TableFormat::Json => "json",
+        }
+    }
+}
+
 impl FromStr for TableFormat {
     type Err = String;
 
