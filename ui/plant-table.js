@@ -115,9 +115,10 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
     }
     const of = shape.shown === shape.total ? plural(shape.total, 'shell') : `${shape.shown.toLocaleString('en-US')} of ${plural(shape.total, 'shell')}`;
     const unread = shape.unreadable ? ` · ${plural(shape.unreadable, 'shell')} could not be read` : '';
-    els.status.textContent = `${of} · ${snapshotName(shape.snapshot)}${unread}`;
+    const drawing = generation;
     els.exportXlsx.disabled = els.exportCsv.disabled = false;
-    await drawRows();
+    // The count is said once its rows are on screen, so the two never disagree.
+    if ((await drawRows()) && drawing === generation) els.status.textContent = `${of} · ${snapshotName(shape.snapshot)}${unread}`;
   }
 
   function rowsOf(block) {
@@ -125,8 +126,9 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
     return blocks.get(block);
   }
 
+  /** Draws the rows in view; false when it could not (the words are in the status) or a newer arrangement took over. */
   async function drawRows() {
-    if (!shape) return;
+    if (!shape) return false;
     const asked = generation;
     const { start, end } = rowWindow(els.viewport.scrollTop, els.viewport.clientHeight, ROW_HEIGHT, shape.shown);
     const first = Math.floor(start / BLOCK);
@@ -138,9 +140,9 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
       rows = (await Promise.all(fetched)).flat();
     } catch (e) {
       els.status.textContent = problemWords(e);
-      return;
+      return false;
     }
-    if (asked !== generation) return;
+    if (asked !== generation) return false;
     const offset = first * BLOCK;
     const spacer = (rowsHigh) => {
       const tr = document.createElement('tr');
@@ -152,6 +154,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
     for (let r = start; r < end; r += 1) drawn.push(rowElement(rows[r - offset], r));
     drawn.push(spacer(shape.shown - end));
     els.body.replaceChildren(...drawn);
+    return true;
   }
 
   function rowElement(row, index) {

@@ -84,7 +84,7 @@ class PlantTable(AppTestCase):
         boxes = wd.find_all("#table-head tr.filters input")
         wd.keys(boxes[3], "=" + first[3])
         self.wait_until(lambda: self.status().startswith("1 of 3 shells"), 10, self.status)
-        self.assertEqual(self.rows(), [first])
+        self.wait_until(lambda: self.rows() == [first], 10, self.rows)
 
         # XLSX of what is shown, read back by openpyxl.
         path = os.path.join(SAVE_DIR, "DEMO-01-table.xlsx")
