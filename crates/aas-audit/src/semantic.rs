@@ -54,6 +54,8 @@ struct Forms {
     variant: String,
     /// Also without its version (`/1/0` segments of an IRI, `#002` of an IRDI).
     versionless: String,
+    /// The version's numbers.
+    version: Vec<u32>,
     iri: bool,
 }
 
@@ -64,32 +66,47 @@ impl Forms {
         if !iri {
             // An IRDI: `0173-1#01-AHF578#001`, maybe with an instance suffix `*01`.
             let bare = id.split('*').next().unwrap_or_default();
-            let versionless = match bare.rsplit_once('#') {
-                Some((head, v)) if v.bytes().all(|b| b.is_ascii_digit()) => head.to_owned(),
-                _ => bare.to_owned(),
+            let (versionless, version) = match bare.rsplit_once('#') {
+                Some((head, v)) if is_number(v) => (head, vec![number(v)]),
+                _ => (bare, Vec::new()),
             };
             return Forms {
                 variant: bare.to_owned(),
-                versionless,
+                versionless: versionless.to_owned(),
+                version,
                 iri,
             };
         }
         let segments: Vec<&str> = id.split('/').filter(|s| *s != "submodel").collect();
-        let versionless = (segments.iter())
-            .filter(|s| s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()))
-            .copied()
-            .collect::<Vec<_>>()
-            .join("/");
+        let (numbers, words): (Vec<&str>, Vec<&str>) = segments.iter().partition(|s| is_number(s));
         Forms {
             variant: segments.join("/"),
-            versionless,
+            versionless: words.join("/"),
+            version: numbers.into_iter().map(number).collect(),
             iri,
         }
     }
 
     fn has_version(&self) -> bool {
-        self.variant != self.versionless
+        !self.version.is_empty()
     }
+
+    /// How far another version is: its numbers' differences, the first one first.
+    fn distance(&self, other: &Forms) -> Vec<u32> {
+        let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+        let len = self.version.len().max(other.version.len());
+        (0..len)
+            .map(|i| at(&self.version, i).abs_diff(at(&other.version, i)))
+            .collect()
+    }
+}
+
+fn is_number(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn number(text: &str) -> u32 {
+    text.parse().unwrap_or(u32::MAX)
 }
 
 /// The templates' ids, and what each semanticId seen so far named (a plant repeats a
@@ -139,12 +156,17 @@ impl Index {
         if let Some(t) = newest(&|f| f.variant == id.variant) {
             return Named::Template(t);
         }
-        if let Some(t) = newest(&|f| f.versionless == id.versionless) {
-            return if id.has_version() {
-                Named::NearMiss(t, Nearness::OtherVersion)
-            } else {
-                Named::Template(t)
-            };
+        if !id.has_version() {
+            if let Some(t) = newest(&|f| f.versionless == id.versionless) {
+                return Named::Template(t);
+            }
+        }
+        // Another version: the nearest one, the newer of two as near.
+        let other = (self.ids.iter().rev())
+            .filter(|(_, f, _)| f.versionless == id.versionless)
+            .min_by_key(|(_, f, _)| id.distance(f));
+        if let Some((t, ..)) = other {
+            return Named::NearMiss(*t, Nearness::OtherVersion);
         }
         // Typos are looked for in IRIs only: an IRDI a character away is another concept.
         let typo = (self.ids.iter())
@@ -237,6 +259,10 @@ mod tests {
         for (id, named) in [
             (
                 "https://admin-shell.io/zvei/nameplate/1/1/Nameplate",
+                Named::NearMiss(0, Nearness::OtherVersion),
+            ),
+            (
+                "https://admin-shell.io/zvei/nameplate/2/1/Nameplate",
                 Named::NearMiss(1, Nearness::OtherVersion),
             ),
             (

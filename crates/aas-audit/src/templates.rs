@@ -199,4 +199,111 @@ mod tests {
         assert!(err.to_string().contains("Contact Information 1.0"), "{err}");
         assert_eq!(all.select(None).expect("all").len(), 8);
     }
+
+    /// Cardinality in the order the published files name it: `Multiplicity` (ZVEI
+    /// Nameplate 1.0; Contact Information, as a ConceptQualifier), `Cardinality`
+    /// (Technical Data 1.2), `SMT/Cardinality` (Nameplate 3.0).
+    #[test]
+    fn cardinalities_come_from_every_qualifier_name() {
+        let all = Templates::builtin();
+        let cardinality = |title: &str, path: &[&str]| {
+            let template = all.iter().find(|t| t.title() == title).expect("built in");
+            let mut rules = &template.elements;
+            let mut found = None;
+            for name in path {
+                let rule = (rules.iter())
+                    .find(|r| r.label == *name)
+                    .unwrap_or_else(|| panic!("{title}: {name}"));
+                found = Some(rule.cardinality);
+                rules = &rule.elements;
+            }
+            found.expect("a path")
+        };
+        use crate::Cardinality::*;
+        assert_eq!(cardinality("Digital Nameplate 1.0", &["Address"]), One);
+        assert_eq!(
+            cardinality("Digital Nameplate 1.0", &["SerialNumber"]),
+            ZeroToOne
+        );
+        let contact = ["ContactInformation", "Phone"];
+        assert_eq!(
+            cardinality("Contact Information 1.0", &contact[..1]),
+            OneToMany
+        );
+        assert_eq!(cardinality("Contact Information 1.0", &contact), ZeroToOne);
+        let general = ["GeneralInformation", "ProductImage"];
+        assert_eq!(cardinality("Technical Data 1.2", &general[..1]), One);
+        assert_eq!(cardinality("Technical Data 1.2", &general), ZeroToMany);
+        assert_eq!(
+            cardinality("Digital Nameplate 3.0", &["ManufacturerName"]),
+            One
+        );
+        // No qualifier at all: no bound (the published Marking of Nameplate 2.0).
+        let marking = ["Markings", "Marking"];
+        assert_eq!(cardinality("Digital Nameplate 2.0", &marking), ZeroToMany);
+    }
+
+    #[test]
+    fn a_users_files_are_added_and_replace_a_builtin_of_the_same_name_and_version() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let own = r#"{"format": "aas-audit-template/1", "name": "Digital nameplate",
+            "version": "3.0", "semantic_ids": ["urn:own:nameplate"],
+            "elements": [{"id_short": "Owner", "model_type": "Property",
+                          "value_type": "string", "cardinality": "One"}]}"#;
+        let plant = own
+            .replace("Digital nameplate", "Plant Sheet")
+            .replace("urn:own:nameplate", "urn:own:sheet");
+        std::fs::write(dir.path().join("b.json"), own).expect("write");
+        std::fs::write(dir.path().join("a.json"), plant).expect("write");
+        std::fs::write(dir.path().join("notes.txt"), "not a template").expect("write");
+        let mut all = Templates::builtin();
+        assert_eq!(all.add_folder(dir.path()).expect("read"), 2);
+        assert_eq!(all.len(), 9);
+        let mine = all
+            .iter()
+            .find(|t| t.title() == "Digital nameplate 3.0")
+            .expect("mine");
+        assert_eq!(mine.semantic_ids, ["urn:own:nameplate"]);
+        assert_eq!(mine.elements[0].value_type, Some("xs:string"));
+        assert!(mine.origin.ends_with("b.json"), "{}", mine.origin);
+        assert!(all.iter().all(|t| t.title() != "Digital Nameplate 3.0"));
+        let none = dir.path().join("absent");
+        assert_eq!(all.add_folder(&none).expect("no folder, no templates"), 0);
+    }
+
+    #[test]
+    fn a_file_that_is_no_template_is_refused_with_its_name_and_why() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (name, text, why) in [
+            ("syntax.json", "{", "EOF"),
+            (
+                "format.json",
+                r#"{"format": "x", "name": "n", "version": "1", "semantic_ids": ["a"], "elements": []}"#,
+                "format \"x\"",
+            ),
+            (
+                "ids.json",
+                r#"{"format": "aas-audit-template/1", "name": "n", "version": "1", "semantic_ids": [], "elements": []}"#,
+                "no semantic_ids",
+            ),
+            (
+                "type.json",
+                r#"{"format": "aas-audit-template/1", "name": "n", "version": "1", "semantic_ids": ["a"], "elements": [{"id_short": "A", "model_type": "Property", "value_type": "xs:text"}]}"#,
+                "/A: \"xs:text\" is no XSD value type",
+            ),
+            (
+                "typo.json",
+                r#"{"format": "aas-audit-template/1", "name": "n", "version": "1", "semantic_ids": ["a"], "elements": [{"id_short": "A", "model_type": "Property", "cardinalty": "One"}]}"#,
+                "unknown field `cardinalty`",
+            ),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).expect("write");
+            let err = Templates::new()
+                .add_file(&path)
+                .expect_err(name)
+                .to_string();
+            assert!(err.contains(name) && err.contains(why), "{err}");
+        }
+    }
 }

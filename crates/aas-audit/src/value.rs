@@ -1,36 +1,23 @@
 //! An element's value as the audit judges it: whether there is one, and whether it reads
 //! as its value type (XSD lexical spaces, from `aas_v3::xsd`).
 
-use std::borrow::Cow;
-
-use aas_model::{ElementBody, SubmodelElement};
+use aas_model::{scalar_text, ElementBody, Nullable, SubmodelElement};
 use aas_v3::xsd;
 use serde_json::Value;
 
-/// The text of a scalar value (V2 servers write some as JSON numbers or booleans).
-pub(crate) fn text(value: &Value) -> Option<Cow<'_, str>> {
-    match value {
-        Value::String(s) => Some(Cow::Borrowed(s)),
-        Value::Number(_) | Value::Bool(_) => Some(Cow::Owned(value.to_string())),
-        Value::Null | Value::Array(_) | Value::Object(_) => None,
-    }
-}
-
-fn blank(text: Option<Cow<'_, str>>) -> bool {
+fn blank(text: Option<&str>) -> bool {
     text.is_none_or(|t| t.trim().is_empty())
 }
 
 /// Whether the element carries no value: no text, no file, no reference target, no
 /// children. Kinds without a value (events, operations, …) are never empty.
 pub(crate) fn is_empty(el: &SubmodelElement) -> bool {
-    let scalar = |v: &aas_model::Nullable<Value>| blank(v.as_ref().and_then(text));
+    let scalar = |v: &Nullable<Value>| blank(v.as_ref().and_then(scalar_text).as_deref());
     match &el.body {
         ElementBody::Property(p) => scalar(&p.value),
         ElementBody::Range(r) => scalar(&r.min) && scalar(&r.max),
         ElementBody::MultiLanguageProperty(m) => m.value.iter().all(|t| t.text.trim().is_empty()),
-        ElementBody::File(f) | ElementBody::Blob(f) => {
-            blank(f.value.as_ref().map(|v| Cow::Borrowed(v.as_str())))
-        }
+        ElementBody::File(f) | ElementBody::Blob(f) => blank(f.value.as_ref().map(String::as_str)),
         ElementBody::ReferenceElement(r) => r.value.as_ref().is_none_or(|r| r.keys.is_empty()),
         ElementBody::SubmodelElementCollection(c) => c.value.is_empty(),
         ElementBody::Entity(e) => e.statements.is_empty() && e.asset.as_ref().is_none(),
@@ -38,15 +25,16 @@ pub(crate) fn is_empty(el: &SubmodelElement) -> bool {
     }
 }
 
-/// The texts of a Property's value or a Range's ends, the blank ones left out.
-pub(crate) fn values(el: &SubmodelElement) -> Vec<Cow<'_, str>> {
-    let ends: Vec<&aas_model::Nullable<Value>> = match &el.body {
+/// The texts of a Property's value or a Range's ends (V2 servers write some as JSON
+/// numbers or booleans), the blank ones left out.
+pub(crate) fn values(el: &SubmodelElement) -> Vec<String> {
+    let ends: Vec<&Nullable<Value>> = match &el.body {
         ElementBody::Property(p) => vec![&p.value],
         ElementBody::Range(r) => vec![&r.min, &r.max],
         _ => Vec::new(),
     };
     ends.into_iter()
-        .filter_map(|v| v.as_ref().and_then(text))
+        .filter_map(|v| v.as_ref().and_then(scalar_text))
         .filter(|t| !t.trim().is_empty())
         .collect()
 }

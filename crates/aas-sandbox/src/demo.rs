@@ -2,8 +2,11 @@
 //! asset with nameplate, technical data, documentation, operational data, bill of
 //! material and capabilities, as AAS V2.0.1 JSON the way BaSyx V1 servers return it.
 //! The seed varies values (serials, weights, temperatures, years), never structure.
+//! Nameplates follow ZVEI 1.0 or IDTA 3.0, and a share of the assets has gaps against
+//! the templates (`gaps`), by the asset's number, so the template audit has work.
 
 pub mod elements;
+mod gaps;
 mod submodels;
 
 use aas_model::AssetType;
@@ -186,6 +189,8 @@ struct Subject<'a> {
     manufacturer: &'static Manufacturer,
     profile: Profile,
     facts: Facts,
+    nameplate: gaps::Nameplate,
+    gap: Option<gaps::Gap>,
 }
 
 impl Subject<'_> {
@@ -249,6 +254,8 @@ fn demo_asset(plant: &str, asset_type: AssetType, n: usize, rng: &mut StdRng) ->
         facts: Facts::draw(rng, &code, &profile),
         profile,
         code,
+        nameplate: gaps::nameplate(n),
+        gap: gaps::gap(asset_type, n),
     };
     // Nameplate, TechnicalData, Documentation come first: clients rely on that order.
     let submodels = vec![

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // Each test file uses its own part of this.
 
+mod submodels;
+
 use std::sync::Arc;
 
 use aas_client::{Client, Connection, Crawl, CrawlPlan};
@@ -13,13 +15,19 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 pub use aas_sandbox::elements::{collection, file, mlp, property, submodel};
+pub use submodels::*;
 
 pub const PLANT: &str = "AUDIT-01";
 
 /// A machine whose shell has `submodels`; `name` makes its ids and idShort.
 pub fn machine(name: &str, submodels: Vec<Value>) -> Asset {
-    let aas_id = format!("urn:test:{PLANT}:aas:machine#{name}");
-    let asset_id = format!("urn:test:{PLANT}:asset:machine#{name}");
+    asset(AssetType::Machine, name, submodels)
+}
+
+/// An asset of `asset_type` whose shell has `submodels`.
+pub fn asset(asset_type: AssetType, name: &str, submodels: Vec<Value>) -> Asset {
+    let aas_id = format!("urn:test:{PLANT}:aas:{asset_type}#{name}");
+    let asset_id = format!("urn:test:{PLANT}:asset:{asset_type}#{name}");
     let refs = (submodels.iter())
         .map(|sm| {
             reference(vec![key(
@@ -29,7 +37,7 @@ pub fn machine(name: &str, submodels: Vec<Value>) -> Asset {
         })
         .collect();
     Asset {
-        asset_type: AssetType::Machine,
+        asset_type,
         code: name.to_owned(),
         shell: object([
             ("modelType", model_type("AssetAdministrationShell")),
@@ -55,7 +63,8 @@ pub fn submodel_of(shell: &str, id_short: &str, semantic_id: &str, elements: Vec
     submodel(id_short, &id, semantic_id, elements)
 }
 
-/// Serves `assets` as one plant and crawls all of it.
+/// Serves `assets` as one plant and crawls all of it (every asset type the demo
+/// customer shares: all but `user`).
 pub async fn crawl(assets: Vec<Asset>) -> Crawl {
     let sandbox = Sandbox::start(Config {
         plants: vec![Plant {
@@ -69,7 +78,8 @@ pub async fn crawl(assets: Vec<Asset>) -> Crawl {
     let line = serde_json::to_string(sandbox.info()).expect("start-up line");
     let connection: Connection = serde_json::from_str(&line).expect("connection");
     let client = Arc::new(Client::new(connection).expect("client"));
-    let plan = CrawlPlan::new(PLANT, vec![AssetType::Machine]);
+    let shared = AssetType::ALL.into_iter().filter(|t| *t != AssetType::User);
+    let plan = CrawlPlan::new(PLANT, shared.collect());
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
     crawl

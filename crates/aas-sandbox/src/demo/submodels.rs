@@ -1,15 +1,19 @@
 //! The six submodels of one demo asset. Structure and semanticIds follow the published
-//! templates where one exists (ZVEI Digital Nameplate 1.0, ZVEI Technical Data 1.2,
-//! VDI 2770 Documentation 1.0, IDTA Hierarchical Structures 1.0); operational data and
-//! capabilities use the demo platform's own concepts. Every V2.0.1 element type occurs.
+//! templates where one exists (ZVEI Digital Nameplate 1.0 or IDTA Digital Nameplate
+//! 3.0, ZVEI Technical Data 1.2, VDI 2770 Documentation 1.0, IDTA Hierarchical
+//! Structures 1.0), but for the gaps `gaps` seeds; operational data and capabilities
+//! use the demo platform's own concepts. Every V2.0.1 element type occurs.
 
 use base64::Engine;
 use serde_json::Value;
 
 use super::elements::*;
+use super::gaps::{Gap, Nameplate};
 use super::Subject;
 
 const NAMEPLATE: &str = "https://admin-shell.io/zvei/nameplate/1/0/Nameplate";
+const NAMEPLATE_3: &str = "https://admin-shell.io/idta/nameplate/3/0/Nameplate";
+const CONTACT: &str = "https://admin-shell.io/zvei/nameplate/1/0/ContactInformations";
 const MANUFACTURER_NAME: &str = "0173-1#02-AAO677#002";
 const PRODUCT_DESIGNATION: &str = "0173-1#02-AAW338#001";
 const TECHNICAL_DATA: &str = "https://admin-shell.io/ZVEI/TechnicalData";
@@ -29,8 +33,15 @@ fn hierarchy(name: &str) -> String {
     format!("{HIERARCHY}/{name}/1/0")
 }
 
-/// Five elements, `ManufacturerName` first: clients and end-to-end tests rely on it.
 pub(super) fn nameplate(s: &Subject) -> Value {
+    match s.nameplate {
+        Nameplate::Zvei1 => nameplate_zvei_1(s),
+        Nameplate::Idta3 => nameplate_idta_3(s),
+    }
+}
+
+/// Five elements, `ManufacturerName` first: clients and end-to-end tests rely on it.
+fn nameplate_zvei_1(s: &Subject) -> Value {
     let m = s.manufacturer;
     let elements = vec![
         property("ManufacturerName", MANUFACTURER_NAME, "string", m.name),
@@ -62,45 +73,129 @@ pub(super) fn nameplate(s: &Subject) -> Value {
             ],
         ),
     ];
+    let elements = without(
+        elements,
+        "YearOfConstruction",
+        s.gap == Some(Gap::NameplateElementMissing),
+    );
     submodel("Nameplate", &s.sm_id("Nameplate"), NAMEPLATE, elements)
+}
+
+/// IDTA 02006-3-0, with the address of IDTA 02002 Contact Information.
+fn nameplate_idta_3(s: &Subject) -> Value {
+    let (m, f) = (s.manufacturer, &s.facts);
+    let same = |text: &'static str| [("en", text), ("de", text)];
+    let address = collection(
+        "AddressInformation",
+        &format!("{CONTACT}/AddressInformation"),
+        vec![
+            mlp("Street", "0173-1#02-AAO128#002", &same(m.street)),
+            mlp("Zipcode", "0173-1#02-AAO129#002", &same(m.zipcode)),
+            mlp("CityTown", "0173-1#02-AAO132#002", &same(m.city)),
+            mlp("NationalCode", "0173-1#02-AAO134#002", &same(m.country)),
+        ],
+    );
+    let marking = collection(
+        "Marking01",
+        "0112/2///61360_7#AAS009#001",
+        vec![
+            property("MarkingName", "0112/2///61987#ABA231#009", "string", "CE"),
+            file(
+                "MarkingFile",
+                "0112/2///61987#ABO100#002",
+                "image/png",
+                &s.file_path("marking_ce.png"),
+            ),
+        ],
+    );
+    let uri = format!(
+        "https://demo-platform.example/products/{}/{}",
+        s.asset_type, s.code
+    );
+    let elements = vec![
+        property(
+            "URIOfTheProduct",
+            "0112/2///61987#ABN590#002",
+            "anyURI",
+            uri,
+        ),
+        mlp(
+            "ManufacturerName",
+            "0112/2///61987#ABA565#009",
+            &same(m.name),
+        ),
+        mlp(
+            "ManufacturerProductDesignation",
+            "0112/2///61987#ABA567#009",
+            &s.designation(),
+        ),
+        address,
+        property(
+            "OrderCodeOfManufacturer",
+            "0112/2///61987#ABA950#008",
+            "string",
+            format!("OC-{}-{}", s.code, f.year),
+        ),
+        property(
+            "SerialNumber",
+            "0112/2///61987#ABA951#009",
+            "string",
+            &f.serial,
+        ),
+        property(
+            "YearOfConstruction",
+            "0112/2///61987#ABP000#002",
+            "string",
+            f.year.to_string(),
+        ),
+        collection("Markings", "0112/2///61360_7#AAS006#001", vec![marking]),
+    ];
+    let gap = s.gap == Some(Gap::NameplateElementMissing);
+    let elements = without(elements, "OrderCodeOfManufacturer", gap);
+    submodel("Nameplate", &s.sm_id("Nameplate"), NAMEPLATE_3, elements)
 }
 
 pub(super) fn technical_data(s: &Subject) -> Value {
     let f = &s.facts;
+    let general = vec![
+        property(
+            "ManufacturerName",
+            MANUFACTURER_NAME,
+            "string",
+            s.manufacturer.name,
+        ),
+        mlp(
+            "ManufacturerProductDesignation",
+            PRODUCT_DESIGNATION,
+            &s.designation(),
+        ),
+        property(
+            "ManufacturerArticleNumber",
+            "0173-1#02-AAO676#003",
+            "string",
+            format!("A-{}", s.code),
+        ),
+        property(
+            "ManufacturerOrderCode",
+            "0173-1#02-AAO227#002",
+            "string",
+            match s.gap {
+                Some(Gap::OrderCodeEmpty) => String::new(),
+                _ => format!("OC-{}-{}", s.code, f.year),
+            },
+        ),
+        file(
+            "ProductImage",
+            &technical("ProductImage"),
+            "image/png",
+            &s.file_path("image.png"),
+        ),
+    ];
+    let gap = s.gap == Some(Gap::ArticleNumberMissing);
     let general = collection(
         "GeneralInformation",
         &technical("GeneralInformation"),
-        vec![
-            property(
-                "ManufacturerName",
-                MANUFACTURER_NAME,
-                "string",
-                s.manufacturer.name,
-            ),
-            mlp(
-                "ManufacturerProductDesignation",
-                PRODUCT_DESIGNATION,
-                &s.designation(),
-            ),
-            property(
-                "ManufacturerArticleNumber",
-                "0173-1#02-AAO676#003",
-                "string",
-                format!("A-{}", s.code),
-            ),
-            property(
-                "ManufacturerOrderCode",
-                "0173-1#02-AAO227#002",
-                "string",
-                format!("OC-{}-{}", s.code, f.year),
-            ),
-            file(
-                "ProductImage",
-                &technical("ProductImage"),
-                "image/png",
-                &s.file_path("image.png"),
-            ),
-        ],
+        without(general, "ManufacturerArticleNumber", gap),
     );
     let weight = (f.weight_kg.as_ref()).map(|kg| {
         let weight = property("Weight", "0173-1#02-AAB713#005", "double", kg);
@@ -135,7 +230,7 @@ pub(super) fn technical_data(s: &Subject) -> Value {
                     ("de", "Werte gemessen bei 20 °C Umgebungstemperatur."),
                 ],
             ),
-            property("ValidDate", &technical("ValidDate"), "date", &f.valid_date),
+            valid_date(s),
         ],
     );
     let sem = format!("{TECHNICAL_DATA}/Submodel/1/2");
@@ -146,6 +241,31 @@ pub(super) fn technical_data(s: &Subject) -> Value {
         &sem,
         vec![general, properties, further],
     )
+}
+
+/// ValidDate, an `xs:date`; mistyped, a German date in a `string`.
+fn valid_date(s: &Subject) -> Value {
+    let date = &s.facts.valid_date;
+    match s.gap {
+        Some(Gap::ValidDateMistyped) => {
+            let german: Vec<&str> = date.split('-').rev().collect();
+            property(
+                "ValidDate",
+                &technical("ValidDate"),
+                "string",
+                german.join("."),
+            )
+        }
+        _ => property("ValidDate", &technical("ValidDate"), "date", date),
+    }
+}
+
+/// `elements` without the one named `id_short` when `gone`.
+fn without(mut elements: Vec<Value>, id_short: &str, gone: bool) -> Vec<Value> {
+    if gone {
+        elements.retain(|e| e["idShort"] != id_short);
+    }
+    elements
 }
 
 pub(super) fn documentation(s: &Subject) -> Value {
