@@ -23,6 +23,7 @@ mod profile_form;
 mod profiles;
 pub mod rendering;
 mod session;
+mod snapshot_copy;
 mod snapshot_store;
 mod snapshots;
 mod source;

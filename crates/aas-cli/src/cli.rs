@@ -194,6 +194,26 @@ pub enum SnapshotCommand {
         #[command(flatten)]
         store: StoreArg,
     },
+    /// Copy snapshots from one store into another (a file and a team store, either
+    /// way), oldest first, each whole or not at all, with its source, plant, time,
+    /// counts, failed nodes and unreadable parts: by default every snapshot of --from
+    /// that --to does not hold yet (the same source, plant and taken_at). A line per
+    /// snapshot (and a progress bar) on stderr; Ctrl-C leaves the snapshot under way
+    /// out (exit 130), those copied before stay.
+    Copy {
+        /// The store to copy from: a snapshot file or a postgres:// URL.
+        #[arg(long, value_name = "STORE")]
+        from: PathBuf,
+        /// The store to copy into (a file is made when there is none).
+        #[arg(long, value_name = "STORE")]
+        to: PathBuf,
+        /// Only this snapshot of --from (repeatable).
+        #[arg(long = "id", value_name = "N", conflicts_with = "plant")]
+        ids: Vec<i64>,
+        /// Only the snapshots of this plant.
+        #[arg(long)]
+        plant: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -7,6 +7,7 @@
 mod cluster;
 mod support;
 
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use cluster::Cluster;
@@ -26,14 +27,22 @@ fn json(out: &Output, cluster: &Cluster) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
-#[test]
-fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
+/// A server with a database owned by a writer role and a reader role, and the demo
+/// service (both kept while held); the writer's and the reader's URLs, and a folder
+/// holding the service's connection file.
+fn team(name: &str) -> (Cluster, Sandbox, String, String, PathBuf, PathBuf) {
     let cluster = Cluster::start();
     let (writer, reader) = cluster.writer_and_reader("plants");
     let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
-    let dir = temp_dir("team-store");
+    let dir = temp_dir(name);
     let config = dir.join("line.json");
     sandbox.write_config(&config);
+    (cluster, sandbox, writer, reader, dir, config)
+}
+
+#[test]
+fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
+    let (cluster, _sandbox, writer, reader, dir, config) = team("team-store");
 
     let out = aasmd_with_store(&config, &writer, &["store", "migrate"]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out, &cluster));
@@ -90,5 +99,84 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
         &cluster,
     );
     assert_eq!(list, Value::Array(vec![taken]));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// `snapshot list --json` without the ids, which differ between stores.
+fn listed_without_ids(config: &Path, store: &str, cluster: &Cluster) -> Value {
+    let mut list = json(
+        &aasmd_with_store(config, store, &["snapshot", "list", "--json"]),
+        cluster,
+    );
+    for snapshot in list.as_array_mut().expect("a list") {
+        snapshot["id"] = Value::Null;
+    }
+    list
+}
+
+#[test]
+fn snapshots_are_copied_from_a_file_into_the_team_store_and_back() {
+    let (cluster, _sandbox, writer, reader, dir, config) = team("team-copy");
+    let init = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
+    assert!(init.status.success(), "{}", said(&init, &cluster));
+    let file = dir.join("desktop.sqlite3");
+    let file = file.to_str().expect("a UTF-8 temp path");
+    for _ in 0..2 {
+        let take = ["snapshot", "take", "--plant", "DEMO-01"];
+        json(&aasmd_with_store(&config, file, &take), &cluster);
+    }
+    let copy = |from: &str, to: &str, more: &[&str]| {
+        let args = [&["snapshot", "copy", "--from", from, "--to", to][..], more].concat();
+        let out = aasmd_with_store(&config, "", &args);
+        (out.status.code(), said(&out, &cluster))
+    };
+
+    let (code, stderr) = copy(file, &writer, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("copied into postgres://scheduler@").count(),
+        2,
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("aasmd: 2 copied, 0 left out\n"),
+        "{stderr}"
+    );
+    let team = listed_without_ids(&config, &writer, &cluster);
+    assert_eq!(team, listed_without_ids(&config, file, &cluster));
+    let search = ["search", "SN-M-0001", "--json"];
+    assert_eq!(
+        json(&aasmd_with_store(&config, &reader, &search), &cluster),
+        json(&aasmd_with_store(&config, file, &search), &cluster)
+    );
+
+    // Again: both are there.
+    let (code, stderr) = copy(file, &writer, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr.matches(", left out").count(), 2, "{stderr}");
+    assert!(
+        stderr.ends_with("aasmd: 0 copied, 2 left out\n"),
+        "{stderr}"
+    );
+    assert_eq!(listed_without_ids(&config, &writer, &cluster), team);
+
+    // Back, as the reader role, one by its id; the reader cannot copy into the team store.
+    let list = json(
+        &aasmd_with_store(&config, &reader, &["snapshot", "list", "--json"]),
+        &cluster,
+    );
+    let second = list[1]["id"].to_string();
+    let back = dir.join("back.sqlite3");
+    let back = back.to_str().expect("a UTF-8 temp path");
+    let (code, stderr) = copy(&reader, back, &["--id", &second]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let copied = listed_without_ids(&config, back, &cluster);
+    assert_eq!(copied, Value::Array(vec![team[1].clone()]));
+    let (code, stderr) = copy(file, &reader, &[]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("lets desktop only read"), "{stderr}");
+    let (code, stderr) = copy(file, back, &["--id", "999"]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("no snapshot 999"), "{stderr}");
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -5,7 +5,7 @@
 //! implementation per database; the rules (what a snapshot holds, when it is complete,
 //! how answers are paired and matched) live once, above it.
 
-use std::io::Read;
+use std::io::{BufRead, Read};
 
 use aas_client::NodeLevel;
 use serde::Serialize;
@@ -32,6 +32,10 @@ pub struct SnapshotInfo {
     /// Parts of its answers that could not be read ([`crate::Store::unreadable`] names
     /// them).
     pub unreadable: u64,
+    /// Still being taken, or left so by a take that stopped (the next take marks it
+    /// partial): a copy leaves it out.
+    #[serde(skip)]
+    pub being_taken: bool,
 }
 
 /// What a caller does with a store: a read never creates or changes one (it works on a
@@ -86,10 +90,20 @@ pub(crate) enum Which<'a> {
     One(i64),
 }
 
-/// What [`Backend::each_answer`] hands each answer: its node's keys, its URL, and its
-/// body as sent, read as it is decompressed.
-pub(crate) type EachAnswer<'v> =
-    dyn FnMut([&str; 3], &str, &mut dyn Read) -> aas_export::Result<()> + 'v;
+/// An answer as [`Backend::each_stored`] hands it: its node's keys and URL, and its body
+/// as the store keeps it (found by `hash`, the SHA-256 of the bytes as sent; `size`
+/// bytes as sent; zstd-compressed or not), read as it comes from the store.
+pub(crate) struct StoredAnswer<'r> {
+    pub keys: [&'r str; 3],
+    pub url: &'r str,
+    pub hash: &'r [u8],
+    pub size: u64,
+    pub zstd: bool,
+    pub bytes: &'r mut dyn BufRead,
+}
+
+/// What [`Backend::each_stored`] calls with each answer.
+pub(crate) type EachStored<'v> = dyn FnMut(StoredAnswer<'_>) -> Result<()> + 'v;
 
 /// The rows of snapshots in one database.
 pub(crate) trait Backend: Send + std::fmt::Debug {
@@ -120,13 +134,9 @@ pub(crate) trait Backend: Send + std::fmt::Debug {
     /// The asset types whose AAS lists snapshot `id` holds.
     fn listed_asset_types(&self, id: i64) -> Result<Vec<String>>;
     /// Hands `visit` every answer of snapshot `id` at `level`, ordered by its keys
-    /// compared byte by byte; a large body is never read whole.
-    fn each_answer(
-        &self,
-        id: i64,
-        level: NodeLevel,
-        visit: &mut EachAnswer<'_>,
-    ) -> aas_export::Result<()>;
+    /// compared byte by byte; a large body is never read whole where the database can
+    /// read it in pieces. An error of `visit` ends the walk and is returned.
+    fn each_stored(&self, id: i64, level: NodeLevel, visit: &mut EachStored<'_>) -> Result<()>;
 
     /// The ids of at most `limit` elements bodies of snapshot `id` whose index document
     /// holds every word the user typed (the last one begun), in the order they were
@@ -140,6 +150,10 @@ pub(crate) trait Backend: Send + std::fmt::Debug {
     fn differing(&self, old: i64, new: i64) -> Result<Vec<Differing>>;
     /// The space the store takes, in bytes.
     fn size(&self) -> u64;
+    /// Gives back the disk space a large transaction left behind (SQLite's write-ahead
+    /// log grows to the size of what one transaction writes); nothing where the
+    /// database server looks after it.
+    fn compact_log(&self) -> Result<()>;
 }
 
 /// The writer's connection: one transaction per batch of answers.
@@ -147,6 +161,9 @@ pub(crate) trait BatchWriter: Send {
     /// Marks the snapshots its lock covers that were left being taken as partial
     /// (counted from their rows), and starts one; its id.
     fn start(&mut self, taken_at: &str) -> Result<i64>;
+    /// Adds a snapshot being taken in the open batch, its id: seen by others only once
+    /// the batch commits.
+    fn insert_snapshot(&mut self, taken_at: &str) -> Result<i64>;
     fn begin_batch(&mut self) -> Result<()>;
     /// The id of the body with SHA-256 `hash`, when the store has it.
     fn known_content(&mut self, hash: &[u8]) -> Result<Option<i64>>;

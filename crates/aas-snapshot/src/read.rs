@@ -165,13 +165,25 @@ impl Answers for Stored<'_> {
     }
 
     fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
-        self.store.db.each_answer(
-            self.id,
-            at,
-            &mut |keys, url, body| match NodePath::from_keys(at, keys) {
-                Some(path) => visit(&path, url, body),
-                None => Ok(()),
-            },
-        )
+        let unreadable = |source| {
+            aas_export::Error::File(FileError {
+                action: "read",
+                path: self.store.path.clone(),
+                source,
+            })
+        };
+        let mut unpacker = content::Unpacker::new();
+        let walked = self.store.db.each_stored(self.id, at, &mut |answer| {
+            let Some(path) = NodePath::from_keys(at, answer.keys) else {
+                return Ok(());
+            };
+            let mut body = (unpacker.reader(answer.bytes, answer.zstd)).map_err(unreadable)?;
+            Ok(visit(&path, answer.url, &mut body)?)
+        });
+        // The export's own errors come back as they were; the store's say what failed.
+        walked.map_err(|e| match e {
+            Error::Export(e) => e,
+            other => unreadable(std::io::Error::other(other)),
+        })
     }
 }

@@ -8,7 +8,8 @@ use std::io::Read;
 
 use aas_client::NodeLevel;
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::Type;
+use postgres::types::{ToSql, Type};
+use postgres::Client;
 
 use super::connect::Conn;
 use super::{level, lexemes, shown, take_lock, BYTES_HELD, NODES_HELD, SHELLS_HELD};
@@ -50,31 +51,46 @@ impl PgWriter {
     }
 }
 
+impl Drop for PgWriter {
+    /// Ends a batch an error left open and lets the lock go before the connection
+    /// closes: the server ends a closed session a moment later, and the next take or
+    /// copy of the plant (in this process, at once) would find the lock still held.
+    fn drop(&mut self) {
+        let _ = (self.conn).run(|c| c.batch_execute("ROLLBACK; SELECT pg_advisory_unlock_all()"));
+    }
+}
+
 impl BatchWriter for PgWriter {
     fn start(&mut self, taken_at: &str) -> Result<i64> {
+        self.begin_batch()?;
         let (source, plant) = (&self.source, &self.plant);
+        // Holding the lock, a take of this plant and source still 'taking' was
+        // interrupted: it keeps what its rows hold, counted.
         self.conn.run(|c| {
-            let mut tx = c.transaction()?;
-            // Holding the lock, a take of this plant and source still 'taking' was
-            // interrupted: it keeps what its rows hold, counted.
-            tx.execute(
+            c.execute(
                 &format!(
                     "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
                      nodes = {NODES_HELD}, bytes = {BYTES_HELD}
                      WHERE state = 'taking' AND source = $1 AND plant = $2"
                 ),
                 &[source, plant],
-            )?;
-            let id: i64 = tx
-                .query_one(
-                    "INSERT INTO snapshots (source, plant, taken_at, state)
-                     VALUES ($1, $2, $3, 'taking') RETURNING id",
-                    &[source, plant, &taken_at],
-                )?
-                .get(0);
-            tx.commit()?;
-            Ok(id)
-        })
+            )
+        })?;
+        let id = self.insert_snapshot(taken_at)?;
+        self.commit_batch()?;
+        Ok(id)
+    }
+
+    fn insert_snapshot(&mut self, taken_at: &str) -> Result<i64> {
+        let (source, plant) = (&self.source, &self.plant);
+        let row = self.conn.run(|c| {
+            c.query_one(
+                "INSERT INTO snapshots (source, plant, taken_at, state)
+                 VALUES ($1, $2, $3, 'taking') RETURNING id",
+                &[source, plant, &taken_at],
+            )
+        })?;
+        Ok(row.get(0))
     }
 
     fn begin_batch(&mut self) -> Result<()> {
@@ -106,14 +122,17 @@ impl BatchWriter for PgWriter {
         })?;
         let words = document.as_ref().map(lexemes);
         let size = i64::try_from(size).unwrap_or(i64::MAX);
-        let row = self.conn.run(|c| {
-            c.query_one(
+        self.conn.run(|c| {
+            inserted_or_found(
+                c,
                 "INSERT INTO contents (hash, size, zstd, bytes, words)
-                 VALUES ($1, $2, true, $3, array_to_tsvector($4::text[])) RETURNING id",
+                 VALUES ($1, $2, true, $3, array_to_tsvector($4::text[]))
+                 ON CONFLICT DO NOTHING RETURNING id",
                 &[&hash, &size, &bytes, &words],
+                "SELECT id FROM contents WHERE hash = $1",
+                &[&hash],
             )
-        })?;
-        Ok(row.get(0))
+        })
     }
 
     fn node(&mut self, at: NodeLevel, keys: [&str; 3], url: &str) -> Result<i64> {
@@ -122,21 +141,18 @@ impl BatchWriter for PgWriter {
             return Ok(*node);
         }
         let [asset_type, aas_id, submodel] = keys;
-        // Another plant's take may add the same node at once: the insert does nothing
-        // then, and the select finds it.
-        let row = self.conn.run(|c| {
-            c.query_one(
-                "WITH added AS (
-                     INSERT INTO nodes (level, asset_type, aas_id, submodel, url)
-                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id)
-                 SELECT id FROM added UNION ALL
-                 SELECT id FROM nodes WHERE level = $1 AND asset_type = $2 AND aas_id = $3
-                     AND submodel = $4 AND url = $5
-                 LIMIT 1",
-                &[&key.0, &asset_type, &aas_id, &submodel, &url],
+        let params: [&(dyn ToSql + Sync); 5] = [&key.0, &asset_type, &aas_id, &submodel, &url];
+        let node = self.conn.run(|c| {
+            inserted_or_found(
+                c,
+                "INSERT INTO nodes (level, asset_type, aas_id, submodel, url)
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id",
+                &params,
+                "SELECT id FROM nodes WHERE level = $1 AND asset_type = $2 AND aas_id = $3
+                     AND submodel = $4 AND url = $5",
+                &params,
             )
         })?;
-        let node = row.get(0);
         self.nodes.insert(key, node);
         Ok(node)
     }
@@ -205,5 +221,21 @@ impl BatchWriter for PgWriter {
             )
         })?;
         Ok(())
+    }
+}
+
+/// The id of the row `insert` adds, or, when another take or copy has added it (the
+/// insert waits for that one's transaction to end, then does nothing), of the row
+/// `select` finds: in a statement of its own, which sees what the other committed.
+fn inserted_or_found(
+    c: &mut Client,
+    insert: &str,
+    insert_params: &[&(dyn ToSql + Sync)],
+    select: &str,
+    select_params: &[&(dyn ToSql + Sync)],
+) -> std::result::Result<i64, postgres::Error> {
+    match c.query_opt(insert, insert_params)? {
+        Some(row) => Ok(row.get(0)),
+        None => Ok(c.query_one(select, select_params)?.get(0)),
     }
 }

@@ -138,6 +138,10 @@ impl BatchWriter for SqliteWriter {
                 [],
             )
             .map_err(self.sql())?;
+        self.insert_snapshot(taken_at)
+    }
+
+    fn insert_snapshot(&mut self, taken_at: &str) -> Result<i64> {
         self.conn
             .execute(
                 "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",

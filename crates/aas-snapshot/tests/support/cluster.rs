@@ -67,6 +67,16 @@ impl Cluster {
         )
     }
 
+    /// A new database `db` with a team store's tables, made as `aasmd store init`
+    /// makes them: its URL.
+    pub fn team_store(&self, db: &str) -> String {
+        self.psql("postgres", &format!("CREATE DATABASE {db}"));
+        let url = self.url(db);
+        let found = aas_snapshot::Store::init_team(&url, true, &[]).expect("init");
+        assert_eq!(found, 0, "a new database");
+        url
+    }
+
     /// A URL of database `db` as `user` (a role `role` made), with its password.
     pub fn url_as(&self, user: &str, db: &str) -> String {
         format!(
