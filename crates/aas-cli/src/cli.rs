@@ -9,7 +9,9 @@ Connection: --profile NAME (set up in the desktop app), --config FILE, or the UR
 with --realm and --client-id; secrets are
 never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
 AASMD_USER_TOKEN in the environment (they override the file's), and
-AASMD_PROXY_PASSWORD for a proxy that wants one.
+AASMD_PROXY_PASSWORD for a proxy that wants one; or name files that hold them in
+AASMD_CLIENT_SECRET_FILE, AASMD_USER_TOKEN_FILE, AASMD_PROXY_PASSWORD_FILE (a
+systemd credential: see the README's scheduled takes).
 
 Exit codes:
   0  success

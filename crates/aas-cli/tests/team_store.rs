@@ -8,7 +8,7 @@ mod cluster;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 use cluster::Cluster;
 use serde_json::Value;
@@ -178,5 +178,77 @@ fn snapshots_are_copied_from_a_file_into_the_team_store_and_back() {
     let (code, stderr) = copy(file, back, &["--id", "999"]);
     assert_eq!(code, Some(4), "{stderr}");
     assert!(stderr.contains("no snapshot 999"), "{stderr}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// What a scheduled take's unit gives aasmd (packaging/systemd/aasmd-take@.service):
+/// a profile from the settings file (no keychain on a server), the secrets in files
+/// (systemd credentials), the store's password in a PGPASSFILE, not in the URL.
+#[test]
+fn a_scheduled_take_reads_its_profile_and_its_secrets_from_files() {
+    let (cluster, sandbox, writer, _, dir, config) = team("scheduled");
+    let init = aasmd_with_store(&config, &writer, &["store", "init"]);
+    assert!(init.status.success(), "{}", said(&init, &cluster));
+
+    let line = &sandbox.line;
+    let settings = dir.join("etc/org.aasbrowser.desktop/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("a folder")).expect("folder");
+    let profile = serde_json::json!({"profiles": [{
+        "name": "Plant Nord",
+        "registry_url": line["registry_url"], "gateway_url": line["gateway_url"],
+        "auth_url": line["auth_url"], "realm": line["realm"],
+        "client_id": line["client_id"], "plants": ["DEMO-01"],
+    }]});
+    std::fs::write(&settings, profile.to_string()).expect("settings");
+    let credentials = dir.join("credentials");
+    std::fs::create_dir_all(&credentials).expect("folder");
+    for (name, field) in [
+        ("client_secret", "client_secret"),
+        ("user_token", "user_token"),
+    ] {
+        let text = format!("{}\n", line[field].as_str().expect("a secret"));
+        std::fs::write(credentials.join(name), text).expect("credential");
+    }
+    // postgres://scheduler:PASSWORD@HOST:PORT/plants → the URL without it, and a line of
+    // the password file.
+    let (user_password, host_db) = (writer.trim_start_matches("postgres://"))
+        .split_once('@')
+        .expect("a URL with a user");
+    let (user, password) = user_password.split_once(':').expect("a password");
+    let (host_port, db) = host_db.split_once('/').expect("a database");
+    std::fs::write(
+        credentials.join("pgpass"),
+        format!("{host_port}:{db}:{user}:{password}\n"),
+    )
+    .expect("pgpass");
+    let store = format!("postgres://{user}@{host_db}");
+
+    // As the unit runs it: nothing from this environment but PATH.
+    let take = |client_secret: &str| {
+        Command::new(support::AASMD)
+            .args(["--profile", "Plant Nord", "snapshot", "take"])
+            .args(["--plant", "DEMO-01", "--keep", "30"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .env("XDG_DATA_HOME", dir.join("etc"))
+            .env("AASMD_STORE", &store)
+            .env("AASMD_CLIENT_SECRET_FILE", credentials.join(client_secret))
+            .env("AASMD_USER_TOKEN_FILE", credentials.join("user_token"))
+            .env("PGPASSFILE", credentials.join("pgpass"))
+            .output()
+            .expect("aasmd runs")
+    };
+    let out = take("client_secret");
+    let taken = json(&out, &cluster);
+    assert_eq!(taken["source"], "Plant Nord", "{taken}");
+    assert_eq!(taken["complete"], true, "{taken}");
+    let stderr = said(&out, &cluster);
+    assert!(!stderr.contains(password), "{stderr}");
+
+    // A credential that cannot be read is named.
+    let out = take("missing");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(said(&out, &cluster).contains("AASMD_CLIENT_SECRET_FILE"));
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
