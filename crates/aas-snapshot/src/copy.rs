@@ -19,7 +19,8 @@ use std::path::Path;
 use aas_client::NodeLevel;
 use aas_model::FileError;
 
-use crate::backend::{BatchWriter, Counts, SnapshotInfo, StoredAnswer};
+use crate::backend::{BatchWriter, Counts, NewContent, Packed, Place, SnapshotInfo, StoredAnswer};
+use crate::chunk::{Added, Chunk, Pending};
 use crate::content::{self, Packer};
 use crate::index::{document, element_rows};
 use crate::store::Store;
@@ -71,13 +72,6 @@ pub enum CopyEvent<'a> {
     Ended(&'a Copied),
 }
 
-/// Bodies a copy added to the target.
-#[derive(Debug, Default, Clone, Copy)]
-struct Added {
-    bodies: u64,
-    bytes: u64,
-}
-
 impl Store {
     /// Copies the snapshots of `from` that `pick` names into this store, oldest first,
     /// each whole or not at all, keeping its source, plant, taken_at, complete flag,
@@ -116,7 +110,7 @@ impl Store {
             ended.push(copied);
         }
         if (ended.iter()).any(|c| matches!(c.outcome, Outcome::Copied { .. })) {
-            self.db.compact_log()?;
+            self.db.settle()?;
         }
         Ok(ended)
     }
@@ -189,23 +183,14 @@ fn write_copy(
     writer.begin_batch()?;
     let id = writer.insert_snapshot(&snapshot.taken_at)?;
     let mut packer = Packer::new().map_err(read_error(&from.path))?;
-    let (mut done, mut added) = (0, Added::default());
+    let mut make = |body, hash| new_content(&mut packer, body, hash, &from.path);
+    let (mut done, mut added, mut chunk) = (0, Added::default(), Chunk::new());
     for level in NodeLevel::ALL {
         from.db.each_stored(snapshot.id, level, &mut |answer| {
-            let (keys, url) = (answer.keys, answer.url);
-            let content = match writer.known_content(answer.hash)? {
-                Some(content) => content,
-                None => add_body(
-                    &mut *writer,
-                    &mut packer,
-                    level,
-                    answer,
-                    &mut added,
-                    &from.path,
-                )?,
-            };
-            let node = writer.node(level, keys, url)?;
-            writer.add_answer(id, node, content)?;
+            let (pending, held) = pending(level, answer, &from.path)?;
+            if chunk.push(pending, held) {
+                added += chunk.write(&mut *writer, id, &mut make)?;
+            }
             done += 1;
             if done % REPORT_EVERY == 0 && written(done).is_break() {
                 return Err(stopped());
@@ -213,6 +198,7 @@ fn write_copy(
             Ok(())
         })?;
     }
+    added += chunk.write(&mut *writer, id, &mut make)?;
     for row in from.db.failures(snapshot.id)? {
         writer.add_failure(id, &row)?;
     }
@@ -232,41 +218,65 @@ fn write_copy(
     Ok((id, added))
 }
 
-/// Adds a body the target lacks, compressed as the source keeps it (a body of a store
-/// before schema 4 is compressed here), with its search index document when it is an
-/// elements answer; its id.
-fn add_body(
-    writer: &mut dyn BatchWriter,
-    packer: &mut Packer,
+/// A body as the source keeps it, waiting in a chunk.
+struct Kept {
+    level: NodeLevel,
+    zstd: bool,
+    size: u64,
+    bytes: Vec<u8>,
+}
+
+/// A stored answer as it waits in a chunk, and its bytes held in memory.
+fn pending(
     level: NodeLevel,
     answer: StoredAnswer<'_>,
-    added: &mut Added,
     source: &Path,
-) -> Result<i64> {
+) -> Result<(Pending<Kept>, u64)> {
+    let mut bytes = Vec::new();
+    (answer.bytes.read_to_end(&mut bytes)).map_err(read_error(source))?;
+    let held = bytes.len() as u64;
+    let place = Place {
+        level,
+        keys: answer.keys.map(str::to_owned),
+        url: answer.url.to_owned(),
+    };
+    let body = Kept {
+        level,
+        zstd: answer.zstd,
+        size: answer.size,
+        bytes,
+    };
+    let hash = answer.hash.to_vec();
+    Ok((Pending { place, hash, body }, held))
+}
+
+/// The row of a body the target lacks, compressed as the source keeps it (a body of a
+/// store before schema 4 is compressed here), with its search index document when it
+/// is an elements answer.
+fn new_content(
+    packer: &mut Packer,
+    kept: Kept,
+    hash: Vec<u8>,
+    source: &Path,
+) -> Result<NewContent> {
     let failed = read_error(source);
-    let mut kept = Vec::new();
-    answer.bytes.read_to_end(&mut kept).map_err(&failed)?;
-    let document = match level {
+    let document = match kept.level {
         NodeLevel::Elements => {
-            let text = content::text(&kept, answer.zstd, answer.size).map_err(&failed)?;
+            let text = content::text(&kept.bytes, kept.zstd, kept.size).map_err(&failed)?;
             document(&element_rows(&text))
         }
         _ => None,
     };
-    let packed = match answer.zstd {
-        true => kept,
-        false => packer.pack(&kept).map_err(&failed)?,
+    let packed = match kept.zstd {
+        true => kept.bytes,
+        false => packer.pack(&kept.bytes).map_err(&failed)?,
     };
-    let size = packed.len() as u64;
-    added.bodies += 1;
-    added.bytes += size;
-    writer.add_content(
-        answer.hash,
-        answer.size,
-        &mut packed.as_slice(),
-        size,
+    Ok(NewContent {
+        hash,
+        size: kept.size,
+        packed: Packed::Bytes(packed),
         document,
-    )
+    })
 }
 
 /// The error of a body of the store at `source` that could not be read.

@@ -15,6 +15,7 @@
 
 mod backend;
 mod browse;
+mod chunk;
 mod content;
 mod copy;
 mod diff;

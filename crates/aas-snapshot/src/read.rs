@@ -3,6 +3,7 @@
 //! order every source gives them, so that an export of a snapshot is the export of a
 //! fresh crawl of the plant.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -92,7 +93,15 @@ impl Store {
 
     /// A stored body as the text the server sent.
     pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
-        self.decoded(self.db.content(id)?)
+        self.decoded(self.db.contents(&[id])?.pop().map(|(_, body)| body))
+    }
+
+    /// The stored bodies with these ids, as the text the server sent, by id.
+    pub(crate) fn contents(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
+        let found = self.db.contents(ids)?.into_iter();
+        found
+            .map(|(id, body)| Ok((id, self.decoded(Some(body))?.unwrap_or_default())))
+            .collect()
     }
 
     /// A body as the store keeps it, as text.

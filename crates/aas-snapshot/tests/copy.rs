@@ -19,7 +19,7 @@ use aas_client::{Client, Crawl, ErrorKind, Failure, NodePath, Unreadable};
 use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Copied, CopyEvent, Error, Outcome, Pick, SnapshotInfo, Store};
 use cluster::Cluster;
-use demo::{demo, same_exports, take_into};
+use demo::{crawl_demo, demo, same_exports, take_into};
 
 /// `hours` hours before now.
 fn ago(hours: u64) -> SystemTime {
@@ -249,4 +249,53 @@ async fn a_copy_stopped_or_failed_midway_leaves_the_target_as_it_was() {
     let original = without_ids(desktop.list(Some(DEMO_PLANT)).expect("list"));
     assert_eq!(without_ids(team.list(None).expect("list")), original);
     drop(taking);
+}
+
+/// A take of another plant that needs the bodies and nodes a copy has added but not yet
+/// committed waits for the copy, then finds them (the insert does nothing, a fresh
+/// select finds their ids): both snapshots are whole. (Workers of their own serve the
+/// demo while this thread copies.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_beside_a_copy_waits_for_its_new_bodies_then_finds_them() {
+    let mut s = stores("beside").await;
+    take_into(&mut [&mut s.desktop], &s.client, ago(1), |_| {}).await;
+    let (desktop, client, cluster) = (&s.desktop, &s.client, &s.cluster);
+    let db = s.team_url.rsplit('/').next().expect("a database");
+    let mut team = Store::open(s.team_url.as_ref(), Access::Create).expect("postgres");
+    let mut other = Store::open(s.team_url.as_ref(), Access::Write).expect("postgres");
+    let runtime = &tokio::runtime::Handle::current();
+    let taken = std::thread::scope(|scope| {
+        let (mut take, mut other) = (None, Some(&mut other));
+        let all = Pick::All { plant: None };
+        team.copy_from(desktop, &all, &mut |event| {
+            if matches!(event, CopyEvent::Written { from, done } if done == from.nodes) {
+                // The copy's rows are written, not committed: the take meets them.
+                let other = other.take().expect("one take");
+                take = Some(scope.spawn(move || {
+                    let mut writer = other.begin("demo", "OTHER-01", SystemTime::now())?;
+                    let crawl = runtime.block_on(crawl_demo(client, |answer| {
+                        writer.answer(answer).expect("queued");
+                    }));
+                    writer.finish_crawl(&crawl)
+                }));
+                let waiting =
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'";
+                let waits = (0..200).any(|_| {
+                    std::thread::sleep(Duration::from_millis(50));
+                    cluster.query(db, waiting) == "1"
+                });
+                assert!(waits, "the take never waited for the copy");
+            }
+            ControlFlow::Continue(())
+        })
+        .expect("copied");
+        take.expect("started").join().expect("no panic")
+    })
+    .expect("the take ends");
+    assert!(taken.complete, "{taken:?}");
+    let copied = &team.list(Some(DEMO_PLANT)).expect("list")[0];
+    assert_eq!((copied.nodes, copied.bytes), (taken.nodes, taken.bytes));
+    let search = |id| team.search(id, "SN-M-0001", 10).expect("search");
+    assert!(!search(taken.id).is_empty());
+    assert_eq!(search(taken.id), search(copied.id));
 }

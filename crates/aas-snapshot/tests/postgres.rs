@@ -14,9 +14,12 @@ mod cluster;
 mod demo;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_sandbox::DEMO_PLANT;
+use aas_client::Client;
+
+use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use cluster::Cluster;
 use demo::{demo, same_exports, take_into};
@@ -93,12 +96,19 @@ async fn the_team_store_answers_as_the_desktop_store_does() {
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
 }
 
+/// A team store `db` on a server of its own, the demo service and a client of it (the
+/// server and the service kept while held), and the store opened to take into.
+async fn team_with_demo(db: &str) -> (Cluster, Sandbox, Arc<Client>, String, Store) {
+    let cluster = Cluster::start();
+    let url = cluster.team_store(db);
+    let (sandbox, client) = demo().await;
+    let store = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    (cluster, sandbox, client, url, store)
+}
+
 #[tokio::test]
 async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came_before() {
-    let cluster = Cluster::start();
-    let url = cluster.team_store("takes");
-    let (_sandbox, client) = demo().await;
-    let mut store = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    let (cluster, _sandbox, client, url, mut store) = team_with_demo("takes").await;
     let mut other = Store::open(url.as_ref(), Access::Write).expect("a second desktop");
     let whole = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
 
@@ -253,4 +263,32 @@ fn tls_is_used_and_checked_as_sslmode_and_sslrootcert_say() {
         let message = connect(refused.clone()).expect_err(&refused);
         assert!(message.contains(words), "{refused}: {message}");
     }
+}
+
+#[tokio::test]
+async fn a_store_of_schema_1_is_migrated_by_the_writer_keeping_its_snapshots() {
+    let (cluster, _sandbox, client, url, mut store) = team_with_demo("older").await;
+    let taken = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
+    drop(store);
+    // As schema 1 left it: bodies indexed by (content, snapshot).
+    cluster.psql(
+        "older",
+        "DROP INDEX answers_by_content;
+         CREATE INDEX answers_by_content ON answers(content, snapshot);
+         UPDATE store_schema SET version = 1",
+    );
+    let refused = Store::open(url.as_ref(), Access::Read).expect_err("not migrated");
+    assert!(
+        matches!(refused, Error::NotMigrated { found: 1, .. }),
+        "{refused}"
+    );
+
+    assert_eq!(Store::init_team(&url, false, &[]).expect("migrated"), 1);
+    let index = "SELECT indexdef FROM pg_indexes WHERE indexname = 'answers_by_content'";
+    let made = cluster.query("older", index);
+    assert!(made.ends_with("(content)"), "{made}");
+    let store = Store::open(url.as_ref(), Access::Read).expect("up to date");
+    assert_eq!(store.list(None).expect("list"), taken);
+    let found = store.search(taken[0].id, "SN-M-0001", 5).expect("search");
+    assert!(!found.is_empty());
 }

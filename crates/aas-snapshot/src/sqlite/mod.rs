@@ -179,11 +179,21 @@ impl Backend for Sqlite {
             .map_err(self.sql())
     }
 
-    fn content(&self, content: i64) -> Result<Option<BodyRow>> {
-        self.conn
+    fn contents(&self, ids: &[i64]) -> Result<Vec<(i64, BodyRow)>> {
+        let mut body = (self.conn)
             .prepare_cached("SELECT zstd, bytes, size FROM contents WHERE id = ?1")
-            .and_then(|mut s| s.query_row([content], body_row).optional())
-            .map_err(self.sql())
+            .map_err(self.sql())?;
+        let mut found = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = body
+                .query_row([id], body_row)
+                .optional()
+                .map_err(self.sql())?
+            {
+                found.push((*id, row));
+            }
+        }
+        Ok(found)
     }
 
     fn failures(&self, id: i64) -> Result<Vec<NodeRow>> {
@@ -289,18 +299,27 @@ impl Backend for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
     }
 
-    fn owners(&self, content: i64, id: i64) -> Result<Vec<(String, String)>> {
+    fn owners(&self, contents: &[i64], id: i64) -> Result<Vec<(i64, String, String)>> {
         let mut owners = self
             .conn
             .prepare_cached(
-                "SELECT k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
+                "SELECT a.content, k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
                  WHERE a.content = ?1 AND a.snapshot = ?2",
             )
             .map_err(self.sql())?;
-        let rows = owners
-            .query_map(params![content, id], |row| Ok((row.get(0)?, row.get(1)?)))
-            .map_err(self.sql())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
+        let mut found = Vec::new();
+        for content in contents {
+            let rows = owners
+                .query_map(params![content, id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .map_err(self.sql())?;
+            found.extend(
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(self.sql())?,
+            );
+        }
+        Ok(found)
     }
 
     fn differing(&self, old: i64, new: i64) -> Result<Vec<Differing>> {
@@ -345,7 +364,7 @@ impl Backend for Sqlite {
             .sum()
     }
 
-    fn compact_log(&self) -> Result<()> {
+    fn settle(&self) -> Result<()> {
         truncate_log(&self.conn).map_err(self.sql())
     }
 }

@@ -116,19 +116,26 @@ impl Cluster {
 
     /// Runs SQL as the superuser in database `db`.
     pub fn psql(&self, db: &str, sql: &str) {
-        let status = Command::new("psql")
+        self.query(db, sql);
+    }
+
+    /// Runs SQL as the superuser in database `db`; what it prints, unaligned.
+    pub fn query(&self, db: &str, sql: &str) -> String {
+        let out = Command::new("psql")
             .args([
                 "-v",
                 "ON_ERROR_STOP=1",
                 "-q",
+                "-At",
                 "-d",
                 &self.url(db),
                 "-c",
                 sql,
             ])
-            .status()
+            .output()
             .expect("psql");
-        assert!(status.success(), "psql: {sql}");
+        assert!(out.status.success(), "psql: {sql}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
     /// Stops the server at once (as a crash would) and starts it again.
