@@ -88,35 +88,37 @@ impl Store {
 
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
     pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
-        self.decoded(self.db.answer(id, path.level(), path.keys())?)
+        let found = self.db.answer(id, path.level(), path.keys())?;
+        let mut unpacker = content::Unpacker::new();
+        found
+            .map(|body| self.decoded(&mut unpacker, body))
+            .transpose()
     }
 
     /// A stored body as the text the server sent.
     pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
-        self.decoded(self.db.contents(&[id])?.pop().map(|(_, body)| body))
+        Ok(self.contents(&[id])?.remove(&id))
     }
 
     /// The stored bodies with these ids, as the text the server sent, by id.
     pub(crate) fn contents(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
+        let mut unpacker = content::Unpacker::new();
         let found = self.db.contents(ids)?.into_iter();
         found
-            .map(|(id, body)| Ok((id, self.decoded(Some(body))?.unwrap_or_default())))
+            .map(|(id, body)| Ok((id, self.decoded(&mut unpacker, body)?)))
             .collect()
     }
 
     /// A body as the store keeps it, as text.
-    fn decoded(&self, found: Option<BodyRow>) -> Result<Option<String>> {
-        found
-            .map(|(zstd, bytes, size)| {
-                content::text(&bytes, zstd, size).map_err(|source| {
-                    Error::File(FileError {
-                        action: "read an answer stored in",
-                        path: self.path.clone(),
-                        source,
-                    })
-                })
+    fn decoded(&self, unpacker: &mut content::Unpacker, body: BodyRow) -> Result<String> {
+        let (zstd, bytes, size) = body;
+        unpacker.text(&bytes, zstd, size).map_err(|source| {
+            Error::File(FileError {
+                action: "read an answer stored in",
+                path: self.path.clone(),
+                source,
             })
-            .transpose()
+        })
     }
 
     /// The parts of snapshot `id`'s answers that could not be read, with their reasons.
