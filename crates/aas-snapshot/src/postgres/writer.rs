@@ -24,6 +24,8 @@ pub(crate) struct PgWriter {
     plant: String,
     /// The batch's answers (snapshot, node, body), copied in when it commits.
     answers: Vec<[i64; 3]>,
+    /// A batch is open (begun, not committed).
+    in_batch: bool,
 }
 
 impl PgWriter {
@@ -45,6 +47,7 @@ impl PgWriter {
             source: source.to_owned(),
             plant: plant.to_owned(),
             answers: Vec::new(),
+            in_batch: false,
         })
     }
 }
@@ -129,7 +132,11 @@ impl Drop for PgWriter {
     /// closes: the server ends a closed session a moment later, and the next take or
     /// copy of the plant (in this process, at once) would find the lock still held.
     fn drop(&mut self) {
-        let _ = (self.conn).run(|c| c.batch_execute("ROLLBACK; SELECT pg_advisory_unlock_all()"));
+        let end = match self.in_batch {
+            true => "ROLLBACK; SELECT pg_advisory_unlock_all()",
+            false => "SELECT pg_advisory_unlock_all()",
+        };
+        let _ = self.conn.run(|c| c.batch_execute(end));
     }
 }
 
@@ -167,7 +174,9 @@ impl BatchWriter for PgWriter {
     }
 
     fn begin_batch(&mut self) -> Result<()> {
-        self.conn.run(|c| c.batch_execute("BEGIN"))
+        self.conn.run(|c| c.batch_execute("BEGIN"))?;
+        self.in_batch = true;
+        Ok(())
     }
 
     fn known_contents(&mut self, hashes: &[Vec<u8>]) -> Result<Vec<Option<i64>>> {
@@ -274,7 +283,9 @@ impl BatchWriter for PgWriter {
                 )?;
             }
             c.batch_execute("COMMIT")
-        })
+        })?;
+        self.in_batch = false;
+        Ok(())
     }
 
     fn finish(&mut self, id: i64, complete: bool, counts: Counts) -> Result<()> {
