@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/aas-browser/target
 export CARGO_TERM_COLOR ?= never
 DEBUG := $(CARGO_TARGET_DIR)/debug
 
-.PHONY: run test lint unit ui-unit smoke e2e package fuzz-replay package-windows test-windows
+.PHONY: run test lint unit ui-unit smoke e2e package fuzz-replay package-windows test-windows package-aasmd
 
 run:
 	scripts/install-deps.sh run
@@ -64,6 +64,12 @@ fuzz-replay:
 package:
 	scripts/install-deps.sh package
 	cargo tauri build --bundles deb
+
+# aasmd alone with the systemd units of the scheduled takes, for a server (README,
+# "Scheduled takes"): $(CARGO_TARGET_DIR)/release/aasmd_VERSION_ARCH.deb;
+# scripts/test-deb-aasmd.sh installs and tries it.
+package-aasmd:
+	scripts/package-aasmd.sh
 
 # Windows (issue 29): aas-browser.exe and aasmd.exe cross-built in release for
 # x86_64-pc-windows-gnu in their own target dir ($(CARGO_TARGET_DIR)-windows), an NSIS

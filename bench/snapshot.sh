@@ -8,22 +8,14 @@
 #  - `aasmd export --snapshot --format env` peak memory.
 # Usage: bench/snapshot.sh [ASSETS]   (default 30000); prints a Markdown table.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 assets=${1:-30000}
-target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
+source bench/common.sh
 cargo build --release -p aas-cli >&2
-aasmd=$target/release/aasmd
 work=$(mktemp -d)
-trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-"$aasmd" sandbox --demo "$assets" --admin-token >"$work/line.json" 2>/dev/null &
-pid=$!
-for _ in $(seq 600); do [ -s "$work/line.json" ] && break; sleep 0.1; done
+trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+start_sandbox "$work" "$assets" --admin-token
 export AASMD_STORE=$work/store.sqlite3
-run() { # NAME, command...: "seconds peak-kB" of the command, via GNU time
-  local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>/dev/null || true
-  cat "$work/$name.time"
-}
-field() { python3 -c "import json; print(json.load(open('$work/line.json'))['$1'])"; }
 c=(--config "$work/line.json")
 
 read -r crawl_s crawl_kb < <(run crawl "$aasmd" "${c[@]}" crawl --plant DEMO-01 --format raw --out "$work/raw.json")
@@ -32,25 +24,11 @@ first=$(stat -c %s "$AASMD_STORE")
 read -r again_s _ < <(run again "$aasmd" "${c[@]}" snapshot take --plant DEMO-01)
 second=$(stat -c %s "$AASMD_STORE")
 
-# 20 searches: serial numbers of machines, and words.
-queries=(Stuttgart "SN-M-0001" "Acme Tools" "Operating manual" "0173-1#02" pump "SN-T-00" urn:demo-platform Wartung CNC)
-times=()
-for q in "${queries[@]}" "${queries[@]}"; do
-  start=$(date +%s%N)
-  "$aasmd" search "$q" --limit 100 >/dev/null
-  times+=($(( ($(date +%s%N) - start) / 1000000 )))
-done
-read -r search_median search_p95 < <(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int(NR/2)+1], a[int(NR*0.95)]}')
+read -r search_median search_p95 < <(for q in "${QUERIES[@]}" "${QUERIES[@]}"; do
+  millis "$aasmd" search "$q" --limit 100; done | median_p95)
 
 # 1% of the assets (machines) get a new ManufacturerName, then a third snapshot and the diff.
-token=$(field admin_token); admin="$(field registry_url)/sandbox/admin/elements"
-python3 - "$work/line.json" "$assets" <<'PY' | while read -r body; do curl -sf -o /dev/null -X PATCH -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$body" "$admin" || true; done
-import json, sys
-n = min(int(sys.argv[2]) // 100, int(sys.argv[2]) // 8) or 1
-for i in range(1, n + 1):
-    print(json.dumps({"aas_id": f"urn:demo-platform:acme:DEMO-01:aas:machine#M-{i:04d}", "submodel": "Nameplate",
-                      "path": ["ManufacturerName"], "value": f"Changed {i}"}))
-PY
+change_one_percent "$work/line.json" "$assets"
 run third "$aasmd" "${c[@]}" snapshot take --plant DEMO-01 >/dev/null
 read -r diff_s diff_kb < <(run diff "$aasmd" diff --json)
 changes=$(python3 -c "import json; print(len(json.load(open('$work/diff.out'))))")

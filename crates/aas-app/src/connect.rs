@@ -62,7 +62,7 @@ impl ConnectionSource {
     /// The connection of this source with `overrides` applied; a missing field is an
     /// error that names it and says how to give it.
     pub fn connection(&self, overrides: Overrides) -> Result<Connection> {
-        let mut c = self.partial()?;
+        let mut c = self.partial(&overrides)?;
         let o = overrides;
         replace(&mut c.registry_url, o.registry_url);
         replace(&mut c.gateway_url, o.gateway_url);
@@ -152,7 +152,10 @@ impl ConnectionSource {
         }
     }
 
-    fn partial(&self) -> Result<Partial> {
+    /// The source's fields; a profile's secrets from the keychain, but for those
+    /// `overrides` replaces: a scheduled take on a server without a keychain gives them
+    /// in the environment.
+    fn partial(&self, overrides: &Overrides) -> Result<Partial> {
         match self {
             ConnectionSource::Nothing => Ok(Partial::default()),
             ConnectionSource::File(path) => {
@@ -164,12 +167,17 @@ impl ConnectionSource {
             }
             ConnectionSource::Profile(name) => {
                 let mut p = ProfileStore::app_default()?.find(name)?;
+                let keychain = |given: &Option<Secret>, kind| match given {
+                    Some(_) => Ok(None),
+                    None => Keychain.get(name, kind),
+                };
                 if p.transport.proxy_user.is_some() {
-                    p.transport.proxy_password = Keychain.get(name, SecretKind::ProxyPassword)?;
+                    p.transport.proxy_password =
+                        keychain(&overrides.proxy_password, SecretKind::ProxyPassword)?;
                 }
                 Ok(Partial {
-                    client_secret: Keychain.get(name, SecretKind::ClientSecret)?,
-                    user_token: Keychain.get(name, SecretKind::UserToken)?,
+                    client_secret: keychain(&overrides.client_secret, SecretKind::ClientSecret)?,
+                    user_token: keychain(&overrides.user_token, SecretKind::UserToken)?,
                     registry_url: Some(p.registry_url),
                     gateway_url: Some(p.gateway_url),
                     auth_url: Some(p.auth_url),

@@ -189,6 +189,7 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
         Store::Postgres { source, .. } if source.as_db_error().is_none() => ErrorKind::Offline,
         Store::Postgres { .. } => ErrorKind::Server,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
+        Store::CopyStopped { .. } => ErrorKind::Interrupted,
         Store::NoStore(_) => ErrorKind::NoSnapshot,
         Store::Folder(_) | Store::SeveralSources { .. } => ErrorKind::Config,
         Store::Export(e) => export_kind(e),

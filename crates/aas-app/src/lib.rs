@@ -26,6 +26,7 @@ mod profiles;
 pub mod rendering;
 mod service;
 mod session;
+mod snapshot_copy;
 mod snapshot_store;
 mod snapshots;
 mod source;

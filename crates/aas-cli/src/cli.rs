@@ -9,7 +9,9 @@ Connection: --profile NAME (set up in the desktop app), --config FILE, or the UR
 with --realm and --client-id; secrets are
 never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
 AASMD_USER_TOKEN in the environment (they override the file's), and
-AASMD_PROXY_PASSWORD for a proxy that wants one.
+AASMD_PROXY_PASSWORD for a proxy that wants one; or name files that hold them in
+AASMD_CLIENT_SECRET_FILE, AASMD_USER_TOKEN_FILE, AASMD_PROXY_PASSWORD_FILE (a
+systemd credential: see the README's scheduled takes).
 
 Exit codes:
   0  success
@@ -197,6 +199,26 @@ pub enum SnapshotCommand {
         id: i64,
         #[command(flatten)]
         store: StoreArg,
+    },
+    /// Copy snapshots from one store into another (a file and a team store, either
+    /// way), oldest first, each whole or not at all, with its source, plant, time,
+    /// counts, failed nodes and unreadable parts: by default every snapshot of --from
+    /// that --to does not hold yet (the same source, plant and taken_at). A line per
+    /// snapshot (and a progress bar) on stderr; Ctrl-C leaves the snapshot under way
+    /// out (exit 130), those copied before stay.
+    Copy {
+        /// The store to copy from: a snapshot file or a postgres:// URL.
+        #[arg(long, value_name = "STORE")]
+        from: PathBuf,
+        /// The store to copy into (a file is made when there is none).
+        #[arg(long, value_name = "STORE")]
+        to: PathBuf,
+        /// Only this snapshot of --from (repeatable).
+        #[arg(long = "id", value_name = "N", conflicts_with = "plant")]
+        ids: Vec<i64>,
+        /// Only the snapshots of this plant.
+        #[arg(long)]
+        plant: Option<String>,
     },
 }
 

@@ -89,26 +89,45 @@ pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
 
 /// The connection from `--profile` or `--config`, overridden field by field by the
 /// flags and by the secrets in `AASMD_CLIENT_SECRET` / `AASMD_USER_TOKEN` /
-/// `AASMD_PROXY_PASSWORD`.
+/// `AASMD_PROXY_PASSWORD` (or the files their `…_FILE` variables name).
 pub(crate) fn connection(
     args: &ConnectionArgs,
     source: &ConnectionSource,
 ) -> Result<Connection, CliError> {
-    let secret = |name| std::env::var(name).ok().map(Secret::new);
     Ok(source.connection(Overrides {
         registry_url: args.registry_url.clone(),
         gateway_url: args.gateway_url.clone(),
         auth_url: args.auth_url.clone(),
         realm: args.realm.clone(),
         client_id: args.client_id.clone(),
-        client_secret: secret("AASMD_CLIENT_SECRET"),
-        user_token: secret("AASMD_USER_TOKEN"),
+        client_secret: secret("AASMD_CLIENT_SECRET")?,
+        user_token: secret("AASMD_USER_TOKEN")?,
         client_auth: args.client_auth,
         token_url: args.token_url.clone(),
         allow_plain_http: args.allow_plain_http,
         ca_file: args.ca_file.clone(),
         proxy: args.proxy.clone(),
         proxy_user: args.proxy_user.clone(),
-        proxy_password: secret("AASMD_PROXY_PASSWORD"),
+        proxy_password: secret("AASMD_PROXY_PASSWORD")?,
     })?)
+}
+
+/// The secret in the environment variable `name`, else in the file `name_FILE` names
+/// (a systemd credential, `$CREDENTIALS_DIRECTORY/client_secret`), without the line
+/// break that ends it; errors name the file, never what it holds.
+fn secret(name: &str) -> Result<Option<Secret>, CliError> {
+    if let Ok(given) = std::env::var(name) {
+        return Ok(Some(Secret::new(given)));
+    }
+    let Some(file) = std::env::var_os(format!("{name}_FILE")) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&file).map_err(|e| {
+        CliError::Usage(format!(
+            "cannot read {name}_FILE ({}): {e}",
+            std::path::Path::new(&file).display()
+        ))
+    })?;
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    Ok(Some(Secret::new(text.strip_suffix('\r').unwrap_or(text))))
 }

@@ -1,6 +1,8 @@
-//! `aasmd snapshot take|list|rm`, `aasmd search`, `aasmd diff` and `aasmd export`: the
-//! snapshot store through aas-app's `SnapshotStore`, whose rules the app uses too; here
-//! only the arguments and the printing.
+//! `aasmd snapshot take|list|rm|copy`, `aasmd search`, `aasmd diff` and `aasmd export`:
+//! the snapshot store through aas-app's `SnapshotStore`, whose rules the app uses too;
+//! here only the arguments and the printing.
+
+mod copy;
 
 use std::io::Write;
 use std::path::Path;
@@ -39,6 +41,12 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             eprintln!("aasmd: snapshot {id} removed");
             Ok(())
         }
+        SnapshotCommand::Copy {
+            from,
+            to,
+            ids,
+            plant,
+        } => copy::run(from, to, ids, plant).await,
     }
 }
 

@@ -7,7 +7,8 @@
 mod cluster;
 mod support;
 
-use std::process::Output;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use cluster::Cluster;
 use serde_json::Value;
@@ -26,14 +27,22 @@ fn json(out: &Output, cluster: &Cluster) -> Value {
     serde_json::from_slice(&out.stdout).expect("JSON on stdout")
 }
 
-#[test]
-fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
+/// A server with a database owned by a writer role and a reader role, and the demo
+/// service (both kept while held); the writer's and the reader's URLs, and a folder
+/// holding the service's connection file.
+fn team(name: &str) -> (Cluster, Sandbox, String, String, PathBuf, PathBuf) {
     let cluster = Cluster::start();
     let (writer, reader) = cluster.writer_and_reader("plants");
     let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
-    let dir = temp_dir("team-store");
+    let dir = temp_dir(name);
     let config = dir.join("line.json");
     sandbox.write_config(&config);
+    (cluster, sandbox, writer, reader, dir, config)
+}
+
+#[test]
+fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
+    let (cluster, _sandbox, writer, reader, dir, config) = team("team-store");
 
     let out = aasmd_with_store(&config, &writer, &["store", "migrate"]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out, &cluster));
@@ -90,5 +99,156 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
         &cluster,
     );
     assert_eq!(list, Value::Array(vec![taken]));
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// `snapshot list --json` without the ids, which differ between stores.
+fn listed_without_ids(config: &Path, store: &str, cluster: &Cluster) -> Value {
+    let mut list = json(
+        &aasmd_with_store(config, store, &["snapshot", "list", "--json"]),
+        cluster,
+    );
+    for snapshot in list.as_array_mut().expect("a list") {
+        snapshot["id"] = Value::Null;
+    }
+    list
+}
+
+#[test]
+fn snapshots_are_copied_from_a_file_into_the_team_store_and_back() {
+    let (cluster, _sandbox, writer, reader, dir, config) = team("team-copy");
+    let init = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
+    assert!(init.status.success(), "{}", said(&init, &cluster));
+    let file = dir.join("desktop.sqlite3");
+    let file = file.to_str().expect("a UTF-8 temp path");
+    for _ in 0..2 {
+        let take = ["snapshot", "take", "--plant", "DEMO-01"];
+        json(&aasmd_with_store(&config, file, &take), &cluster);
+    }
+    let copy = |from: &str, to: &str, more: &[&str]| {
+        let args = [&["snapshot", "copy", "--from", from, "--to", to][..], more].concat();
+        let out = aasmd_with_store(&config, "", &args);
+        (out.status.code(), said(&out, &cluster))
+    };
+
+    let (code, stderr) = copy(file, &writer, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("copied into postgres://scheduler@").count(),
+        2,
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with("aasmd: 2 copied, 0 left out\n"),
+        "{stderr}"
+    );
+    let team = listed_without_ids(&config, &writer, &cluster);
+    assert_eq!(team, listed_without_ids(&config, file, &cluster));
+    let search = ["search", "SN-M-0001", "--json"];
+    assert_eq!(
+        json(&aasmd_with_store(&config, &reader, &search), &cluster),
+        json(&aasmd_with_store(&config, file, &search), &cluster)
+    );
+
+    // Again: both are there.
+    let (code, stderr) = copy(file, &writer, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr.matches(", left out").count(), 2, "{stderr}");
+    assert!(
+        stderr.ends_with("aasmd: 0 copied, 2 left out\n"),
+        "{stderr}"
+    );
+    assert_eq!(listed_without_ids(&config, &writer, &cluster), team);
+
+    // Back, as the reader role, one by its id; the reader cannot copy into the team store.
+    let list = json(
+        &aasmd_with_store(&config, &reader, &["snapshot", "list", "--json"]),
+        &cluster,
+    );
+    let second = list[1]["id"].to_string();
+    let back = dir.join("back.sqlite3");
+    let back = back.to_str().expect("a UTF-8 temp path");
+    let (code, stderr) = copy(&reader, back, &["--id", &second]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let copied = listed_without_ids(&config, back, &cluster);
+    assert_eq!(copied, Value::Array(vec![team[1].clone()]));
+    let (code, stderr) = copy(file, &reader, &[]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("lets desktop only read"), "{stderr}");
+    let (code, stderr) = copy(file, back, &["--id", "999"]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(stderr.contains("no snapshot 999"), "{stderr}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+/// What a scheduled take's unit gives aasmd (packaging/systemd/aasmd-take@.service):
+/// a profile from the settings file (no keychain on a server), the secrets in files
+/// (systemd credentials), the store's password in a PGPASSFILE, not in the URL.
+#[test]
+fn a_scheduled_take_reads_its_profile_and_its_secrets_from_files() {
+    let (cluster, sandbox, writer, _, dir, config) = team("scheduled");
+    let init = aasmd_with_store(&config, &writer, &["store", "init"]);
+    assert!(init.status.success(), "{}", said(&init, &cluster));
+
+    let line = &sandbox.line;
+    let settings = dir.join("etc/org.aasbrowser.desktop/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("a folder")).expect("folder");
+    let profile = serde_json::json!({"profiles": [{
+        "name": "Plant Nord",
+        "registry_url": line["registry_url"], "gateway_url": line["gateway_url"],
+        "auth_url": line["auth_url"], "realm": line["realm"],
+        "client_id": line["client_id"], "plants": ["DEMO-01"],
+    }]});
+    std::fs::write(&settings, profile.to_string()).expect("settings");
+    let credentials = dir.join("credentials");
+    std::fs::create_dir_all(&credentials).expect("folder");
+    for (name, field) in [
+        ("client_secret", "client_secret"),
+        ("user_token", "user_token"),
+    ] {
+        let text = format!("{}\n", line[field].as_str().expect("a secret"));
+        std::fs::write(credentials.join(name), text).expect("credential");
+    }
+    // postgres://scheduler:PASSWORD@HOST:PORT/plants → the URL without it, and a line of
+    // the password file.
+    let (user_password, host_db) = (writer.trim_start_matches("postgres://"))
+        .split_once('@')
+        .expect("a URL with a user");
+    let (user, password) = user_password.split_once(':').expect("a password");
+    let (host_port, db) = host_db.split_once('/').expect("a database");
+    std::fs::write(
+        credentials.join("pgpass"),
+        format!("{host_port}:{db}:{user}:{password}\n"),
+    )
+    .expect("pgpass");
+    let store = format!("postgres://{user}@{host_db}");
+
+    // As the unit runs it: nothing from this environment but PATH.
+    let take = |client_secret: &str| {
+        Command::new(support::AASMD)
+            .args(["--profile", "Plant Nord", "snapshot", "take"])
+            .args(["--plant", "DEMO-01", "--keep", "30"])
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .env("XDG_DATA_HOME", dir.join("etc"))
+            .env("AASMD_STORE", &store)
+            .env("AASMD_CLIENT_SECRET_FILE", credentials.join(client_secret))
+            .env("AASMD_USER_TOKEN_FILE", credentials.join("user_token"))
+            .env("PGPASSFILE", credentials.join("pgpass"))
+            .output()
+            .expect("aasmd runs")
+    };
+    let out = take("client_secret");
+    let taken = json(&out, &cluster);
+    assert_eq!(taken["source"], "Plant Nord", "{taken}");
+    assert_eq!(taken["complete"], true, "{taken}");
+    let stderr = said(&out, &cluster);
+    assert!(!stderr.contains(password), "{stderr}");
+
+    // A credential that cannot be read is named.
+    let out = take("missing");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(said(&out, &cluster).contains("AASMD_CLIENT_SECRET_FILE"));
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -6,6 +6,8 @@
 //! database (`sqlite`, `postgres`), behind the `Backend` trait (`backend`), below the
 //! rules the other modules hold once.
 //!
+//! Snapshots are copied between stores (`copy`), each whole or not at all.
+//!
 //! One writer at a time (SQLite: a lock file beside the store, a second gets
 //! [`Error::Busy`]; PostgreSQL: one take per plant and source, [`Error::BusyTeam`]);
 //! readers are never blocked. A snapshot interrupted by a crash is marked partial by
@@ -13,7 +15,9 @@
 
 mod backend;
 mod browse;
+mod chunk;
 mod content;
+mod copy;
 mod diff;
 mod index;
 mod postgres;
@@ -28,10 +32,11 @@ use aas_model::FileError;
 use std::path::PathBuf;
 
 pub use backend::{Access, SnapshotInfo};
+pub use copy::{Copied, CopyEvent, Outcome, Pick};
 pub use diff::{Change, ChangeKind, Diff};
 pub use postgres::is_url;
 pub use search::Hit;
-pub use store::Store;
+pub use store::{store_name, Store};
 pub use writer::SnapshotWriter;
 
 /// What went wrong with the store. Messages name the file.
@@ -116,6 +121,10 @@ pub enum Error {
     /// No snapshot has this id.
     #[error("no snapshot {0} in the store")]
     NoSuchSnapshot(i64),
+    /// A copy was stopped (Ctrl-C) while snapshot `id` was being copied: nothing of it
+    /// was written.
+    #[error("the copy stopped before snapshot {id} was whole: nothing of it is in {}; the snapshots copied before it stay", .store.display())]
+    CopyStopped { id: i64, store: PathBuf },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

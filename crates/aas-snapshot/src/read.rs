@@ -3,6 +3,7 @@
 //! order every source gives them, so that an export of a snapshot is the export of a
 //! fresh crawl of the plant.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -111,27 +112,37 @@ impl Store {
 
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
     pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
-        self.decoded(self.db.answer(id, path.level(), path.keys())?)
+        let found = self.db.answer(id, path.level(), path.keys())?;
+        let mut unpacker = content::Unpacker::new();
+        found
+            .map(|body| self.decoded(&mut unpacker, body))
+            .transpose()
     }
 
     /// A stored body as the text the server sent.
     pub(crate) fn content(&self, id: i64) -> Result<Option<String>> {
-        self.decoded(self.db.content(id)?)
+        Ok(self.contents(&[id])?.remove(&id))
+    }
+
+    /// The stored bodies with these ids, as the text the server sent, by id.
+    pub(crate) fn contents(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
+        let mut unpacker = content::Unpacker::new();
+        let found = self.db.contents(ids)?.into_iter();
+        found
+            .map(|(id, body)| Ok((id, self.decoded(&mut unpacker, body)?)))
+            .collect()
     }
 
     /// A body as the store keeps it, as text.
-    fn decoded(&self, found: Option<BodyRow>) -> Result<Option<String>> {
-        found
-            .map(|(zstd, bytes, size)| {
-                content::text(&bytes, zstd, size).map_err(|source| {
-                    Error::File(FileError {
-                        action: "read an answer stored in",
-                        path: self.path.clone(),
-                        source,
-                    })
-                })
+    fn decoded(&self, unpacker: &mut content::Unpacker, body: BodyRow) -> Result<String> {
+        let (zstd, bytes, size) = body;
+        unpacker.text(&bytes, zstd, size).map_err(|source| {
+            Error::File(FileError {
+                action: "read an answer stored in",
+                path: self.path.clone(),
+                source,
             })
-            .transpose()
+        })
     }
 
     /// The parts of snapshot `id`'s answers that could not be read, with their reasons.
@@ -189,13 +200,25 @@ impl Answers for Stored<'_> {
     }
 
     fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
-        self.store.db.each_answer(
-            self.id,
-            at,
-            &mut |keys, url, body| match NodePath::from_keys(at, keys) {
-                Some(path) => visit(&path, url, body),
-                None => Ok(()),
-            },
-        )
+        let unreadable = |source| {
+            aas_export::Error::File(FileError {
+                action: "read",
+                path: self.store.path.clone(),
+                source,
+            })
+        };
+        let mut unpacker = content::Unpacker::new();
+        let walked = self.store.db.each_stored(self.id, at, &mut |answer| {
+            let Some(path) = NodePath::from_keys(at, answer.keys) else {
+                return Ok(());
+            };
+            let mut body = (unpacker.reader(answer.bytes, answer.zstd)).map_err(unreadable)?;
+            Ok(visit(&path, answer.url, &mut body)?)
+        });
+        // The export's own errors come back as they were; the store's say what failed.
+        walked.map_err(|e| match e {
+            Error::Export(e) => e,
+            other => unreadable(std::io::Error::other(other)),
+        })
     }
 }

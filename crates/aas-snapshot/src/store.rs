@@ -9,6 +9,15 @@ use crate::postgres::{is_url, shown, Postgres};
 use crate::sqlite::Sqlite;
 use crate::{Error, Result};
 
+/// How messages name the store at `path`: a file by its path, a team store by its URL
+/// without its password.
+pub fn store_name(path: &Path) -> String {
+    match path.to_str().filter(|p| is_url(p)) {
+        Some(url) => shown(url),
+        None => path.display().to_string(),
+    }
+}
+
 /// An open snapshot store.
 #[derive(Debug)]
 pub struct Store {
@@ -50,7 +59,8 @@ impl Store {
         &self.path
     }
 
-    /// The snapshots, oldest first; only those of `plant` when given.
+    /// The snapshots, oldest first (by when they were taken, a copied one among the
+    /// others by its own time); only those of `plant` when given.
     pub fn list(&self, plant: Option<&str>) -> Result<Vec<SnapshotInfo>> {
         self.db.snapshots(plant.map_or(Which::All, Which::OfPlant))
     }
@@ -114,18 +124,16 @@ impl Store {
             .filter(|s| s.source == source)
             .collect();
         newest_first.reverse();
-        let Some(oldest_kept) = newest_first
-            .iter()
-            .filter(|s| s.complete)
+        let Some(oldest_kept) = (newest_first.iter().enumerate())
+            .filter(|(_, s)| s.complete)
             .nth(keep.max(1) - 1)
+            .map(|(at, _)| at)
         else {
             return Ok(Vec::new());
         };
-        let oldest_kept = oldest_kept.id;
-        let mut retired: Vec<i64> = newest_first
+        let mut retired: Vec<i64> = newest_first[oldest_kept + 1..]
             .iter()
             .map(|s| s.id)
-            .filter(|id| *id < oldest_kept)
             .collect();
         retired.reverse();
         for id in &retired {

@@ -2,9 +2,10 @@
 //! their own, through a short queue: the crawl goes on while they are hashed,
 //! compressed, indexed and written, and waits only when the writer falls behind. Each
 //! body is written once per content hash, with the search index's document of a new
-//! elements body; each answer is a row of three integers. Rows are committed in
-//! batches, so a crash loses at most the last batch and the snapshot stays marked as
-//! being taken until the next writer marks it partial.
+//! elements body; each answer is a row of three integers; answers are written a chunk
+//! at a time (`chunk`). Rows are committed in batches, so a crash loses at most the
+//! last batch and the snapshot stays marked as being taken until the next writer marks
+//! it partial.
 
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -13,7 +14,8 @@ use std::time::SystemTime;
 
 use aas_client::{Body, Crawl, Failure, Fetched, NodeLevel, NodePath, Unreadable};
 
-use crate::backend::{BatchWriter, Counts, NodeRow, SnapshotInfo};
+use crate::backend::{BatchWriter, Counts, NewContent, NodeRow, Packed, Place, SnapshotInfo};
+use crate::chunk::{Chunk, Pending};
 use crate::content::{self, Packer};
 use crate::index::{document, element_rows};
 use crate::store::Store;
@@ -152,6 +154,7 @@ impl<'s> SnapshotWriter<'s> {
     pub fn finish(mut self, complete: bool) -> Result<SnapshotInfo> {
         self.send(Job::Finish(complete))?;
         self.stop()?;
+        self.store.db.settle()?;
         self.store.snapshot(self.id)
     }
 }
@@ -174,6 +177,12 @@ fn write_jobs(
 ) -> Result<()> {
     let mut packer = Packer::new().map_err(io_error(path, "compress answers for"))?;
     let mut counts = Counts::default();
+    let mut chunk = Chunk::new();
+    let mut write = |chunk: &mut Chunk<_>, writer: &mut dyn BatchWriter| {
+        chunk.write(writer, id, &mut |(level, body), hash| {
+            new_content(&mut packer, path, level, &body, hash)
+        })
+    };
     let mut jobs = jobs.into_iter().peekable();
     while jobs.peek().is_some() {
         writer.begin_batch()?;
@@ -182,10 +191,13 @@ fn write_jobs(
             match job {
                 Job::Answer(fetched) => {
                     bytes += fetched.raw.size() as usize;
-                    write_answer(&mut *writer, &mut packer, path, id, &fetched)?;
                     counts.nodes += 1;
                     counts.bytes += fetched.raw.size();
                     counts.shells += u64::from(fetched.path.level() == NodeLevel::Submodels);
+                    let (answer, held) = pending(fetched, path)?;
+                    if chunk.push(answer, held) {
+                        write(&mut chunk, &mut *writer)?;
+                    }
                 }
                 Job::Failure(failure) => {
                     writer.add_failure(id, &failure_row(&failure))?;
@@ -196,6 +208,7 @@ fn write_jobs(
                     writer.add_unreadable(id, &row)?;
                 }
                 Job::Finish(complete) => {
+                    write(&mut chunk, &mut *writer)?;
                     writer.commit_batch()?;
                     return writer.finish(id, complete, counts);
                 }
@@ -205,65 +218,62 @@ fn write_jobs(
                 break;
             }
         }
+        write(&mut chunk, &mut *writer)?;
         writer.commit_batch()?;
     }
     Ok(())
 }
 
-/// The rows of one answer: its body (once per content, with the search index's
-/// document of a new elements body), its node (once for all snapshots), and the
-/// answer's row.
-fn write_answer(
-    writer: &mut dyn BatchWriter,
-    packer: &mut Packer,
-    path: &Path,
-    id: i64,
-    fetched: &Fetched,
-) -> Result<()> {
-    let kept = io_error(path, "keep an answer in");
-    let hash = match &fetched.raw {
-        Body::Text(raw) => content::hash(raw.as_bytes()),
-        spooled => spooled
-            .reader()
-            .and_then(content::hash_stream)
-            .map_err(&kept)?,
+/// An answer as it waits in a chunk, and the bytes of it held in memory (a large answer
+/// waits in its temporary file).
+fn pending(fetched: Fetched, path: &Path) -> Result<(Pending<(NodeLevel, Body)>, u64)> {
+    let (hash, held) = match &fetched.raw {
+        Body::Text(raw) => (content::hash(raw.as_bytes()), raw.len() as u64),
+        spooled => {
+            let hash = (spooled.reader().and_then(content::hash_stream))
+                .map_err(io_error(path, "keep an answer in"))?;
+            (hash, 0)
+        }
     };
-    let content = match writer.known_content(&hash)? {
-        Some(content) => content,
-        None => add_content(writer, packer, &hash, fetched, &kept)?,
+    let level = fetched.path.level();
+    let place = Place {
+        level,
+        keys: fetched.path.keys().map(str::to_owned),
+        url: fetched.url,
     };
-    let node = writer.node(fetched.path.level(), fetched.path.keys(), &fetched.url)?;
-    writer.add_answer(id, node, content)
+    let body = (level, fetched.raw);
+    Ok((Pending { place, hash, body }, held))
 }
 
-/// A new body, its id. A body held in memory is compressed in memory; one in a
-/// temporary file (a large plant's registry) is compressed piece by piece into another,
-/// which the writer copies into the store piece by piece, so it is never in memory
-/// whole. `kept` is the error of a body that cannot be read or compressed.
-fn add_content(
-    writer: &mut dyn BatchWriter,
+/// The row of a body the store lacks, with the search index's document of an elements
+/// body. A body held in memory is compressed in memory; one in a temporary file (a
+/// large plant's registry) is compressed piece by piece into another, which the store
+/// takes piece by piece, so it is never in memory whole.
+fn new_content(
     packer: &mut Packer,
-    hash: &[u8],
-    fetched: &Fetched,
-    kept: &dyn Fn(std::io::Error) -> Error,
-) -> Result<i64> {
-    let body = &fetched.raw;
-    let document = match fetched.path.level() {
-        NodeLevel::Elements => document(&element_rows(&body.text().map_err(kept)?)),
+    path: &Path,
+    level: NodeLevel,
+    body: &Body,
+    hash: Vec<u8>,
+) -> Result<NewContent> {
+    let kept = io_error(path, "keep an answer in");
+    let document = match level {
+        NodeLevel::Elements => document(&element_rows(&body.text().map_err(&kept)?)),
         _ => None,
     };
-    match body {
-        Body::Text(raw) => {
-            let packed = packer.pack(raw.as_bytes()).map_err(kept)?;
-            let packed_size = packed.len() as u64;
-            writer.add_content(hash, body.size(), &mut &packed[..], packed_size, document)
-        }
+    let packed = match body {
+        Body::Text(raw) => Packed::Bytes(packer.pack(raw.as_bytes()).map_err(&kept)?),
         spooled => {
-            let (mut packed, packed_size) =
-                (spooled.reader().and_then(content::pack_stream)).map_err(kept)?;
-            writer.add_content(hash, body.size(), &mut packed, packed_size, document)
+            let (file, len) = (spooled.reader().and_then(content::pack_stream)).map_err(&kept)?;
+            Packed::File(file, len)
         }
-    }
+    };
+    Ok(NewContent {
+        hash,
+        size: body.size(),
+        packed,
+        document,
+    })
 }
 
 /// A failed node's row: its place, its URL, its kind (as JSON names it) and message.

@@ -17,52 +17,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, CrawlPlan, Selection};
-use aas_export::Format;
-use aas_model::AssetType;
-use aas_sandbox::DEMO_PLANT;
+use aas_client::Client;
+
+use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use cluster::Cluster;
-use demo::demo;
-use tokio_util::sync::CancellationToken;
-
-/// Crawls the demo plant once into a new snapshot of each store, taken at `at`.
-async fn take_into(
-    stores: &mut [&mut Store],
-    client: &Arc<Client>,
-    at: SystemTime,
-) -> Vec<SnapshotInfo> {
-    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
-    let mut writers: Vec<_> = stores
-        .iter_mut()
-        .map(|s| s.begin("demo", DEMO_PLANT, at).expect("begin"))
-        .collect();
-    let crawl = client
-        .crawl_into(
-            &plan,
-            &Selection::everything(),
-            &CancellationToken::new(),
-            |_| {},
-            |answer| {
-                for writer in &mut writers {
-                    writer.answer(answer.clone()).expect("stored");
-                }
-            },
-        )
-        .await;
-    writers
-        .into_iter()
-        .map(|w| w.finish_crawl(&crawl).expect("finish"))
-        .collect()
-}
-
-/// A new database with the store's tables, made as `aasmd store init` makes them.
-fn team_store(cluster: &Cluster, db: &str) -> String {
-    cluster.psql("postgres", &format!("CREATE DATABASE {db}"));
-    let url = cluster.url(db);
-    assert_eq!(Store::init_team(&url, true, &[]).expect("init"), 0);
-    url
-}
+use demo::{demo, same_exports, take_into};
 
 fn sqlite_store(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("aas-snapshot-pg-{name}-{}", std::process::id()));
@@ -80,14 +40,14 @@ fn without_id(list: Vec<SnapshotInfo>) -> Vec<SnapshotInfo> {
 #[tokio::test]
 async fn the_team_store_answers_as_the_desktop_store_does() {
     let cluster = Cluster::start();
-    let url = team_store(&cluster, "team");
+    let url = cluster.team_store("team");
     let (_sandbox, client) = demo().await;
     let path = sqlite_store("same");
     let mut desktop = Store::open(&path, Access::Create).expect("sqlite");
     let mut team = Store::open(url.as_ref(), Access::Create).expect("postgres");
     let at = SystemTime::now();
-    let first = take_into(&mut [&mut desktop, &mut team], &client, at).await;
-    let second = take_into(&mut [&mut desktop, &mut team], &client, at).await;
+    let first = take_into(&mut [&mut desktop, &mut team], &client, at, |_| {}).await;
+    let second = take_into(&mut [&mut desktop, &mut team], &client, at, |_| {}).await;
     assert!(first.iter().all(|s| s.complete), "{first:?}");
 
     assert_eq!(
@@ -100,15 +60,7 @@ async fn the_team_store_answers_as_the_desktop_store_does() {
     // The same file, byte for byte.
     let out = path.with_file_name("out");
     std::fs::create_dir_all(&out).expect("dir");
-    for format in [Format::Env, Format::Raw] {
-        let (a, b) = (out.join("desktop"), out.join("team"));
-        desktop.export(d1, format, &a).expect("export");
-        team.export(t1, format, &b).expect("export");
-        assert!(
-            std::fs::read(&a).expect("a") == std::fs::read(&b).expect("b"),
-            "{format:?} exports differ"
-        );
-    }
+    same_exports((&desktop, d1), (&team, t1), &out);
 
     // The same hits, in the same order, for what users type.
     for typed in [
@@ -144,14 +96,21 @@ async fn the_team_store_answers_as_the_desktop_store_does() {
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
 }
 
+/// A team store `db` on a server of its own, the demo service and a client of it (the
+/// server and the service kept while held), and the store opened to take into.
+async fn team_with_demo(db: &str) -> (Cluster, Sandbox, Arc<Client>, String, Store) {
+    let cluster = Cluster::start();
+    let url = cluster.team_store(db);
+    let (sandbox, client) = demo().await;
+    let store = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    (cluster, sandbox, client, url, store)
+}
+
 #[tokio::test]
 async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came_before() {
-    let cluster = Cluster::start();
-    let url = team_store(&cluster, "takes");
-    let (_sandbox, client) = demo().await;
-    let mut store = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    let (cluster, _sandbox, client, url, mut store) = team_with_demo("takes").await;
     let mut other = Store::open(url.as_ref(), Access::Write).expect("a second desktop");
-    let whole = take_into(&mut [&mut store], &client, SystemTime::now()).await;
+    let whole = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
 
     {
         let mut writer = store
@@ -190,7 +149,7 @@ async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came
 
     // The next take marks the lost one partial; the one before stays whole.
     let mut store = Store::open(url.as_ref(), Access::Write).expect("reopened");
-    let next = take_into(&mut [&mut store], &client, SystemTime::now()).await;
+    let next = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
     let list = store.list(Some(DEMO_PLANT)).expect("list");
     assert_eq!(list.len(), 3, "{list:?}");
     assert_eq!(list[0], whole[0]);
@@ -235,7 +194,7 @@ async fn the_writer_role_makes_the_tables_and_a_reader_role_reads_but_cannot_wri
 
     let (_sandbox, client) = demo().await;
     let mut scheduler = Store::open(writer.as_ref(), Access::Create).expect("writer");
-    let taken = take_into(&mut [&mut scheduler], &client, SystemTime::now()).await;
+    let taken = take_into(&mut [&mut scheduler], &client, SystemTime::now(), |_| {}).await;
 
     // The desktop reads everything the writer wrote…
     let desktop = Store::open(reader.as_ref(), Access::Read).expect("reader");
@@ -304,4 +263,32 @@ fn tls_is_used_and_checked_as_sslmode_and_sslrootcert_say() {
         let message = connect(refused.clone()).expect_err(&refused);
         assert!(message.contains(words), "{refused}: {message}");
     }
+}
+
+#[tokio::test]
+async fn a_store_of_schema_1_is_migrated_by_the_writer_keeping_its_snapshots() {
+    let (cluster, _sandbox, client, url, mut store) = team_with_demo("older").await;
+    let taken = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
+    drop(store);
+    // As schema 1 left it: bodies indexed by (content, snapshot).
+    cluster.psql(
+        "older",
+        "DROP INDEX answers_by_content;
+         CREATE INDEX answers_by_content ON answers(content, snapshot);
+         UPDATE store_schema SET version = 1",
+    );
+    let refused = Store::open(url.as_ref(), Access::Read).expect_err("not migrated");
+    assert!(
+        matches!(refused, Error::NotMigrated { found: 1, .. }),
+        "{refused}"
+    );
+
+    assert_eq!(Store::init_team(&url, false, &[]).expect("migrated"), 1);
+    let index = "SELECT indexdef FROM pg_indexes WHERE indexname = 'answers_by_content'";
+    let made = cluster.query("older", index);
+    assert!(made.ends_with("(content)"), "{made}");
+    let store = Store::open(url.as_ref(), Access::Read).expect("up to date");
+    assert_eq!(store.list(None).expect("list"), taken);
+    let found = store.search(taken[0].id, "SN-M-0001", 5).expect("search");
+    assert!(!found.is_empty());
 }

@@ -9,13 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Body, Client, Crawl, CrawlPlan, NodeLevel, NodePath, Selection};
+use aas_client::{Body, Client, Crawl, NodeLevel, NodePath};
 use aas_export::Format;
-use aas_model::AssetType;
 use aas_sandbox::DEMO_PLANT;
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
-use demo::demo;
-use tokio_util::sync::CancellationToken;
+use demo::{crawl_demo, demo};
 
 fn store_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("aas-snapshot-{name}-{}", std::process::id()));
@@ -25,23 +23,15 @@ fn store_path(name: &str) -> PathBuf {
 
 /// Crawls the demo plant into a new snapshot of `store`; also returns the crawl.
 async fn take(store: &mut Store, client: &Arc<Client>) -> (SnapshotInfo, Crawl) {
-    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
     let mut writer = store
         .begin("demo", DEMO_PLANT, SystemTime::now())
         .expect("begin");
     let mut kept = Vec::new();
-    let crawl = client
-        .crawl_into(
-            &plan,
-            &Selection::everything(),
-            &CancellationToken::new(),
-            |_| {},
-            |answer| {
-                writer.answer(answer.clone()).expect("stored");
-                kept.push(answer);
-            },
-        )
-        .await;
+    let crawl = crawl_demo(client, |answer| {
+        writer.answer(answer.clone()).expect("stored");
+        kept.push(answer);
+    })
+    .await;
     let info = writer.finish(!crawl.is_partial()).expect("finish");
     (
         info,

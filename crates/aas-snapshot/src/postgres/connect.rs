@@ -3,11 +3,12 @@
 //! password file (`PGPASSFILE`, else `~/.pgpass`) as libpq looks for it, and the store
 //! named in messages without its password.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 
 use postgres::config::Host;
-use postgres::{Client, Config};
+use postgres::{Client, Config, Statement};
 
 use super::tls;
 use crate::{Error, Result};
@@ -38,6 +39,9 @@ pub(crate) fn shown(url: &str) -> String {
 pub(crate) struct Conn {
     client: Option<Client>,
     url: String,
+    /// Statements prepared on this connection, by their text: a query given as text is
+    /// prepared anew each time, a round trip more.
+    prepared: HashMap<&'static str, Statement>,
 }
 
 impl Conn {
@@ -62,6 +66,7 @@ impl Conn {
         Ok(Conn {
             client: Some(client),
             url: url.to_owned(),
+            prepared: HashMap::new(),
         })
     }
 
@@ -72,6 +77,28 @@ impl Conn {
     ) -> Result<T> {
         let client = self.client.as_mut().expect("open until dropped");
         off_runtime(|| work(client)).map_err(sql_error(&self.url))
+    }
+
+    /// Runs `work` with `sql` prepared (once per connection); its error names the store.
+    pub(crate) fn run_prepared<T: Send>(
+        &mut self,
+        sql: &'static str,
+        work: impl FnOnce(&mut Client, &Statement) -> std::result::Result<T, postgres::Error> + Send,
+    ) -> Result<T> {
+        let client = self.client.as_mut().expect("open until dropped");
+        let prepared = &mut self.prepared;
+        off_runtime(|| {
+            let statement = match prepared.get(sql) {
+                Some(statement) => statement.clone(),
+                None => {
+                    let statement = client.prepare(sql)?;
+                    prepared.insert(sql, statement.clone());
+                    statement
+                }
+            };
+            work(client, &statement)
+        })
+        .map_err(sql_error(&self.url))
     }
 
     /// The store's URL, with its password: for another connection to it.

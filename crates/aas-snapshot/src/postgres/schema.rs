@@ -67,6 +67,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX unreadable_by_snapshot ON unreadable(snapshot);
     ",
+    // 2: which snapshots hold a body, found by the body alone. B-tree deduplication
+    // keeps one entry per body for the rows of every snapshot, where (content,
+    // snapshot) made an entry per answer and split its pages at each take: a second
+    // take of an unchanged 30,000-asset plant grew the store by 6.2 %.
+    "
+    DROP INDEX answers_by_content;
+    CREATE INDEX answers_by_content ON answers(content);
+    ",
 ];
 
 /// The version this build writes.

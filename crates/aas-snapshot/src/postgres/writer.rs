@@ -6,14 +6,16 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-use aas_client::NodeLevel;
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 
 use super::connect::Conn;
 use super::{level, lexemes, shown, take_lock, BYTES_HELD, NODES_HELD, SHELLS_HELD};
-use crate::backend::{BatchWriter, Counts, NodeRow};
+use crate::backend::{level_at, BatchWriter, Counts, NewContent, NodeRow, Place};
 use crate::{Error, Result};
+
+/// How a writer finds the ids of rows by their keys (hashes, places).
+type Ids<K> = fn(&mut PgWriter, &[K]) -> Result<HashMap<K, i64>>;
 
 #[derive(Debug)]
 pub(crate) struct PgWriter {
@@ -22,23 +24,8 @@ pub(crate) struct PgWriter {
     plant: String,
     /// The batch's answers (snapshot, node, body), copied in when it commits.
     answers: Vec<[i64; 3]>,
-    /// Node ids this take has looked up.
-    nodes: HashMap<(i16, [String; 3], String), i64>,
-    /// The advisory lock it holds.
-    lock: i64,
-}
-
-impl Drop for PgWriter {
-    /// Gives the lock back before the connection closes: the server frees a closed
-    /// session's locks only once it notices, and the next take (or a take from another
-    /// desktop right after this one) must not be told another take still runs. A lost
-    /// connection fails here and loses its lock with its session.
-    fn drop(&mut self) {
-        let lock = self.lock;
-        let _ = self
-            .conn
-            .run(|c| c.execute("SELECT pg_advisory_unlock($1)", &[&lock]));
-    }
+    /// A batch is open (begun, not committed).
+    in_batch: bool,
 }
 
 impl PgWriter {
@@ -60,101 +47,186 @@ impl PgWriter {
             source: source.to_owned(),
             plant: plant.to_owned(),
             answers: Vec::new(),
-            nodes: HashMap::new(),
-            lock,
+            in_batch: false,
         })
+    }
+}
+
+impl PgWriter {
+    /// The ids of the bodies with these hashes that the store has.
+    fn ids_of_hashes(&mut self, hashes: &[Vec<u8>]) -> Result<HashMap<Vec<u8>, i64>> {
+        let rows = self.conn.run_prepared(
+            "SELECT hash, id FROM contents WHERE hash = ANY($1)",
+            |c, s| c.query(s, &[&hashes]),
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// The ids of the nodes at `places`, those not there yet added, in one statement:
+    /// the nodes it finds were there before it began, those it adds are returned by the
+    /// insert. One another writer added meanwhile is in neither.
+    fn add_nodes(&mut self, places: &[Place]) -> Result<HashMap<Place, i64>> {
+        let levels: Vec<i16> = places.iter().map(|p| level(p.level)).collect();
+        let key = |i: usize| -> Vec<&str> { places.iter().map(|p| p.keys[i].as_str()).collect() };
+        let (asset_types, aas_ids, submodels) = (key(0), key(1), key(2));
+        let urls: Vec<&str> = places.iter().map(|p| p.url.as_str()).collect();
+        let rows = self.conn.run_prepared(
+            "WITH wanted AS (
+                 SELECT DISTINCT * FROM unnest($1::int2[], $2::text[], $3::text[], $4::text[],
+                     $5::text[]) AS w(level, asset_type, aas_id, submodel, url)),
+             added AS (
+                 INSERT INTO nodes (level, asset_type, aas_id, submodel, url)
+                 SELECT * FROM wanted ON CONFLICT DO NOTHING
+                 RETURNING id, level, asset_type, aas_id, submodel, url)
+             SELECT id, level, asset_type, aas_id, submodel, url FROM added
+             UNION ALL
+             SELECT n.id, n.level, n.asset_type, n.aas_id, n.submodel, n.url
+             FROM nodes n JOIN wanted w USING (level, asset_type, aas_id, submodel, url)",
+            |c, s| c.query(s, &[&levels, &asset_types, &aas_ids, &submodels, &urls]),
+        )?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let place = Place {
+                    level: level_at(r.get::<_, i16>(1).into())?,
+                    keys: [r.get(2), r.get(3), r.get(4)],
+                    url: r.get(5),
+                };
+                Some((place, r.get(0)))
+            })
+            .collect())
+    }
+
+    /// The id of each row of `wanted`, in order: from `found`, else from `again`, in a
+    /// statement of its own, which sees the rows another writer committed while the
+    /// first one ran. A row still missing was removed meanwhile: an error of `what`.
+    fn in_order<K: Eq + std::hash::Hash + Clone>(
+        &mut self,
+        wanted: &[K],
+        mut found: HashMap<K, i64>,
+        again: Ids<K>,
+        what: &str,
+    ) -> Result<Vec<i64>> {
+        if found.len() < wanted.len() {
+            let missing: Vec<K> = (wanted.iter())
+                .filter(|k| !found.contains_key(*k))
+                .cloned()
+                .collect();
+            found.extend(again(self, &missing)?);
+        }
+        let vanished = || {
+            Error::File(aas_model::FileError {
+                action: "find what another take had added to",
+                path: shown(self.conn.url()).into(),
+                source: std::io::Error::other(format!("{what} was removed meanwhile; take again")),
+            })
+        };
+        (wanted.iter())
+            .map(|k| found.get(k).copied().ok_or_else(vanished))
+            .collect()
+    }
+}
+
+impl Drop for PgWriter {
+    /// Ends a batch an error left open and lets the lock go before the connection
+    /// closes: the server ends a closed session a moment later, and the next take or
+    /// copy of the plant (in this process, at once) would find the lock still held.
+    fn drop(&mut self) {
+        let end = match self.in_batch {
+            true => "ROLLBACK; SELECT pg_advisory_unlock_all()",
+            false => "SELECT pg_advisory_unlock_all()",
+        };
+        let _ = self.conn.run(|c| c.batch_execute(end));
     }
 }
 
 impl BatchWriter for PgWriter {
     fn start(&mut self, taken_at: &str) -> Result<i64> {
+        self.begin_batch()?;
         let (source, plant) = (&self.source, &self.plant);
+        // Holding the lock, a take of this plant and source still 'taking' was
+        // interrupted: it keeps what its rows hold, counted.
         self.conn.run(|c| {
-            let mut tx = c.transaction()?;
-            // Holding the lock, a take of this plant and source still 'taking' was
-            // interrupted: it keeps what its rows hold, counted.
-            tx.execute(
+            c.execute(
                 &format!(
                     "UPDATE snapshots SET state = 'partial', shells = {SHELLS_HELD},
                      nodes = {NODES_HELD}, bytes = {BYTES_HELD}
                      WHERE state = 'taking' AND source = $1 AND plant = $2"
                 ),
                 &[source, plant],
-            )?;
-            let id: i64 = tx
-                .query_one(
-                    "INSERT INTO snapshots (source, plant, taken_at, state)
-                     VALUES ($1, $2, $3, 'taking') RETURNING id",
-                    &[source, plant, &taken_at],
-                )?
-                .get(0);
-            tx.commit()?;
-            Ok(id)
-        })
-    }
-
-    fn begin_batch(&mut self) -> Result<()> {
-        self.conn.run(|c| c.batch_execute("BEGIN"))
-    }
-
-    fn known_content(&mut self, hash: &[u8]) -> Result<Option<i64>> {
-        let row = self
-            .conn
-            .run(|c| c.query_opt("SELECT id FROM contents WHERE hash = $1", &[&hash]))?;
-        Ok(row.map(|r| r.get(0)))
-    }
-
-    fn add_content(
-        &mut self,
-        hash: &[u8],
-        size: u64,
-        packed: &mut dyn Read,
-        packed_size: u64,
-        document: Option<[String; 5]>,
-    ) -> Result<i64> {
-        let mut bytes = Vec::with_capacity(usize::try_from(packed_size).unwrap_or(0));
-        packed.read_to_end(&mut bytes).map_err(|source| {
-            Error::File(aas_model::FileError {
-                action: "keep an answer in",
-                path: shown(self.conn.url()).into(),
-                source,
-            })
+            )
         })?;
-        let words = document.as_ref().map(lexemes);
-        let size = i64::try_from(size).unwrap_or(i64::MAX);
+        let id = self.insert_snapshot(taken_at)?;
+        self.commit_batch()?;
+        Ok(id)
+    }
+
+    fn insert_snapshot(&mut self, taken_at: &str) -> Result<i64> {
+        let (source, plant) = (&self.source, &self.plant);
         let row = self.conn.run(|c| {
             c.query_one(
-                "INSERT INTO contents (hash, size, zstd, bytes, words)
-                 VALUES ($1, $2, true, $3, array_to_tsvector($4::text[])) RETURNING id",
-                &[&hash, &size, &bytes, &words],
+                "INSERT INTO snapshots (source, plant, taken_at, state)
+                 VALUES ($1, $2, $3, 'taking') RETURNING id",
+                &[source, plant, &taken_at],
             )
         })?;
         Ok(row.get(0))
     }
 
-    fn node(&mut self, at: NodeLevel, keys: [&str; 3], url: &str) -> Result<i64> {
-        let key = (level(at), keys.map(str::to_owned), url.to_owned());
-        if let Some(node) = self.nodes.get(&key) {
-            return Ok(*node);
+    fn begin_batch(&mut self) -> Result<()> {
+        self.conn.run(|c| c.batch_execute("BEGIN"))?;
+        self.in_batch = true;
+        Ok(())
+    }
+
+    fn known_contents(&mut self, hashes: &[Vec<u8>]) -> Result<Vec<Option<i64>>> {
+        let found = self.ids_of_hashes(hashes)?;
+        Ok(hashes.iter().map(|hash| found.get(hash).copied()).collect())
+    }
+
+    fn add_contents(&mut self, bodies: Vec<NewContent>) -> Result<Vec<i64>> {
+        if bodies.is_empty() {
+            return Ok(Vec::new());
         }
-        let [asset_type, aas_id, submodel] = keys;
-        // Another plant's take may add the same node at once: the insert does nothing
-        // then, and the select finds it.
-        let row = self.conn.run(|c| {
-            c.query_one(
-                "WITH added AS (
-                     INSERT INTO nodes (level, asset_type, aas_id, submodel, url)
-                     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id)
-                 SELECT id FROM added UNION ALL
-                 SELECT id FROM nodes WHERE level = $1 AND asset_type = $2 AND aas_id = $3
-                     AND submodel = $4 AND url = $5
-                 LIMIT 1",
-                &[&key.0, &asset_type, &aas_id, &submodel, &url],
-            )
-        })?;
-        let node = row.get(0);
-        self.nodes.insert(key, node);
-        Ok(node)
+        let n = bodies.len();
+        let (mut hashes, mut sizes, mut packed, mut words) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for mut body in bodies {
+            let mut bytes = Vec::with_capacity(usize::try_from(body.packed.len()).unwrap_or(0));
+            (body.packed.reader().read_to_end(&mut bytes)).map_err(|source| {
+                Error::File(aas_model::FileError {
+                    action: "keep an answer in",
+                    path: shown(self.conn.url()).into(),
+                    source,
+                })
+            })?;
+            hashes.push(body.hash);
+            sizes.push(i64::try_from(body.size).unwrap_or(i64::MAX));
+            packed.push(bytes);
+            // The index's words are letters and digits: a space parts them.
+            words.push(body.document.as_ref().map(|d| lexemes(d).join(" ")));
+        }
+        let added = self.conn.run_prepared(
+            "INSERT INTO contents (hash, size, zstd, bytes, words)
+             SELECT hash, size, true, bytes, array_to_tsvector(string_to_array(words, ' '))
+             FROM unnest($1::bytea[], $2::int8[], $3::bytea[], $4::text[])
+                 AS t(hash, size, bytes, words)
+             ON CONFLICT DO NOTHING RETURNING hash, id",
+            |c, s| c.query(s, &[&hashes, &sizes, &packed, &words]),
+        )?;
+        let added = added.iter().map(|r| (r.get(0), r.get(1))).collect();
+        // One another take or copy added meanwhile: the insert waited for it, then did
+        // nothing.
+        self.in_order(&hashes, added, Self::ids_of_hashes, "a body")
+    }
+
+    fn nodes(&mut self, places: &[Place]) -> Result<Vec<i64>> {
+        let found = self.add_nodes(places)?;
+        self.in_order(places, found, Self::add_nodes, "a node")
     }
 
     fn add_answer(&mut self, id: i64, node: i64, content: i64) -> Result<()> {
@@ -189,6 +261,10 @@ impl BatchWriter for PgWriter {
         let mut placed = HashSet::new();
         let mut answers = std::mem::take(&mut self.answers);
         answers.retain(|[_, node, _]| placed.insert(*node));
+        // In the order of the primary key (snapshot, node): a take finds the plant's nodes
+        // in about the order the first take made them, so its rows go to the end of the
+        // index instead of splitting its pages (which left them 70 % full).
+        answers.sort_unstable_by_key(|[_, node, _]| *node);
         self.conn.run(|c| {
             if !answers.is_empty() {
                 c.batch_execute(
@@ -207,7 +283,9 @@ impl BatchWriter for PgWriter {
                 )?;
             }
             c.batch_execute("COMMIT")
-        })
+        })?;
+        self.in_batch = false;
+        Ok(())
     }
 
     fn finish(&mut self, id: i64, complete: bool, counts: Counts) -> Result<()> {

@@ -15,10 +15,10 @@ use aas_client::NodeLevel;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::backend::{
-    level, Backend, BatchWriter, BodyRow, Differing, EachAnswer, NodeRow, SnapshotInfo, Which,
+    level, Backend, BatchWriter, BodyRow, Differing, EachStored, NodeRow, SnapshotInfo,
+    StoredAnswer, Which,
 };
-use crate::{content, Error, Result};
-use aas_model::FileError;
+use crate::{Error, Result};
 use writer::{SqliteWriter, WriterLock};
 
 /// An open SQLite store.
@@ -37,6 +37,11 @@ const SHELLS_HELD: &str = "(SELECT count(*) FROM answers a JOIN nodes n ON n.id 
 const NODES_HELD: &str = "(SELECT count(*) FROM answers a WHERE a.snapshot = snapshots.id)";
 const BYTES_HELD: &str = "(SELECT coalesce(sum(c.size), 0) FROM answers a
         JOIN contents c ON c.id = a.content WHERE a.snapshot = snapshots.id)";
+
+/// Snapshots in the order they were taken: by the crawl's start (RFC 3339 UTC, whose
+/// text sorts as its time), a copied snapshot among the others by its own; taken in the
+/// same second, in the order they were stored.
+const IN_ORDER: &str = "ORDER BY taken_at, id";
 
 /// The size past which an export reads a body from its row piece by piece (the
 /// registry, at most a few lists) rather than whole; smaller ones, nearly all, are
@@ -58,6 +63,7 @@ fn snapshot_columns() -> String {
 }
 
 fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
+    let state: String = row.get(6)?;
     Ok(SnapshotInfo {
         id: row.get(0)?,
         source: row.get(1)?,
@@ -65,9 +71,10 @@ fn snapshot_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SnapshotInfo> {
         taken_at: row.get(3)?,
         shells: row.get(4)?,
         nodes: row.get(5)?,
-        complete: row.get::<_, String>(6)? == "complete",
+        complete: state == "complete",
         bytes: row.get(7)?,
         unreadable: row.get(8)?,
+        being_taken: state == "taking",
     })
 }
 
@@ -80,10 +87,10 @@ impl Backend for Sqlite {
         let columns = snapshot_columns();
         match which {
             Which::All => {
-                self.snapshot_rows(&format!("SELECT {columns} FROM snapshots ORDER BY id"), [])
+                self.snapshot_rows(&format!("SELECT {columns} FROM snapshots {IN_ORDER}"), [])
             }
             Which::OfPlant(plant) => self.snapshot_rows(
-                &format!("SELECT {columns} FROM snapshots WHERE plant = ?1 ORDER BY id"),
+                &format!("SELECT {columns} FROM snapshots WHERE plant = ?1 {IN_ORDER}"),
                 [plant],
             ),
             Which::One(id) => self.snapshot_rows(
@@ -172,11 +179,21 @@ impl Backend for Sqlite {
             .map_err(self.sql())
     }
 
-    fn content(&self, content: i64) -> Result<Option<BodyRow>> {
-        self.conn
+    fn contents(&self, ids: &[i64]) -> Result<Vec<(i64, BodyRow)>> {
+        let mut body = (self.conn)
             .prepare_cached("SELECT zstd, bytes, size FROM contents WHERE id = ?1")
-            .and_then(|mut s| s.query_row([content], body_row).optional())
-            .map_err(self.sql())
+            .map_err(self.sql())?;
+        let mut found = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(row) = body
+                .query_row([id], body_row)
+                .optional()
+                .map_err(self.sql())?
+            {
+                found.push((*id, row));
+            }
+        }
+        Ok(found)
     }
 
     fn failures(&self, id: i64) -> Result<Vec<NodeRow>> {
@@ -207,25 +224,13 @@ impl Backend for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
     }
 
-    fn each_answer(
-        &self,
-        id: i64,
-        at: NodeLevel,
-        visit: &mut EachAnswer<'_>,
-    ) -> aas_export::Result<()> {
-        let failed = |source| {
-            aas_export::Error::File(FileError {
-                action: "read",
-                path: self.path.clone(),
-                source,
-            })
-        };
-        let sql = |e: rusqlite::Error| failed(std::io::Error::other(e));
+    fn each_stored(&self, id: i64, at: NodeLevel, visit: &mut EachStored<'_>) -> Result<()> {
+        let sql = self.sql();
         // The nodes' unique index gives the order: no sort of the snapshot.
         let mut statement = self
             .conn
             .prepare(
-                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.zstd, c.id,
+                "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.hash, c.size, c.zstd, c.id,
                      CASE WHEN c.size > ?3 THEN NULL ELSE c.bytes END
                  FROM nodes k
                  JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
@@ -233,34 +238,42 @@ impl Backend for Sqlite {
                  WHERE k.level = ?2
                  ORDER BY k.asset_type, k.aas_id, k.submodel",
             )
-            .map_err(sql)?;
+            .map_err(&sql)?;
         let mut rows = statement
             .query(params![id, level(at), READ_IN_PIECES])
-            .map_err(sql)?;
-        let mut unpacker = content::Unpacker::new();
-        while let Some(row) = rows.next().map_err(sql)? {
-            let text = |i| row.get_ref(i).and_then(|v| Ok(v.as_str()?)).map_err(sql);
-            let keys = [text(0)?, text(1)?, text(2)?];
-            let url = text(3)?;
-            let zstd: bool = row.get(4).map_err(sql)?;
-            let small = row
-                .get_ref(6)
-                .and_then(|v| Ok(v.as_blob_or_null()?))
-                .map_err(sql)?;
-            let mut body = match small {
-                Some(bytes) => unpacker.reader(bytes, zstd),
+            .map_err(&sql)?;
+        while let Some(row) = rows.next().map_err(&sql)? {
+            let text = |i| row.get_ref(i).and_then(|v| Ok(v.as_str()?)).map_err(&sql);
+            let blob = |i| {
+                row.get_ref(i)
+                    .and_then(|v| Ok(v.as_blob_or_null()?))
+                    .map_err(&sql)
+            };
+            let (mut small, mut large);
+            let bytes: &mut dyn std::io::BufRead = match blob(8)? {
+                Some(bytes) => {
+                    small = bytes;
+                    &mut small
+                }
                 // A large body (a big plant's registry) is read from its row piece by
                 // piece, never whole.
                 None => {
-                    let body = row.get(5).map_err(sql)?;
-                    let blob = (self.conn)
+                    let body = row.get(7).map_err(&sql)?;
+                    let stored = (self.conn)
                         .blob_open(rusqlite::MAIN_DB, "contents", "bytes", body, true)
-                        .map_err(sql)?;
-                    unpacker.reader(std::io::BufReader::new(blob), zstd)
+                        .map_err(&sql)?;
+                    large = std::io::BufReader::new(stored);
+                    &mut large
                 }
-            }
-            .map_err(failed)?;
-            visit(keys, url, &mut body)?;
+            };
+            visit(StoredAnswer {
+                keys: [text(0)?, text(1)?, text(2)?],
+                url: text(3)?,
+                hash: blob(4)?.unwrap_or_default(),
+                size: row.get(5).map_err(&sql)?,
+                zstd: row.get(6).map_err(&sql)?,
+                bytes,
+            })?;
         }
         Ok(())
     }
@@ -286,18 +299,27 @@ impl Backend for Sqlite {
         rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
     }
 
-    fn owners(&self, content: i64, id: i64) -> Result<Vec<(String, String)>> {
+    fn owners(&self, contents: &[i64], id: i64) -> Result<Vec<(i64, String, String)>> {
         let mut owners = self
             .conn
             .prepare_cached(
-                "SELECT k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
+                "SELECT a.content, k.aas_id, k.submodel FROM answers a JOIN nodes k ON k.id = a.node
                  WHERE a.content = ?1 AND a.snapshot = ?2",
             )
             .map_err(self.sql())?;
-        let rows = owners
-            .query_map(params![content, id], |row| Ok((row.get(0)?, row.get(1)?)))
-            .map_err(self.sql())?;
-        rows.collect::<rusqlite::Result<_>>().map_err(self.sql())
+        let mut found = Vec::new();
+        for content in contents {
+            let rows = owners
+                .query_map(params![content, id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .map_err(self.sql())?;
+            found.extend(
+                rows.collect::<rusqlite::Result<Vec<_>>>()
+                    .map_err(self.sql())?,
+            );
+        }
+        Ok(found)
     }
 
     fn differing(&self, old: i64, new: i64) -> Result<Vec<Differing>> {
@@ -340,6 +362,10 @@ impl Backend for Sqlite {
             .filter_map(|p| std::fs::metadata(p).ok())
             .map(|m| m.len())
             .sum()
+    }
+
+    fn settle(&self) -> Result<()> {
+        truncate_log(&self.conn).map_err(self.sql())
     }
 }
 
@@ -395,6 +421,12 @@ fn give_space_back(conn: &Connection) -> rusqlite::Result<()> {
     let mut vacuum = conn.prepare("PRAGMA incremental_vacuum")?;
     let mut steps = vacuum.query([])?;
     while steps.next()?.is_some() {}
+    truncate_log(conn)
+}
+
+/// Copies the write-ahead log into the file and empties it: it keeps the size of the
+/// largest transaction otherwise.
+fn truncate_log(conn: &Connection) -> rusqlite::Result<()> {
     conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
 }
 

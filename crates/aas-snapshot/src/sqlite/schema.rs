@@ -246,17 +246,23 @@ mod tests {
         let text = |body: Option<BodyRow>| {
             body.map(|(zstd, bytes, size)| content::text(&bytes, zstd, size).expect("text"))
         };
-        let body = |content| text(store.content(content).expect("read"));
+        let body = |content| {
+            text(
+                store
+                    .contents(&[content])
+                    .expect("read")
+                    .pop()
+                    .map(|(_, b)| b),
+            )
+        };
         let read = store.answer(1, NodeLevel::Elements, nameplate.keys());
         assert_eq!(text(read.expect("read")), Some(elements("SN-P-0001")));
         let found = store.search(2, "SN-P-0002", 10).expect("search");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(body(found[0]), Some(elements("SN-P-0002")));
-        let owners = store.owners(found[0], 2).expect("owners");
-        assert_eq!(
-            owners,
-            [("urn:x:pump#1".to_owned(), "Nameplate".to_owned())]
-        );
+        let owners = store.owners(&found, 2).expect("owners");
+        let pump = ("urn:x:pump#1".to_owned(), "Nameplate".to_owned());
+        assert_eq!(owners, [(found[0], pump.0, pump.1)]);
         assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
         let differing = store.differing(1, 2).expect("diff");
         assert_eq!(differing.len(), 1, "{differing:?}");

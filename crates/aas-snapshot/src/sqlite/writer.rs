@@ -6,12 +6,11 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use aas_client::NodeLevel;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::open::{connect, file_error};
 use super::{index, sql_error, BYTES_HELD, NODES_HELD, SHELLS_HELD};
-use crate::backend::{level, BatchWriter, Counts, NodeRow};
+use crate::backend::{level, BatchWriter, Counts, NewContent, NodeRow, Place};
 use crate::{Error, Result};
 use aas_model::FileError;
 
@@ -103,6 +102,30 @@ impl SqliteWriter {
         Ok(content)
     }
 
+    /// The id of the node at `place`, added when new.
+    fn node(&self, place: &Place) -> Result<i64> {
+        let [asset_type, aas_id, submodel] = &place.keys;
+        let keys = params![level(place.level), asset_type, aas_id, submodel, place.url];
+        let known: Option<i64> = self
+            .conn
+            .prepare_cached(
+                "SELECT id FROM nodes WHERE level = ?1 AND asset_type = ?2 AND aas_id = ?3
+                 AND submodel = ?4 AND url = ?5",
+            )
+            .and_then(|mut s| s.query_row(keys, |row| row.get(0)).optional())
+            .map_err(self.sql())?;
+        if let Some(node) = known {
+            return Ok(node);
+        }
+        self.conn
+            .prepare_cached(
+                "INSERT INTO nodes (level, asset_type, aas_id, submodel, url) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .and_then(|mut s| s.execute(keys))
+            .map_err(self.sql())?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
     /// The store's error for a body that could not be read or copied into its row.
     fn io(&self) -> impl Fn(std::io::Error) -> Error + '_ {
         |source| {
@@ -138,6 +161,10 @@ impl BatchWriter for SqliteWriter {
                 [],
             )
             .map_err(self.sql())?;
+        self.insert_snapshot(taken_at)
+    }
+
+    fn insert_snapshot(&mut self, taken_at: &str) -> Result<i64> {
         self.conn
             .execute(
                 "INSERT INTO snapshots (source, plant, taken_at, state) VALUES (?1, ?2, ?3, 'taking')",
@@ -153,49 +180,37 @@ impl BatchWriter for SqliteWriter {
             .map_err(self.sql())
     }
 
-    fn known_content(&mut self, hash: &[u8]) -> Result<Option<i64>> {
-        self.conn
-            .prepare_cached("SELECT id FROM contents WHERE hash = ?1")
-            .and_then(|mut s| s.query_row([hash], |row| row.get(0)).optional())
-            .map_err(self.sql())
-    }
-
-    fn add_content(
-        &mut self,
-        hash: &[u8],
-        size: u64,
-        packed: &mut dyn Read,
-        packed_size: u64,
-        document: Option<[String; 5]>,
-    ) -> Result<i64> {
-        let content = self.insert_content(hash, size, packed, packed_size)?;
-        if let Some(document) = document {
-            index(&self.conn, content, &document).map_err(self.sql())?;
-        }
-        Ok(content)
-    }
-
-    fn node(&mut self, at: NodeLevel, keys: [&str; 3], url: &str) -> Result<i64> {
-        let [asset_type, aas_id, submodel] = keys;
-        let keys = params![level(at), asset_type, aas_id, submodel, url];
-        let known: Option<i64> = self
+    fn known_contents(&mut self, hashes: &[Vec<u8>]) -> Result<Vec<Option<i64>>> {
+        let mut known = self
             .conn
-            .prepare_cached(
-                "SELECT id FROM nodes WHERE level = ?1 AND asset_type = ?2 AND aas_id = ?3
-                 AND submodel = ?4 AND url = ?5",
-            )
-            .and_then(|mut s| s.query_row(keys, |row| row.get(0)).optional())
+            .prepare_cached("SELECT id FROM contents WHERE hash = ?1")
             .map_err(self.sql())?;
-        if let Some(node) = known {
-            return Ok(node);
+        let found: rusqlite::Result<_> = (hashes.iter())
+            .map(|hash| known.query_row([hash], |row| row.get(0)).optional())
+            .collect();
+        found.map_err(self.sql())
+    }
+
+    fn add_contents(&mut self, bodies: Vec<NewContent>) -> Result<Vec<i64>> {
+        let mut ids = Vec::with_capacity(bodies.len());
+        for mut body in bodies {
+            let packed_size = body.packed.len();
+            let content = self.insert_content(
+                &body.hash,
+                body.size,
+                &mut body.packed.reader(),
+                packed_size,
+            )?;
+            if let Some(document) = &body.document {
+                index(&self.conn, content, document).map_err(self.sql())?;
+            }
+            ids.push(content);
         }
-        self.conn
-            .prepare_cached(
-                "INSERT INTO nodes (level, asset_type, aas_id, submodel, url) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .and_then(|mut s| s.execute(keys))
-            .map_err(self.sql())?;
-        Ok(self.conn.last_insert_rowid())
+        Ok(ids)
+    }
+
+    fn nodes(&mut self, places: &[Place]) -> Result<Vec<i64>> {
+        places.iter().map(|place| self.node(place)).collect()
     }
 
     fn add_answer(&mut self, id: i64, node: i64, content: i64) -> Result<()> {
@@ -243,7 +258,7 @@ impl BatchWriter for SqliteWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{Access, Backend};
+    use crate::backend::{Access, Backend, Packed};
     use crate::sqlite::Sqlite;
 
     #[test]
@@ -258,16 +273,16 @@ mod tests {
             .into_iter()
             .map(|size| (0..size).map(|i| (i % 251) as u8).collect())
             .collect();
-        let mut added = Vec::new();
-        for (hash, body) in bodies.iter().enumerate() {
-            let size = body.len() as u64;
-            let hash = [hash as u8];
-            let content = writer.add_content(&hash, size, &mut &body[..], size, None);
-            added.push(content.expect("added"));
-        }
+        let new = bodies.iter().enumerate().map(|(hash, body)| NewContent {
+            hash: vec![hash as u8],
+            size: body.len() as u64,
+            packed: Packed::Bytes(body.clone()),
+            document: None,
+        });
+        let added = writer.add_contents(new.collect()).expect("added");
         writer.commit_batch().expect("committed");
         for (content, body) in added.into_iter().zip(&bodies) {
-            let (zstd, bytes, size) = store.content(content).expect("read").expect("kept");
+            let (_, (zstd, bytes, size)) = store.contents(&[content]).expect("read").remove(0);
             assert!(zstd && bytes == *body && size == body.len() as u64);
         }
     }

@@ -67,6 +67,16 @@ impl Cluster {
         )
     }
 
+    /// A new database `db` with a team store's tables, made as `aasmd store init`
+    /// makes them: its URL.
+    pub fn team_store(&self, db: &str) -> String {
+        self.psql("postgres", &format!("CREATE DATABASE {db}"));
+        let url = self.url(db);
+        let found = aas_snapshot::Store::init_team(&url, true, &[]).expect("init");
+        assert_eq!(found, 0, "a new database");
+        url
+    }
+
     /// A URL of database `db` as `user` (a role `role` made), with its password.
     pub fn url_as(&self, user: &str, db: &str) -> String {
         format!(
@@ -106,19 +116,26 @@ impl Cluster {
 
     /// Runs SQL as the superuser in database `db`.
     pub fn psql(&self, db: &str, sql: &str) {
-        let status = Command::new("psql")
+        self.query(db, sql);
+    }
+
+    /// Runs SQL as the superuser in database `db`; what it prints, unaligned.
+    pub fn query(&self, db: &str, sql: &str) -> String {
+        let out = Command::new("psql")
             .args([
                 "-v",
                 "ON_ERROR_STOP=1",
                 "-q",
+                "-At",
                 "-d",
                 &self.url(db),
                 "-c",
                 sql,
             ])
-            .status()
+            .output()
             .expect("psql");
-        assert!(status.success(), "psql: {sql}");
+        assert!(out.status.success(), "psql: {sql}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
     /// Stops the server at once (as a crash would) and starts it again.
