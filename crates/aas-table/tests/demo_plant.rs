@@ -89,19 +89,31 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
     );
     assert!(t.shells.len() >= 3, "{} machines", t.shells.len());
     assert!(t.shells.iter().all(|s| s.asset_type == AssetType::Machine));
+    let mut nameplates = [0, 0];
     for (row, shell) in t.shells.iter().enumerate() {
+        // A Property's text, or a MultiLanguageProperty's English one.
         let hand = |sm, path: &[&str]| {
-            by_hand(&crawl, &shell.id, sm, path)
-                .map(|e| e["value"].as_str().expect("a text").to_owned())
+            let value = by_hand(&crawl, &shell.id, sm, path)?["value"].clone();
+            let english = value.as_array().map(|texts| {
+                texts.iter().find(|t| t["language"] == "en").expect("en")["text"].clone()
+            });
+            Some(english.unwrap_or(value).as_str().expect("a text").to_owned())
         };
         assert_eq!(t.cell(row, 0).shown(), Some(shell.id_short.as_str()));
         let serial = hand("Nameplate", &["SerialNumber"]).expect("every demo machine has one");
         assert_eq!(t.cell(row, 1).shown(), Some(serial.as_str()));
-        // The same element by its semanticId, and where it was found.
-        assert_eq!(t.cell(row, 2).shown(), Some(serial.as_str()));
-        assert!(
-            matches!(t.cell(row, 2), Cell::Value { at: Some(at), .. } if &**at == "Nameplate/SerialNumber")
-        );
+        // The same element by its ZVEI semanticId, and where it was found; an IDTA 3.0
+        // nameplate's serial number has another.
+        let zvei = by_hand(&crawl, &shell.id, "Nameplate", &["Address"]).is_some();
+        nameplates[usize::from(zvei)] += 1;
+        if zvei {
+            assert_eq!(t.cell(row, 2).shown(), Some(serial.as_str()));
+            assert!(
+                matches!(t.cell(row, 2), Cell::Value { at: Some(at), .. } if &**at == "Nameplate/SerialNumber")
+            );
+        } else {
+            assert_eq!(t.cell(row, 2), &Cell::Missing);
+        }
         assert_eq!(
             t.cell(row, 3).shown().map(str::to_owned),
             hand("Nameplate", &["Address", "CityTown"])
@@ -115,6 +127,7 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
         );
         assert_eq!(t.cell(row, 6), &Cell::Missing);
     }
+    assert!(nameplates.iter().all(|n| *n > 0), "both nameplates: {nameplates:?}");
     // Two headers would read SerialNumber: each says its whole column instead.
     assert_eq!(t.columns[1].label, "Nameplate/SerialNumber");
     assert_eq!(t.columns[2].label, "semanticId:0173-1#02-AAM556#002");
@@ -173,29 +186,28 @@ async fn numbers_sort_as_numbers_and_blanks_come_last_either_way() {
         &["en"],
     );
     assert!(matches!(t.cell(0, 0).typed(), Some(Typed::Number(_))));
+    // Years are numbers in ZVEI 1.0 nameplates and text in IDTA 3.0 ones: numbers sort
+    // as numbers among themselves, then text, turned around together when descending.
     for column in [0, 1] {
         for descending in [false, true] {
             let view = View::of(&t, Some(Sort { column, descending }), &[]).expect("sorted");
             assert_eq!(view.rows.len(), t.shells.len());
-            let numbers: Vec<Option<f64>> = view
-                .rows
+            let cells: Vec<&Cell> = view.rows.iter().map(|&r| t.cell(r as usize, column)).collect();
+            let values = cells.iter().take_while(|c| is_value(c)).count();
+            assert!(cells[values..].iter().all(|c| !is_value(c)), "blanks last");
+            let numbers: Vec<f64> = cells
                 .iter()
-                .map(|&r| match t.cell(r as usize, column).typed() {
+                .filter_map(|c| match c.typed() {
                     Some(Typed::Number(n)) => Some(n),
                     _ => None,
                 })
                 .collect();
-            let values: Vec<f64> = numbers.iter().map_while(|n| *n).collect();
-            assert!(
-                numbers[values.len()..].iter().all(Option::is_none),
-                "blanks last"
-            );
-            let mut expected = values.clone();
+            let mut expected = numbers.clone();
             expected.sort_by(f64::total_cmp);
             if descending {
                 expected.reverse();
             }
-            assert_eq!(values, expected, "column {column}");
+            assert_eq!(numbers, expected, "column {column}");
         }
     }
     assert_eq!(
@@ -223,16 +235,27 @@ async fn dates_sort_as_dates() {
         &[],
     )
     .expect("sorted");
+    // A date mistyped as text (a seeded gap) sorts after the dates.
     let dates: Vec<aas_table::Date> = view
         .rows
         .iter()
-        .map(|&r| match t.cell(r as usize, 0).typed() {
-            Some(Typed::Date(d)) => d,
-            other => panic!("a date, not {other:?}"),
+        .map_while(|&r| match t.cell(r as usize, 0).typed() {
+            Some(Typed::Date(d)) => Some(d),
+            _ => None,
         })
         .collect();
     assert!(dates.windows(2).all(|w| w[0] <= w[1]));
     assert!(dates.first() < dates.last(), "the demo's dates differ");
+    let after: Vec<_> = view.rows[dates.len()..]
+        .iter()
+        .map(|&r| t.cell(r as usize, 0).typed())
+        .collect();
+    assert!(!after.is_empty() && after.iter().all(|c| matches!(c, Some(Typed::Text))), "{after:?}");
+}
+
+/// A cell with a value (not missing, not empty).
+fn is_value(cell: &Cell) -> bool {
+    !matches!(cell.typed(), None | Some(Typed::Empty))
 }
 
 /// Whether a cell passes a filter, judged by the test.

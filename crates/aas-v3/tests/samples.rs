@@ -16,7 +16,9 @@ fn samples() -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![shared().join("aas-samples")];
     while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("samples are there") {
+        let entries = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("the samples in {} cannot be read: {e}", dir.display()));
+        for entry in entries {
             let path = entry.expect("readable").path();
             if path.is_dir() && !path.ends_with("schema") {
                 dirs.push(path);
