@@ -2,6 +2,8 @@
 // plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data",
 // "busy", …) and `.detail` (the server's answer or the causes, for a bug report; or null).
 
+import { snapshotRef } from './snapshot-model.js';
+
 const reachability = new Set();
 const userTokenRefusals = new Set();
 // Error kinds that only an answering server produces.
@@ -68,10 +70,10 @@ export function onUserTokenRefused(fn) {
 }
 
 export const connectionInfo = () => localCall('connection_info');
-// Where the tree reads from: the service (`liveSource(plant)`) or a snapshot in the
-// local store (`snapshotSource(id)`), which says nothing of the service.
+// Where the tree reads from: the service (`liveSource(plant)`) or a snapshot on this
+// computer or in the team store (`snapshotSource(snapshot)`), which says nothing of the service.
 export const liveSource = (plant) => ({ from: 'live', plant });
-export const snapshotSource = (id) => ({ from: 'snapshot', id });
+export const snapshotSource = (snapshot) => ({ from: 'snapshot', ...snapshotRef(snapshot) });
 const treeCall = (command, args) => (args.source.from === 'live' ? serverCall : localCall)(command, args);
 /**
  * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's
@@ -133,9 +135,14 @@ export const convertFile = () => localCall('convert_file');
 // shells, nodes, complete, bytes}`. Errors of note: kind "store_damaged" (the message
 // names the file), "no_snapshot" (the message says how to get one), "disk_full", "busy".
 
-/** The active profile's snapshots of `plant`, newest first: `{store: {path, bytes}, keep, snapshots}`. */
+/**
+ * The snapshots of `plant`, newest first: the active profile's on this computer and the
+ * team store's, each with `store` ("here" or "team"): `{store: {path, bytes}, team: null |
+ * {url, problem, problem_kind}, keep, snapshots}`. Below, a `snapshot` is one of these
+ * records (or null where said).
+ */
 export const listSnapshots = (plant) => localCall('list_snapshots', { plant });
-export const deleteSnapshot = (id) => localCall('delete_snapshot', { id });
+export const deleteSnapshot = (snapshot) => localCall('delete_snapshot', { snapshot: snapshotRef(snapshot) });
 /** Moves a damaged store aside (a new one starts at its next use); resolves to `{moved_to}`. */
 export const moveStoreAside = () => localCall('move_store_aside');
 /**
@@ -144,20 +151,24 @@ export const moveStoreAside = () => localCall('move_store_aside');
  * `limit` hits; `submodel` null for a hit on a shell, `path` the idShorts below the submodel.
  */
 export const searchSnapshot = (plant, query, snapshot, limit) =>
-  localCall('search_snapshot', { plant, query, snapshot, limit });
+  localCall('search_snapshot', { plant, query, snapshot: snapshotRef(snapshot), limit });
 /**
- * What changed from snapshot `old` to `new` (both null: the latest two complete):
- * `{old, new, changes: [{change: added|removed|changed, aas_id, submodel, path, old, new}], warnings}`.
+ * What changed from snapshot `old` to `new`, two of one store (both null: the latest two
+ * complete on this computer): `{old, new, store, changes: [{change: added|removed|changed,
+ * aas_id, submodel, path, old, new}], warnings}`.
  */
-export const snapshotChanges = (plant, old, newer) => localCall('snapshot_changes', { plant, old, new: newer });
+export const snapshotChanges = (plant, old, newer) =>
+  localCall('snapshot_changes', { plant, old: snapshotRef(old), new: snapshotRef(newer) });
 /** Asks where to save the changes from `old` to `newer` as `format` (csv|json); resolves to the path, or null if cancelled. */
-export const exportChanges = (old, newer, format) => localCall('export_changes', { old, new: newer, format });
+export const exportChanges = (old, newer, format) =>
+  localCall('export_changes', { old: snapshotRef(old), new: snapshotRef(newer), format });
 /**
  * Asks where to save snapshot `snapshot` (null: the latest complete of `plant`) as
  * `format` (see export-formats.js); resolves to `{path, bytes, conversion}` (`conversion`
  * as for exportSelection), or null if cancelled.
  */
-export const exportSnapshot = (plant, snapshot, format) => localCall('export_snapshot', { plant, snapshot, format });
+export const exportSnapshot = (plant, snapshot, format) =>
+  localCall('export_snapshot', { plant, snapshot: snapshotRef(snapshot), format });
 
 /** Help → Copy diagnostics: version, platform, profile addresses, last errors, to the clipboard. */
 export const copyDiagnostics = () => localCall('copy_diagnostics');
@@ -176,12 +187,15 @@ export const deleteProfile = (name) => localCall('delete_profile', { name });
 export const useProfile = (name) => localCall('use_profile', { name });
 /**
  * The app's own preferences, kept by the Rust side: `{theme: 'light'|'dark'|null,
- * last_profile, views: {<profile>: {plant, asset_type}}, export_format, keep_snapshots}`.
+ * last_profile, views: {<profile>: {plant, asset_type}}, export_format, keep_snapshots,
+ * team_store: URL or null}`.
  */
 export const getPreferences = () => localCall('get_preferences');
 /**
  * Stores ONE change: `{theme}`, `{view: {profile, plant?, asset_type?}}` (the parts given
- * replace, the others are kept), `{export_format}` or `{keep_snapshots}` (1 to 1000).
+ * replace, the others are kept), `{export_format}`, `{keep_snapshots}` (1 to 1000) or
+ * `{team_store: {url, password}}` (url null: none; the password goes to the OS keychain,
+ * null keeps the one there, "" forgets it).
  */
 export const setPreference = (change) => localCall('set_preference', { change });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */
@@ -208,13 +222,13 @@ const tableAsk = (ask) => localCall('table', { ask });
  * [{column, semantic_id, model_type, value_type, unit, shells}]}, defaults: [column]}`.
  */
 export const tableColumns = (plant, snapshot, assetType) =>
-  tableAsk({ what: 'columns', plant, snapshot, asset_type: assetType });
+  tableAsk({ what: 'columns', plant, snapshot: snapshotRef(snapshot), asset_type: assetType });
 /**
  * Builds and opens the table `{plant, snapshot, asset_type, columns, languages}`
  * (no columns: the defaults): `{snapshot, columns: [{column, label, unit, semantic_id}],
  * total, shown, unreadable}`.
  */
-export const openTable = (request) => tableAsk({ what: 'open', ...request });
+export const openTable = (request) => tableAsk({ what: 'open', ...request, snapshot: snapshotRef(request.snapshot) });
 /** Sorts (`{column, descending}` or null) and filters (`[{column, test}]`) the open table; its shape. */
 export const arrangeTable = (sort, filters) => tableAsk({ what: 'arrange', sort, filters });
 /** Rows `start…start+count` as arranged: `[{aas_id, id_short, asset_type, cells: [{text, kind, at?} | null]}]`. */

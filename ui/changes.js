@@ -5,7 +5,9 @@
 import * as api from './api.js';
 import { plural } from './format.js';
 import { KINDS, changeCells, countByKind, openTarget, shownChanges } from './changes-model.js';
-import { formatTakenAt, pickerLabels, problemWords, snapshotName } from './snapshot-model.js';
+import {
+  formatTakenAt, pickerLabels, placeName, problemWords, sameSnapshot, snapshotKey, snapshotName,
+} from './snapshot-model.js';
 
 /**
  * `els`: old, new (the two selects), compare, kinds (the filter buttons' group),
@@ -16,6 +18,8 @@ import { formatTakenAt, pickerLabels, problemWords, snapshotName } from './snaps
  */
 export function initChanges(els, { plant, snapshots, onCompared, open, showTab }) {
   let result = null; // the comparison on screen
+  /** A side of the comparison on screen, with the store both are in. */
+  const placed = (side) => ({ ...side, store: result.store });
   const kinds = new Set(KINDS);
 
   function refreshChoices() {
@@ -23,9 +27,12 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     const complete = list.filter((s) => s.complete);
     // The pair on screen stays chosen; without one, the latest two complete snapshots.
     const labels = pickerLabels(list);
-    for (const [select, chosen] of [[els.old, result?.old ?? complete[1]], [els.new, result?.new ?? complete[0]]]) {
-      select.replaceChildren(...list.map((s, i) => new Option(labels[i], String(s.id))));
-      select.value = String(chosen?.id ?? '');
+    // Where each lives is said once both stores are in the list (two stores are not compared).
+    const places = new Set(list.map(placeName)).size > 1;
+    const [old, newer] = result ? [placed(result.old), placed(result.new)] : [complete[1], complete[0]];
+    for (const [select, chosen] of [[els.old, old], [els.new, newer]]) {
+      select.replaceChildren(...list.map((s, i) => new Option(places ? `${labels[i]} · ${placeName(s)}` : labels[i], snapshotKey(s))));
+      select.value = chosen ? snapshotKey(chosen) : '';
     }
     els.compare.disabled = list.length < 2;
     if (!result) {
@@ -35,7 +42,7 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     }
   }
 
-  /** Compares snapshot ids `old` and `newer` (both null: the latest two complete). */
+  /** Compares snapshots `old` and `newer`, two of one store (both null: the latest two complete). */
   async function compare(old, newer) {
     showTab();
     els.status.textContent = 'Comparing…';
@@ -110,7 +117,7 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
 
   async function exportAs(format) {
     try {
-      const path = await api.exportChanges(result.old.id, result.new.id, format);
+      const path = await api.exportChanges(placed(result.old), placed(result.new), format);
       els.status.textContent = path ? `Saved ${path}` : 'Export cancelled: nothing was written';
     } catch (e) {
       els.status.textContent = `Export failed: ${problemWords(e)}`;
@@ -122,7 +129,8 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
       els.status.textContent = 'Pick two different snapshots.';
       return;
     }
-    compare(Number(els.old.value), Number(els.new.value));
+    const byKey = (key) => snapshots().find((s) => snapshotKey(s) === key) ?? null;
+    compare(byKey(els.old.value), byKey(els.new.value));
   });
   els.kinds.addEventListener('click', (e) => {
     const kind = e.target.closest('button')?.dataset.kind;
@@ -133,9 +141,10 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
   els.exportCsv.addEventListener('click', () => exportAs('csv'));
   els.exportJson.addEventListener('click', () => exportAs('json'));
   clear();
-  /** Snapshot `id` is gone (null: all of them, the store moved aside): so is a comparison with it. */
-  function dropped(id) {
-    if (result && (id === null || result.old.id === id || result.new.id === id)) clear();
+  /** `snapshot` is gone (null: all of this computer's, the store moved aside): so is a comparison with it. */
+  function dropped(snapshot) {
+    const gone = (side) => (snapshot === null ? result.store !== 'team' : sameSnapshot(placed(side), snapshot));
+    if (result && (gone(result.old) || gone(result.new))) clear();
   }
 
   return { compare, refreshChoices, clear, dropped };

@@ -18,7 +18,7 @@ import { normalize } from './preferences.js';
 import { pick, recall, remember } from './view-memory.js';
 import { initOffline } from './offline.js';
 import { findTarget, keysTo } from './reference-target.js';
-import { latestComplete, snapshotName } from './snapshot-model.js';
+import { latestComplete, sameSnapshot, snapshotName, storeOf } from './snapshot-model.js';
 import { shortAasId } from './plant-search-model.js';
 import { changeMarks } from './changes-model.js';
 import { initPlantSearch } from './plant-search.js';
@@ -114,7 +114,7 @@ function renderChips(types) {
 }
 
 /** The source on screen for `plant`: the snapshot browsed, else the service. */
-const sourceOf = (plant) => (browsing ? api.snapshotSource(browsing.id) : api.liveSource(plant));
+const sourceOf = (plant) => (browsing ? api.snapshotSource(browsing) : api.liveSource(plant));
 
 async function selectPlant(plant, types) {
   const source = sourceOf(plant);
@@ -397,7 +397,8 @@ async function start() {
       ticked: tickedForExport,
       snapshotToExport: () => browsing ?? latestComplete(snapshotList()),
       onTaken: async ({ retired }) => {
-        if (browsing && retired.includes(browsing.id)) await browse(null); // the keep setting removed it
+        // The keep setting removed it (a take retires this computer's snapshots only).
+        if (browsing && storeOf(browsing) === 'here' && retired.includes(browsing.id)) await browse(null);
         await readSnapshots();
         parts.snapshotsDialog.refresh();
       },
@@ -409,7 +410,7 @@ async function start() {
     { input: $('plant-search'), popup: $('plant-search-popup'), status: $('plant-search-status'), list: $('plant-search-results') },
     {
       plant: () => currentPlant,
-      snapshot: () => browsing?.id ?? null,
+      snapshot: () => browsing,
       open: (at) => {
         $('tab-details').click(); // a hit opens with its details shown
         return openAt(at);
@@ -425,7 +426,7 @@ async function start() {
     {
       plant: () => currentPlant,
       snapshots: snapshotList,
-      onCompared: (comparison) => browse(comparison.new, comparison),
+      onCompared: (comparison) => browse({ ...comparison.new, store: comparison.store }, comparison),
       open: openAt,
       showTab: () => $('tab-changes').click(),
     },
@@ -439,7 +440,7 @@ async function start() {
     },
     {
       plant: () => currentPlant,
-      snapshot: () => browsing?.id ?? null,
+      snapshot: () => browsing,
       assetType: () => currentType,
       open: (at) => {
         $('tab-details').click(); // the element opens with its details shown
@@ -456,7 +457,8 @@ async function start() {
       dialog: $('snapshots-dialog'), opener: $('snapshots-open'), title: $('snapshots-title'), store: $('snapshots-store'),
       damaged: $('snapshots-damaged'), damagedText: $('snapshots-damaged-text'), moveAside: $('store-move-aside'),
       rows: $('snapshots-rows'), empty: $('snapshots-empty'), status: $('snapshots-status'), keep: $('snapshots-keep'),
-      close: $('snapshots-close'),
+      close: $('snapshots-close'), team: $('team-store'), teamState: $('team-store-state'), teamForm: $('team-store-form'),
+      teamUrl: $('team-store-url'), teamPassword: $('team-store-password'), teamNone: $('team-store-none'),
     },
     {
       plant: () => currentPlant,
@@ -465,7 +467,7 @@ async function start() {
       compare: (old, newer) => parts.changes.compare(old, newer),
       onChanged: async (deleted) => {
         parts.changes.dropped(deleted);
-        if (browsing && (deleted === null || deleted === browsing.id)) await browse(null);
+        if (browsing && (deleted === null || sameSnapshot(deleted, browsing))) await browse(null);
         await readSnapshots();
       },
     },

@@ -41,6 +41,21 @@ export function snapshotName(snapshot) {
   return `the snapshot of ${formatTakenAt(snapshot.taken_at)}${snapshot.complete ? '' : ' (partial)'}`;
 }
 
+/** The store a snapshot is in: "here" (this computer) or "team"; a take's own record says none: here. */
+export const storeOf = (snapshot) => snapshot.store ?? 'here';
+
+/** How calls name snapshot `s` (ids are each store's own): `{store, id}`; null stays null. */
+export const snapshotRef = (s) => (s ? { store: storeOf(s), id: s.id } : null);
+
+/** Whether `a` and `b` are the same snapshot. */
+export const sameSnapshot = (a, b) => !!a && !!b && a.id === b.id && storeOf(a) === storeOf(b);
+
+/** A snapshot as one string, for a select's option value. */
+export const snapshotKey = (s) => `${storeOf(s)}:${s.id}`;
+
+/** Where a snapshot lives, in words. */
+export const placeName = (s) => (storeOf(s) === 'team' ? 'Team' : 'This computer');
+
 /** The newest complete snapshot of a list ordered newest first, or null. */
 export const latestComplete = (snapshots) => snapshots.find((s) => s.complete) ?? null;
 
@@ -54,12 +69,13 @@ export function offlineOffer(snapshots, browsing) {
 }
 
 /**
- * The complete snapshot taken before snapshot `id` (to compare with), or null. Partial
- * ones are skipped: what a cancelled crawl never fetched would read as removed.
+ * The complete snapshot of the same store taken before `snapshot` (to compare with), or
+ * null. Partial ones are skipped: what a cancelled crawl never fetched would read as
+ * removed. Another store's is not offered: two stores are not compared.
  */
-export function previousOf(snapshots, id) {
-  const at = snapshots.findIndex((s) => s.id === id);
-  return at < 0 ? null : snapshots.slice(at + 1).find((s) => s.complete) ?? null;
+export function previousOf(snapshots, snapshot) {
+  const at = snapshots.findIndex((s) => sameSnapshot(s, snapshot));
+  return at < 0 ? null : snapshots.slice(at + 1).find((s) => s.complete && storeOf(s) === storeOf(snapshot)) ?? null;
 }
 
 /** The keep-N preference typed by the user: a whole number from 1 to 1000, or null. */

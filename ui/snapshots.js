@@ -1,17 +1,21 @@
-// The Snapshots dialog: the plant's snapshots (date, shells, size, complete or partial)
-// with Browse, Changes (against the one before) and Delete (confirmed in the row); where
-// the store is and its size; how many complete snapshots to keep; and, when the store
-// is damaged, moving it aside to start a new one.
+// The Snapshots dialog: the plant's snapshots (date, where, shells, size, complete or
+// partial) with Browse, Changes (against the one before in the same store) and Delete
+// (confirmed in the row); where this computer's store is and its size; the team store
+// (its URL, its password for the keychain, whether it answers); how many complete
+// snapshots to keep; and, when the store is damaged, moving it aside to start a new one.
 
 import * as api from './api.js';
 import { plural } from './format.js';
-import { formatBytes, formatTakenAt, keepValue, previousOf, problemWords, snapshotName } from './snapshot-model.js';
+import {
+  formatBytes, formatTakenAt, keepValue, placeName, previousOf, problemWords, sameSnapshot, snapshotKey, snapshotName,
+} from './snapshot-model.js';
 
 /**
  * `els`: dialog, opener, title, store, damaged, damagedText, moveAside, rows (tbody),
- * empty, status, keep, close. `plant()` is the plant shown, `browsing()` the snapshot on
- * screen (or null); `browse(snapshot)` and `compare(oldId, newId)` show one or the
- * changes between two; `onChanged(deletedId)` hears that the list changed (a snapshot
+ * empty, status, keep, close, team (the details), teamState, teamForm, teamUrl,
+ * teamPassword, teamNone. `plant()` is the plant shown, `browsing()` the snapshot on
+ * screen (or null); `browse(snapshot)` and `compare(old, newer)` show one or the
+ * changes between two; `onChanged(deleted)` hears that the list changed (a snapshot
  * deleted, or null: the store moved aside). Returns `{refresh}`.
  */
 export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onChanged }) {
@@ -42,6 +46,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     }
     els.damaged.hidden = true;
     els.store.textContent = `Kept on this computer in ${list.store.path} (${formatBytes(list.store.bytes)} in all)`;
+    showTeam(list);
     els.keep.value = String(list.keep);
     els.empty.hidden = list.snapshots.length > 0;
     els.rows.replaceChildren(...list.snapshots.map((s) => row(s, list.snapshots)));
@@ -50,16 +55,16 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
   function row(snapshot, all) {
     const tr = document.createElement('tr');
     tr.className = 'snapshot-row';
-    tr.dataset.id = String(snapshot.id);
-    if (browsing()?.id === snapshot.id) tr.setAttribute('aria-current', 'true');
+    tr.dataset.id = snapshotKey(snapshot);
+    if (sameSnapshot(browsing(), snapshot)) tr.setAttribute('aria-current', 'true');
     tr.title = `From ${snapshot.source}`;
-    for (const text of [formatTakenAt(snapshot.taken_at), String(snapshot.shells), formatBytes(snapshot.bytes),
-      snapshot.complete ? 'complete' : 'partial']) {
+    for (const text of [formatTakenAt(snapshot.taken_at), placeName(snapshot), String(snapshot.shells),
+      formatBytes(snapshot.bytes), snapshot.complete ? 'complete' : 'partial']) {
       tr.append(Object.assign(document.createElement('td'), { textContent: text }));
     }
     const actions = document.createElement('td');
     actions.className = 'row-actions';
-    const previous = previousOf(all, snapshot.id);
+    const previous = previousOf(all, snapshot);
     const offer = () => actions.replaceChildren(
       button('Browse', 'Show it in the tree, read-only', () => {
         els.dialog.close();
@@ -67,7 +72,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
       }),
       button('Changes', previous ? `What changed since ${formatTakenAt(previous.taken_at)}` : 'No earlier complete snapshot to compare with', () => {
         els.dialog.close();
-        compare(previous.id, snapshot.id);
+        compare(previous, snapshot);
       }, !snapshot.complete || !previous),
       button('Delete…', 'Delete this snapshot (asks first)', askFirst),
     );
@@ -86,15 +91,48 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
 
   async function remove(snapshot) {
     try {
-      await api.deleteSnapshot(snapshot.id);
+      await api.deleteSnapshot(snapshot);
       els.status.textContent = `Deleted ${snapshotName(snapshot)}.`;
     } catch (e) {
       els.status.textContent = `Not deleted: ${problemWords(e)}`;
     }
     await refresh();
     els.close.focus(); // its row is gone
-    onChanged(snapshot.id);
+    onChanged(snapshot);
   }
+
+  function showTeam(list) {
+    const { team } = list;
+    const count = list.snapshots.filter((s) => s.store === 'team').length;
+    els.teamState.textContent = !team ? 'none'
+      : team.problem ? `${team.url} does not answer` : `${team.url}, ${plural(count, 'snapshot')} of ${plant()}`;
+    els.teamState.dataset.level = team?.problem ? 'error' : 'ok';
+    if (team?.problem) {
+      els.team.open = true;
+      els.status.textContent = `The team store: ${problemWords({ kind: team.problem_kind, message: team.problem })}`;
+    }
+    if (document.activeElement !== els.teamUrl) els.teamUrl.value = team?.url ?? '';
+  }
+
+  async function setTeam(url, password) {
+    try {
+      await api.setPreference({ team_store: { url, password } });
+      els.status.textContent = url ? 'Team store set.' : 'No team store: only this computer\'s snapshots are listed.';
+      els.teamPassword.value = '';
+    } catch (e) {
+      els.status.textContent = `Not changed: ${problemWords(e)}`;
+      return;
+    }
+    await refresh();
+    onChanged(null);
+  }
+
+  els.teamForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    // An empty password box keeps the password in the keychain.
+    setTeam(els.teamUrl.value.trim() || null, els.teamPassword.value || null);
+  });
+  els.teamNone.addEventListener('click', () => setTeam(null, null));
 
   els.keep.addEventListener('change', async () => {
     const keep = keepValue(els.keep.value);

@@ -97,7 +97,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
         if (done.loaded.failures.length) say(`Not exported: ${done.loaded.failures.slice(0, 3).join('; ')}`);
       } else {
         const snapshot = snapshotToExport();
-        saved = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot.id, format), false);
+        saved = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot, format), false);
         head = `Exported ${snapshotName(snapshot)}`;
       }
       els.text.textContent = saved ? head : 'Export cancelled: nothing was written';

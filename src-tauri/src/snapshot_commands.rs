@@ -1,10 +1,11 @@
-//! Tauri commands over the snapshot store, a few lines each: the local file (offline
-//! too) and the plant table built from it.
+//! Tauri commands over the snapshot stores, a few lines each: this computer's file
+//! (offline too), the team's, and the plant table built from a snapshot.
 
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ChangesView, MovedAside, SavedFile, SearchAnswer, SnapshotShelf, TableAnswer, TableAsk,
+    App, MovedAside, PlacedChanges, SavedFile, SearchAnswer, SnapshotRef, SnapshotShelf,
+    TableAnswer, TableAsk,
 };
 use tauri::{AppHandle, State};
 
@@ -17,8 +18,8 @@ pub async fn list_snapshots(app: State<'_, App>, plant: String) -> Reply<Snapsho
 }
 
 #[tauri::command]
-pub async fn delete_snapshot(app: State<'_, App>, id: i64) -> Reply<()> {
-    Ok(app.delete_snapshot(id)?)
+pub async fn delete_snapshot(app: State<'_, App>, snapshot: SnapshotRef) -> Reply<()> {
+    Ok(app.delete_snapshot(snapshot)?)
 }
 
 #[tauri::command]
@@ -31,7 +32,7 @@ pub async fn search_snapshot(
     app: State<'_, App>,
     plant: String,
     query: String,
-    snapshot: Option<i64>,
+    snapshot: Option<SnapshotRef>,
     limit: usize,
 ) -> Reply<SearchAnswer> {
     Ok(app.search(&plant, &query, snapshot, limit.min(1000))?)
@@ -41,9 +42,9 @@ pub async fn search_snapshot(
 pub async fn snapshot_changes(
     app: State<'_, App>,
     plant: String,
-    old: Option<i64>,
-    new: Option<i64>,
-) -> Reply<ChangesView> {
+    old: Option<SnapshotRef>,
+    new: Option<SnapshotRef>,
+) -> Reply<PlacedChanges> {
     Ok(app.changes(&plant, old, new)?)
 }
 
@@ -51,8 +52,8 @@ pub async fn snapshot_changes(
 pub async fn export_changes(
     handle: AppHandle,
     app: State<'_, App>,
-    old: i64,
-    new: i64,
+    old: SnapshotRef,
+    new: SnapshotRef,
     format: String,
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
@@ -64,7 +65,7 @@ pub async fn export_snapshot(
     handle: AppHandle,
     app: State<'_, App>,
     plant: String,
-    snapshot: Option<i64>,
+    snapshot: Option<SnapshotRef>,
     format: String,
 ) -> Reply<Option<SavedFile>> {
     let chosen = |s| ask_save_path(&handle, s);

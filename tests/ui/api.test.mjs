@@ -28,7 +28,7 @@ function reset(outcome) {
 const offline = () => { throw { kind: 'offline', message: 'connection refused' }; };
 const node = { aasId: 'urn:aas:1', submodel: 'urn:sm:1', path: ['Temp'] };
 const live = api.liveSource('Nord');
-const stored = api.snapshotSource(7);
+const stored = api.snapshotSource({ id: 7, store: 'team' });
 const pumps = { level: 'aas_list', asset_type: 'pump' };
 const submodelsOf = (aasId) => ({ level: 'submodels', aas_id: aasId });
 const elementsOf = (aasId, submodel) => ({ level: 'elements', aas_id: aasId, submodel });
@@ -111,9 +111,9 @@ test('the tree read from a snapshot says nothing of the service, live it does', 
   await api.shellJson(stored, 'pump', 'urn:aas:1');
   assert.deepEqual(heard, []);
   assert.deepEqual(calls, [
-    ['tree_children', { source: { from: 'snapshot', id: 7 }, node: pumps }],
-    ['tree_children', { source: { from: 'snapshot', id: 7 }, node: submodelsOf('urn:aas:1') }],
-    ['shell_json', { source: { from: 'snapshot', id: 7 }, assetType: 'pump', aasId: 'urn:aas:1' }],
+    ['tree_children', { source: { from: 'snapshot', store: 'team', id: 7 }, node: pumps }],
+    ['tree_children', { source: { from: 'snapshot', store: 'team', id: 7 }, node: submodelsOf('urn:aas:1') }],
+    ['shell_json', { source: { from: 'snapshot', store: 'team', id: 7 }, assetType: 'pump', aasId: 'urn:aas:1' }],
   ]);
   answer = offline;
   await assert.rejects(api.treeChildren(stored, submodelsOf('urn:aas:1')), { kind: 'offline' });

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 
 process.env.TZ = 'UTC'; // dates are shown in local time
 const {
-  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, previousOf, problemWords, snapshotName,
-  takeSummary,
+  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, placeName, previousOf, problemWords,
+  sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary,
 } = await import('../../ui/snapshot-model.js');
 
 const snap = (id, day, complete = true) =>
@@ -36,10 +36,32 @@ test('the latest complete snapshot is offered while offline, unless one is on sc
 });
 
 test('a snapshot is compared with the complete one before it', () => {
-  assert.equal(previousOf(list, 5).id, 4);
-  assert.equal(previousOf(list, 4).id, 2);
-  assert.equal(previousOf(list, 2), null, 'only a partial one is older');
-  assert.equal(previousOf(list, 99), null);
+  assert.equal(previousOf(list, snap(5, 5)).id, 4);
+  assert.equal(previousOf(list, snap(4, 4)).id, 2);
+  assert.equal(previousOf(list, snap(2, 2)), null, 'only a partial one is older');
+  assert.equal(previousOf(list, snap(99, 9)), null);
+});
+
+// Ids are each store's own: this computer's snapshot 4 is not the team's snapshot 4.
+const team = (id, day, complete = true) => ({ ...snap(id, day, complete), store: 'team' });
+const both = [team(7, 8), snap(5, 5, false), team(4, 4), snap(4, 3), snap(2, 2)];
+
+test('a snapshot is named by its store and its id there', () => {
+  assert.deepEqual(snapshotRef(team(4, 4)), { store: 'team', id: 4 });
+  assert.deepEqual(snapshotRef(snap(4, 4)), { store: 'here', id: 4 }, 'a take\'s record says no store: this computer');
+  assert.equal(snapshotRef(null), null);
+  assert.ok(sameSnapshot(snap(4, 3), { ...snap(4, 3), store: 'here' }));
+  assert.ok(!sameSnapshot(snap(4, 3), team(4, 4)) && !sameSnapshot(null, null));
+  assert.notEqual(snapshotKey(snap(4, 3)), snapshotKey(team(4, 4)));
+  assert.deepEqual(both.map(placeName).slice(0, 2), ['Team', 'This computer']);
+});
+
+test('the snapshot compared with is of the same store; the offer is the newest of either', () => {
+  assert.equal(previousOf(both, team(7, 8)).id, 4);
+  assert.equal(previousOf(both, team(7, 8)).store, 'team');
+  assert.equal(previousOf(both, snap(4, 3)).id, 2, 'the team\'s snapshot 4 is passed over');
+  assert.equal(previousOf(both, team(4, 4)), null, 'no older team snapshot');
+  assert.deepEqual(snapshotRef(offlineOffer(both, null)), { store: 'team', id: 7 });
 });
 
 test('the keep setting takes whole numbers from 1 to 1000', () => {

@@ -87,7 +87,7 @@ test('Export… with nothing ticked writes the snapshot on screen, or the latest
   assert.equal(els.exportButton.disabled, false);
   assert.match(els.exportButton.title, /^Save the snapshot of 2024-05-03/);
   await els.exportButton.fire('click');
-  assert.deepEqual(calls, [['export_snapshot', { plant: 'P1', snapshot: 9, format: 'aasx' }]]);
+  assert.deepEqual(calls, [['export_snapshot', { plant: 'P1', snapshot: { store: 'here', id: 9 }, format: 'aasx' }]]);
   assert.match(els.text.textContent, /^Exported the snapshot of 2024-05-03/);
   assert.equal(els.reveal.hidden, false, 'Show in folder is offered');
 });

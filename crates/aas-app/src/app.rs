@@ -4,7 +4,7 @@
 //! be switched back to).
 
 use std::path::PathBuf;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use aas_client::{ClientAuth, Connection, Secret};
 use aas_model::AssetType;
@@ -25,7 +25,10 @@ pub struct App {
     /// Secrets of saved profiles: the keychain, or memory for session-only ones.
     pub(crate) secrets: SecretStore,
     pub(crate) jobs: Jobs,
-    pub(crate) store: SnapshotStore,
+    /// This computer's snapshot file.
+    pub(crate) store: Arc<SnapshotStore>,
+    /// The team store the preferences name, once used (see snapshot_place.rs).
+    pub(crate) team: Mutex<Option<Arc<SnapshotStore>>>,
     pub(crate) preferences: Box<dyn PreferenceStore>,
     /// The file the last export wrote, for "Show in folder".
     pub(crate) last_export: Mutex<Option<PathBuf>>,
@@ -51,7 +54,8 @@ impl App {
             demo: None,
             secrets: SecretStore::default(),
             jobs: Jobs::default(),
-            store,
+            store: Arc::new(store),
+            team: Mutex::new(None),
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),
             table: Mutex::new(None),
@@ -93,7 +97,7 @@ impl App {
 
     /// The same app over another snapshot store.
     pub fn with_store(mut self, store: SnapshotStore) -> Self {
-        self.store = store;
+        self.store = Arc::new(store);
         self
     }
 
@@ -147,7 +151,19 @@ impl App {
     /// Applies a change the page asks for, and keeps it.
     pub fn set_preference(&self, change: PreferenceChange) -> Result<()> {
         let mut preferences = self.preferences();
+        let team_before = preferences.team_store.clone();
+        let team_password = match &change {
+            PreferenceChange::TeamStore { password, .. } => Some(password.clone()),
+            _ => None,
+        };
         preferences.apply(change)?;
+        if let Some(password) = team_password {
+            self.keep_team_password(
+                team_before.as_deref(),
+                preferences.team_store.as_deref(),
+                password.as_ref(),
+            )?;
+        }
         self.keep_preferences(&preferences)
     }
 

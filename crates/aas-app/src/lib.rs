@@ -27,6 +27,7 @@ pub mod rendering;
 mod service;
 mod session;
 mod snapshot_copy;
+mod snapshot_place;
 mod snapshot_store;
 mod snapshots;
 mod source;
@@ -56,10 +57,13 @@ pub use profiles::{
     APP_IDENTIFIER,
 };
 pub use session::{ProfileView, Session, DEMO_PROFILE};
+pub use snapshot_place::{Place, PlacedSnapshot, SnapshotRef};
 pub use snapshot_store::{
     ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken, DEFAULT_KEEP,
 };
-pub use snapshots::{changes_csv, SnapshotShelf, SnapshotTaken, StoreView};
+pub use snapshots::{
+    changes_csv, PlacedChanges, SnapshotShelf, SnapshotTaken, StoreView, TeamView,
+};
 pub use source::Source;
 
 /// A poisoned lock only means another command panicked; the data is still usable.

@@ -16,14 +16,15 @@ use aas_table::{
 use serde::{Deserialize, Serialize};
 
 use crate::open_table::{KeptCensus, OpenTable};
-use crate::{lock, App, Error, Result, SaveAs, SnapshotStore};
+use crate::snapshot_place::placed;
+use crate::{lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore};
 
 /// A table the page asks for.
 #[derive(Debug, Clone, Deserialize)]
 pub struct TableRequest {
     pub plant: String,
     /// The snapshot on screen; `None`: the plant's newest complete one.
-    pub snapshot: Option<i64>,
+    pub snapshot: Option<SnapshotRef>,
     /// `None`: every asset type.
     pub asset_type: Option<AssetType>,
     /// Empty: the default columns.
@@ -42,7 +43,7 @@ pub enum TableAsk {
     /// The column picker's list.
     Columns {
         plant: String,
-        snapshot: Option<i64>,
+        snapshot: Option<SnapshotRef>,
         asset_type: Option<AssetType>,
     },
     Open(TableRequest),
@@ -71,7 +72,7 @@ const MAX_ROWS_ASKED: usize = 1000;
 /// The column picker's list, the snapshot it read and the default columns.
 #[derive(Debug, Serialize)]
 pub struct ColumnChoice {
-    pub snapshot: SnapshotInfo,
+    pub snapshot: PlacedSnapshot,
     pub census: Census,
     pub defaults: Vec<Column>,
 }
@@ -79,7 +80,7 @@ pub struct ColumnChoice {
 /// An opened or rearranged table, as the page lays it out.
 #[derive(Debug, Serialize)]
 pub struct TableShape {
-    pub snapshot: SnapshotInfo,
+    pub snapshot: PlacedSnapshot,
     pub columns: Vec<TableColumn>,
     /// The shells of the asset type.
     pub total: usize,
@@ -161,26 +162,24 @@ impl App {
         })
     }
 
-    /// The snapshot a table request means: the one named, else the plant's newest
-    /// complete one from the active profile (without one, how to get one).
-    fn table_snapshot(&self, plant: &str, snapshot: Option<i64>) -> Result<SnapshotInfo> {
-        let session = self.session();
-        self.store
-            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))
-    }
-
-    /// The census of `snapshot`'s shells of `asset_type`: read once, then kept, since
-    /// opening a table with the default columns and then the picker both need it.
-    fn census_of(&self, snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> Result<Census> {
+    /// The census of `snapshot`'s shells of `asset_type` (in `store`): read once, then
+    /// kept, since opening a table with the default columns and then the picker both
+    /// need it.
+    fn census_of(
+        &self,
+        store: &SnapshotStore,
+        snapshot: &PlacedSnapshot,
+        asset_type: Option<AssetType>,
+    ) -> Result<Census> {
         let mut kept = lock(&self.census);
         match kept.as_ref() {
             Some(k) if k.snapshot == *snapshot && k.asset_type == asset_type => {
                 Ok(k.census.clone())
             }
             _ => {
-                let (snapshot, census) = self.store.census(snapshot.id, asset_type)?;
+                let (info, census) = store.census(snapshot.info.id, asset_type)?;
                 *kept = Some(KeptCensus {
-                    snapshot,
+                    snapshot: placed(info, snapshot.store),
                     asset_type,
                     census: census.clone(),
                 });
@@ -193,11 +192,11 @@ impl App {
     pub fn table_columns(
         &self,
         plant: &str,
-        snapshot: Option<i64>,
+        snapshot: Option<SnapshotRef>,
         asset_type: Option<AssetType>,
     ) -> Result<ColumnChoice> {
-        let snapshot = self.table_snapshot(plant, snapshot)?;
-        let census = self.census_of(&snapshot, asset_type)?;
+        let (store, snapshot) = self.snapshot(snapshot, plant)?;
+        let census = self.census_of(&store, &snapshot, asset_type)?;
         let defaults = census.default_columns();
         Ok(ColumnChoice {
             snapshot,
@@ -208,11 +207,11 @@ impl App {
 
     /// Builds the table `request` asks for and keeps it open, unsorted and unfiltered.
     pub fn open_table(&self, request: TableRequest) -> Result<TableShape> {
-        let snapshot = self.table_snapshot(&request.plant, request.snapshot)?;
+        let (store, snapshot) = self.snapshot(request.snapshot, &request.plant)?;
         let columns = match request.columns.is_empty() {
             false => request.columns,
             true => self
-                .census_of(&snapshot, request.asset_type)?
+                .census_of(&store, &snapshot, request.asset_type)?
                 .default_columns(),
         };
         let query = Query {
@@ -220,10 +219,10 @@ impl App {
             columns,
             languages: request.languages,
         };
-        let (snapshot, table) = self.store.plant_table(snapshot.id, &query)?;
+        let (info, table) = store.plant_table(snapshot.info.id, &query)?;
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
-            snapshot,
+            snapshot: placed(info, snapshot.store),
             table,
             view,
             asset_type: request.asset_type,
@@ -269,6 +268,7 @@ impl App {
             .as_ref()
             .ok_or_else(no_table)?
             .snapshot
+            .info
             .plant
             .clone();
         let save_as = SaveAs {
@@ -281,7 +281,7 @@ impl App {
         let bytes = {
             let open = lock(&self.table);
             let open = open.as_ref().ok_or_else(no_table)?;
-            let about = about(&open.snapshot, open.asset_type);
+            let about = about(&open.snapshot.info, open.asset_type);
             aas_table::render(&open.table, &open.view, &about, format)?
         };
         aas_export::write_atomically(&path, &bytes)?;

@@ -60,6 +60,9 @@ pub struct Preferences {
     /// The webview's own storage, where versions before this store kept the theme and
     /// views, was emptied (once, on the first start): nothing of the app stays there.
     pub web_storage_cleared: bool,
+    /// The team's snapshot store (`postgres://ROLE@HOST/DATABASE`, never with its
+    /// password: that is in the OS keychain).
+    pub team_store: Option<String>,
 }
 
 impl Default for Preferences {
@@ -71,6 +74,7 @@ impl Default for Preferences {
             export_format: None,
             keep_snapshots: DEFAULT_KEEP,
             web_storage_cleared: false,
+            team_store: None,
         }
     }
 }
@@ -109,6 +113,13 @@ pub enum PreferenceChange {
     },
     ExportFormat(String),
     KeepSnapshots(usize),
+    /// The team store's URL (`None`: no team store) and, when given, its password, which
+    /// goes to the OS keychain, never to the preferences file (an empty one is forgotten).
+    TeamStore {
+        url: Option<String>,
+        #[serde(default)]
+        password: Option<aas_client::Secret>,
+    },
 }
 
 impl Preferences {
@@ -127,6 +138,8 @@ impl Preferences {
                 .filter(|n| (1..=MAX_KEEP).contains(n))
                 .unwrap_or(DEFAULT_KEEP),
             web_storage_cleared: value(get("web_storage_cleared")).unwrap_or(false),
+            team_store: value::<String>(get("team_store"))
+                .filter(|url| check_team_url(url).is_ok()),
         }
     }
 
@@ -157,6 +170,7 @@ impl Preferences {
             ),
             ("keep_snapshots", Value::from(self.keep_snapshots)),
             ("web_storage_cleared", Value::Bool(self.web_storage_cleared)),
+            ("team_store", json(serde_json::to_value(&self.team_store))),
         ]
     }
 
@@ -193,6 +207,14 @@ impl Preferences {
                 }
                 self.keep_snapshots = n;
             }
+            // The password is the app's to keep (App::set_preference), not a preference.
+            PreferenceChange::TeamStore { url, .. } => {
+                let url = url.map(|u| u.trim().to_owned()).filter(|u| !u.is_empty());
+                if let Some(url) = &url {
+                    check_team_url(url)?;
+                }
+                self.team_store = url;
+            }
         }
         Ok(())
     }
@@ -205,6 +227,25 @@ impl Preferences {
         };
         self.last_profile = self.last_profile.take().or(Some(name));
         Ok(true)
+    }
+}
+
+/// A team store's URL as the app keeps it: PostgreSQL's, naming its role, without a
+/// password.
+fn check_team_url(url: &str) -> Result<()> {
+    check_name(url)?;
+    let refused = |why: &str| Err(Error::BadRequest(format!("the team store {why}")));
+    if !aas_snapshot::is_url(url) {
+        return refused(
+            "is a PostgreSQL URL: postgres://ROLE@HOST/DATABASE (its administrator gives it)",
+        );
+    }
+    match aas_snapshot::url_role(url) {
+        None => refused("URL must name the role it logs in as: postgres://ROLE@HOST/DATABASE"),
+        Some((_, true)) => refused(
+            "URL must not hold the password: type it in the password box, which keeps it in the OS keychain",
+        ),
+        Some((_, false)) => Ok(()),
     }
 }
 
@@ -287,5 +328,40 @@ mod tests {
             .apply(change(json!({"keep_snapshots": 3})))
             .expect("keep 3");
         assert_eq!(prefs.keep_snapshots, 3);
+    }
+
+    #[test]
+    fn a_team_store_url_names_its_role_and_never_holds_a_password() {
+        let mut prefs = Preferences::default();
+        let team = |url: &str| {
+            serde_json::from_value::<PreferenceChange>(
+                json!({"team_store": {"url": url, "password": "pw"}}),
+            )
+            .expect("change")
+        };
+        for refused in [
+            "/home/me/x.sqlite3",
+            "postgres://db/plants",
+            "postgres://team:pw@db/plants",
+        ] {
+            let e = prefs.apply(team(refused)).expect_err(refused);
+            assert!(!e.to_string().contains("pw@"), "{e}");
+        }
+        prefs
+            .apply(team(" postgres://team@db/plants "))
+            .expect("kept");
+        assert_eq!(
+            prefs.team_store.as_deref(),
+            Some("postgres://team@db/plants")
+        );
+        let stored: BTreeMap<_, _> = prefs.entries().into_iter().collect();
+        assert_eq!(stored["team_store"], json!("postgres://team@db/plants"));
+        let forged = json!({"team_store": "postgres://team:pw@db/plants"});
+        assert_eq!(
+            Preferences::read(|k| forged.get(k).cloned()).team_store,
+            None
+        );
+        prefs.apply(team("")).expect("none");
+        assert_eq!(prefs.team_store, None);
     }
 }

@@ -252,27 +252,52 @@ impl SecretKind {
 pub struct Keychain;
 
 impl Keychain {
-    fn entry(profile: &str, kind: SecretKind) -> Result<keyring::Entry> {
-        keyring::Entry::new(KEYCHAIN_SERVICE, &kind.account(profile)).map_err(keychain_error)
+    fn entry(account: &str) -> Result<keyring::Entry> {
+        keyring::Entry::new(KEYCHAIN_SERVICE, account).map_err(keychain_error)
     }
 
     /// The stored secret, or `None` when none is stored.
     pub fn get(&self, profile: &str, kind: SecretKind) -> Result<Option<Secret>> {
-        match Self::entry(profile, kind)?.get_password() {
+        Self::get_account(&kind.account(profile))
+    }
+
+    pub fn set(&self, profile: &str, kind: SecretKind, secret: &Secret) -> Result<()> {
+        Self::set_account(&kind.account(profile), secret)
+    }
+
+    pub fn delete(&self, profile: &str, kind: SecretKind) -> Result<()> {
+        Self::delete_account(&kind.account(profile))
+    }
+
+    /// The password of the team store at `url` (its URL without one), if one is kept.
+    pub fn team_password(&self, url: &str) -> Result<Option<Secret>> {
+        Self::get_account(&team_account(url))
+    }
+
+    /// Keeps `password` for the team store at `url`; `None` forgets it.
+    pub fn set_team_password(&self, url: &str, password: Option<&Secret>) -> Result<()> {
+        match password {
+            Some(password) => Self::set_account(&team_account(url), password),
+            None => Self::delete_account(&team_account(url)),
+        }
+    }
+
+    fn get_account(account: &str) -> Result<Option<Secret>> {
+        match Self::entry(account)?.get_password() {
             Ok(text) => Ok(Some(Secret::new(text))),
             Err(keyring::Error::NoEntry) => Ok(None),
             Err(e) => Err(keychain_error(e)),
         }
     }
 
-    pub fn set(&self, profile: &str, kind: SecretKind, secret: &Secret) -> Result<()> {
-        Self::entry(profile, kind)?
+    fn set_account(account: &str, secret: &Secret) -> Result<()> {
+        Self::entry(account)?
             .set_password(secret.expose())
             .map_err(keychain_error)
     }
 
-    pub fn delete(&self, profile: &str, kind: SecretKind) -> Result<()> {
-        match Self::entry(profile, kind)?.delete_credential() {
+    fn delete_account(account: &str) -> Result<()> {
+        match Self::entry(account)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(keychain_error(e)),
         }
@@ -282,6 +307,12 @@ impl Keychain {
     pub fn connection(&self, profile: &Profile) -> Result<Connection> {
         profile.connection(|kind| self.get(&profile.name, kind))
     }
+}
+
+/// The keychain account of a team store's password: by its URL, so that another store
+/// never gets it (a profile's accounts are `PROFILE/kind`, a URL has `://`).
+fn team_account(url: &str) -> String {
+    format!("team_store {url}")
 }
 
 /// Where the app keeps secrets: the OS keychain, and, only for profiles whose secrets

@@ -22,7 +22,7 @@ impl SnapshotStore {
         cancel: &CancellationToken,
         mut on_event: impl FnMut(CopyEvent<'_>) + Send + 'static,
     ) -> Result<Vec<Copied>> {
-        let (from, to, cancel) = (self.path().to_owned(), to.path().to_owned(), cancel.clone());
+        let (from, to, cancel) = (self.address(), to.address(), cancel.clone());
         tokio::task::spawn_blocking(move || {
             let source = Store::open(&from, Access::Read)?;
             let mut target = Store::open(&to, Access::Create)?;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use aas_client::{Client, Crawl, CrawlPlan, Progress, Selection};
+use aas_client::{Client, Crawl, CrawlPlan, Progress, Secret, Selection};
 use aas_export::{Exported, Format};
 use aas_model::AssetType;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
@@ -26,7 +26,10 @@ pub const DEFAULT_KEEP: usize = 10;
 /// own `SnapshotStore`; SQLite keeps them apart).
 #[derive(Debug)]
 pub struct SnapshotStore {
+    /// A file, or a team store's URL without its password.
     path: PathBuf,
+    /// A team store's password, from the OS keychain (else libpq's ways apply).
+    password: Option<Secret>,
     /// Opened on the first read; a store that is not there yet is looked for again.
     reader: Mutex<Option<Store>>,
     /// The asset type of each shell of the snapshot searched last: hits name it without
@@ -79,8 +82,32 @@ impl SnapshotStore {
     pub fn at(path: PathBuf) -> Self {
         SnapshotStore {
             path,
+            password: None,
             reader: Mutex::new(None),
             shell_types: Mutex::new(None),
+        }
+    }
+
+    /// The team store at `url` (without a password), logging in with `password`.
+    pub fn team(url: &str, password: Option<Secret>) -> Self {
+        SnapshotStore {
+            password,
+            ..Self::at(PathBuf::from(url))
+        }
+    }
+
+    /// Opens the store (its password put into the URL for this connection only).
+    fn open(&self, access: Access) -> aas_snapshot::Result<Store> {
+        Store::open(&self.address(), access)
+    }
+
+    /// Where the store is, for opening it: a team store's URL with its password.
+    pub(crate) fn address(&self) -> PathBuf {
+        match (&self.password, self.path.to_str()) {
+            (Some(password), Some(url)) => {
+                PathBuf::from(aas_snapshot::with_password(url, password.expose()))
+            }
+            _ => self.path.clone(),
         }
     }
 
@@ -111,19 +138,19 @@ impl SnapshotStore {
         let mut reader = lock(&self.reader);
         let store = match reader.take() {
             Some(store) => store,
-            None => Store::open(&self.path, Access::Read)?,
+            None => self.open(Access::Read)?,
         };
         Ok(read(reader.insert(store))?)
     }
 
-    /// The snapshots of `plant` from `source`, newest first; none before the first
-    /// take.
-    pub fn newest_first(&self, plant: &str, source: &str) -> Result<Vec<SnapshotInfo>> {
+    /// The snapshots of `plant` (from `source` only, when given), newest first; none
+    /// before the first take.
+    pub fn newest_first(&self, plant: &str, source: Option<&str>) -> Result<Vec<SnapshotInfo>> {
         let mut list = match self.read(|store| store.list(Some(plant))) {
             Err(Error::Snapshot(aas_snapshot::Error::NoStore(_))) => Vec::new(),
             list => list?,
         };
-        list.retain(|s| s.source == source);
+        list.retain(|s| source.is_none_or(|source| s.source == source));
         list.reverse();
         Ok(list)
     }
@@ -201,7 +228,7 @@ impl SnapshotStore {
         cancel: &CancellationToken,
         on_progress: impl Fn(&Progress),
     ) -> Result<Taken> {
-        let mut store = Store::open(&self.path, Access::Create)?;
+        let mut store = self.open(Access::Create)?;
         let mut writer = store.begin(source, &plan.plant, SystemTime::now())?;
         // The first failure to write stops the crawl: nothing is fetched to be lost.
         let mut unwritten = None;
@@ -234,7 +261,7 @@ impl SnapshotStore {
     }
 
     pub fn remove(&self, id: i64) -> Result<()> {
-        Ok(Store::open(&self.path, Access::Write)?.remove(id)?)
+        Ok(self.open(Access::Write)?.remove(id)?)
     }
 
     /// The first `limit` elements of `snapshot` matching `query`, each with its shell's
@@ -284,9 +311,9 @@ impl SnapshotStore {
     /// writing: off the async workers, with a reader of its own so that searches
     /// meanwhile are not held up.
     pub async fn export(&self, id: i64, format: Format, out: PathBuf) -> Result<Exported> {
-        let path = self.path.clone();
+        let address = self.address();
         tokio::task::spawn_blocking(move || {
-            Ok(Store::open(&path, Access::Read)?.export(id, format, &out)?)
+            Ok(Store::open(&address, Access::Read)?.export(id, format, &out)?)
         })
         .await
         .map_err(Error::stopped)?

@@ -13,7 +13,11 @@ use serde::Serialize;
 use crate::content::SaveAs;
 use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
-use crate::{App, ChangesView, CrawlSummary, Error, MovedAside, Result, SearchAnswer};
+use crate::snapshot_place::placed;
+use crate::{
+    App, ChangesView, CrawlSummary, Error, ErrorKind, MovedAside, Place, PlacedSnapshot, Result,
+    SearchAnswer, SnapshotRef,
+};
 
 /// What "Take snapshot" did, for the page.
 #[derive(Debug, Serialize)]
@@ -24,18 +28,38 @@ pub struct SnapshotTaken {
     pub retired: Vec<i64>,
 }
 
-/// The snapshots of a plant from the active profile, newest first, and the store.
+/// The snapshots of a plant, newest first: those the active profile took on this
+/// computer and those of the team store, each with where it lives.
 #[derive(Debug, Serialize)]
 pub struct SnapshotShelf {
     pub store: StoreView,
+    /// The team store, when the preferences name one.
+    pub team: Option<TeamView>,
     pub keep: usize,
-    pub snapshots: Vec<SnapshotInfo>,
+    pub snapshots: Vec<PlacedSnapshot>,
 }
 
 #[derive(Debug, Serialize)]
 pub struct StoreView {
     pub path: PathBuf,
     pub bytes: u64,
+}
+
+/// The team store as the Snapshots dialog shows it: its URL (never with a password) and,
+/// when it could not be read, why (this computer's snapshots are listed all the same).
+#[derive(Debug, Serialize)]
+pub struct TeamView {
+    pub url: String,
+    pub problem: Option<String>,
+    pub problem_kind: Option<ErrorKind>,
+}
+
+/// The changes between two snapshots of one store.
+#[derive(Debug, Serialize)]
+pub struct PlacedChanges {
+    #[serde(flatten)]
+    pub view: ChangesView,
+    pub store: Place,
 }
 
 impl App {
@@ -69,23 +93,46 @@ impl App {
         })
     }
 
-    /// The active profile's snapshots of `plant`, newest first.
+    /// The snapshots of `plant`, newest first: the active profile's on this computer,
+    /// and every one of the team store (its scheduled takes run under profiles of
+    /// their own). A team store that cannot be read is named with why, not an error.
     pub fn snapshots(&self, plant: &str) -> Result<SnapshotShelf> {
-        let snapshots = self
+        let here = self
             .store
-            .newest_first(plant, self.session().snapshot_source())?;
+            .newest_first(plant, Some(self.session().snapshot_source()))?;
+        let mut snapshots: Vec<_> = here.into_iter().map(|s| placed(s, Place::Here)).collect();
+        let team = match self.team_store() {
+            Ok(None) => None,
+            Ok(Some(team)) => {
+                let url = team.path().to_string_lossy().into_owned();
+                Some(match team.newest_first(plant, None) {
+                    Ok(list) => {
+                        snapshots.extend(list.into_iter().map(|s| placed(s, Place::Team)));
+                        TeamView::read(url)
+                    }
+                    Err(e) => TeamView::unread(url, &e),
+                })
+            }
+            Err(e) => self
+                .preferences()
+                .team_store
+                .map(|url| TeamView::unread(url, &e)),
+        };
+        // RFC 3339 in UTC: the text orders as the times do.
+        snapshots.sort_by(|a, b| b.info.taken_at.cmp(&a.info.taken_at));
         Ok(SnapshotShelf {
             store: StoreView {
                 path: self.store.path().to_owned(),
                 bytes: self.store.bytes(),
             },
+            team,
             keep: self.preferences().keep_snapshots,
             snapshots,
         })
     }
 
-    pub fn delete_snapshot(&self, id: i64) -> Result<()> {
-        self.store.remove(id)
+    pub fn delete_snapshot(&self, snapshot: SnapshotRef) -> Result<()> {
+        self.store_at(snapshot.store)?.remove(snapshot.id)
     }
 
     /// Renames a damaged store beside it; the next use starts a new one.
@@ -95,37 +142,45 @@ impl App {
     }
 
     /// The first `limit` elements matching `query` in `snapshot`, or in the latest
-    /// complete snapshot of `plant` from the active profile.
+    /// complete snapshot of `plant` (see [`App::snapshot`]).
     pub fn search(
         &self,
         plant: &str,
         query: &str,
-        snapshot: Option<i64>,
+        snapshot: Option<SnapshotRef>,
         limit: usize,
     ) -> Result<SearchAnswer> {
-        let session = self.session();
-        let chosen = self
-            .store
-            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))?;
-        self.store.search(chosen, query, limit)
+        let (store, chosen) = self.snapshot(snapshot, plant)?;
+        store.search(chosen.info, query, limit)
     }
 
-    /// The changes from `old` to `new`; both `None`: the latest two complete snapshots
-    /// of `plant` from the active profile.
-    pub fn changes(&self, plant: &str, old: Option<i64>, new: Option<i64>) -> Result<ChangesView> {
-        let session = self.session();
-        let (old, new) =
-            self.store
-                .chosen_pair(old.zip(new), Some(plant), Some(session.snapshot_source()))?;
-        self.store.changes(old, new)
+    /// The changes from `old` to `new` (two snapshots of one store); both `None`: the
+    /// latest two complete snapshots of `plant` from the active profile on this computer.
+    pub fn changes(
+        &self,
+        plant: &str,
+        old: Option<SnapshotRef>,
+        new: Option<SnapshotRef>,
+    ) -> Result<PlacedChanges> {
+        let (place, ids) = match old.zip(new) {
+            Some((old, new)) => (one_store(old, new)?, Some((old.id, new.id))),
+            None => (Place::Here, None),
+        };
+        let store = self.store_at(place)?;
+        let source = (place == Place::Here).then(|| self.session().snapshot_source().to_owned());
+        let (old, new) = store.chosen_pair(ids, Some(plant), source.as_deref())?;
+        Ok(PlacedChanges {
+            view: store.changes(old, new)?,
+            store: place,
+        })
     }
 
     /// Asks `choose` where to save, then writes the changes from `old` to `new` as
     /// `csv` or `json`; `None` when the user cancelled the choice.
     pub async fn export_changes<F, Fut>(
         &self,
-        old: i64,
-        new: i64,
+        old: SnapshotRef,
+        new: SnapshotRef,
         format: &str,
         choose: F,
     ) -> Result<Option<PathBuf>>
@@ -143,7 +198,8 @@ impl App {
                 )))
             }
         };
-        let changes = self.store.read(|store| store.diff(old, new))?.changes;
+        let store = self.store_at(one_store(old, new)?)?;
+        let changes = store.read(|store| store.diff(old.id, new.id))?.changes;
         let save_as = SaveAs {
             name: name.into(),
             extension,
@@ -168,7 +224,7 @@ impl App {
     pub async fn export_snapshot<F, Fut>(
         &self,
         plant: &str,
-        snapshot: Option<i64>,
+        snapshot: Option<SnapshotRef>,
         format: &str,
         choose: F,
     ) -> Result<Option<SavedFile>>
@@ -178,17 +234,41 @@ impl App {
     {
         let _job = self.jobs.start("An export")?;
         let format: Format = format.parse().map_err(Error::BadRequest)?;
-        let session = self.session();
-        let id = self
-            .store
-            .chosen(snapshot, Some(plant), Some(session.snapshot_source()))?
-            .id;
+        let (store, chosen) = self.snapshot(snapshot, plant)?;
         let Some(path) = choose(save_as(format)).await? else {
             return Ok(None);
         };
-        let exported = self.store.export(id, format, path.clone()).await?;
+        let exported = store.export(chosen.info.id, format, path.clone()).await?;
         self.exported(path.clone());
         Ok(Some(SavedFile::of(path, exported)))
+    }
+}
+
+/// The store of two snapshots compared: one, since ids are each store's own.
+fn one_store(old: SnapshotRef, new: SnapshotRef) -> Result<Place> {
+    if old.store != new.store {
+        return Err(Error::BadRequest(
+            "compare two snapshots of the same store: both on this computer, or both in the team store".into(),
+        ));
+    }
+    Ok(old.store)
+}
+
+impl TeamView {
+    fn read(url: String) -> Self {
+        TeamView {
+            url,
+            problem: None,
+            problem_kind: None,
+        }
+    }
+
+    fn unread(url: String, e: &Error) -> Self {
+        TeamView {
+            url,
+            problem: Some(e.to_string()),
+            problem_kind: Some(e.kind()),
+        }
     }
 }
 

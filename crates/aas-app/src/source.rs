@@ -7,29 +7,30 @@ use aas_model::{parse_list, AssetType, Identifier, OutlineNode, Parsed};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
-use crate::{App, Error, Result};
+use crate::{App, Error, Result, SnapshotRef};
 
 /// A source of answers: `{"from": "live", "plant": "P"}` or
-/// `{"from": "snapshot", "id": 7}` (a snapshot's plant is its own).
+/// `{"from": "snapshot", "id": 7, "store": "here"}` (a snapshot's plant is its own; the
+/// store, `here` or `team`, is `here` when not said).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "from", rename_all = "snake_case")]
 pub enum Source {
     Live { plant: String },
-    Snapshot { id: i64 },
+    Snapshot(SnapshotRef),
 }
 
 impl App {
     /// The nodes below `node` in `source`: a plant's shells of one asset type, a
     /// shell's submodels, a submodel's elements.
     pub async fn children(&self, source: &Source, node: &NodePath) -> Result<Vec<OutlineNode>> {
-        let id = match source {
+        let at = match source {
             Source::Live { plant } => return self.live_children(plant, node).await,
-            Source::Snapshot { id } => *id,
+            Source::Snapshot(at) => *at,
         };
         Ok(match node {
-            NodePath::AasList { .. } => outline(self.stored(id, node)?, OutlineNode::shell),
-            NodePath::Submodels { .. } => outline(self.stored(id, node)?, OutlineNode::submodel),
-            NodePath::Elements { .. } => outline(self.stored(id, node)?, OutlineNode::element),
+            NodePath::AasList { .. } => outline(self.stored(at, node)?, OutlineNode::shell),
+            NodePath::Submodels { .. } => outline(self.stored(at, node)?, OutlineNode::submodel),
+            NodePath::Elements { .. } => outline(self.stored(at, node)?, OutlineNode::element),
             NodePath::Registry => return Err(no_registry()),
         })
     }
@@ -60,15 +61,16 @@ impl App {
         asset_type: AssetType,
         aas_id: &str,
     ) -> Result<String> {
-        let id = match source {
+        let at = match source {
             Source::Live { .. } => {
                 return Ok(self.session().client.aas(aas_id).await?.raw().to_owned())
             }
-            Source::Snapshot { id } => *id,
+            Source::Snapshot(at) => *at,
         };
+        let id = at.id;
         // Each shell's identifier only: reading 10,000 whole shells to find one took
         // 13-20 ms of parsing a click, a read of their identifiers about 6.
-        self.stored::<Identified>(id, &NodePath::AasList { asset_type })?
+        self.stored::<Identified>(at, &NodePath::AasList { asset_type })?
             .iter()
             .find(|shell| {
                 shell
@@ -79,9 +81,15 @@ impl App {
             .ok_or_else(|| Error::NotInSnapshot(format!("snapshot {id} has no shell {aas_id}")))
     }
 
-    /// The list snapshot `id` holds at `node`, read as the live answer is.
-    fn stored<T: DeserializeOwned>(&self, id: i64, node: &NodePath) -> Result<Vec<Parsed<T>>> {
-        let raw = self.store.read(|store| store.answer(id, node))?.ok_or_else(|| {
+    /// The list snapshot `at` holds at `node`, read as the live answer is.
+    fn stored<T: DeserializeOwned>(
+        &self,
+        at: SnapshotRef,
+        node: &NodePath,
+    ) -> Result<Vec<Parsed<T>>> {
+        let id = at.id;
+        let store = self.store_at(at.store)?;
+        let raw = store.read(|store| store.answer(id, node))?.ok_or_else(|| {
             Error::NotInSnapshot(format!(
                 "snapshot {id} does not hold this node (it failed or was not reached when the snapshot was taken)"
             ))

@@ -88,7 +88,7 @@ async fn a_second_job_while_one_runs_is_busy_and_cancel_ends_the_first() {
         "{whole:?}"
     );
     let listed = app.snapshots("DEMO-01").expect("list").snapshots;
-    let ids: Vec<i64> = listed.iter().map(|s| s.id).collect();
+    let ids: Vec<i64> = listed.iter().map(|s| s.info.id).collect();
     assert_eq!(
         ids,
         [whole.snapshot.id, cancelled.snapshot.id],

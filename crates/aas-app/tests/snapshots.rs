@@ -4,7 +4,7 @@
 //! the page acts on.
 
 use aas_app::ErrorKind;
-use aas_app::{App, Source};
+use aas_app::{App, Place, SnapshotRef, Source};
 use aas_client::NodePath;
 use aas_model::AssetType;
 
@@ -41,17 +41,22 @@ async fn only_the_newest_complete_snapshots_are_kept_and_older_ones_are_named() 
     assert!(taken[0].retired.is_empty() && taken[1].retired.is_empty());
     assert_eq!(taken[2].retired, [taken[0].snapshot.id]);
     let shelf = app.snapshots(PLANT).expect("list");
-    let ids: Vec<i64> = shelf.snapshots.iter().map(|s| s.id).collect();
+    let ids: Vec<i64> = shelf.snapshots.iter().map(|s| s.info.id).collect();
     assert_eq!(ids, [taken[2].snapshot.id, taken[1].snapshot.id]);
-    assert!(shelf.store.bytes > 0 && shelf.snapshots.iter().all(|s| s.bytes > 0));
+    assert!(shelf.store.bytes > 0 && shelf.snapshots.iter().all(|s| s.info.bytes > 0));
+    assert!(shelf.team.is_none() && shelf.snapshots.iter().all(|s| s.store == Place::Here));
 
     // Nothing changed between the last two.
     let changes = app.changes(PLANT, None, None).expect("changes");
     assert_eq!(
-        (changes.old.id, changes.new.id),
+        (changes.view.old.id, changes.view.new.id),
         (taken[1].snapshot.id, taken[2].snapshot.id)
     );
-    assert!(changes.changes.is_empty(), "{:?}", changes.changes);
+    assert!(
+        changes.view.changes.is_empty(),
+        "{:?}",
+        changes.view.changes
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,7 +85,10 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     let live_source = Source::Live {
         plant: PLANT.into(),
     };
-    let stored_source = Source::Snapshot { id };
+    let stored_source = Source::Snapshot(SnapshotRef {
+        store: Place::Here,
+        id,
+    });
     let machines = NodePath::AasList {
         asset_type: AssetType::Machine,
     };

@@ -34,7 +34,7 @@ use std::path::PathBuf;
 pub use backend::{Access, SnapshotInfo};
 pub use copy::{Copied, CopyEvent, Outcome, Pick};
 pub use diff::{Change, ChangeKind, Diff};
-pub use postgres::is_url;
+pub use postgres::{is_url, url_role, with_password};
 pub use search::Hit;
 pub use store::{store_name, Store};
 pub use writer::SnapshotWriter;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use postgres::config::Host;
 use postgres::{Client, Config, Statement};
 
@@ -18,18 +19,59 @@ pub fn is_url(store: &str) -> bool {
     store.starts_with("postgres://") || store.starts_with("postgresql://")
 }
 
+/// A `postgres://` URL's parts around its user: scheme, role, password, and the rest
+/// from the host on; `None` when it names no role.
+struct Credentials<'a> {
+    scheme: &'a str,
+    role: &'a str,
+    password: Option<&'a str>,
+    host_on: &'a str,
+}
+
+fn credentials(url: &str) -> Option<Credentials<'_>> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let at = rest[..authority_end].rfind('@')?;
+    let (userinfo, host_on) = (&rest[..at], &rest[at + 1..]);
+    let (role, password) = match userinfo.split_once(':') {
+        Some((role, password)) => (role, Some(password)),
+        None => (userinfo, None),
+    };
+    Some(Credentials {
+        scheme,
+        role,
+        password,
+        host_on,
+    })
+}
+
 /// `url` as messages show it: without its password.
 pub(crate) fn shown(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
-    };
-    let (authority, tail) = rest.split_at(rest.find(['/', '?']).unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user, host)) => {
-            let user = user.split_once(':').map_or(user, |(u, _)| u);
-            format!("{scheme}://{user}@{host}{tail}")
-        }
+    match credentials(url) {
+        Some(c) => format!("{}://{}@{}", c.scheme, c.role, c.host_on),
         None => url.to_owned(),
+    }
+}
+
+/// The role a team store's URL names (percent-encoded as written) and whether the URL
+/// holds a password too: the app keeps the password in the OS keychain, so the URL it
+/// saves must name the role and hold none.
+pub fn url_role(url: &str) -> Option<(&str, bool)> {
+    credentials(url)
+        .filter(|c| !c.role.is_empty())
+        .map(|c| (c.role, c.password.is_some()))
+}
+
+/// `url` with `password` as its role's (percent-encoded, as the driver decodes it), for
+/// a connection only: never shown, never saved. A URL that names no role or holds a
+/// password already is returned as it is.
+pub fn with_password(url: &str, password: &str) -> String {
+    match credentials(url) {
+        Some(c) if c.password.is_none() && !c.role.is_empty() => {
+            let password = utf8_percent_encode(password, NON_ALPHANUMERIC);
+            format!("{}://{}:{password}@{}", c.scheme, c.role, c.host_on)
+        }
+        _ => url.to_owned(),
     }
 }
 
@@ -212,6 +254,27 @@ mod tests {
         );
         assert_eq!(shown("postgres://db/plants"), "postgres://db/plants");
         assert!(is_url("postgresql://db/x") && !is_url("/home/me/snapshots.sqlite3"));
+    }
+
+    #[test]
+    fn a_password_goes_into_the_url_encoded_once_and_only_where_none_is() {
+        let url = "postgres://team@db.example/plants?sslmode=require";
+        let with = with_password(url, "p@ss:w/rd %");
+        assert_eq!(
+            with,
+            "postgres://team:p%40ss%3Aw%2Frd%20%25@db.example/plants?sslmode=require"
+        );
+        let config = Config::from_str(&with).expect("the driver reads it");
+        assert_eq!(config.get_password(), Some("p@ss:w/rd %".as_bytes()));
+        assert_eq!(shown(&with), url);
+        assert_eq!(with_password(&with, "other"), with);
+        assert_eq!(
+            with_password("postgres://db/plants", "x"),
+            "postgres://db/plants"
+        );
+        assert_eq!(url_role(url), Some(("team", false)));
+        assert_eq!(url_role(&with), Some(("team", true)));
+        assert_eq!(url_role("postgres://db/plants"), None);
     }
 
     #[test]

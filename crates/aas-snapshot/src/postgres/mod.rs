@@ -23,8 +23,8 @@ use crate::words::tokens;
 use crate::{content, Error, Result};
 use connect::Conn;
 
-pub use connect::is_url;
 pub(crate) use connect::shown;
+pub use connect::{is_url, url_role, with_password};
 pub(crate) use schema::latest;
 
 /// An open team store.
