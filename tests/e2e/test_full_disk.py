@@ -71,7 +71,7 @@ class FullDisk(AppTestCase):
         rows = wd.find_all(".snapshot-row")
         self.assertEqual(len(rows), 1, "the failed take left no snapshot behind")
         cells = wd.script("return [...document.querySelectorAll('.snapshot-row td')].map((td) => td.textContent)")
-        self.assertEqual(cells[3], "complete")
+        self.assertEqual(cells[1:5:3], ["This computer", "complete"])
         wd.click(wd.wait_for(".snapshot-row button"))  # Browse
         wd.wait_for("#tree li[role=treeitem]:not([aria-checked])", timeout=20)
         self.assertIn("snapshot", wd.text_content("#snapshot-banner-text").lower())

@@ -128,7 +128,7 @@ class Snapshots(AppTestCase):
             # Both are listed, complete, with the store's place.
             wd.click(wd.wait_for("#snapshots-open"))
             self.wait_until(lambda: len(wd.find_all(".snapshot-row")) == 2, 10, "two snapshots listed")
-            self.assertEqual([wd.text_content(f".snapshot-row:nth-child({i}) td:nth-child(4)") for i in (1, 2)],
+            self.assertEqual([wd.text_content(f".snapshot-row:nth-child({i}) td:nth-child(5)") for i in (1, 2)],
                              ["complete", "complete"])
             self.assertIn("Kept on this computer in ", wd.text_content("#snapshots-store"))
             screenshot(os.path.join(self.out, "snapshot-list.png"))
