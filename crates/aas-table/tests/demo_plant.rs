@@ -97,7 +97,13 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
             let english = value.as_array().map(|texts| {
                 texts.iter().find(|t| t["language"] == "en").expect("en")["text"].clone()
             });
-            Some(english.unwrap_or(value).as_str().expect("a text").to_owned())
+            Some(
+                english
+                    .unwrap_or(value)
+                    .as_str()
+                    .expect("a text")
+                    .to_owned(),
+            )
         };
         assert_eq!(t.cell(row, 0).shown(), Some(shell.id_short.as_str()));
         let serial = hand("Nameplate", &["SerialNumber"]).expect("every demo machine has one");
@@ -127,7 +133,10 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
         );
         assert_eq!(t.cell(row, 6), &Cell::Missing);
     }
-    assert!(nameplates.iter().all(|n| *n > 0), "both nameplates: {nameplates:?}");
+    assert!(
+        nameplates.iter().all(|n| *n > 0),
+        "both nameplates: {nameplates:?}"
+    );
     // Two headers would read SerialNumber: each says its whole column instead.
     assert_eq!(t.columns[1].label, "Nameplate/SerialNumber");
     assert_eq!(t.columns[2].label, "semanticId:0173-1#02-AAM556#002");
@@ -192,7 +201,11 @@ async fn numbers_sort_as_numbers_and_blanks_come_last_either_way() {
         for descending in [false, true] {
             let view = View::of(&t, Some(Sort { column, descending }), &[]).expect("sorted");
             assert_eq!(view.rows.len(), t.shells.len());
-            let cells: Vec<&Cell> = view.rows.iter().map(|&r| t.cell(r as usize, column)).collect();
+            let cells: Vec<&Cell> = view
+                .rows
+                .iter()
+                .map(|&r| t.cell(r as usize, column))
+                .collect();
             let values = cells.iter().take_while(|c| is_value(c)).count();
             assert!(cells[values..].iter().all(|c| !is_value(c)), "blanks last");
             let numbers: Vec<f64> = cells
@@ -250,7 +263,10 @@ async fn dates_sort_as_dates() {
         .iter()
         .map(|&r| t.cell(r as usize, 0).typed())
         .collect();
-    assert!(!after.is_empty() && after.iter().all(|c| matches!(c, Some(Typed::Text))), "{after:?}");
+    assert!(
+        !after.is_empty() && after.iter().all(|c| matches!(c, Some(Typed::Text))),
+        "{after:?}"
+    );
 }
 
 /// A cell with a value (not missing, not empty).
