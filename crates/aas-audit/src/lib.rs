@@ -23,12 +23,14 @@ mod template;
 mod templates;
 mod value;
 mod verdict;
+mod xlsx;
 
 pub use audit::{audit, audit_with_progress, Audit, Options, Progress};
 pub use cardinality::Cardinality;
 pub use error::{Error, Result};
 pub use finding::{Finding, Kind, Severity};
 pub use languages::Languages;
+pub use output::Format;
 pub use shells::Shell;
 pub use template::{Source, Template};
 pub use templates::Templates;

@@ -1,15 +1,50 @@
-//! The findings written out: CSV (one row a finding, safe to open in a spreadsheet)
-//! and JSON (the verdict and the findings). Each finding names its shell, template and
-//! rule in words, so a row reads on its own.
+//! The findings written out: CSV (one row a finding, safe to open in a spreadsheet),
+//! JSON (the verdict and the findings) and XLSX (xlsx.rs). Each finding names its shell,
+//! template and rule in words, so a row reads on its own.
 
 use std::io::Write;
+use std::str::FromStr;
+
+use aas_export::About;
 
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
 use crate::{Audit, Finding, Result, Template, TemplateVerdict};
 
-const COLUMNS: [&str; 12] = [
+/// The files an audit's findings are written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Csv,
+    Json,
+    Xlsx,
+}
+
+impl Format {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Xlsx => "xlsx",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            "xlsx" => Ok(Format::Xlsx),
+            _ => Err(format!("{s:?} is not a findings format: csv, json or xlsx")),
+        }
+    }
+}
+
+pub(crate) const COLUMNS: [&str; 12] = [
     "shell_id",
     "shell_id_short",
     "asset_type",
@@ -26,7 +61,7 @@ const COLUMNS: [&str; 12] = [
 
 /// One finding in words.
 #[derive(Serialize)]
-struct Row<'a> {
+pub(crate) struct Row<'a> {
     shell_id: &'a str,
     shell_id_short: &'a str,
     asset_type: &'a str,
@@ -42,7 +77,7 @@ struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    fn of(audit: &'a Audit, f: &'a Finding) -> Self {
+    pub(crate) fn of(audit: &'a Audit, f: &'a Finding) -> Self {
         let shell = audit.shell(f);
         let template = audit.template(f);
         Row {
@@ -60,41 +95,57 @@ impl<'a> Row<'a> {
             seen: &f.seen,
         }
     }
+
+    /// In the order of [`COLUMNS`].
+    pub(crate) fn fields(&self) -> [&'a str; 12] {
+        [
+            self.shell_id,
+            self.shell_id_short,
+            self.asset_type,
+            self.submodel,
+            self.path,
+            self.template,
+            self.template_version,
+            self.template_path,
+            self.kind,
+            self.severity,
+            self.rule,
+            self.seen,
+        ]
+    }
 }
 
 impl Audit {
+    /// The findings as a file of `format`, saying what they were made from.
+    pub fn render(&self, format: Format, about: &About) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        match format {
+            Format::Csv => self.write_csv(&mut out)?,
+            Format::Json => self.write_json(Some(about), &mut out)?,
+            Format::Xlsx => out = crate::xlsx::workbook(self, about)?,
+        }
+        Ok(out)
+    }
+
     /// One row a finding, under a header row.
     pub fn write_csv(&self, out: impl Write) -> Result<()> {
         let mut csv = aas_export::SafeCsv::new(out);
         csv.write_row(&COLUMNS).map_err(std::io::Error::from)?;
         for f in &self.findings {
-            let r = Row::of(self, f);
-            csv.write_row(&[
-                r.shell_id,
-                r.shell_id_short,
-                r.asset_type,
-                r.submodel,
-                r.path,
-                r.template,
-                r.template_version,
-                r.template_path,
-                r.kind,
-                r.severity,
-                r.rule,
-                r.seen,
-            ])
-            .map_err(std::io::Error::from)?;
+            (csv.write_row(&Row::of(self, f).fields())).map_err(std::io::Error::from)?;
         }
         csv.into_inner()?.flush()?;
         Ok(())
     }
 
-    /// `{"format", "partial", "languages", "templates", "verdict", "findings"}`; a
-    /// group names how many shells it is in, the findings name which.
-    pub fn write_json(&self, out: impl Write) -> Result<()> {
+    /// `{"format", "about"?, "partial", "languages", "templates", "verdict",
+    /// "findings"}`; a group names how many shells it is in, the findings name which.
+    pub fn write_json(&self, about: Option<&About>, out: impl Write) -> Result<()> {
         #[derive(Serialize)]
         struct Document<'a> {
             format: &'static str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            about: Option<&'a About>,
             partial: bool,
             languages: &'a [String],
             templates: Vec<TemplateOut<'a>>,
@@ -103,6 +154,7 @@ impl Audit {
         }
         let document = Document {
             format: "aas-audit/1",
+            about,
             partial: self.partial,
             languages: &self.languages,
             templates: self.templates.iter().map(TemplateOut::of).collect(),
