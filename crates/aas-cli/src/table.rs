@@ -70,7 +70,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         view.rows.len(),
         built.shells.len()
     );
-    let about = aas_app::table_about(&info, table.asset_type);
+    let about = aas_app::about_snapshot(&info, table.asset_type);
     let bytes =
         aas_table::render(&built, &view, &about, table.format).map_err(aas_app::Error::from)?;
     match &table.out {
