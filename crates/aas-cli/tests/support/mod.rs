@@ -115,7 +115,14 @@ pub fn aasmd_with_store(config: &Path, store: impl AsRef<OsStr>, args: &[&str]) 
 /// A store with one complete snapshot of the sandbox's demo plant, and the config to
 /// reach the sandbox.
 pub fn snapshot_of_demo(name: &str) -> (Sandbox, PathBuf, PathBuf) {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    snapshot_of_sandbox(name, &[])
+}
+
+/// [`snapshot_of_demo`] of `aasmd sandbox ARGS` (`--demo N`: a larger plant).
+pub fn snapshot_of_sandbox(name: &str, args: &[&str]) -> (Sandbox, PathBuf, PathBuf) {
+    let mut all = vec!["--addr", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let sandbox = Sandbox::start(&all);
     let dir = temp_dir(name);
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
     sandbox.write_config(&config);
