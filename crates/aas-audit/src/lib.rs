@@ -17,6 +17,7 @@ mod judge;
 mod languages;
 mod output;
 mod read;
+mod row;
 mod semantic;
 mod shells;
 mod template;

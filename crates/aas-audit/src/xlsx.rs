@@ -8,7 +8,7 @@
 use aas_export::{excel_text, About};
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
-use crate::output::{Row, COLUMNS};
+use crate::row::{Row, COLUMNS};
 use crate::{Audit, Result};
 
 /// The rows measured for a column's width.

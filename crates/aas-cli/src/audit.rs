@@ -25,14 +25,18 @@ pub async fn run(args: &ConnectionArgs, audit: &AuditArgs) -> Result<(), CliErro
     }
     let store = store_of(&audit.store)?;
     let source = named_source(args)?;
-    let chosen = store.chosen(audit.snapshot, audit.plant.as_deref(), source.as_deref())?;
-    if audit.snapshot.is_none() {
+    let chosen = store.chosen(
+        audit.shells.snapshot,
+        audit.shells.plant.as_deref(),
+        source.as_deref(),
+    )?;
+    if audit.shells.snapshot.is_none() {
         say_chosen("auditing", &chosen);
     }
     let request = AuditRequest {
         plant: chosen.plant.clone(),
         snapshot: Some(chosen.id),
-        asset_type: audit.asset_type,
+        asset_type: audit.shells.asset_type,
         templates: audit.templates.clone(),
         template_files: audit.template_files.clone(),
         languages: audit.languages.clone(),

@@ -446,6 +446,21 @@ fn parse_asset_type(s: &str) -> Result<AssetType, String> {
         .map_err(|e: aas_model::UnknownAssetType| e.to_string())
 }
 
+/// The snapshot and the shells `table` and `audit` read.
+#[derive(Debug, Args)]
+pub struct ShellsArg {
+    /// The plant (needed when the store holds several).
+    #[arg(long)]
+    pub plant: Option<String>,
+    /// The snapshot; default: the plant's newest complete one.
+    #[arg(long)]
+    pub snapshot: Option<i64>,
+    /// Only shells of this asset type (machine, tool, product, material, component,
+    /// user, company, site); default: all.
+    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
+    pub asset_type: Option<AssetType>,
+}
+
 /// `aasmd table`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -465,15 +480,8 @@ Examples:
       --filter 'Nameplate/YearOfConstruction>=2015' --sort Nameplate/SerialNumber:desc
   aasmd table --plant DEMO-01 --format xlsx --out plant.xlsx")]
 pub struct TableArgs {
-    /// The plant (needed when the store holds several).
-    #[arg(long)]
-    pub plant: Option<String>,
-    #[arg(long)]
-    pub snapshot: Option<i64>,
-    /// Only shells of this asset type (machine, tool, product, material, component,
-    /// user, company, site); default: all.
-    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
-    pub asset_type: Option<AssetType>,
+    #[command(flatten)]
+    pub shells: ShellsArg,
     /// A column (see below); repeat for more.
     #[arg(long = "column", value_name = "COLUMN")]
     pub columns: Vec<aas_table::Column>,
@@ -526,15 +534,8 @@ Examples:
   aasmd audit --plant DEMO-01 --template-file my-template.json --template 'My Template'
   aasmd audit --plant DEMO-01 --store postgres://db.example/plants --json")]
 pub struct AuditArgs {
-    /// The plant (needed when the store holds several).
-    #[arg(long)]
-    pub plant: Option<String>,
-    #[arg(long)]
-    pub snapshot: Option<i64>,
-    /// Only shells of this asset type (machine, tool, product, material, component,
-    /// user, company, site); default: all.
-    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
-    pub asset_type: Option<AssetType>,
+    #[command(flatten)]
+    pub shells: ShellsArg,
     /// Judge by the templates of this name, or name and version (repeat for more);
     /// default: all.
     #[arg(long = "template", value_name = "NAME")]
