@@ -1,7 +1,7 @@
 //! `aasmd store init|migrate` and the snapshot commands on a team store (a real
 //! PostgreSQL server made for the test, as in aas-snapshot's tests): the writer role
-//! makes the tables and takes; a reader role lists, searches and exports, and is told
-//! why it cannot take or remove, with exit code 4; it audits the snapshot too. No message shows a password.
+//! makes the tables and takes; a reader role lists, searches, exports and audits, and
+//! is told why it cannot take or remove, with exit code 4. No message shows a password.
 
 #[path = "../../aas-snapshot/tests/support/cluster.rs"]
 mod cluster;
