@@ -36,6 +36,8 @@ pub struct App {
     /// being built again.
     pub(crate) table: Mutex<Option<crate::open_table::OpenTable>>,
     pub(crate) census: Mutex<Option<crate::open_table::KeptCensus>>,
+    /// The audit the Quality view shows, kept so its groups open without auditing again.
+    pub(crate) audit: Mutex<Option<crate::plant_audit::PlantAudit>>,
 }
 
 /// The built-in demo service and its session.
@@ -60,6 +62,7 @@ impl App {
             last_export: Mutex::new(None),
             table: Mutex::new(None),
             census: Mutex::new(None),
+            audit: Mutex::new(None),
         }
     }
 

@@ -35,6 +35,10 @@ pub enum Error {
     /// The plant table could not be built, arranged or written.
     #[error(transparent)]
     Table(#[from] aas_table::Error),
+    /// The template audit failed: a template file, the answers it read, the findings'
+    /// file, or it was stopped.
+    #[error(transparent)]
+    Audit(#[from] aas_audit::Error),
     /// A snapshot does not hold the node asked for.
     #[error("{0}")]
     NotInSnapshot(String),
@@ -134,6 +138,7 @@ impl Error {
             Error::Table(aas_table::Error::Export(e)) => export_kind(e),
             Error::Table(aas_table::Error::Xlsx(_)) => ErrorKind::Io,
             Error::Table(_) => ErrorKind::BadRequest,
+            Error::Audit(e) => audit_kind(e),
             Error::NotInSnapshot(_) => ErrorKind::NotFound,
             Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
             Error::File(_) => ErrorKind::Io,
@@ -171,6 +176,17 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
         Export::Converted(aas_v3::Error::Report(_)) => ErrorKind::Io,
         // A strict conversion that met a change, or a file that holds no AAS.
         Export::Converted(_) => ErrorKind::BadRequest,
+    }
+}
+
+/// The kind of a template audit's error.
+fn audit_kind(e: &aas_audit::Error) -> ErrorKind {
+    use aas_audit::Error as Audit;
+    match e {
+        Audit::Template { .. } | Audit::UnknownTemplate { .. } => ErrorKind::BadRequest,
+        Audit::Answers(e) => export_kind(e),
+        Audit::Read { .. } | Audit::Write(_) | Audit::Xlsx(_) => ErrorKind::Io,
+        Audit::Cancelled => ErrorKind::Interrupted,
     }
 }
 

@@ -2,9 +2,10 @@
 //! session (the built-in demo one way to make one), connection profiles and the
 //! keychain, the connection from a profile with command-line overrides, the source of
 //! answers the tree reads (live or a snapshot), the snapshot store and its rules, the
-//! crawl written to a file in bounded memory, jobs (one at a time), the preferences and
-//! a Blob's or File's content. No Tauri here: the desktop shell's commands are a few
-//! lines over this crate, and everything is tested over loopback.
+//! crawl written to a file in bounded memory, the plant table and the template audit,
+//! jobs (one at a time), the preferences and a Blob's or File's content. No Tauri here:
+//! the desktop shell's commands are a few lines over this crate, and everything is
+//! tested over loopback.
 
 mod app;
 mod connect;
@@ -19,10 +20,12 @@ mod heap;
 mod jobs;
 mod logging;
 mod open_table;
+mod plant_audit;
 mod plant_table;
 mod preferences;
 mod profile_form;
 mod profiles;
+mod quality;
 pub mod rendering;
 mod service;
 mod session;
@@ -44,9 +47,12 @@ pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
+pub use plant_audit::{
+    audit_templates, user_templates_dir, AuditRequest, AuditSummary, Gap, GroupLine, GroupPage,
+    PlantAudit, TemplateLine,
+};
 pub use plant_table::{
-    about as table_about, ColumnChoice, ShownCell, ShownRow, TableAnswer, TableAsk, TableRequest,
-    TableShape,
+    ColumnChoice, ShownCell, ShownRow, TableAnswer, TableAsk, TableRequest, TableShape,
 };
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
@@ -59,7 +65,8 @@ pub use profiles::{
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_place::{Place, PlacedSnapshot, SnapshotRef};
 pub use snapshot_store::{
-    ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken, DEFAULT_KEEP,
+    about_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken,
+    DEFAULT_KEEP,
 };
 pub use snapshots::{
     changes_csv, PlacedChanges, SnapshotShelf, SnapshotTaken, StoreView, TeamView,

@@ -10,14 +10,15 @@ use std::path::PathBuf;
 use aas_model::AssetType;
 use aas_snapshot::SnapshotInfo;
 use aas_table::{
-    About, Cell, Census, Column, ColumnFilter, Query, Sort, Table, TableColumn, TableFormat, Typed,
-    View,
+    Cell, Census, Column, ColumnFilter, Query, Sort, Table, TableColumn, TableFormat, Typed, View,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::open_table::{KeptCensus, OpenTable};
 use crate::snapshot_place::placed;
-use crate::{lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore};
+use crate::{
+    about_snapshot, lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore,
+};
 
 /// A table the page asks for.
 #[derive(Debug, Clone, Deserialize)]
@@ -129,17 +130,6 @@ impl SnapshotStore {
             })
         })?;
         Ok((info, census?))
-    }
-}
-
-/// What a table file says it was made from.
-pub fn about(snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> About {
-    About {
-        source: format!("snapshot {} ({})", snapshot.id, snapshot.source),
-        plant: snapshot.plant.clone(),
-        asset_type: asset_type.map_or("all", |t| t.code()).to_owned(),
-        taken_at: snapshot.taken_at.clone(),
-        written_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     }
 }
 
@@ -281,7 +271,7 @@ impl App {
         let bytes = {
             let open = lock(&self.table);
             let open = open.as_ref().ok_or_else(no_table)?;
-            let about = about(&open.snapshot.info, open.asset_type);
+            let about = about_snapshot(&open.snapshot.info, open.asset_type);
             aas_table::render(&open.table, &open.view, &about, format)?
         };
         aas_export::write_atomically(&path, &bytes)?;

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use aas_client::{Client, Crawl, CrawlPlan, Progress, Secret, Selection};
-use aas_export::{Exported, Format};
+use aas_export::{About, Exported, Format};
 use aas_model::AssetType;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use serde::Serialize;
@@ -340,6 +340,18 @@ impl SnapshotStore {
             let _ = std::fs::remove_file(format!("{}{suffix}", self.path.display()));
         }
         Ok(MovedAside { moved_to })
+    }
+}
+
+/// What a file made from `snapshot` (a table, an audit's findings) says it was made
+/// from.
+pub fn about_snapshot(snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> About {
+    About {
+        source: format!("snapshot {} ({})", snapshot.id, snapshot.source),
+        plant: snapshot.plant.clone(),
+        asset_type: asset_type.map_or("all", |t| t.code()).to_owned(),
+        taken_at: snapshot.taken_at.clone(),
+        written_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
     }
 }
 

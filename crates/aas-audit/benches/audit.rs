@@ -92,7 +92,7 @@ fn main() {
     found.write_csv(std::io::sink()).expect("csv");
     let csv = started.elapsed().as_secs_f64();
     let started = Instant::now();
-    found.write_json(std::io::sink()).expect("json");
+    found.write_json(None, std::io::sink()).expect("json");
     let json = started.elapsed().as_secs_f64();
     println!(
         "audit of {assets} assets: {audited:.2} s, peak +{peak:.0} MB; {} findings; CSV {csv:.2} s, JSON {json:.2} s",

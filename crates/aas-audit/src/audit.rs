@@ -19,9 +19,9 @@ use crate::{Error, Finding, Kind, Languages, Result, Shell, Template, Templates,
 pub struct Options {
     /// Only the shells of this asset type; all when `None`.
     pub asset_type: Option<AssetType>,
-    /// Only the templates of this name (`Digital Nameplate`) or name and version
-    /// (`Digital Nameplate 3.0`); all when `None`.
-    pub template: Option<String>,
+    /// Only the templates of these names (`Digital Nameplate`) or names and versions
+    /// (`Digital Nameplate 3.0`); all when empty.
+    pub templates: Vec<String>,
     /// The languages multi-language texts should carry.
     pub languages: Languages,
 }
@@ -80,7 +80,7 @@ pub fn audit_with_progress(
     options: &Options,
     progress: &mut dyn FnMut(Progress) -> bool,
 ) -> Result<Audit> {
-    let templates = templates.select(options.template.as_deref())?;
+    let templates = templates.select(&options.templates)?;
     let mut shells = ShellTable::read(answers, options.asset_type)?;
     let mut walk = Walk {
         index: Index::new(

@@ -18,6 +18,9 @@ pub enum Error {
     /// The findings could not be written.
     #[error("the findings could not be written: {0}")]
     Write(#[from] std::io::Error),
+    /// The XLSX workbook could not be made.
+    #[error("the XLSX file could not be made: {0}")]
+    Xlsx(#[from] rust_xlsxwriter::XlsxError),
     /// The progress callback asked to stop.
     #[error("the audit was cancelled")]
     Cancelled,

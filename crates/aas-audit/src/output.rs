@@ -1,100 +1,81 @@
-//! The findings written out: CSV (one row a finding, safe to open in a spreadsheet)
-//! and JSON (the verdict and the findings). Each finding names its shell, template and
-//! rule in words, so a row reads on its own.
+//! The findings written out: CSV (one row a finding, safe to open in a spreadsheet),
+//! JSON (the verdict and the findings) and XLSX (xlsx.rs). Each finding names its shell,
+//! template and rule in words, so a row reads on its own.
 
 use std::io::Write;
+use std::str::FromStr;
+
+use aas_export::About;
 
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
-use crate::{Audit, Finding, Result, Template, TemplateVerdict};
+use crate::row::{Row, COLUMNS};
+use crate::{Audit, Result, Template, TemplateVerdict};
 
-const COLUMNS: [&str; 12] = [
-    "shell_id",
-    "shell_id_short",
-    "asset_type",
-    "submodel",
-    "path",
-    "template",
-    "template_version",
-    "template_path",
-    "kind",
-    "severity",
-    "rule",
-    "seen",
-];
-
-/// One finding in words.
-#[derive(Serialize)]
-struct Row<'a> {
-    shell_id: &'a str,
-    shell_id_short: &'a str,
-    asset_type: &'a str,
-    submodel: &'a str,
-    path: &'a str,
-    template: &'a str,
-    template_version: &'a str,
-    template_path: &'a str,
-    kind: &'static str,
-    severity: &'static str,
-    rule: &'a str,
-    seen: &'a str,
+/// The files an audit's findings are written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Csv,
+    Json,
+    Xlsx,
 }
 
-impl<'a> Row<'a> {
-    fn of(audit: &'a Audit, f: &'a Finding) -> Self {
-        let shell = audit.shell(f);
-        let template = audit.template(f);
-        Row {
-            shell_id: &shell.id,
-            shell_id_short: &shell.id_short,
-            asset_type: shell.asset_type.map(|t| t.code()).unwrap_or_default(),
-            submodel: &f.submodel,
-            path: &f.path,
-            template: &template.name,
-            template_version: &template.version,
-            template_path: &f.template_path,
-            kind: f.kind.name(),
-            severity: f.severity().name(),
-            rule: &f.rule,
-            seen: &f.seen,
+impl Format {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Xlsx => "xlsx",
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            "xlsx" => Ok(Format::Xlsx),
+            _ => Err(format!("{s:?} is not a findings format: csv, json or xlsx")),
         }
     }
 }
 
 impl Audit {
+    /// The findings as a file of `format`, saying what they were made from.
+    pub fn render(&self, format: Format, about: &About) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        match format {
+            Format::Csv => self.write_csv(&mut out)?,
+            Format::Json => self.write_json(Some(about), &mut out)?,
+            Format::Xlsx => out = crate::xlsx::workbook(self, about)?,
+        }
+        Ok(out)
+    }
+
     /// One row a finding, under a header row.
     pub fn write_csv(&self, out: impl Write) -> Result<()> {
         let mut csv = aas_export::SafeCsv::new(out);
         csv.write_row(&COLUMNS).map_err(std::io::Error::from)?;
         for f in &self.findings {
-            let r = Row::of(self, f);
-            csv.write_row(&[
-                r.shell_id,
-                r.shell_id_short,
-                r.asset_type,
-                r.submodel,
-                r.path,
-                r.template,
-                r.template_version,
-                r.template_path,
-                r.kind,
-                r.severity,
-                r.rule,
-                r.seen,
-            ])
-            .map_err(std::io::Error::from)?;
+            (csv.write_row(&Row::of(self, f).fields())).map_err(std::io::Error::from)?;
         }
         csv.into_inner()?.flush()?;
         Ok(())
     }
 
-    /// `{"format", "partial", "languages", "templates", "verdict", "findings"}`; a
-    /// group names how many shells it is in, the findings name which.
-    pub fn write_json(&self, out: impl Write) -> Result<()> {
+    /// `{"format", "about"?, "partial", "languages", "templates", "verdict",
+    /// "findings"}`; a group names how many shells it is in, the findings name which.
+    pub fn write_json(&self, about: Option<&About>, out: impl Write) -> Result<()> {
         #[derive(Serialize)]
         struct Document<'a> {
             format: &'static str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            about: Option<&'a About>,
             partial: bool,
             languages: &'a [String],
             templates: Vec<TemplateOut<'a>>,
@@ -103,6 +84,7 @@ impl Audit {
         }
         let document = Document {
             format: "aas-audit/1",
+            about,
             partial: self.partial,
             languages: &self.languages,
             templates: self.templates.iter().map(TemplateOut::of).collect(),

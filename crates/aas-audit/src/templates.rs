@@ -130,24 +130,31 @@ impl Templates {
         self.list.is_empty()
     }
 
-    /// The templates `name` selects: a name (every version: `Digital Nameplate`) or a
-    /// name and version (`Digital Nameplate 3.0`), in any case; `None` selects all.
-    pub(crate) fn select(&self, name: Option<&str>) -> Result<Vec<Template>> {
-        let Some(name) = name.map(str::trim) else {
+    /// The templates `names` select, in their order here: each a name (every version:
+    /// `Digital Nameplate`) or a name and version (`Digital Nameplate 3.0`), in any
+    /// case; none selects all. A name that selects nothing is an error.
+    pub(crate) fn select(&self, names: &[String]) -> Result<Vec<Template>> {
+        if names.is_empty() {
             return Ok(self.list.clone());
+        }
+        let names: Vec<&str> = names.iter().map(|n| n.trim()).collect();
+        let named = |t: &Template, name: &str| {
+            t.name.eq_ignore_ascii_case(name) || t.title().eq_ignore_ascii_case(name)
         };
-        let chosen: Vec<Template> = (self.list.iter())
-            .filter(|t| t.name.eq_ignore_ascii_case(name) || t.title().eq_ignore_ascii_case(name))
-            .cloned()
-            .collect();
-        if chosen.is_empty() {
+        if let Some(unknown) = names
+            .iter()
+            .find(|n| !self.list.iter().any(|t| named(t, n)))
+        {
             let known: Vec<String> = self.list.iter().map(Template::title).collect();
             return Err(Error::UnknownTemplate {
-                name: name.to_owned(),
+                name: (*unknown).to_owned(),
                 known: known.join(", "),
             });
         }
-        Ok(chosen)
+        Ok((self.list.iter())
+            .filter(|t| names.iter().any(|n| named(t, n)))
+            .cloned()
+            .collect())
     }
 }
 
@@ -182,8 +189,8 @@ mod tests {
     #[test]
     fn a_name_selects_every_version_and_a_title_one() {
         let all = Templates::builtin();
-        let titles = |name| -> Vec<String> {
-            let chosen = all.select(Some(name)).expect("known");
+        let titles = |name: &str| -> Vec<String> {
+            let chosen = all.select(&[name.to_owned()]).expect("known");
             chosen.iter().map(Template::title).collect()
         };
         assert_eq!(
@@ -195,9 +202,9 @@ mod tests {
             ]
         );
         assert_eq!(titles("Technical Data 2.0"), ["Technical Data 2.0"]);
-        let err = all.select(Some("Nameplate")).expect_err("no such template");
+        let err = (all.select(&["Nameplate".to_owned()])).expect_err("no such template");
         assert!(err.to_string().contains("Contact Information 1.0"), "{err}");
-        assert_eq!(all.select(None).expect("all").len(), 8);
+        assert_eq!(all.select(&[]).expect("all").len(), 8);
     }
 
     /// Cardinality in the order the published files name it: `Multiplicity` (ZVEI

@@ -59,7 +59,7 @@ async fn options_choose_the_asset_type_and_the_templates() {
     assert_eq!(paths, ["GeneralInformation"]);
 
     let nameplates = Options {
-        template: Some("digital nameplate".into()),
+        templates: vec!["digital nameplate".into()],
         ..Options::default()
     };
     let audit_of_nameplates = audit(&crawl, &templates, &nameplates).expect("audit");
@@ -84,8 +84,17 @@ async fn options_choose_the_asset_type_and_the_templates() {
     assert_eq!(paths, ["OrderCodeOfManufacturer"]);
     assert_eq!(audit_of_nameplates.verdict.without_template, 1, "the tool");
 
+    let two = Options {
+        templates: vec!["Technical Data 2.0".into(), "digital nameplate 3.0".into()],
+        ..Options::default()
+    };
+    let audit_of_two = audit(&crawl, &templates, &two).expect("audit");
+    let titles: Vec<String> = audit_of_two.templates.iter().map(|t| t.title()).collect();
+    assert_eq!(titles, ["Digital Nameplate 3.0", "Technical Data 2.0"]);
+    assert_eq!(audit_of_two.findings.len(), 2, "both gaps");
+
     let unknown = Options {
-        template: Some("Battery Passport".into()),
+        templates: vec!["Digital Nameplate 3.0".into(), "Battery Passport".into()],
         ..Options::default()
     };
     let err = audit(&crawl, &templates, &unknown).expect_err("no such template");
@@ -139,7 +148,7 @@ async fn findings_are_written_as_csv_and_json() {
     );
 
     let mut json = Vec::new();
-    audit.write_json(&mut json).expect("json");
+    audit.write_json(None, &mut json).expect("json");
     let json: serde_json::Value = serde_json::from_slice(&json).expect("JSON");
     assert_eq!(json["format"], "aas-audit/1");
     assert_eq!(json["partial"], false);

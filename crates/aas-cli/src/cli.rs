@@ -27,9 +27,12 @@ Exit codes:
   7  cannot write the output (the --out file, stdout, or the snapshot store, also
      one on a read-only file system, which can still be read); a
      closed pipe (aasmd registry | head) ends quietly with 0
+  1  audit: some finding is an error (a gap in the master data); 0 when all are
+     warnings or there are none
   8  convert --strict: V3.0 cannot hold something as it is (the first such
      thing is named; nothing is written)
-  130 crawl: interrupted (Ctrl-C); what was fetched is written
+  130 crawl: interrupted (Ctrl-C); what was fetched is written; snapshot copy and
+     audit: interrupted
 
 Examples:
   aasmd sandbox --addr 127.0.0.1:0 > sandbox.json &   # prints one JSON line, then serves
@@ -39,7 +42,8 @@ Examples:
   aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json
   aasmd --config sandbox.json snapshot take --plant DEMO-01   # into the local store
   aasmd search 'SN-M-0001'                                    # in the latest snapshot
-  aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json";
+  aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json
+  aasmd audit --plant DEMO-01 --type machine                  # is the master data complete?";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -153,6 +157,12 @@ pub enum Command {
     /// --snapshot): one row per shell, the --column elements as columns, cells as the
     /// app shows them; filtered, sorted, and written as CSV (default), XLSX or JSON.
     Table(TableArgs),
+    /// Is the master data complete? Every submodel of a snapshot (the plant's latest
+    /// complete one unless --snapshot) judged against the IDTA submodel template its
+    /// semanticId names: per template how many shells carry it and how many are
+    /// complete, then the most frequent findings. --format csv|json|xlsx writes every
+    /// finding instead. Exit code 1 when some finding is an error.
+    Audit(AuditArgs),
     #[command(flatten)]
     Query(Query),
 }
@@ -436,6 +446,21 @@ fn parse_asset_type(s: &str) -> Result<AssetType, String> {
         .map_err(|e: aas_model::UnknownAssetType| e.to_string())
 }
 
+/// The snapshot and the shells `table` and `audit` read.
+#[derive(Debug, Args)]
+pub struct ShellsArg {
+    /// The plant (needed when the store holds several).
+    #[arg(long)]
+    pub plant: Option<String>,
+    /// The snapshot; default: the plant's newest complete one.
+    #[arg(long)]
+    pub snapshot: Option<i64>,
+    /// Only shells of this asset type (machine, tool, product, material, component,
+    /// user, company, site); default: all.
+    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
+    pub asset_type: Option<AssetType>,
+}
+
 /// `aasmd table`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -455,15 +480,8 @@ Examples:
       --filter 'Nameplate/YearOfConstruction>=2015' --sort Nameplate/SerialNumber:desc
   aasmd table --plant DEMO-01 --format xlsx --out plant.xlsx")]
 pub struct TableArgs {
-    /// The plant (needed when the store holds several).
-    #[arg(long)]
-    pub plant: Option<String>,
-    #[arg(long)]
-    pub snapshot: Option<i64>,
-    /// Only shells of this asset type (machine, tool, product, material, component,
-    /// user, company, site); default: all.
-    #[arg(long = "type", value_name = "TYPE", value_parser = parse_asset_type)]
-    pub asset_type: Option<AssetType>,
+    #[command(flatten)]
+    pub shells: ShellsArg,
     /// A column (see below); repeat for more.
     #[arg(long = "column", value_name = "COLUMN")]
     pub columns: Vec<aas_table::Column>,
@@ -487,6 +505,64 @@ pub struct TableArgs {
     /// it, model type, value type, unit, semanticId (tab-separated).
     #[arg(long, conflicts_with_all = ["columns", "filters", "sort", "out"])]
     pub list_columns: bool,
+    #[command(flatten)]
+    pub store: StoreArg,
+}
+
+/// `aasmd audit`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Templates: the built-in ones (Digital Nameplate 1.0, 2.0, 3.0; Technical Data 1.2, 2.0;
+Handover Documentation 1.2, 2.0; Contact Information 1.0), every *.json file in the
+templates folder of the app's data folder (~/.local/share/org.aasbrowser.desktop/templates
+on Linux), and --template-file FILE (the same format; one of the same name and version
+replaces a built-in one). --template NAME judges by those of that name (every version) or
+name and version only.
+
+Findings: missing, too_many, wrong_model_type, value_not_of_type, empty_value, unreadable
+(errors); wrong_value_type, missing_language, near_miss (warnings). A shell is complete
+for a template when its submodels of it have no error.
+
+Exit codes: 0 no finding is an error, 1 some finding is an error (the summary or file is
+written first), 2 bad usage or an unknown template, 4 no snapshot, 130 Ctrl-C.
+
+Examples:
+  aasmd audit --plant DEMO-01                                  # the summary
+  aasmd audit --plant DEMO-01 --type machine --template 'Digital Nameplate'
+  aasmd audit --plant DEMO-01 --csv > findings.csv             # every finding
+  aasmd audit --plant DEMO-01 --format xlsx --out findings.xlsx
+  aasmd audit --plant DEMO-01 --template-file my-template.json --template 'My Template'
+  aasmd audit --plant DEMO-01 --store postgres://db.example/plants --json")]
+pub struct AuditArgs {
+    #[command(flatten)]
+    pub shells: ShellsArg,
+    /// Judge by the templates of this name, or name and version (repeat for more);
+    /// default: all.
+    #[arg(long = "template", value_name = "NAME")]
+    pub templates: Vec<String>,
+    /// A template file of your own to judge by as well (repeat for more).
+    #[arg(long = "template-file", value_name = "FILE")]
+    pub template_files: Vec<PathBuf>,
+    /// A language multi-language texts must carry (repeat); default: those at least
+    /// half of the plant's texts carry.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub languages: Vec<String>,
+    /// text (a summary for people), csv (one row a finding), json (the verdict and
+    /// every finding) or xlsx (needs --out).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "csv", "json", "xlsx"])]
+    pub format: String,
+    /// The same as --format json.
+    #[arg(long, conflicts_with_all = ["format", "csv"])]
+    pub json: bool,
+    /// The same as --format csv.
+    #[arg(long, conflicts_with = "format")]
+    pub csv: bool,
+    /// The file to write (atomically); default: stdout (not for xlsx).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// How many groups of findings the summary lists.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
     #[command(flatten)]
     pub store: StoreArg,
 }

@@ -31,6 +31,8 @@ pub enum CliError {
     Model(#[from] aas_model::Error),
     #[error("{0} objects could not be read")]
     Unreadable(usize),
+    #[error("{errors} findings are errors, in {shells} shells")]
+    Findings { errors: usize, shells: usize },
 }
 
 /// Exit code for "cannot write the output" (an `--out` file, or stdout).

@@ -1,6 +1,7 @@
 //! `aasmd`: the AAS Master Data Browser's command line. Data goes to stdout, messages
 //! to stderr; exit codes are listed in `aasmd --help`.
 
+mod audit;
 mod cli;
 mod convert;
 mod crawl;
@@ -96,6 +97,7 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             store,
         } => snapshot::export(snapshot, format, &out, &store).await,
         cli::Command::Table(table) => table::run(&args.connection, &table),
+        cli::Command::Audit(audit) => audit::run(&args.connection, &audit).await,
         cli::Command::Query(q) => query::run(&args.connection, q).await,
     }
 }

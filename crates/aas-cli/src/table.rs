@@ -12,12 +12,16 @@ use crate::snapshot::{field, named_source, print, say_chosen, store_of};
 pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
     let store = store_of(&table.store)?;
     let source = named_source(args)?;
-    let chosen = store.chosen(table.snapshot, table.plant.as_deref(), source.as_deref())?;
-    if table.snapshot.is_none() {
+    let chosen = store.chosen(
+        table.shells.snapshot,
+        table.shells.plant.as_deref(),
+        source.as_deref(),
+    )?;
+    if table.shells.snapshot.is_none() {
         say_chosen("reading", &chosen);
     }
     if table.list_columns {
-        let (_, census) = store.census(chosen.id, table.asset_type)?;
+        let (_, census) = store.census(chosen.id, table.shells.asset_type)?;
         let lines: Vec<String> = census
             .columns
             .iter()
@@ -40,12 +44,12 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
     let columns = match table.columns.is_empty() {
         false => table.columns.clone(),
         true => store
-            .census(chosen.id, table.asset_type)?
+            .census(chosen.id, table.shells.asset_type)?
             .1
             .default_columns(),
     };
     let query = Query {
-        asset_type: table.asset_type,
+        asset_type: table.shells.asset_type,
         columns,
         languages: table.languages.clone(),
     };
@@ -70,7 +74,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         view.rows.len(),
         built.shells.len()
     );
-    let about = aas_app::table_about(&info, table.asset_type);
+    let about = aas_app::about_snapshot(&info, table.shells.asset_type);
     let bytes =
         aas_table::render(&built, &view, &about, table.format).map_err(aas_app::Error::from)?;
     match &table.out {

@@ -8,31 +8,7 @@ use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
-use support::{aasmd_with_store, temp_dir, Sandbox};
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).expect("UTF-8")
-}
-
-/// A store with one complete snapshot of the demo plant, and the config to reach it.
-fn snapshot_of_demo(name: &str) -> (Sandbox, std::path::PathBuf, std::path::PathBuf) {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
-    let dir = temp_dir(name);
-    let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
-    ok(&aasmd_with_store(
-        &config,
-        &store,
-        &["snapshot", "take", "--plant", "DEMO-01"],
-    ));
-    (sandbox, config, store)
-}
+use support::{aasmd_with_store, ok, snapshot_of_demo};
 
 fn table(config: &Path, store: &Path, args: &[&str]) -> Output {
     let mut all = vec!["table", "--plant", "DEMO-01"];

@@ -1,7 +1,7 @@
 //! `aasmd store init|migrate` and the snapshot commands on a team store (a real
 //! PostgreSQL server made for the test, as in aas-snapshot's tests): the writer role
-//! makes the tables and takes; a reader role lists, searches and exports, and is told
-//! why it cannot take or remove, with exit code 4. No message shows a password.
+//! makes the tables and takes; a reader role lists, searches, exports and audits, and
+//! is told why it cannot take or remove, with exit code 4. No message shows a password.
 
 #[path = "../../aas-snapshot/tests/support/cluster.rs"]
 mod cluster;
@@ -84,6 +84,18 @@ fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
     let out = aasmd_with_store(&config, &reader, &export);
     assert!(out.status.success(), "{}", said(&out, &cluster));
     assert!(std::fs::metadata(&out_file).expect("exported").len() > 1000);
+    // The reader audits the team store's snapshot as a file's: the demo's gaps, exit 1.
+    let audit = ["audit", "--plant", "DEMO-01", "--json"];
+    let out = aasmd_with_store(&config, &reader, &audit);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out, &cluster));
+    let audited: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(audited["verdict"]["shells"], 21, "{}", audited["verdict"]);
+    assert_eq!(
+        audited["about"]["source"]
+            .as_str()
+            .map(|s| s.starts_with(&format!("snapshot {id} "))),
+        Some(true)
+    );
 
     for refused in [&take[..], &["snapshot", "rm", &id]] {
         let out = aasmd_with_store(&config, &reader, refused);

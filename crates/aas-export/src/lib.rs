@@ -5,6 +5,7 @@
 //! in memory, a snapshot in the store) one answer at a time, and writes through one
 //! writer that never leaves half a file ([`write_atomically`]).
 
+mod about;
 mod answers;
 mod convert;
 mod format;
@@ -16,12 +17,13 @@ mod v3;
 use aas_model::FileError;
 use std::path::PathBuf;
 
+pub use about::About;
 pub use answers::{listed_shells, text as answer_text, Answers, Listed, ListedShell, Visit};
 pub use convert::convert;
 pub use format::{export, Format};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
-pub use spreadsheet::SafeCsv;
+pub use spreadsheet::{excel_text, SafeCsv};
 
 /// Why an export (or an atomic write) failed.
 #[derive(Debug, thiserror::Error)]

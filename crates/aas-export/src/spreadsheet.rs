@@ -3,8 +3,12 @@
 //! Google Sheets; server strings could then run one on the user's machine (OWASP "CSV
 //! injection"). Every CSV the project writes goes through [`SafeCsv`], which puts a
 //! `'` before such a cell, unless the cell is a plain number (`-12.5` stays a number).
+//! The XLSX writers cut texts to what an Excel cell holds ([`excel_text`]).
 
 use std::borrow::Cow;
+
+/// Excel's longest text in a cell, in UTF-16 units.
+const MAX_TEXT: usize = 32_767;
 
 /// A CSV writer whose every cell is [`neutralised`].
 #[derive(Debug)]
@@ -26,6 +30,19 @@ impl<W: std::io::Write> SafeCsv<W> {
     pub fn into_inner(self) -> std::io::Result<W> {
         self.0.into_inner().map_err(|e| e.into_error())
     }
+}
+
+/// `text`, cut to what an Excel cell can hold (a longer one, a long Blob or file path,
+/// would make the whole workbook refused).
+pub fn excel_text(text: &str) -> &str {
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > MAX_TEXT {
+            return &text[..i];
+        }
+    }
+    text
 }
 
 /// `cell` as a spreadsheet will show it, never run it.

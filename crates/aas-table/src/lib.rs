@@ -4,7 +4,6 @@
 //! A table is built from any source of answers ([`aas_export::Answers`]: a snapshot in
 //! either store, or a crawl held in memory), one shell's submodels at a time.
 
-mod about;
 mod build;
 mod cell;
 mod census;
@@ -16,7 +15,7 @@ mod view;
 mod write;
 mod xlsx;
 
-pub use about::About;
+pub use aas_export::About;
 pub use build::{build, Query, Shell, Table, TableColumn};
 pub use cell::{Cell, Date, Typed};
 pub use census::{census, Census, Offered};

@@ -9,11 +9,11 @@ use std::str::FromStr;
 use aas_export::{write_atomically, SafeCsv};
 use serde_json::{json, Value};
 
-use crate::about::About;
 use crate::build::Table;
 use crate::cell::{Cell, Typed};
 use crate::view::View;
 use crate::{Error, Result};
+use aas_export::About;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFormat {

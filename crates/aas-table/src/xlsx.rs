@@ -6,14 +6,12 @@
 
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
-use crate::about::About;
 use crate::build::Table;
 use crate::cell::{Cell, Date, Typed};
 use crate::view::View;
 use crate::Result;
+use aas_export::{excel_text as clipped, About};
 
-/// Excel's longest text in a cell, in UTF-16 units.
-const MAX_TEXT: usize = 32_767;
 /// The rows measured for a column's width.
 const MEASURED: usize = 1000;
 
@@ -93,18 +91,6 @@ fn excel_date(d: &Date) -> Option<ExcelDateTime> {
         None => Some(date),
         Some((h, m, s, ms)) => date.and_hms_milli(u16::from(h), m, s, ms).ok(),
     }
-}
-
-/// `text`, cut to what a cell can hold (a long Blob or file path would refuse the file).
-fn clipped(text: &str) -> &str {
-    let mut units = 0;
-    for (i, c) in text.char_indices() {
-        units += c.len_utf16();
-        if units > MAX_TEXT {
-            return &text[..i];
-        }
-    }
-    text
 }
 
 fn about_sheet(

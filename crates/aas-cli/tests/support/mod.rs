@@ -101,7 +101,6 @@ pub fn crawl(config: &Path, args: &[&str]) -> (Child, Receiver<String>) {
     (child, lines)
 }
 
-/// A fresh directory under the system's temp dir.
 /// `aasmd --config CONFIG ARGS` with the snapshot store `store` (a file or a URL).
 pub fn aasmd_with_store(config: &Path, store: impl AsRef<OsStr>, args: &[&str]) -> Output {
     Command::new(AASMD)
@@ -113,6 +112,40 @@ pub fn aasmd_with_store(config: &Path, store: impl AsRef<OsStr>, args: &[&str]) 
         .expect("aasmd runs")
 }
 
+/// A store with one complete snapshot of the sandbox's demo plant, and the config to
+/// reach the sandbox.
+pub fn snapshot_of_demo(name: &str) -> (Sandbox, PathBuf, PathBuf) {
+    snapshot_of_sandbox(name, &[])
+}
+
+/// [`snapshot_of_demo`] of `aasmd sandbox ARGS` (`--demo N`: a larger plant).
+pub fn snapshot_of_sandbox(name: &str, args: &[&str]) -> (Sandbox, PathBuf, PathBuf) {
+    let mut all = vec!["--addr", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let sandbox = Sandbox::start(&all);
+    let dir = temp_dir(name);
+    let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
+    sandbox.write_config(&config);
+    ok(&aasmd_with_store(
+        &config,
+        &store,
+        &["snapshot", "take", "--plant", "DEMO-01"],
+    ));
+    (sandbox, config, store)
+}
+
+/// The stdout of a command that must have succeeded.
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).expect("UTF-8")
+}
+
+/// A fresh directory under the system's temp dir.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "aasmd-{name}-{}-{}",

@@ -1,15 +1,16 @@
-//! What a table file says it was made from.
+//! What a file made from a plant's answers says it was made from (the plant table's
+//! and the template audit's files carry it).
 
 use serde::Serialize;
 
-/// What a table was made from, written beside it.
+/// What a file was made from, written in it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct About {
     /// `snapshot 7 (profile)` or the live service.
     pub source: String,
     pub plant: String,
-    /// The asset type shown, or `all`.
+    /// The asset type shown (or audited), or `all`.
     pub asset_type: String,
     /// When the data was taken (a snapshot's time), RFC 3339.
     pub taken_at: String,

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Issue 28's figures: `aasmd audit` over one snapshot of a --demo N plant (release
+# build), time and peak memory (GNU time): the text summary, and every finding written
+# as CSV, JSON and XLSX, each ROUNDS times, interleaved. The demo's seeded gaps make
+# error findings, so each run exits 1 (expected here).
+# Usage: bench/audit.sh [ASSETS] [ROUNDS]   (defaults 30000 and 3); prints a Markdown table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+assets=${1:-30000}
+rounds=${2:-3}
+source bench/common.sh
+cargo build --release -p aas-cli >&2
+work=$(mktemp -d)
+trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+start_sandbox "$work" "$assets"
+export AASMD_STORE=$work/store.sqlite3 XDG_DATA_HOME=$work/data
+"$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
+kill $sandbox_pid
+declare -A secs kbs
+for r in $(seq "$rounds"); do
+  for what in text csv json xlsx; do
+    case $what in
+      text) args=() ;;
+      *) args=(--format "$what" --out "$work/findings.$what") ;;
+    esac
+    # GNU time says "Command exited with non-zero status 1" first: the figures are last.
+    read -r s kb < <(run "$what" "$aasmd" audit --snapshot 1 "${args[@]}" | tail -1)
+    secs[$what]+="$s "; kbs[$what]+="$kb "
+  done
+done
+sed 's/^/    /' "$work/text.out" >&2
+median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "| aasmd audit ($assets assets, $(nproc) cores, $(date -u +%F)) | seconds (each run) | median s | peak MB (max) |"
+echo "|---|---|---|---|"
+for what in text csv json xlsx; do
+  peak=$(printf '%s\n' ${kbs[$what]} | sort -n | tail -1)
+  printf '| %s | %s| %s | %d |\n' "$what" "${secs[$what]}" "$(median "${secs[$what]}")" $((peak / 1024))
+done
