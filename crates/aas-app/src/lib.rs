@@ -28,6 +28,7 @@ mod service;
 mod session;
 mod snapshot_copy;
 mod snapshot_place;
+mod snapshot_ref;
 mod snapshot_store;
 mod snapshots;
 mod source;
@@ -57,7 +58,7 @@ pub use profiles::{
     APP_IDENTIFIER,
 };
 pub use session::{ProfileView, Session, DEMO_PROFILE};
-pub use snapshot_place::{Place, PlacedSnapshot, SnapshotRef};
+pub use snapshot_ref::{Place, PlacedSnapshot, SnapshotRef};
 pub use snapshot_store::{
     ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken, DEFAULT_KEEP,
 };
