@@ -31,6 +31,7 @@ mod service;
 mod session;
 mod snapshot_copy;
 mod snapshot_place;
+mod snapshot_ref;
 mod snapshot_store;
 mod snapshots;
 mod source;
@@ -63,7 +64,7 @@ pub use profiles::{
     APP_IDENTIFIER,
 };
 pub use session::{ProfileView, Session, DEMO_PROFILE};
-pub use snapshot_place::{Place, PlacedSnapshot, SnapshotRef};
+pub use snapshot_ref::{Place, PlacedSnapshot, SnapshotRef};
 pub use snapshot_store::{
     about_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken,
     DEFAULT_KEEP,

@@ -15,7 +15,7 @@ use aas_table::{
 use serde::{Deserialize, Serialize};
 
 use crate::open_table::{KeptCensus, OpenTable};
-use crate::snapshot_place::placed;
+use crate::snapshot_ref::placed;
 use crate::{
     about_snapshot, lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore,
 };

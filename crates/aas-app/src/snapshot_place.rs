@@ -1,51 +1,15 @@
 //! Where a snapshot lives: this computer's snapshot file, or the team's store (a
-//! PostgreSQL database the preferences name, its password in the OS keychain). Ids are
-//! each store's own, so the page names a snapshot by both: `{"store": "team", "id": 7}`.
+//! PostgreSQL database the preferences name, its password in the OS keychain), and which
+//! snapshot a request means.
 
 use std::sync::Arc;
 
-use aas_snapshot::SnapshotInfo;
-use serde::{Deserialize, Serialize};
-
 use aas_client::Secret;
 
-use crate::{lock, App, Error, Keychain, Result, SnapshotStore};
-
-/// The store a snapshot is in.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Place {
-    /// The snapshot file on this computer.
-    #[default]
-    Here,
-    /// The team store.
-    Team,
-}
-
-/// A snapshot as the page names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SnapshotRef {
-    #[serde(default)]
-    pub store: Place,
-    pub id: i64,
-}
-
-/// A snapshot's record and the store it is in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PlacedSnapshot {
-    #[serde(flatten)]
-    pub info: SnapshotInfo,
-    pub store: Place,
-}
-
-impl PlacedSnapshot {
-    pub fn at(&self) -> SnapshotRef {
-        SnapshotRef {
-            store: self.store,
-            id: self.info.id,
-        }
-    }
-}
+use crate::snapshot_ref::placed;
+use crate::{
+    lock, App, Error, Keychain, Place, PlacedSnapshot, Result, SnapshotRef, SnapshotStore,
+};
 
 impl App {
     /// The store at `place`; the team's as the preferences name it, with its password
@@ -123,8 +87,4 @@ impl App {
             chosen => Ok((Arc::clone(&self.store), placed(chosen?, Place::Here))),
         }
     }
-}
-
-pub(crate) fn placed(info: SnapshotInfo, store: Place) -> PlacedSnapshot {
-    PlacedSnapshot { info, store }
 }

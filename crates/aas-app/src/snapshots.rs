@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::content::SaveAs;
 use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
-use crate::snapshot_place::placed;
+use crate::snapshot_ref::placed;
 use crate::{
     App, ChangesView, CrawlSummary, Error, ErrorKind, MovedAside, Place, PlacedSnapshot, Result,
     SearchAnswer, SnapshotRef,
