@@ -29,7 +29,6 @@ for r in $(seq "$rounds"); do
   done
 done
 sed 's/^/    /' "$work/text.out" >&2
-median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "| aasmd audit ($assets assets, $(nproc) cores, $(date -u +%F)) | seconds (each run) | median s | peak MB (max) |"
 echo "|---|---|---|---|"
 for what in text csv json xlsx; do

@@ -1,4 +1,4 @@
-# What bench/snapshot.sh and bench/team-store.sh share (sourced, not run): the release
+# What the bench scripts share (sourced, not run): the release
 # aasmd, a sandbox of a generated plant, timing a command, the search queries, changing
 # 1% of the machines, percentiles, and a throwaway PostgreSQL server.
 # Each script sets `work` (a temporary folder) before calling these.
@@ -19,6 +19,9 @@ start_sandbox() {
   for _ in $(seq 6000); do [ -s "$dir/line.json" ] && return; sleep 0.1; done
   echo "the sandbox did not start" >&2; return 1
 }
+
+# median "N N N": the middle of the numbers.
+median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 # run NAME COMMAND...: prints "seconds peak-kB" of COMMAND (GNU time); its stdout in
 # $work/NAME.out.

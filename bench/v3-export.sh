@@ -6,32 +6,25 @@
 # the table gives each run and the V3/V2 ratio of the medians.
 # Usage: bench/v3-export.sh [ASSETS] [ROUNDS]   (defaults 100000 and 3)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 assets=${1:-100000}
 rounds=${2:-3}
-target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
+source bench/common.sh
 cargo build --release -p aas-cli >&2
-aasmd=$target/release/aasmd
 work=$(mktemp -d)
-trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
-"$aasmd" sandbox --demo "$assets" >"$work/line.json" 2>/dev/null &
-pid=$!
-# A 100,000-asset plant takes minutes to generate.
-for _ in $(seq 6000); do [ -s "$work/line.json" ] && break; sleep 0.1; done
+trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+# A 100,000-asset plant takes minutes to generate (start_sandbox waits up to 10).
+start_sandbox "$work" "$assets"
 export AASMD_STORE=$work/store.sqlite3
 "$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
-kill $pid
-run() { # FORMAT FILE: "seconds peak-kB"
-  /usr/bin/time -f "%e %M" -o "$work/time" "$aasmd" export --snapshot 1 --format "$1" --out "$work/$2" 2>/dev/null
-  cat "$work/time"
-}
+kill $sandbox_pid
 declare -A secs kbs
 for r in $(seq "$rounds"); do
   for f in env v3-env v3-aasx; do
-    read -r s kb < <(run "$f" "out-$f")
+    read -r s kb < <(run "$f" "$aasmd" export --snapshot 1 --format "$f" --out "$work/out-$f")
     secs[$f]+="$s "; kbs[$f]+="$kb "
   done
 done
-median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 env_s=$(median "${secs[env]}")
 echo "| format ($assets assets, $(nproc) cores, $(date -u +%F)) | seconds (each run) | median s | × env | peak MB (max) | file MB |"
 echo "|---|---|---|---|---|---|"

@@ -104,12 +104,8 @@ fn verdict_sheet(sheet: &mut Worksheet, audit: &Audit, bold: &Format) -> Result<
 
 fn about_sheet(sheet: &mut Worksheet, audit: &Audit, about: &About, bold: &Format) -> Result<()> {
     sheet.set_name("About")?;
-    let facts = [
-        ("Source", about.source.clone()),
-        ("Plant", about.plant.clone()),
-        ("Asset type", about.asset_type.clone()),
-        ("Taken at", about.taken_at.clone()),
-        ("Written at", about.written_at.clone()),
+    let mut facts = about.facts();
+    facts.extend([
         ("Shells", audit.verdict.shells.to_string()),
         (
             "Without a known template",
@@ -124,7 +120,7 @@ fn about_sheet(sheet: &mut Worksheet, audit: &Audit, about: &About, bold: &Forma
                 false => "no".into(),
             },
         ),
-    ];
+    ]);
     for (row, (name, value)) in (0u32..).zip(facts) {
         sheet.write_string_with_format(row, 0, name, bold)?;
         sheet.write_string(row, 1, excel_text(&value))?;

@@ -17,3 +17,16 @@ pub struct About {
     /// When the file was written, RFC 3339.
     pub written_at: String,
 }
+
+impl About {
+    /// Each fact with its name, as a file's About sheet lists them.
+    pub fn facts(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("Source", self.source.clone()),
+            ("Plant", self.plant.clone()),
+            ("Asset type", self.asset_type.clone()),
+            ("Taken at", self.taken_at.clone()),
+            ("Written at", self.written_at.clone()),
+        ]
+    }
+}

@@ -101,14 +101,8 @@ fn about_sheet(
     bold: &Format,
 ) -> std::result::Result<(), XlsxError> {
     sheet.set_name("About")?;
-    let facts = [
-        ("Source", about.source.clone()),
-        ("Plant", about.plant.clone()),
-        ("Asset type", about.asset_type.clone()),
-        ("Taken at", about.taken_at.clone()),
-        ("Written at", about.written_at.clone()),
-        ("Rows", view.rows.len().to_string()),
-    ];
+    let mut facts = about.facts();
+    facts.push(("Rows", view.rows.len().to_string()));
     for (row, (name, value)) in (0u32..).zip(facts) {
         sheet.write_string_with_format(row, 0, name, bold)?;
         sheet.write_string(row, 1, clipped(&value))?;
