@@ -235,3 +235,25 @@ export const arrangeTable = (sort, filters) => tableAsk({ what: 'arrange', sort,
 export const tableRows = (start, count) => tableAsk({ what: 'rows', start, count });
 /** Asks where to save the table as shown in `format` (xlsx|csv|json); the path, or null if cancelled. */
 export const exportTable = (format) => localCall('export_table', { format });
+
+// The template audit (the Quality tab): made from a snapshot on the Rust side and kept
+// there while the tab shows it.
+/**
+ * Audits `{plant, snapshot, asset_type, languages}` (snapshot null: the plant's newest
+ * complete one; asset_type null: every type; languages []: those the plant uses), with
+ * `onProgress({shells_done, shells})`; Cancel is cancelJob. Resolves to the summary:
+ * `{snapshot, asset_type, shells, without_template, partial, languages, errors,
+ * shells_with_errors, warnings, templates: [{title, origin, shells, complete,
+ * near_misses}], groups: [{group, template, template_path, kind, severity, rule,
+ * findings, shells}]}`.
+ */
+export const auditPlant = (request, onProgress) =>
+  localCall('audit_plant', { request: { ...request, snapshot: snapshotRef(request.snapshot) }, onProgress: progressChannel(onProgress) });
+/**
+ * Gaps `start..start + count` of group `group`: `{group, total, gaps: [{aas_id, id_short,
+ * asset_type, submodel, open, named, path, kind, severity, rule, seen}]}`; `open`: the
+ * idShorts below the submodel down to the node to show, `named`: the element missing there.
+ */
+export const auditGroup = (group, start, count) => localCall('audit_group', { group, start, count });
+/** Asks where to save the findings as `format` (xlsx|csv|json); the path, or null if cancelled. */
+export const exportAudit = (format) => localCall('export_audit', { format });

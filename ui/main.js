@@ -25,6 +25,8 @@ import { initPlantSearch } from './plant-search.js';
 import { initSnapshotsDialog } from './snapshots.js';
 import { initChanges } from './changes.js';
 import { initPlantTable } from './plant-table.js';
+import { initQuality } from './quality.js';
+import { gapNote } from './quality-model.js';
 import { initOfflineOffer, initSnapshotBanner } from './snapshot-banner.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +34,7 @@ const $ = (id) => document.getElementById(id);
 const tree = new TreeView($('tree-viewport'), $('tree'), {
   onSelect: (node) => {
     showDetails($('details'), $('raw-json'), node, tree);
+    showGapNote(node);
     showCurl(node);
     if (node.json) showShellJson(node);
   },
@@ -61,7 +64,23 @@ async function showShellJson(node) {
     node.json = ask; // asked again next time; the details show what the list said
     return;
   }
-  if (tree.selected === node) showDetails($('details'), $('raw-json'), node, tree);
+  if (tree.selected === node) {
+    showDetails($('details'), $('raw-json'), node, tree);
+    showGapNote(node);
+  }
+}
+
+// A gap of the Quality tab opened in the tree: its node, and what the details pane says of it.
+let openedGap = null;
+
+/** Names the gap opened on `node` above its details (what is missing, or wrong there). */
+function showGapNote(node) {
+  if (openedGap?.node !== node) return;
+  const note = document.createElement('p');
+  note.className = 'gap-note';
+  note.setAttribute('role', 'note');
+  note.textContent = openedGap.text;
+  $('details').prepend(note);
 }
 
 // Nodes read from `source` (api.liveSource or api.snapshotSource). A snapshot's nodes
@@ -126,6 +145,7 @@ async function selectPlant(plant, types) {
   remember(prefs, active.name, { plant });
   parts.takeAndExport.reset();
   readSnapshots();
+  if (!$('quality').hidden) parts.quality.show(); // the audit follows the plant and snapshot shown
   // A slow answer from an earlier choice (live lists waiting out a stopped service)
   // must not overwrite the counts of the lists asked since.
   const asked = lists;
@@ -183,7 +203,7 @@ async function selectType(type) {
 }
 
 function initTabs() {
-  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table']];
+  const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table'], ['tab-quality', 'quality']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
       for (const [t, p] of tabs) {
@@ -191,6 +211,7 @@ function initTabs() {
         $(p).hidden = p !== panelId;
       }
       if (panelId === 'table') parts.table?.show();
+      if (panelId === 'quality') parts.quality?.show();
     });
   }
 }
@@ -246,6 +267,7 @@ async function typeHolding(aasId) {
 /**
  * Shows the node at `{aasId, assetType, submodel, path}` in the tree on screen: its
  * asset type chosen, its ancestors expanded (loaded as needed), the node selected.
+ * Resolves to the node, or null when it is not in the tree (the status bar says so).
  */
 async function openAt({ aasId, assetType, submodel, path }) {
   const type = lists.has(assetType) ? assetType : await typeHolding(aasId);
@@ -255,9 +277,21 @@ async function openAt({ aasId, assetType, submodel, path }) {
   if (!node) {
     const where = browsing ? snapshotName(browsing) : 'the live data';
     say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);
-    return;
+    return null;
   }
   await tree.show(node);
+  return node;
+}
+
+/** Shows a gap of snapshot `audited` in the tree (browsing that snapshot), named in the details pane. */
+async function openGap(gap, audited) {
+  if (!sameSnapshot(browsing, audited)) await browse(audited);
+  $('tab-details').click();
+  openedGap = null;
+  const node = await openAt({ aasId: gap.aas_id, assetType: gap.asset_type, submodel: gap.submodel, path: gap.open });
+  if (!node) return;
+  openedGap = { node, text: gapNote(gap) };
+  showGapNote(node);
 }
 
 /** The selected node's request as curl (placeholders only, never a token). */
@@ -348,6 +382,7 @@ async function applyProfile(info) {
   $('raw-json').textContent = '';
   $('curl').textContent = '';
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
+  parts.quality.reset();
   const plantCode = pick(recall(prefs, info.name).plant, info.plants);
   plant.value = plantCode ?? '';
   if (plantCode) await selectPlant(plantCode, info.asset_types);
@@ -447,6 +482,16 @@ async function start() {
         return openAt(at);
       },
     },
+  );
+  parts.quality = initQuality(
+    {
+      type: $('quality-type'), run: $('quality-run'), bar: $('quality-bar'), cancel: $('quality-cancel'),
+      status: $('quality-status'), verdict: $('quality-verdict'), groups: $('quality-groups'),
+      groupsViewport: $('quality-groups-viewport'), gaps: $('quality-gaps'), gapsViewport: $('quality-gaps-viewport'),
+      gapsTitle: $('quality-gaps-title'), more: $('quality-gaps-more'), exportXlsx: $('quality-export-xlsx'),
+      exportCsv: $('quality-export-csv'), exportJson: $('quality-export-json'),
+    },
+    { plant: () => currentPlant, snapshot: () => browsing, assetTypes: () => active?.asset_types ?? [], open: openGap },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));

@@ -8,6 +8,7 @@ mod commands;
 mod error;
 mod file_dialogs;
 mod preferences;
+mod quality_commands;
 mod snapshot_commands;
 
 fn main() {
@@ -80,6 +81,9 @@ fn main() {
             snapshot_commands::export_snapshot,
             snapshot_commands::table,
             snapshot_commands::export_table,
+            quality_commands::audit_plant,
+            quality_commands::audit_group,
+            quality_commands::export_audit,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -49,8 +49,8 @@ pub use export_job::{ExportRequest, ExportSummary};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use plant_audit::{
-    audit_templates, user_templates_dir, AuditRequest, AuditSummary, Gap, GroupLine, GroupPage,
-    PlantAudit, TemplateLine,
+    audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
+    GroupPage, PlantAudit, TemplateLine,
 };
 pub use plant_table::{
     ColumnChoice, ShownCell, ShownRow, TableAnswer, TableAsk, TableRequest, TableShape,

@@ -8,13 +8,14 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub use aas_audit::Progress as AuditProgress;
 use aas_audit::{Audit, Finding, Kind, Languages, Options, Progress, Severity, Templates};
 use aas_model::AssetType;
-use aas_snapshot::SnapshotInfo;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::{about_snapshot, app_data_dir, Error, Result, SnapshotStore};
+use crate::snapshot_ref::placed;
+use crate::{about_snapshot, app_data_dir, Error, PlacedSnapshot, Result, SnapshotStore};
 
 /// An audit the page (or `aasmd audit`) asks for.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -70,7 +71,7 @@ pub fn audit_templates(user_dir: &Path, files: &[PathBuf]) -> Result<Templates> 
 /// An audit of a snapshot: what it read and what it found.
 #[derive(Debug)]
 pub struct PlantAudit {
-    pub snapshot: SnapshotInfo,
+    pub snapshot: PlacedSnapshot,
     pub asset_type: Option<AssetType>,
     pub audit: Audit,
 }
@@ -87,7 +88,8 @@ impl SnapshotStore {
         cancel: &CancellationToken,
         on_progress: impl Fn(Progress) + Send + 'static,
     ) -> Result<PlantAudit> {
-        let (store, cancel) = (SnapshotStore::at(self.path().to_owned()), cancel.clone());
+        // A team store's password too: a reader of the file alone could not log in.
+        let (store, cancel, place) = (self.another(), cancel.clone(), self.place());
         tokio::task::spawn_blocking(move || {
             let (snapshot, audit) = store.read(|store| {
                 store.with_answers(id, |info, answers| {
@@ -100,7 +102,7 @@ impl SnapshotStore {
                 })
             })?;
             Ok(PlantAudit {
-                snapshot,
+                snapshot: placed(snapshot, place),
                 asset_type: options.asset_type,
                 audit: audit?,
             })
@@ -113,7 +115,7 @@ impl SnapshotStore {
 /// What a view shows of an audit first.
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditSummary {
-    pub snapshot: SnapshotInfo,
+    pub snapshot: PlacedSnapshot,
     pub asset_type: Option<AssetType>,
     /// Shells audited.
     pub shells: usize,
@@ -260,7 +262,7 @@ impl PlantAudit {
 
     /// The findings as a file of `format`, saying which snapshot they were found in.
     pub fn render(&self, format: aas_audit::Format) -> Result<Vec<u8>> {
-        let about = about_snapshot(&self.snapshot, self.asset_type);
+        let about = about_snapshot(&self.snapshot.info, self.asset_type);
         Ok(self.audit.render(format, &about)?)
     }
 

@@ -16,8 +16,8 @@ const MAX_GAPS_ASKED: usize = 1000;
 impl App {
     /// Audits the snapshot `request` names (else the plant's newest complete one, see
     /// [`App::snapshot`]) against the built-in templates, the user's own folder and
-    /// the files named; `on_progress` after each shell (on the audit's thread), Cancel
-    /// as for the other jobs. The audit is kept for [`App::audit_group`] and
+    /// the files named; `on_progress` at each hundredth of the shells (on the audit's
+    /// thread: a page need not hear of each of 10,000), Cancel as for the other jobs. The audit is kept for [`App::audit_group`] and
     /// [`App::export_audit`].
     pub async fn audit(
         &self,
@@ -33,7 +33,13 @@ impl App {
                 templates,
                 request.options(),
                 &job.cancel,
-                on_progress,
+                move |p: Progress| {
+                    if p.shells_done.is_multiple_of((p.shells / 100).max(1))
+                        || p.shells_done == p.shells
+                    {
+                        on_progress(p);
+                    }
+                },
             )
             .await?;
         let summary = audited.summary();
@@ -61,6 +67,7 @@ impl App {
         let plant = (lock(&self.audit).as_ref())
             .ok_or_else(no_audit)?
             .snapshot
+            .info
             .plant
             .clone();
         let save_as = SaveAs {

@@ -16,7 +16,7 @@ use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::{lock, snapshot_store_path, Error, Result};
+use crate::{lock, snapshot_store_path, Error, Place, Result};
 use aas_model::FileError;
 
 /// How many complete snapshots of a plant and source are kept when nobody said.
@@ -96,6 +96,15 @@ impl SnapshotStore {
         }
     }
 
+    /// The same store with a reader of its own (a long read on another thread leaves
+    /// this one's reader to the searches meanwhile).
+    pub(crate) fn another(&self) -> Self {
+        SnapshotStore {
+            password: self.password.clone(),
+            ..Self::at(self.path.clone())
+        }
+    }
+
     /// Opens the store (its password put into the URL for this connection only).
     fn open(&self, access: Access) -> aas_snapshot::Result<Store> {
         Store::open(&self.address(), access)
@@ -114,6 +123,14 @@ impl SnapshotStore {
     /// The store in the app's data folder, shared with `aasmd`.
     pub fn app_default() -> Result<Self> {
         Ok(Self::at(snapshot_store_path()?))
+    }
+
+    /// A team store (a URL) or this computer's file.
+    pub fn place(&self) -> Place {
+        match self.path.to_str().is_some_and(aas_snapshot::is_url) {
+            true => Place::Team,
+            false => Place::Here,
+        }
     }
 
     pub fn path(&self) -> &Path {

@@ -45,7 +45,7 @@ async fn the_demo_plants_audit_and_each_gap_opened_in_the_tree() {
         .await
         .expect("audited");
     assert_eq!(
-        summary.snapshot.id, taken.snapshot.id,
+        summary.snapshot.info.id, taken.snapshot.id,
         "the newest complete one"
     );
     assert_eq!(summary.shells, 21);
@@ -72,7 +72,7 @@ async fn the_demo_plants_audit_and_each_gap_opened_in_the_tree() {
 
     let source = Source::Snapshot(aas_app::SnapshotRef {
         store: aas_app::Place::Here,
-        id: summary.snapshot.id,
+        id: summary.snapshot.info.id,
     });
     let mut kinds = std::collections::BTreeSet::new();
     for group in &summary.groups {

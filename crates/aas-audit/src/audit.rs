@@ -4,6 +4,7 @@
 use aas_client::{NodeLevel, NodePath};
 use aas_export::Answers;
 use aas_model::{parse_list, AssetType, Reference, Submodel};
+use serde::Serialize;
 
 use crate::finding::Strings;
 use crate::judge::Judge;
@@ -27,7 +28,7 @@ pub struct Options {
 }
 
 /// How far an audit is, after each shell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Progress {
     pub shells_done: usize,
     pub shells: usize,

@@ -119,10 +119,10 @@ fn text(s: &AuditSummary, top: usize) -> String {
     let shells = |n: usize| shells(n, s.asset_type);
     let mut out = format!(
         "Snapshot {} of {} ({}, taken {}): {} {} audited, {} without a known template{}\n",
-        s.snapshot.id,
-        field(&s.snapshot.plant),
-        field(&s.snapshot.source),
-        s.snapshot.taken_at,
+        s.snapshot.info.id,
+        field(&s.snapshot.info.plant),
+        field(&s.snapshot.info.source),
+        s.snapshot.info.taken_at,
         thousands(s.shells),
         shells(s.shells),
         thousands(s.without_template),
