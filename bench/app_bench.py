@@ -426,13 +426,13 @@ def take_snapshot(w):
     return time.monotonic() - t0, w.wd.text_content("#load-text")
 
 
-def take_outside(aasmd, w, line):
-    """`aasmd snapshot take` of BENCH_PLANT as the window's Bench profile, into its store:
+def take_outside(aasmd, w, line, plant=BENCH_PLANT):
+    """`aasmd snapshot take` of `plant` as the window's Bench profile, into its store:
     the app lists it as the profile's. Its line (`id`, `shells`…) and its time (s)."""
     env = dict(os.environ, XDG_DATA_HOME=w.data_home, AASMD_CLIENT_SECRET=line["client_secret"],
                AASMD_USER_TOKEN=line["user_token"])
     t0 = time.monotonic()
-    out = subprocess.run([aasmd, "--profile", "Bench", "snapshot", "take", "--plant", BENCH_PLANT],
+    out = subprocess.run([aasmd, "--profile", "Bench", "snapshot", "take", "--plant", plant],
                          env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(out), time.monotonic() - t0
 

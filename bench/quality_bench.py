@@ -1,0 +1,71 @@
+"""The Quality view's time and memory (issue 28): a snapshot of a --demo plant of
+QUALITY_ASSETS assets (default 10,000) taken outside a fresh window of the release app,
+then the Quality tab asked for: from the click to the frame that paints the verdict and
+the groups of findings, first and again (Audit again); memory (PSS of the app's process
+tree) over the same window's idle figure on the demo profile and over the figure just
+before asking.
+
+Run by bench/quality.sh (under Xvfb, in a D-Bus session with a fresh GNOME Keyring).
+Environment: AAS_BROWSER_BIN, AASMD_BIN (release builds), QUALITY_ASSETS, QUALITY_RUNS
+(timings, default 3).
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+
+from app_bench import MB, Window, first_rows_ms, machine_line, median, settled_pss, take_outside, time_until, use_bench_profile
+
+TARGET_MS = 2000
+TARGET_EXTRA_MB = 80
+PAINTED = ("document.getElementById('quality-status').textContent.includes('audited')"
+           " && document.querySelector('#quality-groups tr') && document.querySelector('#quality-gaps tr')")
+
+
+def main():
+    app, aasmd = os.environ["AAS_BROWSER_BIN"], os.environ["AASMD_BIN"]
+    assets = int(os.environ.get("QUALITY_ASSETS", "10000"))
+    runs = int(os.environ.get("QUALITY_RUNS", "3"))
+    os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="quality-bench-"))
+    sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = json.loads(sandbox.stdout.readline())
+    w = Window.open(app)
+    try:
+        first_rows_ms(w)
+        idle = settled_pss(w.pid)
+        use_bench_profile(w, line, "DEMO-01")
+        taken, take_s = take_outside(aasmd, w, line, "DEMO-01")
+        w.wd.click(w.wd.wait_for("#refresh"))  # the app reads the plant's snapshots again
+        w.poll("return !document.getElementById('refresh').disabled", what="the plant was not read again")
+        before = settled_pss(w.pid)
+        times = [time_until(w, "target.click();", PAINTED, "#tab-quality")]
+        for _ in range(runs - 1):
+            times.append(time_until(w, "target.click();", PAINTED, "#quality-run"))
+        after = settled_pss(w.pid)
+        status = w.wd.text_content("#quality-status")
+    finally:
+        w.close()
+        sandbox.terminate()
+        sandbox.wait(10)
+    extra = after - idle
+    rows = [
+        f"Quality view ({machine_line()}; a {taken['shells']:,}-shell snapshot of `aasmd sandbox --demo {assets}`,"
+        f" taken outside the app in {take_s:.0f} s)",
+        "",
+        "| what | measured | target | met |",
+        "|---|---|---|---|",
+        f"| asking (the tab, then Audit again) to the verdict and findings painted | {median(times):.0f} ms"
+        f" (median of {len(times)}: {', '.join(f'{t:.0f}' for t in times)}) | ≤ {TARGET_MS} ms"
+        f" | {'yes' if median(times) <= TARGET_MS else 'no'} |",
+        f"| memory after the audits | {after / MB:.1f} MB (idle + {extra / MB:.1f}; + {(after - before) / MB:.1f} over"
+        f" the window before asking) | ≤ idle + {TARGET_EXTRA_MB} MB | {'yes' if extra <= TARGET_EXTRA_MB * MB else 'no'} |",
+        "",
+        f"The view said: {status}",
+    ]
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
