@@ -15,7 +15,7 @@ import { plural } from './format.js';
 import { applyTheme, initTheme } from './theme.js';
 import { initDiagnostics } from './diagnostics.js';
 import { normalize } from './preferences.js';
-import { pick, recall, remember } from './view-memory.js';
+import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from './view-memory.js';
 import { initOffline } from './offline.js';
 import { findTarget, keysTo } from './reference-target.js';
 import { latestComplete, sameSnapshot, snapshotName, storeOf } from './snapshot-model.js';
@@ -178,10 +178,14 @@ async function firstNonEmpty(types) {
   return null;
 }
 
-async function selectType(type) {
+/** Shows the shells of `type`; `restoreTab`: with the tab left last for it (a user's choice of type). */
+async function selectType(type, restoreTab = true) {
   currentType = type;
   remember(prefs, active.name, { assetType: type });
-  if (!$('table').hidden) parts.table.show(); // the table follows the type chosen
+  // The tab left last for this plant and type, else the one on screen (the table follows the type).
+  const { tab } = recallTable(prefs, active.name, currentPlant, type);
+  if (restoreTab && tab && $(tab).hidden) $(`tab-${tab}`).click();
+  else if (!$('table').hidden) parts.table.show();
   for (const chip of document.querySelectorAll('.chip')) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
@@ -206,6 +210,7 @@ function initTabs() {
   const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table'], ['tab-quality', 'quality']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
+      if (active && currentPlant) rememberTable(prefs, active.name, currentPlant, currentType, { tab: panelId });
       for (const [t, p] of tabs) {
         $(t).setAttribute('aria-selected', String(t === tabId));
         $(p).hidden = p !== panelId;
@@ -271,7 +276,7 @@ async function typeHolding(aasId) {
  */
 async function openAt({ aasId, assetType, submodel, path }) {
   const type = lists.has(assetType) ? assetType : await typeHolding(aasId);
-  if (type && type !== currentType) await selectType(type);
+  if (type && type !== currentType) await selectType(type, false); // the tab asked for stays
   const shell = type && rootsByType.get(type)?.find((node) => node.data?.id === aasId);
   const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
   if (!node) {
@@ -472,6 +477,8 @@ async function start() {
       exportCsv: $('table-export-csv'), viewport: $('table-viewport'), head: $('table-head'), body: $('table-body'),
       picker: $('table-picker'), pickerSearch: $('table-picker-search'), pickerList: $('table-picker-list'),
       pickerApply: $('table-picker-apply'), pickerDefaults: $('table-picker-defaults'), pickerCancel: $('table-picker-cancel'),
+      sets: $('table-picker-sets'), setName: $('table-picker-set-name'), saveSet: $('table-picker-save-set'),
+      deleteSet: $('table-picker-delete-set'),
     },
     {
       plant: () => currentPlant,
@@ -480,6 +487,13 @@ async function start() {
       open: (at) => {
         $('tab-details').click(); // the element opens with its details shown
         return openAt(at);
+      },
+      memory: {
+        columns: (plantCode, type) => recallTable(prefs, active.name, plantCode, type).columns,
+        remember: (plantCode, type, columns) => rememberTable(prefs, active.name, plantCode, type, { columns }),
+        sets: () => prefs.column_sets,
+        saveSet: (name, columns) => rememberColumnSet(prefs, name, columns),
+        deleteSet: (name) => rememberColumnSet(prefs, name, []),
       },
     },
   );

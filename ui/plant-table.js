@@ -15,23 +15,24 @@ const FILTER_WAIT_MS = 200;
 
 /**
  * `els`: status, columns (the Columns… button), exportXlsx, exportCsv, viewport, head,
- * body, and the picker's dialog, search, list, apply, defaults, cancel. `plant()`,
- * `snapshot()` (the one on screen, or null) and `assetType()` say what to show;
- * `open(location)` shows an element in the tree. Returns `{show}`: builds the table
- * for what is on screen, unless it shows that already.
+ * body, and the picker's dialog, search, list, apply, defaults, cancel, sets (the named
+ * sets' select), setName, saveSet, deleteSet. `plant()`, `snapshot()` (the one on
+ * screen, or null) and `assetType()` say what to show; `open(location)` shows an
+ * element in the tree. `memory` keeps the columns: `columns(plant, type)` (empty: the
+ * defaults), `remember(plant, type, columns)`, `sets()` (name -> columns),
+ * `saveSet(name, columns)`, `deleteSet(name)`. Returns `{show}`: builds the table for
+ * what is on screen, unless it shows that already.
  */
-export function initPlantTable(els, { plant, snapshot, assetType, open }) {
+export function initPlantTable(els, { plant, snapshot, assetType, open, memory }) {
   let shape = null;
   let sort = null;
   const filterTexts = new Map(); // column index -> the text in its box
-  const chosen = new Map(); // `${plant}|${type}` -> the columns picked
   let blocks = new Map(); // block number -> Promise of its rows
   let generation = 0; // bumped by every new arrangement: older answers are dropped
   let cursor = { row: 0, col: 0 };
   let built = null; // the key the table on screen was built for
 
   const key = () => `${plant()}|${assetType() ?? '*'}|${snapshot() ?? 'latest'}`;
-  const chosenKey = () => `${plant()}|${assetType() ?? '*'}`;
 
   /** Builds the table for what is on screen, unless it already shows it. */
   async function show(force = false) {
@@ -40,7 +41,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
     els.status.textContent = 'Building the table…';
     const request = {
       plant: plant(), snapshot: snapshot(), asset_type: assetType(),
-      columns: chosen.get(chosenKey()) ?? [], languages: [navigator.language],
+      columns: memory.columns(plant(), assetType()), languages: [navigator.language],
     };
     try {
       shape = await api.openTable(request);
@@ -248,6 +249,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
   // The column picker: every element path of the plant's shells, with how many have it.
   let offered = [];
   let shells = 0;
+  let pickerChecked = new Set(); // the picker's ticks, the ones searched away too
   async function openPicker() {
     els.pickerList.replaceChildren();
     els.pickerSearch.value = '';
@@ -267,10 +269,59 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
       .map((column) => ({ column, shells, model_type: 'shell', semantic_id: null }));
     offered = [...shellFields, ...offered];
     drawPicker(current);
+    drawSets();
     els.pickerSearch.focus();
   }
 
+  /** The named sets: choosing one shows its columns; the name box saves the ticked ones, or deletes a set. */
+  function drawSets() {
+    const sets = memory.sets();
+    const names = Object.keys(sets).sort();
+    els.sets.replaceChildren(new Option(names.length ? 'Use a saved set…' : 'No saved sets yet', ''),
+      ...names.map((n) => new Option(`${n} (${sets[n].length})`, n)));
+    nameTyped();
+  }
+
+  // Delete is offered for a name that is saved.
+  const nameTyped = () => {
+    els.setName.setCustomValidity('');
+    els.deleteSet.disabled = !Object.hasOwn(memory.sets(), els.setName.value.trim());
+  };
+  els.setName.addEventListener('input', nameTyped);
+
+  // Choosing a saved set shows its columns, in its order.
+  els.sets.addEventListener('change', () => {
+    const columns = memory.sets()[els.sets.value];
+    if (!columns) return;
+    memory.remember(plant(), assetType(), columns);
+    els.picker.close();
+    show(true);
+  });
+  els.saveSet.addEventListener('click', async () => {
+    try {
+      await memory.saveSet(els.setName.value, picked(pickerChecked));
+    } catch (e) {
+      els.setName.setCustomValidity(e.message);
+      els.setName.reportValidity();
+      return;
+    }
+    drawSets();
+  });
+  els.deleteSet.addEventListener('click', async () => {
+    await memory.deleteSet(els.setName.value.trim());
+    els.setName.value = '';
+    drawSets();
+  });
+
+  /** The ticked columns: the shown order first, then the newly picked in the plant's order. */
+  function picked(checked) {
+    const before = shape?.columns.map((c) => c.column).filter((c) => checked.has(c)) ?? [];
+    const added = offered.map((o) => o.column).filter((c) => checked.has(c) && !before.includes(c));
+    return [...before, ...added];
+  }
+
   function drawPicker(checked) {
+    pickerChecked = checked;
     const query = els.pickerSearch.value;
     const items = offered.filter((o) => offeredMatches(o, query)).slice(0, 500).map((o) => {
       const li = document.createElement('li');
@@ -288,10 +339,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
     els.pickerList.replaceChildren(...items);
     els.pickerSearch.oninput = () => drawPicker(checked);
     els.pickerApply.onclick = () => {
-      // The shown order first, then the newly picked in the plant's order.
-      const before = shape?.columns.map((c) => c.column).filter((c) => checked.has(c)) ?? [];
-      const added = offered.map((o) => o.column).filter((c) => checked.has(c) && !before.includes(c));
-      chosen.set(chosenKey(), [...before, ...added]);
+      memory.remember(plant(), assetType(), picked(checked));
       els.picker.close();
       show(true);
     };
@@ -299,7 +347,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open }) {
 
   els.columns.addEventListener('click', openPicker);
   els.pickerDefaults.addEventListener('click', () => {
-    chosen.delete(chosenKey());
+    memory.remember(plant(), assetType(), []);
     els.picker.close();
     show(true);
   });

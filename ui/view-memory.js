@@ -1,5 +1,6 @@
 // Remembers, per profile, the plant and asset type last shown, so the next start opens
-// where the user left off. They live in the preferences (see preferences.js): read from
+// where the user left off, and per plant and asset type the table's columns and the tab
+// shown; and the column sets the user named. They live in the preferences (see preferences.js): read from
 // the object loaded at start-up, and each change is also sent to the Rust side.
 
 import * as api from './api.js';
@@ -41,4 +42,44 @@ export async function remember(prefs, profile, view, send = api.setPreference) {
 /** The first of `preferred` that is among `offered`, else `offered[0]` (or null). */
 export function pick(preferred, offered) {
   return preferred !== null && offered.includes(preferred) ? preferred : offered[0] ?? null;
+}
+
+/** A map entry defined, not assigned: a name such as "__proto__" is only a key. */
+function define(map, key, value) {
+  Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** `plant|asset type` (`*`: every type), as the Rust side keys a profile's tables. */
+export const tableKey = (plant, assetType) => `${plant}|${assetType ?? '*'}`;
+
+/** `{columns, tab}` last left for `plant` and `assetType` under `profile` (columns [] : the defaults). */
+export function recallTable(prefs, profile, plant, assetType) {
+  const views = Object.hasOwn(prefs.tables, profile) ? prefs.tables[profile] : null;
+  const key = tableKey(plant, assetType);
+  const view = views && Object.hasOwn(views, key) ? views[key] : null;
+  return { columns: view?.columns ?? [], tab: view?.tab ?? null };
+}
+
+/**
+ * Stores the parts of `{columns, tab}` given for `plant` and `assetType` under `profile`,
+ * in `prefs` at once and with `send(change)`; a failed send only loses the memory.
+ */
+export async function rememberTable(prefs, profile, plant, assetType, parts, send = api.setPreference) {
+  if (!profile || !plant) return;
+  if (!Object.hasOwn(prefs.tables, profile)) define(prefs.tables, profile, Object.create(null));
+  const key = tableKey(plant, assetType);
+  const view = { ...recallTable(prefs, profile, plant, assetType), ...parts };
+  define(prefs.tables[profile], key, view);
+  try {
+    await send({ table: { profile, plant, asset_type: assetType ?? null, ...parts } });
+  } catch (e) {
+    console.warn('preferences: the table was not remembered', e);
+  }
+}
+
+/** Names the column set `name` (`columns` empty: forgets it); rejects with the Rust side's words. */
+export async function rememberColumnSet(prefs, name, columns, send = api.setPreference) {
+  await send({ column_set: { name, columns } });
+  if (columns.length) define(prefs.column_sets, name.trim(), columns);
+  else delete prefs.column_sets[name];
 }

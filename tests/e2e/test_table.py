@@ -63,6 +63,23 @@ class PlantTable(AppTestCase):
         self.wait_until(lambda: "Weight [kg]" in wd.script(
             "return [...document.querySelectorAll('#table-head button.sort')].map(b => b.textContent)"), 20)
 
+        # The columns are remembered for the plant and type, and saved as a named set.
+        def stored():
+            try:
+                with open(self.preferences_path()) as f:
+                    return json.load(f)
+            except (OSError, ValueError):
+                return {}
+        columns = self.wait_until(lambda: stored().get("tables", {}).get("Demo platform (built in)", {})
+                                  .get("DEMO-01|machine", {}).get("columns"), 10, stored)
+        self.assertIn("TechnicalData/TechnicalProperties/Weight", columns)
+        wd.click(wd.wait_for("#table-columns"))
+        wd.keys(wd.wait_for("#table-picker-set-name"), "Weights")
+        wd.click(wd.wait_for("#table-picker-save-set"))
+        self.wait_until(lambda: stored().get("column_sets", {}).get("Weights") == columns, 10, stored)
+        self.assertIn("Weights (", wd.text_content("#table-picker-sets"))
+        wd.click(wd.wait_for("#table-picker-cancel"))
+
         # Sort by the year, descending (two clicks), as numbers.
         wd.script("document.querySelectorAll('#table-head button.sort')[4].scrollIntoView({block: 'nearest', inline: 'nearest'})")
         year = wd.find_all("#table-head button.sort")[4]

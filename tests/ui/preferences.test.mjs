@@ -4,20 +4,29 @@ import assert from 'node:assert/strict';
 import { normalize } from '../../ui/preferences.js';
 import { applyTheme, nextTheme } from '../../ui/theme.js';
 
-const plain = (prefs) => ({ ...prefs, views: { ...prefs.views } });
+const plain = (prefs) => ({
+  ...prefs,
+  views: { ...prefs.views },
+  tables: Object.fromEntries(Object.entries(prefs.tables).map(([p, v]) => [p, { ...v }])),
+  column_sets: { ...prefs.column_sets },
+});
 
 test('preferences of the wrong shape fall back to their defaults', () => {
-  const defaults = { theme: null, last_profile: null, views: {}, export_format: null };
+  const defaults = { theme: null, last_profile: null, views: {}, export_format: null, tables: {}, column_sets: {} };
   assert.deepEqual(plain(normalize(null)), defaults);
   assert.deepEqual(plain(normalize('nonsense')), defaults);
   assert.deepEqual(plain(normalize({ theme: 'purple', views: [1], export_format: 'exe' })), defaults);
   const prefs = normalize({
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
     views: { 'Plant Nord': { plant: 'P1', asset_type: null }, broken: 'x', odd: { plant: 5, asset_type: 'tool' } },
+    tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 5, 'b'], tab: 'table' }, bad: 3 }, odd: 'x' },
+    column_sets: { Nameplate: ['a', null], broken: 'x' },
   });
   assert.deepEqual(plain(prefs), {
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
     views: { 'Plant Nord': { plant: 'P1', asset_type: null }, odd: { plant: null, asset_type: 'tool' } },
+    tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 'b'], tab: 'table' } } },
+    column_sets: { Nameplate: ['a'], broken: [] },
   });
 });
 

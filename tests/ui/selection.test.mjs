@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adopt, checkState, createNode, setChecked, ticked } from '../../ui/tree-model.js';
-import { pick, recall, remember } from '../../ui/view-memory.js';
+import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from '../../ui/view-memory.js';
 import { normalize } from '../../ui/preferences.js';
 
 function shells() {
@@ -94,4 +94,33 @@ test('pick prefers the remembered value only when it is still offered', () => {
   assert.equal(pick('C', ['A', 'B']), 'A');
   assert.equal(pick(null, ['A']), 'A');
   assert.equal(pick('A', []), null);
+});
+
+test('a table\'s columns and tab are remembered per plant and asset type, sent as one change each', async () => {
+  const prefs = normalize(null);
+  const sent = [];
+  const send = async (change) => sent.push(change);
+  assert.deepEqual(recallTable(prefs, 'p', 'DEMO-01', 'machine'), { columns: [], tab: null });
+  await rememberTable(prefs, 'p', 'DEMO-01', 'machine', { columns: ['Nameplate/SerialNumber'] }, send);
+  await rememberTable(prefs, 'p', 'DEMO-01', 'machine', { tab: 'table' }, send);
+  await rememberTable(prefs, 'p', 'DEMO-01', null, { tab: 'quality' }, send);
+  assert.deepEqual(recallTable(prefs, 'p', 'DEMO-01', 'machine'), { columns: ['Nameplate/SerialNumber'], tab: 'table' });
+  assert.deepEqual(recallTable(prefs, 'p', 'DEMO-01', null), { columns: [], tab: 'quality' });
+  assert.deepEqual(recallTable(prefs, 'other', 'DEMO-01', 'machine'), { columns: [], tab: null });
+  assert.deepEqual(sent[1], { table: { profile: 'p', plant: 'DEMO-01', asset_type: 'machine', tab: 'table' } });
+  await rememberTable(prefs, '__proto__', '__proto__', 'tool', { tab: 'table' }, send);
+  assert.equal(recallTable(prefs, '__proto__', '__proto__', 'tool').tab, 'table');
+  assert.equal(Object.getPrototypeOf(prefs.tables), null);
+});
+
+test('a column set is named, then forgotten; a refusal keeps nothing', async () => {
+  const prefs = normalize(null);
+  const sent = [];
+  await rememberColumnSet(prefs, ' Nameplate ', ['a', 'b'], async (c) => sent.push(c));
+  assert.deepEqual(prefs.column_sets.Nameplate, ['a', 'b']);
+  await rememberColumnSet(prefs, 'Nameplate', [], async (c) => sent.push(c));
+  assert.equal(prefs.column_sets.Nameplate, undefined);
+  assert.deepEqual(sent, [{ column_set: { name: ' Nameplate ', columns: ['a', 'b'] } }, { column_set: { name: 'Nameplate', columns: [] } }]);
+  await assert.rejects(rememberColumnSet(prefs, '', ['a'], async () => { throw new Error('a column set needs a name'); }));
+  assert.deepEqual(Object.keys(prefs.column_sets), []);
 });

@@ -35,6 +35,7 @@ mod snapshot_ref;
 mod snapshot_store;
 mod snapshots;
 mod source;
+mod table_preferences;
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -73,6 +74,7 @@ pub use snapshots::{
     changes_csv, PlacedChanges, SnapshotShelf, SnapshotTaken, StoreView, TeamView,
 };
 pub use source::Source;
+pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
 
 /// A poisoned lock only means another command panicked; the data is still usable.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

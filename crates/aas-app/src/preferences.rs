@@ -10,6 +10,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::table_preferences::{
+    apply_column_set, apply_table, within_bounds, ColumnSets, TableChange, TableViews,
+};
 use crate::{app_data_dir, Error, ProfileStore, Result, DEFAULT_KEEP};
 
 /// The store's file, beside the profiles' `settings.json` (the plugin's default name
@@ -45,7 +48,7 @@ impl PreferenceStore for InMemory {
 }
 
 /// Longest profile, plant or asset type name kept.
-const MAX_NAME: usize = 2048;
+pub(crate) const MAX_NAME: usize = 2048;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preferences {
@@ -63,6 +66,10 @@ pub struct Preferences {
     /// The team's snapshot store (`postgres://ROLE@HOST/DATABASE`, never with its
     /// password: that is in the OS keychain).
     pub team_store: Option<String>,
+    /// Per profile, plant and asset type: the table's columns and the tab shown last.
+    pub tables: TableViews,
+    /// Column sets the user named, for any plant.
+    pub column_sets: ColumnSets,
 }
 
 impl Default for Preferences {
@@ -75,6 +82,8 @@ impl Default for Preferences {
             keep_snapshots: DEFAULT_KEEP,
             web_storage_cleared: false,
             team_store: None,
+            tables: TableViews::new(),
+            column_sets: ColumnSets::new(),
         }
     }
 }
@@ -120,6 +129,14 @@ pub enum PreferenceChange {
         #[serde(default)]
         password: Option<aas_client::Secret>,
     },
+    /// One plant and asset type's table: its columns, the tab shown.
+    Table(TableChange),
+    /// Names a column set; `columns` absent or empty forgets it.
+    ColumnSet {
+        name: String,
+        #[serde(default)]
+        columns: Option<Vec<String>>,
+    },
 }
 
 impl Preferences {
@@ -140,7 +157,13 @@ impl Preferences {
             web_storage_cleared: value(get("web_storage_cleared")).unwrap_or(false),
             team_store: value::<String>(get("team_store"))
                 .filter(|url| check_team_url(url).is_ok()),
+            tables: Default::default(),
+            column_sets: Default::default(),
         }
+        .with_tables(
+            value(get("tables")).unwrap_or_default(),
+            value(get("column_sets")).unwrap_or_default(),
+        )
     }
 
     /// The preferences the desktop app stored, read from its file (for `aasmd`);
@@ -171,6 +194,8 @@ impl Preferences {
             ("keep_snapshots", Value::from(self.keep_snapshots)),
             ("web_storage_cleared", Value::Bool(self.web_storage_cleared)),
             ("team_store", json(serde_json::to_value(&self.team_store))),
+            ("tables", json(serde_json::to_value(&self.tables))),
+            ("column_sets", json(serde_json::to_value(&self.column_sets))),
         ]
     }
 
@@ -215,8 +240,21 @@ impl Preferences {
                 }
                 self.team_store = url;
             }
+            PreferenceChange::Table(change) => apply_table(&mut self.tables, change)?,
+            PreferenceChange::ColumnSet { name, columns } => {
+                apply_column_set(&mut self.column_sets, &name, columns)?
+            }
         }
         Ok(())
+    }
+
+    fn with_tables(self, tables: TableViews, column_sets: ColumnSets) -> Self {
+        let (tables, column_sets) = within_bounds(tables, column_sets);
+        Preferences {
+            tables,
+            column_sets,
+            ..self
+        }
     }
 
     /// Earlier versions kept the last profile in the profiles' settings file: moves it
@@ -249,7 +287,7 @@ fn check_team_url(url: &str) -> Result<()> {
     }
 }
 
-fn check_name(name: &str) -> Result<()> {
+pub(crate) fn check_name(name: &str) -> Result<()> {
     if name.len() > MAX_NAME {
         return Err(Error::BadRequest(format!(
             "a name longer than {MAX_NAME} bytes is not remembered"
