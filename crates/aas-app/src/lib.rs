@@ -22,6 +22,7 @@ mod logging;
 mod open_table;
 mod plant_audit;
 mod plant_table;
+mod preference_bounds;
 mod preferences;
 mod profile_form;
 mod profiles;

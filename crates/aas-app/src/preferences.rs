@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::preference_bounds::check_name;
 use crate::table_preferences::{
     apply_column_set, apply_table, within_bounds, ColumnSets, TableChange, TableViews,
 };
@@ -46,9 +47,6 @@ impl PreferenceStore for InMemory {
         Ok(())
     }
 }
-
-/// Longest profile, plant or asset type name kept.
-pub(crate) const MAX_NAME: usize = 2048;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Preferences {
@@ -285,15 +283,6 @@ fn check_team_url(url: &str) -> Result<()> {
         ),
         Some((_, false)) => Ok(()),
     }
-}
-
-pub(crate) fn check_name(name: &str) -> Result<()> {
-    if name.len() > MAX_NAME {
-        return Err(Error::BadRequest(format!(
-            "a name longer than {MAX_NAME} bytes is not remembered"
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::preferences::check_name;
+use crate::preference_bounds::check_name;
 use crate::{Error, Result};
 
 /// Columns in one list.
@@ -147,7 +147,7 @@ fn check_columns(columns: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::preferences::MAX_NAME;
+    use crate::preference_bounds::MAX_NAME;
 
     fn change(columns: Option<Vec<&str>>, tab: Option<&str>) -> TableChange {
         TableChange {
