@@ -7,7 +7,7 @@ use aas_app::SaveAs;
 use tauri::AppHandle;
 use tauri_plugin_dialog::{DialogExt, FilePath};
 
-/// Asks where to save `offer.name`, offering files ending in its extension; `None`
+/// Asks where to save `offer.name()`, offering files ending in its extension; `None`
 /// when the user cancelled.
 pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
     if let Some(path) = offer.preset() {
@@ -16,7 +16,7 @@ pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Op
     let dialog = app
         .dialog()
         .file()
-        .set_file_name(&offer.name)
+        .set_file_name(offer.name())
         .add_filter(offer.extension.to_uppercase(), &[offer.extension]);
     // The dialog blocks until answered: keep it off the async workers.
     chosen_path(tokio::task::spawn_blocking(move || dialog.blocking_save_file()).await)

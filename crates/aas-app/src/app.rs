@@ -67,7 +67,7 @@ impl App {
     }
 
     /// Starts on the built-in demo profile (a service in this process on a random
-    /// loopback port), with the store in the app's data folder.
+    /// loopback port), with the store in the app's local data folder.
     pub async fn start_with_demo() -> Result<Self> {
         let sandbox = Sandbox::start(Config::default()).await?;
         let info = sandbox.info();

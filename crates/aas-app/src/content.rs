@@ -79,11 +79,23 @@ impl BlobContent {
 /// What a save dialog is asked for: a suggested file name and its extension.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SaveAs {
-    pub name: String,
+    name: String,
     pub extension: &'static str,
 }
 
 impl SaveAs {
+    /// Suggests `name`, made one Windows takes on every platform (a plant code `CON`,
+    /// an idShort with `:`): a dialog never proposes a name Windows would refuse.
+    pub fn new(name: impl AsRef<str>, extension: &'static str) -> Self {
+        let name = aas_export::windows_safe_name(name.as_ref());
+        SaveAs { name, extension }
+    }
+
+    /// The file name suggested.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Where to save without asking: the folder `AAS_BROWSER_SAVE_DIR` names, set by
     /// whoever starts the app (the end-to-end tests: a native dialog cannot be driven
     /// through WebDriver), never by the webview. Only debug builds read it, so an
@@ -116,7 +128,7 @@ impl App {
         let blob = BlobContent::fetch(&self.session().client, at).await?;
         let extension = blob.extension();
         let name = format!("{}.{extension}", file_name(&blob.id_short));
-        let Some(chosen) = choose(SaveAs { name, extension }).await? else {
+        let Some(chosen) = choose(SaveAs::new(name, extension)).await? else {
             return Ok(None);
         };
         aas_export::write_atomically(&chosen, &blob.bytes)?;
@@ -254,6 +266,19 @@ mod tests {
             "https://x.example/a b",
         ] {
             assert_eq!(web_address(&file(not)), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn a_suggested_name_is_one_windows_takes() {
+        // A plant code is the platform's: `CON`, `A/B:C` reach the dialog as Windows takes them.
+        for (name, offered) in [
+            ("CON", "CON_"),
+            ("aux.csv", "aux_.csv"),
+            ("A/B:C-findings.csv", "A_B_C-findings.csv"),
+            ("DEMO-01-table.xlsx", "DEMO-01-table.xlsx"),
+        ] {
+            assert_eq!(SaveAs::new(name, "csv").name(), offered, "{name:?}");
         }
     }
 

@@ -46,10 +46,7 @@ fn offer(input: &Path) -> SaveAs {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("aasx"));
     let extension = if package { "aasx" } else { "json" };
-    SaveAs {
-        name: format!("{stem}-v3.{extension}"),
-        extension,
-    }
+    SaveAs::new(format!("{stem}-v3.{extension}"), extension)
 }
 
 impl App {
@@ -86,7 +83,7 @@ mod tests {
 
     #[test]
     fn the_offered_name_keeps_the_kind_of_file() {
-        assert_eq!(offer(Path::new("/x/plant.AASX")).name, "plant-v3.aasx");
-        assert_eq!(offer(Path::new("env.json")).name, "env-v3.json");
+        assert_eq!(offer(Path::new("/x/plant.AASX")).name(), "plant-v3.aasx");
+        assert_eq!(offer(Path::new("env.json")).name(), "env-v3.json");
     }
 }

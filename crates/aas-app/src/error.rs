@@ -172,7 +172,7 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
         Export::File(_) => ErrorKind::Io,
         Export::Stopped => ErrorKind::Interrupted,
         Export::BadData(_) => ErrorKind::BadData,
-        Export::NotAFile(_) => ErrorKind::Config,
+        Export::NotAFile(_) | Export::ForbiddenName { .. } => ErrorKind::Config,
         Export::Converted(aas_v3::Error::Report(_)) => ErrorKind::Io,
         // A strict conversion that met a change, or a file that holds no AAS.
         Export::Converted(_) => ErrorKind::BadRequest,

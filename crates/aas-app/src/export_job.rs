@@ -118,8 +118,5 @@ pub(crate) fn save_as(format: Format) -> SaveAs {
         Format::V3Env => ("aas-environment-v3.json", "json"),
         Format::V3Aasx => ("aas-environment-v3.aasx", "aasx"),
     };
-    SaveAs {
-        name: name.into(),
-        extension,
-    }
+    SaveAs::new(name, extension)
 }

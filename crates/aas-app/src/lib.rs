@@ -16,6 +16,7 @@ mod crawl_to_file;
 mod diagnostics;
 mod error;
 mod export_job;
+mod folders;
 mod heap;
 mod jobs;
 mod logging;
@@ -48,6 +49,7 @@ pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
 pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
 pub use export_job::{ExportRequest, ExportSummary};
+pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use plant_audit::{
@@ -61,10 +63,7 @@ pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
 };
 pub use profile_form::{ProfileForm, ProfileList};
-pub use profiles::{
-    app_data_dir, snapshot_store_path, Keychain, Profile, ProfileStore, SecretKind, SecretStore,
-    APP_IDENTIFIER,
-};
+pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{Place, PlacedSnapshot, SnapshotRef};
 pub use snapshot_store::{

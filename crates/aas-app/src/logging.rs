@@ -1,4 +1,4 @@
-//! The app's log: a file in its data folder (an app started from the desktop menu has
+//! The app's log: a file in its local data folder (an app started from the desktop menu has
 //! no terminal), rotated daily with the last few days kept, and the last warnings and
 //! errors in memory for "Copy diagnostics". Nothing logged holds a secret or a token:
 //! secrets print as `[redacted]` and URLs carry none (a test searches the files).
@@ -91,12 +91,13 @@ pub fn start_logging(dir: &Path, filter: EnvFilter) -> Result<RecentErrors> {
     Ok(recent)
 }
 
-/// The desktop app's logging: [`start_logging`] into the data folder's `logs/` at the
+/// The desktop app's logging: [`start_logging`] into the local data folder's `logs/` at the
 /// level the environment variable `level_var` names (default `warn`); stderr alone when
 /// there can be no log file (no data folder, a read-only disk).
 pub fn start_app_logging(level_var: &str) -> RecentErrors {
     let filter = || EnvFilter::try_from_env(level_var).unwrap_or_else(|_| EnvFilter::new("warn"));
-    let started = crate::app_data_dir().and_then(|dir| start_logging(&dir.join("logs"), filter()));
+    let started =
+        crate::app_local_data_dir().and_then(|dir| start_logging(&dir.join("logs"), filter()));
     started.unwrap_or_else(|e| {
         tracing_subscriber::fmt()
             .with_writer(std::io::stderr)

@@ -261,10 +261,7 @@ impl App {
             .info
             .plant
             .clone();
-        let save_as = SaveAs {
-            name: format!("{plant}-table.{extension}"),
-            extension,
-        };
+        let save_as = SaveAs::new(format!("{plant}-table.{extension}"), extension);
         let Some(path) = choose(save_as).await? else {
             return Ok(None);
         };

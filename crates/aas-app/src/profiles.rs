@@ -13,27 +13,13 @@ use serde_json::{Map, Value};
 use aas_client::{ClientAuth, Connection, Secret, Transport};
 use aas_export::write_atomically;
 
-use crate::{Error, Result};
+use crate::{app_data_dir, Error, Result};
 use aas_model::FileError;
 
-/// The app's bundle identifier: its settings live in `<data dir>/<identifier>/`.
-pub const APP_IDENTIFIER: &str = "org.aasbrowser.desktop";
 const SETTINGS_FILE: &str = "settings.json";
 const PROFILES_KEY: &str = "profiles";
 const LAST_USED_KEY: &str = "last_profile";
 const KEYCHAIN_SERVICE: &str = "aas-browser";
-
-/// The app's data folder, `<data dir>/<identifier>/`, shared with `aasmd`.
-pub fn app_data_dir() -> Result<PathBuf> {
-    let dir = dirs::data_dir()
-        .ok_or_else(|| Error::Settings("no user data folder (is HOME set?)".into()))?;
-    Ok(dir.join(APP_IDENTIFIER))
-}
-
-/// The snapshot store the app and `aasmd` share, in the app's data folder.
-pub fn snapshot_store_path() -> Result<PathBuf> {
-    Ok(app_data_dir()?.join("snapshots.sqlite3"))
-}
 
 /// Where and as whom to connect; no secrets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -70,10 +70,7 @@ impl App {
             .info
             .plant
             .clone();
-        let save_as = SaveAs {
-            name: format!("{plant}-findings.{extension}"),
-            extension,
-        };
+        let save_as = SaveAs::new(format!("{plant}-findings.{extension}"), extension);
         let Some(path) = choose(save_as).await? else {
             return Ok(None);
         };

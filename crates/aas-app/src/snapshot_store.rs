@@ -120,7 +120,7 @@ impl SnapshotStore {
         }
     }
 
-    /// The store in the app's data folder, shared with `aasmd`.
+    /// The store in the app's local data folder, shared with `aasmd`.
     pub fn app_default() -> Result<Self> {
         Ok(Self::at(snapshot_store_path()?))
     }

@@ -200,10 +200,7 @@ impl App {
         };
         let store = self.store_at(one_store(old, new)?)?;
         let changes = store.read(|store| store.diff(old.id, new.id))?.changes;
-        let save_as = SaveAs {
-            name: name.into(),
-            extension,
-        };
+        let save_as = SaveAs::new(name, extension);
         let Some(path) = choose(save_as).await? else {
             return Ok(None);
         };

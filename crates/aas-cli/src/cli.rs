@@ -170,7 +170,7 @@ pub enum Command {
 /// Where the snapshots are kept.
 #[derive(Debug, Args)]
 pub struct StoreArg {
-    /// The snapshot store (default: the one the desktop app uses, in its data folder).
+    /// The snapshot store (default: the one the desktop app uses, in its local data folder).
     #[arg(long = "store", env = "AASMD_STORE", value_name = "FILE")]
     pub path: Option<PathBuf>,
 }

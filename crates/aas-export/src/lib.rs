@@ -8,6 +8,7 @@
 mod about;
 mod answers;
 mod convert;
+mod file_name;
 mod format;
 mod output;
 mod report;
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 pub use about::About;
 pub use answers::{listed_shells, text as answer_text, Answers, Listed, ListedShell, Visit};
 pub use convert::convert;
+pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
@@ -37,6 +39,13 @@ pub enum Error {
     /// The path names no file (a root, `..`).
     #[error("{} is not a file path", .0.display())]
     NotAFile(PathBuf),
+    /// A file name Windows refuses (checked on Windows only; see file_name.rs).
+    #[error("{}: {why}; choose another name, e.g. {suggestion:?}", .path.display())]
+    ForbiddenName {
+        path: PathBuf,
+        why: String,
+        suggestion: String,
+    },
     /// A V3.0 conversion stopped: `--strict` met a change, or the file holds no AAS.
     #[error(transparent)]
     Converted(#[from] aas_v3::Error),

@@ -82,8 +82,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Writes what `write` writes to `path`: atomically to a regular file (or a new one),
-/// through to a device or FIFO; returns the bytes written.
+/// through to a device or FIFO; returns the bytes written. On Windows a file name it
+/// refuses (`aux.json`, `a:b.csv`) is refused first, with words.
 pub(crate) fn write_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> Result<u64> {
+    // Only Windows refuses these names; elsewhere `plant:2024.json` is a user's right.
+    if cfg!(windows) {
+        crate::file_name::check_file_name(path)?;
+    }
     let target = Target::of(path).map_err(|source| {
         Error::File(FileError {
             action: "write",

@@ -19,6 +19,7 @@ mod chunk;
 mod content;
 mod copy;
 mod diff;
+mod free_space;
 mod index;
 mod postgres;
 mod read;
@@ -185,7 +186,7 @@ impl Error {
                 Some(rusqlite::ErrorCode::DiskFull) => true,
                 // A full disk that stops the shared-memory file from growing is only a
                 // "disk I/O error" to SQLite: the file system is asked.
-                Some(rusqlite::ErrorCode::SystemIoFailure) => nearly_full(path),
+                Some(rusqlite::ErrorCode::SystemIoFailure) => free_space::nearly_full(path),
                 _ => false,
             },
             Error::File(e) => e.is_disk_full(),
@@ -193,17 +194,4 @@ impl Error {
             _ => false,
         }
     }
-}
-
-/// Whether the file system holding `path` has less than a megabyte left for the user.
-#[cfg(unix)]
-fn nearly_full(path: &std::path::Path) -> bool {
-    let folder = path.parent().unwrap_or(path);
-    rustix::fs::statvfs(folder)
-        .is_ok_and(|fs| fs.f_bavail.saturating_mul(fs.f_frsize) < 1024 * 1024)
-}
-
-#[cfg(not(unix))]
-fn nearly_full(_: &std::path::Path) -> bool {
-    false
 }
