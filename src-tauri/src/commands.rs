@@ -5,15 +5,15 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, PreferenceChange, Preferences, Profile, ProfileForm,
-    ProfileList, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source, StatusView,
+    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, Profile,
+    ProfileForm, ProfileList, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source,
+    StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Progress};
 use aas_model::{AssetType, OutlineNode};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
-use crate::error::IpcError;
 use crate::file_dialogs::{ask_open_path, ask_save_path};
 
 pub(crate) type Reply<T> = Result<T, IpcError>;

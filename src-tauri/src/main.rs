@@ -5,10 +5,8 @@
 //! `ui/` and a few thin commands over `aas-app`.
 
 mod commands;
-mod error;
 mod file_dialogs;
 mod preferences;
-mod quality_commands;
 mod snapshot_commands;
 
 fn main() {
@@ -81,9 +79,9 @@ fn main() {
             snapshot_commands::export_snapshot,
             snapshot_commands::table,
             snapshot_commands::export_table,
-            quality_commands::audit_plant,
-            quality_commands::audit_group,
-            quality_commands::export_audit,
+            snapshot_commands::audit_plant,
+            snapshot_commands::audit_group,
+            snapshot_commands::export_audit,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {

@@ -1,12 +1,14 @@
 //! Tauri commands over the snapshot stores, a few lines each: this computer's file
-//! (offline too), the team's, and the plant table built from a snapshot.
+//! (offline too), the team's, and what is built from a snapshot: the plant table and
+//! the template audit (the Quality view).
 
 use std::path::PathBuf;
 
 use aas_app::{
-    App, MovedAside, PlacedChanges, SavedFile, SearchAnswer, SnapshotRef, SnapshotShelf,
-    TableAnswer, TableAsk,
+    App, AuditProgress, AuditRequest, AuditSummary, GroupPage, MovedAside, PlacedChanges,
+    SavedFile, SearchAnswer, SnapshotRef, SnapshotShelf, TableAnswer, TableAsk,
 };
+use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
 use crate::commands::Reply;
@@ -87,4 +89,35 @@ pub async fn export_table(
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.export_table(&format, chosen).await?)
+}
+
+#[tauri::command]
+pub async fn audit_plant(
+    app: State<'_, App>,
+    request: AuditRequest,
+    on_progress: Channel<AuditProgress>,
+) -> Reply<AuditSummary> {
+    // The window may be gone; the audit need not care.
+    let progress = move |p: AuditProgress| drop(on_progress.send(p));
+    Ok(app.audit(request, progress).await?)
+}
+
+#[tauri::command]
+pub fn audit_group(
+    app: State<'_, App>,
+    group: usize,
+    start: usize,
+    count: usize,
+) -> Reply<GroupPage> {
+    Ok(app.audit_group(group, start, count)?)
+}
+
+#[tauri::command]
+pub async fn export_audit(
+    handle: AppHandle,
+    app: State<'_, App>,
+    format: String,
+) -> Reply<Option<PathBuf>> {
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.export_audit(&format, chosen).await?)
 }

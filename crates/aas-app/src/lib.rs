@@ -18,6 +18,7 @@ mod error;
 mod export_job;
 mod folders;
 mod heap;
+mod ipc_error;
 mod jobs;
 mod logging;
 mod open_table;
@@ -51,6 +52,7 @@ pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
+pub use ipc_error::IpcError;
 pub use logging::{start_app_logging, start_logging, RecentErrors};
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,

@@ -1,17 +1,22 @@
+//! An error as a front end's page receives it (the desktop shell's commands answer
+//! with it): kept here, beside the errors it carries, so the shell stays glue.
+
 use serde::Serialize;
+
+use crate::{Error, ErrorKind};
 
 /// An error as the web UI receives it: a kind it can react to ("auth", "offline", ...),
 /// words for the user, and the detail a bug report needs (the server's body, or causes).
 #[derive(Debug, thiserror::Error, Serialize)]
 #[error("{message}")]
 pub struct IpcError {
-    kind: aas_app::ErrorKind,
+    kind: ErrorKind,
     message: String,
     detail: Option<String>,
 }
 
-impl From<aas_app::Error> for IpcError {
-    fn from(e: aas_app::Error) -> Self {
+impl From<Error> for IpcError {
+    fn from(e: Error) -> Self {
         // Every failure the page sees goes to the log (and so to Copy diagnostics).
         tracing::warn!(kind = ?e.kind(), "{e}");
         IpcError {
@@ -27,7 +32,7 @@ impl IpcError {
     pub fn local(message: String) -> Self {
         tracing::warn!("{message}");
         IpcError {
-            kind: aas_app::ErrorKind::Io,
+            kind: ErrorKind::Io,
             message,
             detail: None,
         }
