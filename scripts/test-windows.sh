@@ -30,6 +30,10 @@ wineboot -i >/dev/null 2>&1 || fail "wineboot could not make a prefix"
 # every real Windows 10/11 has it. A test-only stand-in, never shipped.
 x86_64-w64-mingw32-gcc -O2 -shared -s -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
   scripts/windows/bcryptprimitives-shim.c -ladvapi32
+# Test-only helpers: one closes a window as a click on its X would, one keeps a secret in
+# the Credential Manager as the keyring crate does.
+x86_64-w64-mingw32-gcc -O2 -s -o "$work/close-window.exe" scripts/windows/close-window.c
+x86_64-w64-mingw32-gcc -O2 -s -municode -o "$work/cred-write.exe" scripts/windows/cred-write.c -ladvapi32
 C=$WINEPREFIX/drive_c
 
 # --- The portable zip: what is in it, and its exes are the ones tested below.
@@ -65,6 +69,18 @@ wine "$aasmd" --config "$config" crawl --plant DEMO-01 --format env \
   --out "$work/plant-linux.json" 2>/dev/null || fail "the Linux crawl failed"
 cmp "$C/aas exports/plant.json" "$work/plant-linux.json" || fail "the Windows crawl differs from the Linux one"
 ok "crawl to C:\\aas exports\\plant.json ($(stat -c %s "$work/plant-linux.json") bytes) equals the Linux build's, byte for byte"
+
+# A file name Windows refuses (a device's) is refused with words and exit code 2, before
+# anything is fetched or written.
+set +e
+wine "$aasmd" --config "$config" crawl --plant DEMO-01 --format env \
+  --out 'C:\aas exports\aux.json' 2> "$work/aux.err"
+code=$?
+set -e
+[ "$code" = 2 ] || fail "crawl --out ...aux.json exited $code, not 2: $(cat "$work/aux.err")"
+grep -q 'aux is the name of a device on Windows.*"aux_.json"' "$work/aux.err" \
+  || fail "crawl --out ...aux.json did not say why: $(cat "$work/aux.err")"
+ok "crawl --out 'C:\\aas exports\\aux.json' refused, exit 2: $(tail -1 "$work/aux.err" | cut -c1-150)"
 
 # The same demo plant served by a Linux sandbox: the whole stack, not only the client.
 "$linux_aasmd" sandbox --addr 127.0.0.1:0 > "$work/sandbox-linux.json" 2>/dev/null &
@@ -102,6 +118,39 @@ assert len(d) == 1 and d[0]["new"] == "Esslingen" and d[0]["path"] == ["Address"
 EOF
 ok "snapshot take x2, list, search, diff on $store (the one change found)"
 
+# --- Credential Manager: `aasmd --profile` reads a profile's secrets from it (keyring's
+# windows-native, CredReadW). aasmd never stores one (the app's profile form does, and
+# the app cannot run under Wine): cred-write.exe keeps them as keyring does (CredWriteW).
+roaming=$(find "$C/users" -mindepth 3 -maxdepth 3 -path '*/AppData/Roaming' -type d | grep -v /Public/ | head -1)
+[ -n "$roaming" ] || fail "no AppData/Roaming in the Wine prefix"
+settings=$roaming/org.aasbrowser.desktop/settings.json
+mkdir -p "$(dirname "$settings")"
+python3 -c '
+import json, sys
+line = json.load(open(sys.argv[1]))
+fields = {k: line[k] for k in ("registry_url", "gateway_url", "auth_url", "realm", "client_id")}
+profiles = [dict(fields, name=n, plants=line["plants"], allow_plain_http=True) for n in ("Wine", "Empty")]
+json.dump({"profiles": profiles}, open(sys.argv[2], "w"))' "$line" "$settings"
+secret=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["client_secret"])' "$line")
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["user_token"])' "$line")
+wine "$work/cred-write.exe" aas-browser Wine/client_secret "$secret" || fail "CredWriteW failed"
+wine "$work/cred-write.exe" aas-browser Wine/user_token "$token" || fail "CredWriteW failed"
+wine "$aasmd" --profile Wine crawl --plant DEMO-01 --format env --out 'C:\aas exports\profile.json' \
+  2> "$work/profile.err" || fail "crawl --profile Wine exited $?: $(cat "$work/profile.err")"
+# The same plant as --config crawls it now (the snapshot checks changed one value).
+wine "$aasmd" --config "$config" crawl --plant DEMO-01 --format env --out 'C:\aas exports\config.json' \
+  2>/dev/null || fail "crawl --config exited $?"
+cmp "$C/aas exports/profile.json" "$C/aas exports/config.json" || fail "the crawl with the profile differs"
+set +e
+wine "$aasmd" --profile Empty crawl --plant DEMO-01 --format env --out 'C:\aas exports\empty.json' \
+  2> "$work/empty.err"
+code=$?
+set -e
+{ [ "$code" = 2 ] && grep -q 'missing client_secret, user_token' "$work/empty.err"; } \
+  || fail "a profile without secrets in the Credential Manager exited $code: $(cat "$work/empty.err")"
+if grep -qF -e "$secret" -e "$token" "$settings"; then fail "a secret is in the settings file"; fi
+ok "crawl --profile Wine read its secrets from the Credential Manager (a profile without them: exit 2, "missing client_secret, user_token"); the settings file holds none"
+
 # --- The app's exe: only system DLLs and the WebView2 loader beside it.
 x86_64-w64-mingw32-objdump -p "$gui" | sed -n 's/^\tDLL Name: //p' | sort -fu > "$work/dlls.txt"
 system_dlls='^(kernel32|user32|gdi32|advapi32|shell32|ole32|oleaut32|comctl32|comdlg32|dwmapi|uxtheme|ws2_32|bcrypt|bcryptprimitives|ntdll|combase|rpcrt4|crypt32|secur32|userenv|shlwapi|version|winmm|imm32|msimg32|dbghelp|propsys|uiautomationcore|winspool\.drv|msvcrt|api-ms-win-[a-z0-9-]+)\.dll$'
@@ -124,6 +173,11 @@ if command -v xvfb-run >/dev/null; then
        done
        sleep 2; xwininfo -root -tree > xwininfo.txt 2>&1
        import -window root "'"$shot"'" 2>/dev/null
+       # Closed as a user would: the app must then end by itself, exit code 1.
+       if grep -q "\"Error\"" xwininfo.txt && wine "'"$work"'/close-window.exe" Error; then
+         (sleep 30; kill $app 2>/dev/null) & watchdog=$!
+         wait $app; echo $? > gui.rc; kill $watchdog 2>/dev/null
+       fi
        kill $app 2>/dev/null; wineserver -k') || true
     grep -q '"Error"' "$work/zip/$name/xwininfo.txt" && break
     echo "note: attempt $attempt showed no error window: $(grep -m1 ERROR "$work/zip/$name/gui.log" | cut -c1-160)"
@@ -132,6 +186,15 @@ if command -v xvfb-run >/dev/null; then
     || fail "the app under Wine showed no error window (WebView2 missing): $(tail -3 "$work/zip/$name/gui.log")"
   grep -q '"AAS Master Data Browser"' "$work/zip/$name/xwininfo.txt" || fail "the app's window was not made"
   ok "aas-browser.exe under Wine makes its window and an error dialog (Tauri's 'Could not find the WebView2 Runtime'; screenshot dist/windows/test/gui-under-wine.png)"
+  # Tauri panicked here ("Failed to setup app"); the app now logs why and exits 1.
+  rc=$(cat "$work/zip/$name/gui.rc" 2>/dev/null || echo "none (still running)")
+  [ "$rc" = 1 ] || fail "the app did not end with exit code 1 once its dialog was closed: $rc; $(tail -3 "$work/zip/$name/gui.log")"
+  if grep -q 'panicked at' "$work/zip/$name/gui.log"; then fail "the app panicked: $(grep -m1 'panicked at' "$work/zip/$name/gui.log")"; fi
+  log=$(find "$C/users" -path '*/AppData/Local/org.aasbrowser.desktop/logs/aas-browser.*.log' | head -1)
+  { [ -n "$log" ] && grep -q 'the app could not start' "$log"; } \
+    || fail "no 'the app could not start' in a log under %LOCALAPPDATA%: $(find "$C/users" -name 'aas-browser.*.log')"
+  if find "$C/users" -path '*/AppData/Roaming/org.aasbrowser.desktop/logs' | grep -q .; then fail "a logs folder in %APPDATA%"; fi
+  ok "once the dialog is closed the app ends with exit code 1, no panic; ${log#"$C/"} says: $(grep -o 'the app could not start.*' "$log" | head -1 | cut -c1-120)"
   unset DISPLAY
 fi
 

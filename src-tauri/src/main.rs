@@ -11,7 +11,7 @@ mod snapshot_commands;
 
 fn main() {
     let software_drawing = aas_app::rendering::choose_for_this_machine();
-    // stderr and a rotated file in the data folder's logs/, at AAS_BROWSER_LOG (default warn).
+    // stderr and a rotated file in the local data folder's logs/, at AAS_BROWSER_LOG (default warn).
     let recent_errors = aas_app::start_app_logging("AAS_BROWSER_LOG");
     if software_drawing {
         tracing::info!("no GPU render node: WebKit draws without compositing");
@@ -27,22 +27,11 @@ fn main() {
         // Remembers the window's size and place between runs.
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .setup(|app| {
-            use tauri::Manager;
-            let preferences = preferences::PluginStore::open(app.handle())?;
-            let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
-            // Where it fails the last profile is only not remembered: no reason not to start.
-            let window = app.get_webview_window("main");
-            let empty_web_storage = || {
-                let emptied = window.map(|w| w.clear_all_browsing_data()).transpose();
-                emptied.map(|w| w.is_some()).map_err(|e| {
-                    aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
-                })
-            };
-            if let Err(e) = state.move_old_preferences(empty_web_storage) {
-                tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
+            // An error returned from here is a panic in Tauri ("Failed to setup app"):
+            // it is said, and the app ends, instead.
+            if let Err(e) = start(app, demo, recent_errors) {
+                cannot_start(app.handle(), e.as_ref());
             }
-            app.manage(state);
-            app.manage(recent_errors);
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -90,4 +79,63 @@ fn main() {
         eprintln!("aas-browser: {e}");
         std::process::exit(1);
     }
+}
+
+type Started = Result<(), Box<dyn std::error::Error>>;
+
+/// Makes the window, then the app's state. The window is not made from the config by
+/// Tauri, which panics when it cannot be made (WebView2 missing, a failed webview).
+fn start(
+    app: &mut tauri::App,
+    demo: tauri::async_runtime::JoinHandle<aas_app::Result<aas_app::App>>,
+    recent_errors: aas_app::RecentErrors,
+) -> Started {
+    use tauri::Manager;
+    let config = app.config().app.windows.first().cloned();
+    let config = config.ok_or("tauri.conf.json names no window")?;
+    let window = tauri::WebviewWindowBuilder::from_config(app.handle(), &config)?.build()?;
+    let preferences = preferences::PluginStore::open(app.handle())?;
+    let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
+    // Where it fails the last profile is only not remembered: no reason not to start.
+    let empty_web_storage = || {
+        window
+            .clear_all_browsing_data()
+            .map(|()| true)
+            .map_err(|e| {
+                aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
+            })
+    };
+    if let Err(e) = state.move_old_preferences(empty_web_storage) {
+        tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
+    }
+    app.manage(state);
+    app.manage(recent_errors);
+    Ok(())
+}
+
+/// Says why the app cannot start (stderr, the log, a message box), then ends it with
+/// exit code 1.
+fn cannot_start(app: &tauri::AppHandle, e: &(dyn std::error::Error + 'static)) {
+    use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
+    tracing::error!(error = %e, "the app could not start");
+    eprintln!("aas-browser: cannot start: {e}");
+    // Tauri's Windows release build has just said what to install: no second box.
+    let no_webview = matches!(
+        e.downcast_ref::<tauri::Error>(),
+        Some(tauri::Error::Runtime(
+            tauri_runtime::Error::WebviewRuntimeNotInstalled
+        ))
+    );
+    if cfg!(all(windows, not(debug_assertions))) && no_webview {
+        std::process::exit(1);
+    }
+    let logs = aas_app::app_local_data_dir().map(|dir| dir.join("logs"));
+    let logs = logs
+        .map(|dir| dir.display().to_string())
+        .unwrap_or_default();
+    app.dialog()
+        .message(format!("The app could not start: {e}\n\nThe log: {logs}"))
+        .title("AAS Master Data Browser")
+        .kind(MessageDialogKind::Error)
+        .show(|_| std::process::exit(1));
 }
