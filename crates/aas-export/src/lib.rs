@@ -10,6 +10,7 @@ mod answers;
 mod convert;
 mod file_name;
 mod format;
+mod in_order;
 mod output;
 mod report;
 mod spreadsheet;
@@ -23,6 +24,7 @@ pub use answers::{listed_shells, text as answer_text, Answers, Listed, ListedShe
 pub use convert::convert;
 pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};
+pub use in_order::{Batches, InOrder};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
 pub use spreadsheet::{excel_text, SafeCsv};

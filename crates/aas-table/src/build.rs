@@ -5,14 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use aas_client::{NodeLevel, NodePath};
-use aas_export::{answer_text, Answers};
-use aas_model::{AssetType, Parsed, Submodel, SubmodelElement};
+use aas_export::Answers;
+use aas_model::{AssetType, RawElement, Submodel, SubmodelElement};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::cell::Cell;
 use crate::column::{Column, ShellField};
+use crate::each_shell::{each_shell, RowAnswer};
 use crate::Result;
 
 /// What to build: the shells of one asset type (or all), the columns, and the languages
@@ -83,13 +83,19 @@ pub(crate) enum Units {
 }
 
 impl Units {
-    pub(crate) fn add(&mut self, element: &SubmodelElement) {
-        let Some(unit) = element.unit().filter(|u| !u.is_empty()) else {
-            return;
-        };
-        *self = match std::mem::take(self) {
-            Units::None => Units::One(unit.to_owned()),
-            Units::One(seen) if seen == unit => Units::One(seen),
+    /// What an element's unit, if it has one, adds to what was seen.
+    pub(crate) fn add(&mut self, unit: Option<&str>) {
+        if let Some(unit) = unit.filter(|u| !u.is_empty()) {
+            self.merge(Units::One(unit.to_owned()));
+        }
+    }
+
+    /// What was seen here and, after it, `then`.
+    pub(crate) fn merge(&mut self, then: Units) {
+        *self = match (std::mem::take(self), then) {
+            (Units::None, then) => then,
+            (seen, Units::None) => seen,
+            (Units::One(seen), Units::One(unit)) if seen == unit => Units::One(seen),
             _ => Units::Disagree,
         };
     }
@@ -125,38 +131,29 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
         semantic_ids: vec![None; width],
     };
     let mut unreadable = 0;
-    let every_submodel = query
-        .columns
-        .iter()
-        .any(|c| matches!(c, Column::SemanticId(_)));
-    let submodels: HashSet<&str> = (query.columns.iter())
-        .filter_map(|c| match c {
-            Column::Path { submodel, .. } => Some(submodel.as_str()),
-            _ => None,
-        })
-        .collect();
-    answers.each(NodeLevel::Submodels, &mut |path, url, body| {
-        let NodePath::Submodels { aas_id } = path else {
-            return Ok(());
-        };
-        let Some(&row) = rows.get(aas_id.as_str()) else {
-            return Ok(());
-        };
-        let Ok(items) = aas_model::parse::<Vec<Box<RawValue>>>(&answer_text(body, url)?) else {
-            unreadable += 1;
-            return Ok(());
-        };
-        // Only the submodels a column may read are typed: most columns name theirs.
-        let submodels: Vec<Parsed<Submodel>> = items
+    let wanted = Wanted::of(query);
+    let work = |batch: Vec<RowAnswer>| {
+        let filled: Vec<(usize, Option<Vec<Filled>>)> = batch
             .into_iter()
-            .filter(|raw| {
-                every_submodel || named(raw).is_some_and(|n| submodels.contains(n.as_str()))
-            })
-            .map(Parsed::new)
+            .map(|answer| (answer.row, fill(&answer.json, query, &wanted)))
             .collect();
-        let row_cells = &mut cells[row * width..(row + 1) * width];
-        fill(row_cells, &submodels, query, &mut found);
-        Ok(())
+        filled
+    };
+    // Placed in the answers' order, a cell once: as one thread would.
+    each_shell(answers, &rows, &work, &mut |filled| {
+        for (row, row_cells) in filled {
+            let Some(row_cells) = row_cells else {
+                unreadable += 1;
+                continue;
+            };
+            let row_cells = (cells[row * width..(row + 1) * width].iter_mut()).zip(row_cells);
+            for (i, (cell, filled)) in row_cells.enumerate() {
+                if let (Cell::Missing, Some((new, seen))) = (&cell, filled) {
+                    *cell = new;
+                    found.saw(i, seen);
+                }
+            }
+        }
     })?;
     let mut columns: Vec<TableColumn> = query
         .columns
@@ -191,6 +188,63 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
     })
 }
 
+/// The submodels a row's columns may read: most columns name theirs, and only those are
+/// typed; a semanticId column may find its element in any that holds its text.
+struct Wanted<'q> {
+    submodels: HashSet<&'q str>,
+    /// The semanticId columns: their index and the semanticId.
+    by_semantic: Vec<(usize, &'q str)>,
+}
+
+impl<'q> Wanted<'q> {
+    fn of(query: &'q Query) -> Self {
+        let by_semantic: Vec<(usize, &str)> = (query.columns.iter().enumerate())
+            .filter_map(|(i, c)| match c {
+                Column::SemanticId(id) => Some((i, id.as_str())),
+                _ => None,
+            })
+            .collect();
+        let submodels = (query.columns.iter())
+            .filter_map(|c| match c {
+                Column::Path { submodel, .. } => Some(submodel.as_str()),
+                _ => None,
+            })
+            .collect();
+        Wanted {
+            submodels,
+            by_semantic,
+        }
+    }
+
+    fn submodel(&self, raw: &RawValue) -> bool {
+        let json = raw.get();
+        self.by_semantic.iter().any(|(_, id)| may_hold(json, id))
+            || named(raw).is_some_and(|n| self.submodels.contains(n.as_str()))
+    }
+}
+
+/// What a column's element says about the column.
+struct Seen {
+    unit: Option<String>,
+    semantic_id: Option<String>,
+    label: Option<String>,
+}
+
+impl Seen {
+    fn of(element: &SubmodelElement, label: Option<&str>) -> Self {
+        Seen {
+            unit: element.unit().map(str::to_owned),
+            semantic_id: (element.semantic_id.as_ref())
+                .and_then(|r| r.target())
+                .map(str::to_owned),
+            label: label.map(str::to_owned),
+        }
+    }
+}
+
+/// A cell a row's submodels fill, and what its element says about the column.
+type Filled = Option<(Cell, Seen)>;
+
 /// What the elements found in each column say about it.
 struct Found {
     units: Vec<Units>,
@@ -199,38 +253,29 @@ struct Found {
 }
 
 impl Found {
-    fn saw(&mut self, column: usize, element: &SubmodelElement, label: Option<&str>) {
-        self.units[column].add(element);
+    fn saw(&mut self, column: usize, seen: Seen) {
+        self.units[column].add(seen.unit.as_deref());
         if self.semantic_ids[column].is_none() {
-            self.semantic_ids[column] = element
-                .semantic_id
-                .as_ref()
-                .and_then(|r| r.target())
-                .map(str::to_owned);
+            self.semantic_ids[column] = seen.semantic_id;
         }
         if self.labels[column].is_none() {
-            self.labels[column] = label.map(str::to_owned);
+            self.labels[column] = seen.label;
         }
     }
 }
 
-/// Fills one shell's cells from its submodels.
-fn fill(cells: &mut [Cell], submodels: &[Parsed<Submodel>], query: &Query, found: &mut Found) {
+/// One shell's cells from its submodels answer (`None` when it cannot be read).
+fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
+    let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
+    let submodels = items.into_iter().filter(|raw| wanted.submodel(raw));
     let languages = &query.languages;
-    let by_semantic: Vec<(usize, &str)> = query
-        .columns
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| match c {
-            Column::SemanticId(id) => Some((i, id.as_str())),
-            _ => None,
-        })
-        .collect();
-    for submodel in submodels {
-        let Ok(submodel) = submodel.view() else {
+    let mut cells: Vec<Filled> = query.columns.iter().map(|_| None).collect();
+    let semantic_ids: Vec<&str> = wanted.by_semantic.iter().map(|(_, id)| *id).collect();
+    let may_hold_one = |json: &str| semantic_ids.iter().any(|id| may_hold(json, id));
+    for submodel in submodels.map(|raw| aas_model::parse::<Submodel>(raw.get())) {
+        let Ok(submodel) = submodel else {
             continue;
         };
-        let elements = submodel.elements();
         for (i, column) in query.columns.iter().enumerate() {
             let Column::Path {
                 submodel: name,
@@ -239,31 +284,32 @@ fn fill(cells: &mut [Cell], submodels: &[Parsed<Submodel>], query: &Query, found
             else {
                 continue;
             };
-            if *name != submodel.id_short || !matches!(cells[i], Cell::Missing) {
+            if *name != submodel.id_short || cells[i].is_some() {
                 continue;
             }
-            find(&elements, path, &mut |element| {
-                cells[i] = Cell::of(element, languages);
-                found.saw(i, element, None);
-            });
+            find(
+                &mut submodel.submodel_elements.iter(),
+                path,
+                &mut |element| {
+                    cells[i] = Some((Cell::of(element, languages), Seen::of(element, None)));
+                },
+            );
         }
-        let mut wanted: Vec<(usize, &str)> = by_semantic
-            .iter()
-            .copied()
-            .filter(|(i, _)| matches!(cells[*i], Cell::Missing))
+        let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter().copied())
+            .filter(|(i, _)| cells[*i].is_none())
             .collect();
-        if wanted.is_empty() {
+        if unfound.is_empty() {
             continue;
         }
         let mut at = vec![submodel.id_short.clone()];
-        walk(&elements, &mut at, &mut |path, element| {
+        let elements = &mut submodel.submodel_elements.iter();
+        walk(elements, &mut at, &may_hold_one, &mut |path, element| {
             let semantic = element.semantic_id.as_ref().and_then(|r| r.target());
-            wanted.retain(|&(i, id)| {
+            unfound.retain(|&(i, id)| {
                 if semantic != Some(id) {
                     return true;
                 }
-                let cell = Cell::of(element, languages);
-                cells[i] = match cell {
+                let cell = match Cell::of(element, languages) {
                     Cell::Value { text, typed, .. } => Cell::Value {
                         text,
                         typed,
@@ -271,51 +317,71 @@ fn fill(cells: &mut [Cell], submodels: &[Parsed<Submodel>], query: &Query, found
                     },
                     Cell::Missing => Cell::Missing,
                 };
-                found.saw(i, element, Some(&element.id_short));
+                cells[i] = Some((cell, Seen::of(element, Some(&element.id_short))));
                 false
             });
-            !wanted.is_empty()
+            !unfound.is_empty()
         });
     }
+    Some(cells)
 }
 
-/// Hands `found` the element at `path` (idShorts) below `elements`, if there is one.
-fn find(
-    elements: &[Parsed<SubmodelElement>],
+/// Whether an element's (or submodel's) JSON may hold the string `text`: not when the
+/// JSON has no escapes (so every string in it is written as it is) and `text` does not
+/// occur in it. Finding text is far cheaper than typing the elements.
+fn may_hold(json: &str, text: &str) -> bool {
+    json.contains('\\') || json.contains(text)
+}
+
+/// Hands `found` the element at `path` (idShorts) among `elements`, if there is one;
+/// only the elements that may have the idShort are typed.
+fn find<'e>(
+    elements: &mut dyn Iterator<Item = &'e RawElement>,
     path: &[String],
     found: &mut dyn FnMut(&SubmodelElement),
 ) {
     let Some((first, rest)) = path.split_first() else {
         return;
     };
-    let Some(element) = elements
-        .iter()
-        .filter_map(|e| e.view().ok())
-        .find(|e| e.id_short == *first)
-    else {
+    let element = elements
+        .filter(|raw| may_hold(raw.get(), first))
+        .filter_map(|raw| aas_model::parse::<SubmodelElement>(raw.get()).ok())
+        .find(|e| e.id_short == *first);
+    let Some(element) = element else {
         return;
     };
     if rest.is_empty() {
-        found(element);
+        found(&element);
     } else {
-        find(&element.children().unwrap_or_default(), rest, found);
+        find(&mut element.nested().map(|(_, raw)| raw), rest, found);
     }
 }
 
-/// Calls `visit` with each element below `elements`, in document order, and its idShort
-/// path (`at` holds the submodel's, and the parents'); stops when `visit` says so. The
-/// walk ends at [`aas_model::MAX_ELEMENT_DEPTH`].
-pub(crate) fn walk(
-    elements: &[Parsed<SubmodelElement>],
+/// Calls `visit` with each element among `elements` and below, in document order, and
+/// its idShort path (`at` holds the submodel's, and the parents'); stops when `visit`
+/// says so. An element whose JSON `may_matter` says no to is passed over with all below
+/// it, untyped. The walk ends at [`aas_model::MAX_ELEMENT_DEPTH`].
+pub(crate) fn walk<'e>(
+    elements: &mut dyn Iterator<Item = &'e RawElement>,
     at: &mut Vec<String>,
+    may_matter: &dyn Fn(&str) -> bool,
     visit: &mut dyn FnMut(&[String], &SubmodelElement) -> bool,
 ) -> bool {
     if at.len() > aas_model::MAX_ELEMENT_DEPTH {
         return true;
     }
-    for element in elements.iter().filter_map(|e| e.view().ok()) {
+    for raw in elements.filter(|raw| may_matter(raw.get())) {
+        let Ok(element) = aas_model::parse::<SubmodelElement>(raw.get()) else {
+            continue;
+        };
         at.push(element.id_short.clone());
-        let go = visit(at, element) && walk(&element.children().unwrap_or_default(), at, visit);
+        let go = visit(at, &element)
+            && walk(
+                &mut element.nested().map(|(_, raw)| raw),
+                at,
+                may_matter,
+                visit,
+            );
         at.pop();
         if !go {
             return false;
@@ -348,4 +414,55 @@ fn shell_field(shell: &Shell, field: ShellField) -> &str {
 /// a list that no longer reads adds no rows.
 pub(crate) fn shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
     Ok(aas_export::listed_shells(answers, asset_type)?.shells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A submodels answer of one submodel holding a collection with one property,
+    /// written as `property` says.
+    fn answer(property: &str) -> String {
+        format!(
+            r#"[{{"idShort":"Nameplate","modelType":{{"name":"Submodel"}},"submodelElements":[
+                {{"idShort":"Other","modelType":{{"name":"Property"}},"valueType":"string","value":"x"}},
+                {{"idShort":"Address","modelType":{{"name":"SubmodelElementCollection"}},"value":[{property}]}}]}}]"#
+        )
+    }
+
+    fn cells(json: &str, columns: &[&str]) -> Vec<Option<String>> {
+        let query = Query {
+            columns: columns
+                .iter()
+                .map(|c| c.parse().expect("a column"))
+                .collect(),
+            ..Query::default()
+        };
+        let wanted = Wanted::of(&query);
+        let filled = fill(json, &query, &wanted).expect("readable");
+        let shown = |f: Filled| f.and_then(|(cell, _)| cell.shown().map(str::to_owned));
+        filled.into_iter().map(shown).collect()
+    }
+
+    #[test]
+    fn elements_written_with_escapes_are_found_by_path_and_by_semantic_id() {
+        let columns = [
+            "Nameplate/Address/CityTown",
+            "semanticId:0173-1#02-AAO132#002",
+        ];
+        let plain = r#"{"idShort":"CityTown","modelType":{"name":"Property"},"valueType":"string","value":"Ulm",
+            "semanticId":{"keys":[{"type":"ConceptDescription","local":true,"value":"0173-1#02-AAO132#002","idType":"IRDI"}]}}"#;
+        let found = vec![Some("Ulm".to_owned()), Some("Ulm".to_owned())];
+        assert_eq!(cells(&answer(plain), &columns), found);
+        // The same JSON value: an idShort and a semanticId no longer occur as text.
+        let escaped = plain
+            .replace("CityTown", r"City\u0054own")
+            .replace("AAO132#002", r"AAO132\u0023002");
+        assert_eq!(cells(&answer(&escaped), &columns), found);
+        // Absent, the cells stay missing.
+        let other = plain
+            .replace("CityTown", "Street")
+            .replace("AAO132", "AAO128");
+        assert_eq!(cells(&answer(&other), &columns), [None, None]);
+    }
 }

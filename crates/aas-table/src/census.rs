@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use aas_client::{NodeLevel, NodePath};
-use aas_export::{answer_text, Answers};
+use aas_export::Answers;
 use aas_model::{parse_list, AssetType, Submodel};
 use serde::Serialize;
 
 use crate::build::{shells, walk, Units};
 use crate::column::Column;
+use crate::each_shell::{each_shell, RowAnswer};
 use crate::Result;
 
 /// An element path a column can show.
@@ -42,67 +42,106 @@ pub fn census(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Ce
         .enumerate()
         .map(|(i, s)| (s.id.as_str(), i))
         .collect();
-    // Per path: what it offers, its units, and the last row counted (a shell counts once).
-    let mut seen: Vec<(Offered, Units, usize)> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    answers.each(NodeLevel::Submodels, &mut |path, url, body| {
-        let NodePath::Submodels { aas_id } = path else {
-            return Ok(());
-        };
-        let Some(&row) = rows.get(aas_id.as_str()) else {
-            return Ok(());
-        };
-        let Ok(submodels) = parse_list::<Submodel>(&answer_text(body, url)?) else {
-            return Ok(());
+    let work = |batch: Vec<RowAnswer>| {
+        let mut paths = Paths::default();
+        for answer in batch {
+            paths.count(answer.row, &answer.json);
+        }
+        paths
+    };
+    let mut paths = Paths::default();
+    each_shell(answers, &rows, &work, &mut |batch| paths.merge(batch))?;
+    Ok(Census {
+        shells: shells.len(),
+        columns: (paths.seen.into_iter())
+            .map(|path| Offered {
+                unit: path.units.agreed(),
+                ..path.offered
+            })
+            .collect(),
+    })
+}
+
+/// The paths seen in some shells, in the order they first occur.
+#[derive(Default)]
+struct Paths {
+    seen: Vec<Path>,
+    index: HashMap<String, usize>,
+}
+
+/// A path (`Submodel/a/b`), what its first element offers, its units, and the first and
+/// last row counted (a shell counts once).
+struct Path {
+    key: String,
+    offered: Offered,
+    units: Units,
+    first_row: usize,
+    last_row: usize,
+}
+
+impl Paths {
+    /// Counts the paths of the elements in one row's submodels answer.
+    fn count(&mut self, row: usize, json: &str) {
+        let Ok(submodels) = parse_list::<Submodel>(json) else {
+            return;
         };
         for submodel in submodels.iter().filter_map(|s| s.view().ok()) {
             let mut at = vec![submodel.id_short.clone()];
-            walk(&submodel.elements(), &mut at, &mut |at, element| {
+            let elements = &mut submodel.submodel_elements.iter();
+            walk(elements, &mut at, &|_| true, &mut |at, element| {
                 let key = at.join("/");
-                let i = *index.entry(key).or_insert_with(|| {
+                let i = *self.index.entry(key.clone()).or_insert_with(|| {
                     let (submodel, path) = at.split_first().expect("a submodel and an element");
-                    seen.push((
-                        Offered {
+                    self.seen.push(Path {
+                        key,
+                        offered: Offered {
                             column: Column::Path {
                                 submodel: submodel.clone(),
                                 path: path.to_vec(),
                             },
-                            semantic_id: element
-                                .semantic_id
-                                .as_ref()
+                            semantic_id: (element.semantic_id.as_ref())
                                 .and_then(|r| r.target())
                                 .map(str::to_owned),
                             model_type: element.model_type.name.clone(),
                             value_type: element.value_type(),
                             unit: None,
-                            shells: 0,
+                            shells: 1,
                         },
-                        Units::default(),
-                        usize::MAX,
-                    ));
-                    seen.len() - 1
+                        units: Units::default(),
+                        first_row: row,
+                        last_row: row,
+                    });
+                    self.seen.len() - 1
                 });
-                let (offered, units, last) = &mut seen[i];
-                units.add(element);
-                if *last != row {
-                    *last = row;
-                    offered.shells += 1;
+                let path = &mut self.seen[i];
+                path.units.add(element.unit());
+                if path.last_row != row {
+                    path.last_row = row;
+                    path.offered.shells += 1;
                 }
                 true
             });
         }
-        Ok(())
-    })?;
-    Ok(Census {
-        shells: shells.len(),
-        columns: seen
-            .into_iter()
-            .map(|(offered, units, _)| Offered {
-                unit: units.agreed(),
-                ..offered
-            })
-            .collect(),
-    })
+    }
+
+    /// Adds the paths `then` saw after these.
+    fn merge(&mut self, then: Paths) {
+        for path in then.seen {
+            match self.index.get(&path.key) {
+                Some(&i) => {
+                    let seen = &mut self.seen[i];
+                    seen.units.merge(path.units);
+                    let again = usize::from(seen.last_row == path.first_row);
+                    seen.offered.shells += path.offered.shells - again;
+                    seen.last_row = path.last_row;
+                }
+                None => {
+                    self.index.insert(path.key.clone(), self.seen.len());
+                    self.seen.push(path);
+                }
+            }
+        }
+    }
 }
 
 /// The nameplate's key properties, in the order a default table shows them.

@@ -8,6 +8,7 @@ mod build;
 mod cell;
 mod census;
 mod column;
+mod each_shell;
 mod filter;
 mod language;
 mod order;

@@ -13,10 +13,11 @@ use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, text, unreadable, Answers};
+use crate::in_order::InOrder;
 use crate::output::{package, write_with, Stop, Written};
 use crate::report::{write_report, Conversion, Exported, Spool};
 use crate::Result;
-use workers::{AssetsByShell, Context, Converted, List, Part, Workers, BATCH_BYTES};
+use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
 
 mod workers;
 
@@ -80,14 +81,18 @@ fn environment(
         packaged,
     };
     let mut lists = Lists::new(out)?;
+    let work = |batch| convert(batch, &context);
     std::thread::scope(|scope| {
-        let mut workers = Workers::start(scope, &context);
-        let mut done = |converted| done(converted, &mut lists);
+        let mut workers = InOrder::start(scope, BATCHES, &work);
+        let mut done = |converted: Result<Converted>| done(converted?, &mut lists);
         for (level, list) in [
             (NodeLevel::AasList, List::Shells),
             (NodeLevel::Submodels, List::Submodels),
         ] {
-            each_part(answers, level, list, |part| workers.push(part, &mut done))?;
+            each_part(answers, level, list, |part| {
+                let bytes = part.v2.len();
+                workers.push(part, bytes, &mut done)
+            })?;
         }
         workers.finish(&mut done)
     })?;
@@ -111,7 +116,7 @@ fn each_part(
             v2,
             whole,
         };
-        if raw.len() <= BATCH_BYTES {
+        if raw.len() <= BATCHES.bytes {
             return visit(part(raw.into_boxed_str(), true));
         }
         let items: Vec<&RawValue> = serde_json::from_str(&raw).map_err(unreadable)?;

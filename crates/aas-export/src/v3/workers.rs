@@ -1,12 +1,8 @@
-//! The conversion on every core: the reading thread hands the workers the list answers
-//! it reads, gathered into batches, in turn; each worker parses, selects and converts
-//! the items, and the reading thread takes the converted batches back in the same turn,
-//! so the file and the report come out in the order a single thread would write them. A
-//! few batches at most are out at a time, which bounds the memory.
+//! The conversion on every core ([`InOrder`](crate::in_order::InOrder)): each worker
+//! parses, selects and converts the items of the list answers in its batch, and the
+//! file and the report come out in the order a single thread would write them.
 
 use std::collections::HashMap;
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::thread::Scope;
 
 use aas_client::{NodePath, Selection};
 use aas_v3::{Asset, Change, Converter, Node, Tally};
@@ -14,14 +10,14 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::answers::{unreadable, wanted};
-use crate::output::Written;
-use crate::{Error, Result};
+use crate::in_order::Batches;
+use crate::Result;
 
 /// A batch is sent on when it holds this many bytes of V2 JSON, or this many answers.
-pub(super) const BATCH_BYTES: usize = 1 << 20;
-const BATCH_ITEMS: usize = 512;
-/// Batches out at a time, per worker.
-const IN_FLIGHT: usize = 2;
+pub(super) const BATCHES: Batches = Batches {
+    bytes: 1 << 20,
+    items: 512,
+};
 /// The root of the paths a worker records: the item's place in the environment is
 /// known only when its batch comes back (see [`Done::place`]).
 const ITEM: &str = "$";
@@ -89,91 +85,7 @@ pub(super) struct Context<'c> {
     pub packaged: bool,
 }
 
-pub(super) struct Workers {
-    to: Vec<Sender<Vec<Part>>>,
-    from: Vec<Receiver<Result<Converted>>>,
-    batch: Vec<Part>,
-    batch_bytes: usize,
-    sent: usize,
-    taken: usize,
-}
-
-impl Workers {
-    /// One worker per core.
-    pub fn start<'scope>(scope: &'scope Scope<'scope, '_>, context: &'scope Context) -> Self {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let (mut to, mut from) = (Vec::new(), Vec::new());
-        for _ in 0..cores {
-            let (batch_in, batches) = channel::<Vec<Part>>();
-            let (done, done_out) = channel();
-            scope.spawn(move || {
-                for batch in batches {
-                    if done.send(convert(batch, context)).is_err() {
-                        break;
-                    }
-                }
-            });
-            to.push(batch_in);
-            from.push(done_out);
-        }
-        Workers {
-            to,
-            from,
-            batch: Vec::new(),
-            batch_bytes: 0,
-            sent: 0,
-            taken: 0,
-        }
-    }
-
-    /// Adds `part` to the batch; hands `done` the batches that come back meanwhile.
-    pub fn push(&mut self, part: Part, done: &mut impl FnMut(Converted) -> Written) -> Written {
-        self.batch_bytes += part.v2.len();
-        self.batch.push(part);
-        if self.batch_bytes >= BATCH_BYTES || self.batch.len() >= BATCH_ITEMS {
-            self.send(done)?;
-        }
-        Ok(())
-    }
-
-    /// Sends the last batch and hands `done` every batch still out.
-    pub fn finish(mut self, done: &mut impl FnMut(Converted) -> Written) -> Written {
-        if !self.batch.is_empty() {
-            self.send(done)?;
-        }
-        while self.taken < self.sent {
-            self.take(done)?;
-        }
-        Ok(())
-    }
-
-    fn send(&mut self, done: &mut impl FnMut(Converted) -> Written) -> Written {
-        if self.sent - self.taken >= IN_FLIGHT * self.to.len() {
-            self.take(done)?;
-        }
-        let batch = std::mem::take(&mut self.batch);
-        self.batch_bytes = 0;
-        let worker = self.sent % self.to.len();
-        self.to[worker].send(batch).map_err(|_| gone())?;
-        self.sent += 1;
-        Ok(())
-    }
-
-    /// The oldest batch out, back.
-    fn take(&mut self, done: &mut impl FnMut(Converted) -> Written) -> Written {
-        let worker = self.taken % self.from.len();
-        let converted = self.from[worker].recv().map_err(|_| gone())??;
-        self.taken += 1;
-        done(converted)
-    }
-}
-
-/// A worker ended before its batches were done: it panicked, which the scope repeats.
-fn gone() -> Error {
-    Error::Stopped
-}
-
-fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> {
+pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> {
     let mut converted = Converted {
         items: Vec::new(),
         tally: Tally::default(),

@@ -1,0 +1,50 @@
+//! The rows' submodels answers, read on one thread and worked on every core: parsing a
+//! shell's submodels is most of a table's time (about 40 KB of JSON a shell).
+
+use std::collections::HashMap;
+
+use aas_client::{NodeLevel, NodePath};
+use aas_export::{answer_text, Answers, Batches, InOrder};
+
+use crate::Result;
+
+/// One row's submodels answer, as text.
+pub(crate) struct RowAnswer {
+    pub row: usize,
+    pub json: String,
+}
+
+const BATCHES: Batches = Batches {
+    bytes: 1 << 20,
+    items: 256,
+};
+
+/// Hands `work` the submodels answers of the shells in `rows` (a shell's id to its row)
+/// in batches, on every core, and `done` each batch's result in the answers' order.
+pub(crate) fn each_shell<R: Send>(
+    answers: &dyn Answers,
+    rows: &HashMap<&str, usize>,
+    work: &(impl Fn(Vec<RowAnswer>) -> R + Sync),
+    done: &mut impl FnMut(R),
+) -> Result<()> {
+    std::thread::scope(|scope| {
+        let mut workers = InOrder::start(scope, BATCHES, work);
+        let mut done = |result| -> aas_export::Result<()> {
+            done(result);
+            Ok(())
+        };
+        answers.each(NodeLevel::Submodels, &mut |path, url, body| {
+            let NodePath::Submodels { aas_id } = path else {
+                return Ok(());
+            };
+            let Some(&row) = rows.get(aas_id.as_str()) else {
+                return Ok(());
+            };
+            let json = answer_text(body, url)?;
+            let bytes = json.len();
+            workers.push(RowAnswer { row, json }, bytes, &mut done)
+        })?;
+        workers.finish(&mut done)
+    })?;
+    Ok(())
+}
