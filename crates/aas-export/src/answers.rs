@@ -2,6 +2,7 @@
 //! and reading them: each answer at a level in a fixed order, a list answer's items,
 //! the registry's descriptors as they stream.
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::time::SystemTime;
 
@@ -25,6 +26,22 @@ pub trait Answers {
     /// Hands `visit` each answer at `level` in the fixed order, its body as a reader:
     /// a large answer need not be in memory whole.
     fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()>;
+    /// As [`Answers::each`], but only the answers of the shells `shells` names (by id;
+    /// the submodels and elements levels): a store reads no other.
+    fn each_of_shells(
+        &self,
+        level: NodeLevel,
+        shells: &HashSet<&str>,
+        visit: &mut Visit<'_>,
+    ) -> Result<()> {
+        self.each(
+            level,
+            &mut |path, url, body| match shells.contains(path.keys()[1]) {
+                true => visit(path, url, body),
+                false => Ok(()),
+            },
+        )
+    }
 }
 
 /// What [`Answers::each`] calls with each answer: its place, its URL and its body.

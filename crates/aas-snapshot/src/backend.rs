@@ -5,6 +5,7 @@
 //! implementation per database; the rules (what a snapshot holds, when it is complete,
 //! how answers are paired and matched) live once, above it.
 
+use std::collections::HashSet;
 use std::io::{BufRead, Read};
 
 use aas_client::NodeLevel;
@@ -177,10 +178,17 @@ pub(crate) trait Backend: Send + std::fmt::Debug {
     fn unreadable(&self, id: i64) -> Result<Vec<NodeRow>>;
     /// The asset types whose AAS lists snapshot `id` holds.
     fn listed_asset_types(&self, id: i64) -> Result<Vec<String>>;
-    /// Hands `visit` every answer of snapshot `id` at `level`, ordered by its keys
+    /// Hands `visit` every answer of snapshot `id` at `level` (only those of the shells
+    /// `shells` names, when given: the others' bodies are not read), ordered by its keys
     /// compared byte by byte; a large body is never read whole where the database can
     /// read it in pieces. An error of `visit` ends the walk and is returned.
-    fn each_stored(&self, id: i64, level: NodeLevel, visit: &mut EachStored<'_>) -> Result<()>;
+    fn each_stored(
+        &self,
+        id: i64,
+        level: NodeLevel,
+        shells: Option<&HashSet<&str>>,
+        visit: &mut EachStored<'_>,
+    ) -> Result<()>;
 
     /// The ids of at most `limit` elements bodies of snapshot `id` whose index document
     /// holds every word the user typed (the last one begun), in the order they were

@@ -186,17 +186,18 @@ fn write_copy(
     let mut make = |body, hash| new_content(&mut packer, body, hash, &from.path);
     let (mut done, mut added, mut chunk) = (0, Added::default(), Chunk::new());
     for level in NodeLevel::ALL {
-        from.db.each_stored(snapshot.id, level, &mut |answer| {
-            let (pending, held) = pending(level, answer, &from.path)?;
-            if chunk.push(pending, held) {
-                added += chunk.write(&mut *writer, id, &mut make)?;
-            }
-            done += 1;
-            if done % REPORT_EVERY == 0 && written(done).is_break() {
-                return Err(stopped());
-            }
-            Ok(())
-        })?;
+        from.db
+            .each_stored(snapshot.id, level, None, &mut |answer| {
+                let (pending, held) = pending(level, answer, &from.path)?;
+                if chunk.push(pending, held) {
+                    added += chunk.write(&mut *writer, id, &mut make)?;
+                }
+                done += 1;
+                if done % REPORT_EVERY == 0 && written(done).is_break() {
+                    return Err(stopped());
+                }
+                Ok(())
+            })?;
     }
     added += chunk.write(&mut *writer, id, &mut make)?;
     for row in from.db.failures(snapshot.id)? {

@@ -3,7 +3,7 @@
 //! order every source gives them, so that an export of a snapshot is the export of a
 //! fresh crawl of the plant.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -200,6 +200,26 @@ impl Answers for Stored<'_> {
     }
 
     fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
+        self.each_stored(at, None, visit)
+    }
+
+    fn each_of_shells(
+        &self,
+        at: NodeLevel,
+        shells: &HashSet<&str>,
+        visit: &mut Visit<'_>,
+    ) -> aas_export::Result<()> {
+        self.each_stored(at, Some(shells), visit)
+    }
+}
+
+impl Stored<'_> {
+    fn each_stored(
+        &self,
+        at: NodeLevel,
+        shells: Option<&HashSet<&str>>,
+        visit: &mut Visit<'_>,
+    ) -> aas_export::Result<()> {
         let unreadable = |source| {
             aas_export::Error::File(FileError {
                 action: "read",
@@ -208,13 +228,16 @@ impl Answers for Stored<'_> {
             })
         };
         let mut unpacker = content::Unpacker::new();
-        let walked = self.store.db.each_stored(self.id, at, &mut |answer| {
-            let Some(path) = NodePath::from_keys(at, answer.keys) else {
-                return Ok(());
-            };
-            let mut body = (unpacker.reader(answer.bytes, answer.zstd)).map_err(unreadable)?;
-            Ok(visit(&path, answer.url, &mut body)?)
-        });
+        let walked = self
+            .store
+            .db
+            .each_stored(self.id, at, shells, &mut |answer| {
+                let Some(path) = NodePath::from_keys(at, answer.keys) else {
+                    return Ok(());
+                };
+                let mut body = (unpacker.reader(answer.bytes, answer.zstd)).map_err(unreadable)?;
+                Ok(visit(&path, answer.url, &mut body)?)
+            });
         // The export's own errors come back as they were; the store's say what failed.
         walked.map_err(|e| match e {
             Error::Export(e) => e,

@@ -1,7 +1,7 @@
 //! The team store (PostgreSQL, a real server made for the test) against the one-desktop
 //! store (SQLite) over the same crawl of the demo service: the same snapshots listed,
 //! the same export byte for byte, the same search hits in the same order, the same
-//! diff; one take per plant at a time; a snapshot being taken is not removed; a server
+//! answers of some shells, the same diff; one take per plant at a time; a snapshot being taken is not removed; a server
 //! that goes down mid-take ends the take with clear words and keeps what came before;
 //! the tables made and migrated by the writer role only, a reader role refused writes;
 //! TLS used and checked as `sslmode` and `sslrootcert` say.
@@ -13,11 +13,14 @@ mod cluster;
 #[path = "support/demo.rs"]
 mod demo;
 
+use std::collections::HashSet;
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::Client;
+use aas_client::{Client, NodeLevel, NodePath};
+use aas_export::Answers;
 
 use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
@@ -86,6 +89,22 @@ async fn the_team_store_answers_as_the_desktop_store_does() {
         desktop.diff(d1, d2).expect("diff")
     );
 
+    // The answers of some shells alone: the same in both, and as the whole walk has them.
+    let shells = HashSet::from([
+        "urn:demo-platform:acme:DEMO-01:aas:machine#M-0002",
+        "urn:demo-platform:acme:DEMO-01:aas:company#C-0001",
+        "urn:demo-platform:acme:DEMO-01:aas:no-such#X",
+    ]);
+    let some = submodels_of(&desktop, d2, Some(&shells));
+    assert_eq!(some, submodels_of(&team, t2, Some(&shells)));
+    let all = submodels_of(&desktop, d2, None);
+    let wanted: Vec<_> = (all.iter())
+        .filter(|(aas_id, _)| shells.contains(aas_id.as_str()))
+        .cloned()
+        .collect();
+    assert_eq!(some, wanted);
+    assert_eq!(some.len(), 2, "{all:?}");
+
     // Removing the first keeps the second whole.
     team.remove(t1).expect("rm");
     assert!(matches!(team.remove(t1), Err(Error::NoSuchSnapshot(_))));
@@ -94,6 +113,25 @@ async fn the_team_store_answers_as_the_desktop_store_does() {
         desktop.search(d2, "SN-M-0001", 5).expect("search")
     );
     std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+/// The submodels answers (shell id, body) of snapshot `id`: all, or those of `shells`.
+fn submodels_of(store: &Store, id: i64, shells: Option<&HashSet<&str>>) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut keep = |path: &NodePath, _: &str, body: &mut dyn Read| {
+        let mut text = String::new();
+        body.read_to_string(&mut text).expect("a body");
+        found.push((path.keys()[1].to_owned(), text));
+        Ok(())
+    };
+    store
+        .with_answers(id, |_, answers| match shells {
+            Some(shells) => answers.each_of_shells(NodeLevel::Submodels, shells, &mut keep),
+            None => answers.each(NodeLevel::Submodels, &mut keep),
+        })
+        .expect("read")
+        .expect("walked");
+    found
 }
 
 /// A team store `db` on a server of its own, the demo service and a client of it (the

@@ -1,7 +1,7 @@
 //! The rows' submodels answers, read on one thread and worked on every core: parsing a
 //! shell's submodels is most of a table's time (about 40 KB of JSON a shell).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use aas_client::{NodeLevel, NodePath};
 use aas_export::{answer_text, Answers, Batches, InOrder};
@@ -27,13 +27,14 @@ pub(crate) fn each_shell<R: Send>(
     work: &(impl Fn(Vec<RowAnswer>) -> R + Sync),
     done: &mut impl FnMut(R),
 ) -> Result<()> {
+    let shells: HashSet<&str> = rows.keys().copied().collect();
     std::thread::scope(|scope| {
         let mut workers = InOrder::start(scope, BATCHES, work);
         let mut done = |result| -> aas_export::Result<()> {
             done(result);
             Ok(())
         };
-        answers.each(NodeLevel::Submodels, &mut |path, url, body| {
+        answers.each_of_shells(NodeLevel::Submodels, &shells, &mut |path, url, body| {
             let NodePath::Submodels { aas_id } = path else {
                 return Ok(());
             };

@@ -9,6 +9,7 @@ mod tls;
 mod writer;
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::sync::mpsc::sync_channel;
 
 use aas_client::NodeLevel;
@@ -324,16 +325,23 @@ impl Backend for Postgres {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    fn each_stored(&self, id: i64, at: NodeLevel, visit: &mut EachStored<'_>) -> Result<()> {
+    fn each_stored(
+        &self,
+        id: i64,
+        at: NodeLevel,
+        shells: Option<&HashSet<&str>>,
+        visit: &mut EachStored<'_>,
+    ) -> Result<()> {
         // The rows stream from a connection of their own through a short queue (one
         // body in memory per slot); a visit that fails closes it, which ends the query.
         let mut conn = Conn::open(&self.url())?;
         let (rows, queue) = sync_channel::<Result<Streamed>>(8);
         let level = level(at);
+        let wanted: Option<Vec<&str>> = shells.map(|s| s.iter().copied().collect());
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 let streamed = conn.run(|c| {
-                    let params: [&(dyn postgres::types::ToSql + Sync); 2] = [&id, &level];
+                    let params: [&(dyn postgres::types::ToSql + Sync); 3] = [&id, &level, &wanted];
                     // Keys compared byte by byte, as every source of answers orders them.
                     let mut found = c.query_raw(
                         "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.hash, c.size,
@@ -341,7 +349,7 @@ impl Backend for Postgres {
                          FROM nodes k
                          JOIN answers a ON a.snapshot = $1 AND a.node = k.id
                          JOIN contents c ON c.id = a.content
-                         WHERE k.level = $2
+                         WHERE k.level = $2 AND ($3::text[] IS NULL OR k.aas_id = ANY($3))
                          ORDER BY k.asset_type COLLATE \"C\", k.aas_id COLLATE \"C\",
                              k.submodel COLLATE \"C\"",
                         params,
