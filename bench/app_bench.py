@@ -176,13 +176,13 @@ def big_tree_paint_ms(w):
 SCROLL_ROWS = 30  # rows a frame
 
 
-def scroll_frames(w, frames=300, rows_per_frame=SCROLL_ROWS):
-    """Scrolls the tree by `rows_per_frame` rows each frame. Per frame: the main
-    thread's work (the tree's scroll handler, then style, layout and paint up to the
-    end of the frame) and the interval between frames."""
+def scroll_frames(w, frames=300, rows_per_frame=SCROLL_ROWS, viewport="tree-viewport"):
+    """Scrolls the tree (or another viewport of 26-pixel rows) by `rows_per_frame` rows
+    each frame. Per frame: the main thread's work (the viewport's scroll handler, then
+    style, layout and paint up to the end of the frame) and the interval between frames."""
     return w.run_async(AFTER_PAINT + """
         const [frames, step] = [arguments[0], arguments[1] * 26];
-        const viewport = document.getElementById('tree-viewport');
+        const viewport = document.getElementById(arguments[2]);
         viewport.scrollTop = 0;
         const work = [], intervals = [];
         let handlerStart = null, last = null;
@@ -198,11 +198,11 @@ def scroll_frames(w, frames=300, rows_per_frame=SCROLL_ROWS):
             work.push(performance.now() - t);
             if (n++ < frames) { viewport.scrollTop += step; requestAnimationFrame(frame); }
             else done({ work: work.reduce((a, b) => a + b, 0) / frames, intervals,
-                        rows: document.querySelectorAll('#tree li').length,
+                        rows: viewport.querySelectorAll('li, tbody tr').length,
                         end: viewport.scrollTop });
           });
         };
-        afterPaint().then(() => requestAnimationFrame(frame));""", frames, rows_per_frame)
+        afterPaint().then(() => requestAnimationFrame(frame));""", frames, rows_per_frame, viewport)
 
 
 def expand_ms(w, label):
@@ -435,6 +435,36 @@ def take_outside(aasmd, w, line, plant=BENCH_PLANT):
     out = subprocess.run([aasmd, "--profile", "Bench", "snapshot", "take", "--plant", plant],
                          env=env, capture_output=True, text=True, check=True).stdout
     return json.loads(out), time.monotonic() - t0
+
+
+def demo_snapshot_in_window(assets):
+    """A fresh window of the release app (AAS_BROWSER_BIN) and its idle PSS on the demo
+    profile; then the profile of an external `aasmd sandbox --demo ASSETS` (AASMD_BIN),
+    with a snapshot of its plant DEMO-01 taken outside the window and listed in it.
+    Returns (window, sandbox, idle bytes, the snapshot's line, its time in s); close
+    both with `close_all`."""
+    aasmd = os.environ["AASMD_BIN"]
+    sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = json.loads(sandbox.stdout.readline())
+    w = Window.open(os.environ["AAS_BROWSER_BIN"])
+    try:
+        first_rows_ms(w)
+        idle = settled_pss(w.pid)
+        use_bench_profile(w, line, "DEMO-01")
+        taken, take_s = take_outside(aasmd, w, line, "DEMO-01")
+        w.wd.click(w.wd.wait_for("#refresh"))  # the app reads the plant's snapshots again
+        w.poll("return !document.getElementById('refresh').disabled", what="the plant was not read again")
+    except BaseException:
+        close_all(w, sandbox)
+        raise
+    return w, sandbox, idle, taken, take_s
+
+
+def close_all(w, sandbox):
+    w.close()
+    sandbox.terminate()
+    sandbox.wait(10)
 
 
 def change_machines(line):

@@ -10,12 +10,10 @@ Environment: AAS_BROWSER_BIN, AASMD_BIN (release builds), QUALITY_ASSETS, QUALIT
 (timings, default 3).
 """
 
-import json
 import os
-import subprocess
 import tempfile
 
-from app_bench import MB, Window, first_rows_ms, machine_line, median, settled_pss, take_outside, time_until, use_bench_profile
+from app_bench import MB, close_all, demo_snapshot_in_window, machine_line, median, settled_pss, time_until
 
 TARGET_MS = 2000
 TARGET_EXTRA_MB = 80
@@ -24,21 +22,11 @@ PAINTED = ("document.getElementById('quality-status').textContent.includes('audi
 
 
 def main():
-    app, aasmd = os.environ["AAS_BROWSER_BIN"], os.environ["AASMD_BIN"]
     assets = int(os.environ.get("QUALITY_ASSETS", "10000"))
     runs = int(os.environ.get("QUALITY_RUNS", "3"))
     os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="quality-bench-"))
-    sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = json.loads(sandbox.stdout.readline())
-    w = Window.open(app)
+    w, sandbox, idle, taken, take_s = demo_snapshot_in_window(assets)
     try:
-        first_rows_ms(w)
-        idle = settled_pss(w.pid)
-        use_bench_profile(w, line, "DEMO-01")
-        taken, take_s = take_outside(aasmd, w, line, "DEMO-01")
-        w.wd.click(w.wd.wait_for("#refresh"))  # the app reads the plant's snapshots again
-        w.poll("return !document.getElementById('refresh').disabled", what="the plant was not read again")
         before = settled_pss(w.pid)
         times = [time_until(w, "target.click();", PAINTED, "#tab-quality")]
         for _ in range(runs - 1):
@@ -46,9 +34,7 @@ def main():
         after = settled_pss(w.pid)
         status = w.wd.text_content("#quality-status")
     finally:
-        w.close()
-        sandbox.terminate()
-        sandbox.wait(10)
+        close_all(w, sandbox)
     extra = after - idle
     rows = [
         f"Quality view ({machine_line()}; a {taken['shells']:,}-shell snapshot of `aasmd sandbox --demo {assets}`,"

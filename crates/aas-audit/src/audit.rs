@@ -1,6 +1,8 @@
 //! The walk: the AAS lists name the shells, then each shell's submodel list is read, one
 //! answer at a time, and each submodel whose semanticId names a template is judged.
 
+use std::collections::HashSet;
+
 use aas_client::{NodeLevel, NodePath};
 use aas_export::Answers;
 use aas_model::{parse_list, AssetType, Reference, Submodel};
@@ -99,26 +101,38 @@ pub fn audit_with_progress(
         shells_done: 0,
         shells: shells.list.len(),
     };
-    each(answers, NodeLevel::Submodels, |path, text| {
-        let NodePath::Submodels { aas_id } = path else {
-            return Ok(());
-        };
-        let Some(shell) = shells.index(aas_id, options.asset_type.is_some()) else {
-            return Ok(());
-        };
-        let submodels = parse_list::<Submodel>(text)?;
-        let wanted = (submodels.iter())
-            .filter_map(|sm| sm.view().ok())
-            .filter(|sm| selection.wants_submodel(aas_id, &sm.id_short));
-        walk.shell(shell, wanted);
-        done.shells_done += 1;
-        done.shells = done.shells.max(done.shells_done);
-        if progress(done) {
-            Ok(())
-        } else {
-            Err(Error::Cancelled)
-        }
-    })?;
+    // One asset type's audit reads its shells' answers alone.
+    let ids: Vec<String> = match options.asset_type {
+        Some(_) => shells.list.iter().map(|s| s.id.clone()).collect(),
+        None => Vec::new(),
+    };
+    let only: Option<HashSet<&str>> =
+        (options.asset_type.is_some()).then(|| ids.iter().map(String::as_str).collect());
+    each(
+        answers,
+        NodeLevel::Submodels,
+        only.as_ref(),
+        |path, text| {
+            let NodePath::Submodels { aas_id } = path else {
+                return Ok(());
+            };
+            let Some(shell) = shells.index(aas_id, options.asset_type.is_some()) else {
+                return Ok(());
+            };
+            let submodels = parse_list::<Submodel>(text)?;
+            let wanted = (submodels.iter())
+                .filter_map(|sm| sm.view().ok())
+                .filter(|sm| selection.wants_submodel(aas_id, &sm.id_short));
+            walk.shell(shell, wanted);
+            done.shells_done += 1;
+            done.shells = done.shells.max(done.shells_done);
+            if progress(done) {
+                Ok(())
+            } else {
+                Err(Error::Cancelled)
+            }
+        },
+    )?;
     let (languages, late) = walk.languages.finish(&mut walk.strings);
     let mut findings = walk.findings;
     findings.extend(late);

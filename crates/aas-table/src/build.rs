@@ -219,7 +219,8 @@ impl<'q> Wanted<'q> {
     fn submodel(&self, raw: &RawValue) -> bool {
         let json = raw.get();
         self.by_semantic.iter().any(|(_, id)| may_hold(json, id))
-            || named(raw).is_some_and(|n| self.submodels.contains(n.as_str()))
+            || (self.submodels.iter().any(|name| may_hold(json, name))
+                && named(raw).is_some_and(|n| self.submodels.contains(n.as_str())))
     }
 }
 
