@@ -20,7 +20,6 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_client::{Client, NodeLevel, NodePath};
-use aas_export::Answers;
 
 use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
