@@ -437,34 +437,37 @@ def take_outside(aasmd, w, line, plant=BENCH_PLANT):
     return json.loads(out), time.monotonic() - t0
 
 
-def demo_snapshot_in_window(assets):
-    """A fresh window of the release app (AAS_BROWSER_BIN) and its idle PSS on the demo
-    profile; then the profile of an external `aasmd sandbox --demo ASSETS` (AASMD_BIN),
-    with a snapshot of its plant DEMO-01 taken outside the window and listed in it.
-    Returns (window, sandbox, idle bytes, the snapshot's line, its time in s); close
-    both with `close_all`."""
-    aasmd = os.environ["AASMD_BIN"]
-    sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = json.loads(sandbox.stdout.readline())
-    w = Window.open(os.environ["AAS_BROWSER_BIN"])
-    try:
-        first_rows_ms(w)
-        idle = settled_pss(w.pid)
-        use_bench_profile(w, line, "DEMO-01")
-        taken, take_s = take_outside(aasmd, w, line, "DEMO-01")
-        w.wd.click(w.wd.wait_for("#refresh"))  # the app reads the plant's snapshots again
-        w.poll("return !document.getElementById('refresh').disabled", what="the plant was not read again")
-    except BaseException:
-        close_all(w, sandbox)
-        raise
-    return w, sandbox, idle, taken, take_s
+class DemoSnapshotInWindow:
+    """A fresh window of the release app (AAS_BROWSER_BIN) and its `idle` PSS on the
+    demo profile; then the profile of an external `aasmd sandbox --demo ASSETS`
+    (AASMD_BIN), with a snapshot of its plant DEMO-01 (`taken`, its line; `take_s`)
+    taken outside the window and listed in it. ASSETS and RUNS (the timings a bench
+    repeats) are the environment's NAME_ASSETS (default `assets`) and NAME_RUNS (3)."""
 
+    def __init__(self, name, assets):
+        self.assets = int(os.environ.get(f"{name}_ASSETS", str(assets)))
+        self.runs = int(os.environ.get(f"{name}_RUNS", "3"))
+        os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix=f"{name.lower()}-bench-"))
+        aasmd = os.environ["AASMD_BIN"]
+        self.sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(self.assets)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = json.loads(self.sandbox.stdout.readline())
+        self.w = Window.open(os.environ["AAS_BROWSER_BIN"])
+        try:
+            first_rows_ms(self.w)
+            self.idle = settled_pss(self.w.pid)
+            use_bench_profile(self.w, line, "DEMO-01")
+            self.taken, self.take_s = take_outside(aasmd, self.w, line, "DEMO-01")
+            self.w.wd.click(self.w.wd.wait_for("#refresh"))  # the app reads the plant's snapshots again
+            self.w.poll("return !document.getElementById('refresh').disabled", what="the plant was not read again")
+        except BaseException:
+            self.close()
+            raise
 
-def close_all(w, sandbox):
-    w.close()
-    sandbox.terminate()
-    sandbox.wait(10)
+    def close(self):
+        self.w.close()
+        self.sandbox.terminate()
+        self.sandbox.wait(10)
 
 
 def change_machines(line):

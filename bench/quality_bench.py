@@ -10,10 +10,7 @@ Environment: AAS_BROWSER_BIN, AASMD_BIN (release builds), QUALITY_ASSETS, QUALIT
 (timings, default 3).
 """
 
-import os
-import tempfile
-
-from app_bench import MB, close_all, demo_snapshot_in_window, machine_line, median, settled_pss, time_until
+from app_bench import MB, DemoSnapshotInWindow, machine_line, median, settled_pss, time_until
 
 TARGET_MS = 2000
 TARGET_EXTRA_MB = 80
@@ -22,19 +19,17 @@ PAINTED = ("document.getElementById('quality-status').textContent.includes('audi
 
 
 def main():
-    assets = int(os.environ.get("QUALITY_ASSETS", "10000"))
-    runs = int(os.environ.get("QUALITY_RUNS", "3"))
-    os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="quality-bench-"))
-    w, sandbox, idle, taken, take_s = demo_snapshot_in_window(assets)
+    bench = DemoSnapshotInWindow("QUALITY", 10000)
+    w, idle, taken, take_s, assets = bench.w, bench.idle, bench.taken, bench.take_s, bench.assets
     try:
         before = settled_pss(w.pid)
         times = [time_until(w, "target.click();", PAINTED, "#tab-quality")]
-        for _ in range(runs - 1):
+        for _ in range(bench.runs - 1):
             times.append(time_until(w, "target.click();", PAINTED, "#quality-run"))
         after = settled_pss(w.pid)
         status = w.wd.text_content("#quality-status")
     finally:
-        close_all(w, sandbox)
+        bench.close()
     extra = after - idle
     rows = [
         f"Quality view ({machine_line()}; a {taken['shells']:,}-shell snapshot of `aasmd sandbox --demo {assets}`,"

@@ -16,11 +16,7 @@ Environment: AAS_BROWSER_BIN, AASMD_BIN (release builds), TABLE_ASSETS, TABLE_RU
 (timings, default 3).
 """
 
-import os
-import tempfile
-
-from app_bench import (MB, close_all, demo_snapshot_in_window, machine_line, median, scroll_frames, settled_pss,
-                       time_until)
+from app_bench import MB, DemoSnapshotInWindow, machine_line, median, scroll_frames, settled_pss, time_until
 
 COLUMNS = ["shell:idShort", "Nameplate/ManufacturerName", "Nameplate/ManufacturerProductDesignation",
            "Nameplate/SerialNumber", "Nameplate/YearOfConstruction", "Nameplate/Address/CityTown",
@@ -67,16 +63,14 @@ def arrange_ms(w, trigger_js, target_css):
 
 
 def main():
-    assets = int(os.environ.get("TABLE_ASSETS", "80000"))
-    runs = int(os.environ.get("TABLE_RUNS", "3"))
-    os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="table-bench-"))
-    w, sandbox, idle, taken, take_s = demo_snapshot_in_window(assets)
+    bench = DemoSnapshotInWindow("TABLE", 80000)
+    w, idle, taken, take_s, assets = bench.w, bench.idle, bench.taken, bench.take_s, bench.assets
     try:
         before = settled_pss(w.pid)
         first_open = until_drawn(w, "target.click();", "#tab-table")
         opened = settled_pss(w.pid)
         picker, build, paint, sort, filt, frames = [], [], [], [], [], []
-        for _ in range(runs):
+        for _ in range(bench.runs):
             picker.append(time_until(w, "target.click();", "document.querySelector('#table-picker-list input')",
                                      "#table-columns"))
             built, painted = choose_columns(w)
@@ -95,7 +89,7 @@ def main():
             until_drawn(w, "target.click();", "#table-picker-defaults")
         after = settled_pss(w.pid)
     finally:
-        close_all(w, sandbox)
+        bench.close()
     extra = after - idle
 
     def row(what, times, target):
@@ -119,8 +113,8 @@ def main():
         row("sort by a number column, to rows painted", sort, TARGETS["arrange"]),
         row("filter (contains), from its typing pause to rows painted", filt, TARGETS["arrange"]),
         f"| memory with the table open | {after / MB:.1f} MB (idle + {extra / MB:.1f}; the window before the table:"
-        f" idle + {(before - idle) / MB:.1f}, the table opened: + {(opened - before) / MB:.1f},"
-        f" {len(COLUMNS)} columns built: + {(chosen - before) / MB:.1f}) | ≤ idle + {TARGETS['extra_mb']} MB"
+        f" idle + {(before - idle) / MB:.1f}, the table opened: {(opened - before) / MB:+.1f},"
+        f" {len(COLUMNS)} columns built: {(chosen - before) / MB:+.1f}) | ≤ idle + {TARGETS['extra_mb']} MB"
         f" | {'yes' if extra <= TARGETS['extra_mb'] * MB else 'no'} |",
         "",
         f"The table said: {shown}; filtered: {filtered}",
