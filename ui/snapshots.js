@@ -19,8 +19,13 @@ import {
  * deleted, or null: the store moved aside). Returns `{refresh}`.
  */
 export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onChanged }) {
+  /** Writes the status line: a problem (the default) in the error colour, good news ('ok') not. */
+  const say = (text, level = 'error') => {
+    els.status.textContent = text;
+    els.status.dataset.level = level;
+  };
   els.opener.addEventListener('click', async () => {
-    els.status.textContent = '';
+    say('');
     els.rows.replaceChildren(); // no rows of an earlier opening, which the focus could land on
     els.dialog.showModal();
     await refresh();
@@ -39,7 +44,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     } catch (e) {
       els.damaged.hidden = e.kind !== 'store_damaged';
       els.damagedText.textContent = e.message;
-      if (e.kind !== 'store_damaged') els.status.textContent = problemWords(e);
+      if (e.kind !== 'store_damaged') say(problemWords(e));
       els.store.textContent = '';
       els.rows.replaceChildren();
       return;
@@ -92,9 +97,9 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
   async function remove(snapshot) {
     try {
       await api.deleteSnapshot(snapshot);
-      els.status.textContent = `Deleted ${snapshotName(snapshot)}.`;
+      say(`Deleted ${snapshotName(snapshot)}.`, 'ok');
     } catch (e) {
-      els.status.textContent = `Not deleted: ${problemWords(e)}`;
+      say(`Not deleted: ${problemWords(e)}`);
     }
     await refresh();
     els.close.focus(); // its row is gone
@@ -109,7 +114,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     els.teamState.dataset.level = team?.problem ? 'error' : 'ok';
     if (team?.problem) {
       els.team.open = true;
-      els.status.textContent = `The team store: ${problemWords({ kind: team.problem_kind, message: team.problem })}`;
+      say(`The team store: ${problemWords({ kind: team.problem_kind, message: team.problem })}`);
     }
     if (document.activeElement !== els.teamUrl) els.teamUrl.value = team?.url ?? '';
   }
@@ -117,10 +122,10 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
   async function setTeam(url, password) {
     try {
       await api.setPreference({ team_store: { url, password } });
-      els.status.textContent = url ? 'Team store set.' : 'No team store: only this computer\'s snapshots are listed.';
+      say(url ? 'Team store set.' : 'No team store: only this computer\'s snapshots are listed.', 'ok');
       els.teamPassword.value = '';
     } catch (e) {
-      els.status.textContent = `Not changed: ${problemWords(e)}`;
+      say(`Not changed: ${problemWords(e)}`);
       return;
     }
     await refresh();
@@ -137,24 +142,24 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
   els.keep.addEventListener('change', async () => {
     const keep = keepValue(els.keep.value);
     if (keep === null) {
-      els.status.textContent = 'Keep a whole number of snapshots, from 1 to 1000.';
+      say('Keep a whole number of snapshots, from 1 to 1000.');
       return;
     }
     try {
       await api.setPreference({ keep_snapshots: keep });
-      els.status.textContent = `Keeping the last ${plural(keep, 'complete snapshot')} of each plant and source; `
-        + 'older ones go after the next snapshot.';
+      say(`Keeping the last ${plural(keep, 'complete snapshot')} of each plant and source; `
+        + 'older ones go after the next snapshot.', 'ok');
     } catch (e) {
-      els.status.textContent = `Not changed: ${problemWords(e)}`;
+      say(`Not changed: ${problemWords(e)}`);
     }
   });
 
   els.moveAside.addEventListener('click', async () => {
     try {
       const { moved_to: movedTo } = await api.moveStoreAside();
-      els.status.textContent = `The damaged store was moved to ${movedTo}; a new, empty store is used from now on.`;
+      say(`The damaged store was moved to ${movedTo}; a new, empty store is used from now on.`, 'ok');
     } catch (e) {
-      els.status.textContent = `Not moved: ${problemWords(e)}`;
+      say(`Not moved: ${problemWords(e)}`);
     }
     await refresh();
     onChanged(null);

@@ -102,6 +102,10 @@ class TeamStore(AppTestCase):
         self.assertEqual(cells[1:5], ["Team", str(taken["shells"]), cells[3], "complete"])
         self.assertEqual(wd.text_content("#team-store-state"), f"{cluster.url('desktop')}, 1 snapshot of DEMO-01")
         self.assertEqual(wd.script("return document.getElementById('team-store-password').value"), "")
+        # Good news is not written in the error colour.
+        status_level = "return document.getElementById('snapshots-status').dataset.level"
+        self.assertEqual(wd.text_content("#snapshots-status"), "Team store set.")
+        self.assertEqual(wd.script(status_level), "ok")
         with open(self.preferences_path()) as f:
             kept = f.read()
         self.assertIn(cluster.url("desktop"), kept)
@@ -129,6 +133,7 @@ class TeamStore(AppTestCase):
                         lambda: wd.text_content("#team-store-state"))
         self.assertIn("password authentication failed", wd.text_content("#snapshots-status"))
         self.assertNotIn(reader_password, wd.text_content("#snapshots-status"))
+        self.assertEqual(wd.script(status_level), "error")
         wd.click(wd.wait_for("#team-store-none"))
         self.wait_until(lambda: wd.text_content("#team-store-state") == "none", 10)
         wd.click(wd.wait_for("#snapshots-close"))
