@@ -218,27 +218,27 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
     els.gaps.children[gapCursor]?.scrollIntoView({ block: 'nearest' });
   }
 
-  const page = (viewport) => Math.max(1, Math.floor(viewport.clientHeight / 26) - 2);
-
-  els.groupsViewport.addEventListener('keydown', (event) => {
-    const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page(els.groupsViewport), PageUp: -page(els.groupsViewport) };
-    if (event.key in moves) chooseGroup(groupCursor + moves[event.key]);
-    else if (event.key === 'Home') chooseGroup(0);
-    else if (event.key === 'End') chooseGroup(Infinity);
-    else if (event.key === 'Enter' || event.key === 'ArrowRight') els.gapsViewport.focus();
-    else return;
-    event.preventDefault();
-  });
-  els.gapsViewport.addEventListener('keydown', (event) => {
-    const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page(els.gapsViewport), PageUp: -page(els.gapsViewport) };
-    if (event.key in moves) moveGap(gapCursor + moves[event.key]);
-    else if (event.key === 'Home') moveGap(0);
-    else if (event.key === 'End') moveGap(Infinity);
-    else if (event.key === 'Enter' && gaps[gapCursor]) open(gaps[gapCursor], summary.snapshot);
-    else if (event.key === 'Escape' || event.key === 'ArrowLeft') els.groupsViewport.focus();
-    else return;
-    event.preventDefault();
-  });
+  /**
+   * Arrow keys, Page Up/Down, Home and End move `cursor()` in the list of `viewport` (26-pixel rows) by
+   * calling `move(row)`; `more` maps further keys to what they do.
+   */
+  function listKeys(viewport, cursor, move, more) {
+    viewport.addEventListener('keydown', (event) => {
+      const page = Math.max(1, Math.floor(viewport.clientHeight / 26) - 2);
+      const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
+      if (event.key in moves) move(cursor() + moves[event.key]);
+      else if (event.key === 'Home') move(0);
+      else if (event.key === 'End') move(Infinity);
+      else if (Object.hasOwn(more, event.key)) more[event.key]();
+      else return;
+      event.preventDefault();
+    });
+  }
+  const toGaps = () => els.gapsViewport.focus();
+  listKeys(els.groupsViewport, () => groupCursor, chooseGroup, { Enter: toGaps, ArrowRight: toGaps });
+  const toGroups = () => els.groupsViewport.focus();
+  const openGap = () => gaps[gapCursor] && open(gaps[gapCursor], summary.snapshot);
+  listKeys(els.gapsViewport, () => gapCursor, moveGap, { Enter: openGap, Escape: toGroups, ArrowLeft: toGroups });
   els.more.addEventListener('click', moreGaps);
   els.run.addEventListener('click', () => show(true));
   els.type.addEventListener('change', () => show(true));
