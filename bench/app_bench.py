@@ -403,13 +403,13 @@ def use_bench_profile(w, line, plant=BENCH_PLANT):
     profile = {key: line[key] for key in ("registry_url", "gateway_url", "auth_url", "realm", "client_id")}
     profile.update(name="Bench", client_auth="form", plants=sorted(FIRST_SHELL, key=lambda p: p != plant))
     err = w.run_async("""
-        window.__TAURI__.core.invoke('save_profile', arguments[0])
+        window.__TAURI__.core.invoke('profile', {ask: {what: 'save', ...arguments[0]}})
           .then(() => { const s = document.getElementById('profile');
                         s.append(new Option('Bench', 'Bench')); s.value = 'Bench';
                         s.dispatchEvent(new Event('change')); done(null); },
                 (e) => done(String(e?.message ?? e)));""",
                       {"form": {"profile": profile, "client_secret": line["client_secret"],
-                                "user_token": line["user_token"]}, "sessionOnly": False})
+                                "user_token": line["user_token"]}, "session_only": False})
     if err:
         raise AssertionError(f"saving the bench profile failed: {err}")
     # The demo profile's tree is gone once the bench profile's address shows.

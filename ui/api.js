@@ -141,10 +141,12 @@ export const convertFile = () => localCall('convert_file');
  * {url, problem, problem_kind}, keep, snapshots}`. Below, a `snapshot` is one of these
  * records (or null where said).
  */
-export const listSnapshots = (plant) => localCall('list_snapshots', { plant });
-export const deleteSnapshot = (snapshot) => localCall('delete_snapshot', { snapshot: snapshotRef(snapshot) });
+// The Snapshots dialog's list, delete and move aside: one command, `{what, …}`.
+const shelfAsk = (ask) => localCall('snapshot_shelf', { ask });
+export const listSnapshots = (plant) => shelfAsk({ what: 'list', plant });
+export const deleteSnapshot = (snapshot) => shelfAsk({ what: 'delete', snapshot: snapshotRef(snapshot) });
 /** Moves a damaged store aside (a new one starts at its next use); resolves to `{moved_to}`. */
-export const moveStoreAside = () => localCall('move_store_aside');
+export const moveStoreAside = () => shelfAsk({ what: 'move_aside' });
 /**
  * Full-text search over snapshot `snapshot` (null: the latest complete of `plant`):
  * `{snapshot, hits: [{aas_id, asset_type, submodel, path, model_type, value}]}`, at most
@@ -173,7 +175,9 @@ export const exportSnapshot = (plant, snapshot, format) =>
 /** Help → Copy diagnostics: version, platform, profile addresses, last errors, to the clipboard. */
 export const copyDiagnostics = () => localCall('copy_diagnostics');
 
-export const listProfiles = () => localCall('list_profiles');
+// The Profiles dialog's list, save, delete, duplicate and use: one command, `{what, …}`.
+const profileAsk = (ask) => localCall('profile', { ask });
+export const listProfiles = () => profileAsk({ what: 'list' });
 /** The form's secrets as the Rust side reads them: `{clientSecret, userToken, proxyPassword}`. */
 const profileForm = (profile, { clientSecret = '', userToken = '', proxyPassword = '' }) =>
   ({ profile, client_secret: clientSecret, user_token: userToken, proxy_password: proxyPassword });
@@ -182,9 +186,9 @@ const profileForm = (profile, { clientSecret = '', userToken = '', proxyPassword
  * secret keeps the one in the keychain.
  */
 export const saveProfile = (profile, secrets, sessionOnly = false) =>
-  localCall('save_profile', { form: profileForm(profile, secrets), sessionOnly });
-export const deleteProfile = (name) => localCall('delete_profile', { name });
-export const useProfile = (name) => localCall('use_profile', { name });
+  profileAsk({ what: 'save', form: profileForm(profile, secrets), session_only: sessionOnly });
+export const deleteProfile = (name) => profileAsk({ what: 'delete', name });
+export const useProfile = (name) => profileAsk({ what: 'use', name });
 /**
  * The app's own preferences, kept by the Rust side: `{theme: 'light'|'dark'|null,
  * last_profile, views: {<profile>: {plant, asset_type}}, export_format, keep_snapshots,
@@ -199,7 +203,7 @@ export const getPreferences = () => localCall('get_preferences');
  */
 export const setPreference = (change) => localCall('set_preference', { change });
 /** Saves a copy of saved profile `name` (secrets included); resolves to the copy. */
-export const duplicateProfile = (name) => localCall('duplicate_profile', { name });
+export const duplicateProfile = (name) => profileAsk({ what: 'duplicate', name });
 /** Tries the profile as filled in: resolves to `[{step, status: passed|failed|skipped, text}]`. */
 export const testConnection = (profile, secrets) =>
   localCall('test_connection', { form: profileForm(profile, secrets) });

@@ -51,7 +51,7 @@ let rootsByType = new Map();
 let currentType = null;
 let currentPlant = null;
 let browsing = null; // the snapshot on screen, read-only; null: the service's live data
-let known = null; // the plant's snapshots as list_snapshots answered, null while unknown
+let known = null; // the plant's snapshots as listSnapshots answered, null while unknown
 
 // A shell's JSON, asked for the first time the shell is shown (lists come without it),
 // then its details again if it is still the one selected.

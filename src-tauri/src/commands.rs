@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, Profile,
-    ProfileForm, ProfileList, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source,
+    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAnswer,
+    ProfileAsk, ProfileForm, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source,
     StatusView,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Progress};
@@ -139,30 +139,10 @@ pub async fn convert_file(handle: AppHandle, app: State<'_, App>) -> Reply<Optio
     Ok(app.convert_file(pick, chosen).await?)
 }
 
+/// The Profiles dialog: list, save, delete, duplicate, use (`aas_app::ProfileAsk`).
 #[tauri::command]
-pub fn list_profiles(app: State<'_, App>) -> Reply<ProfileList> {
-    Ok(app.profiles()?)
-}
-
-/// Saves a profile (an empty secret keeps the stored one; `session_only`: in memory only).
-#[tauri::command]
-pub fn save_profile(app: State<'_, App>, form: ProfileForm, session_only: bool) -> Reply<()> {
-    Ok(app.save_profile(form, session_only)?)
-}
-
-#[tauri::command]
-pub fn delete_profile(app: State<'_, App>, name: String) -> Reply<()> {
-    Ok(app.delete_profile(&name)?)
-}
-
-#[tauri::command]
-pub fn duplicate_profile(app: State<'_, App>, name: String) -> Reply<Profile> {
-    Ok(app.duplicate_profile(&name)?)
-}
-
-#[tauri::command]
-pub fn use_profile(app: State<'_, App>, name: String) -> Reply<ProfileView> {
-    Ok(app.use_profile(&name)?)
+pub fn profile(app: State<'_, App>, ask: ProfileAsk) -> Reply<ProfileAnswer> {
+    Ok(app.profile(ask)?)
 }
 
 #[tauri::command]

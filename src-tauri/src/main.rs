@@ -49,19 +49,13 @@ fn main() {
             commands::reveal_export,
             commands::convert_file,
             commands::check_connection,
-            commands::list_profiles,
-            commands::save_profile,
-            commands::delete_profile,
-            commands::use_profile,
-            commands::duplicate_profile,
+            commands::profile,
             commands::test_connection,
             commands::status,
             commands::get_preferences,
             commands::set_preference,
             commands::copy_diagnostics,
-            snapshot_commands::list_snapshots,
-            snapshot_commands::delete_snapshot,
-            snapshot_commands::move_store_aside,
+            snapshot_commands::snapshot_shelf,
             snapshot_commands::search_snapshot,
             snapshot_commands::snapshot_changes,
             snapshot_commands::export_changes,
@@ -74,9 +68,7 @@ fn main() {
         ])
         .run(tauri::generate_context!());
     if let Err(e) = app {
-        // Also in the log file: a Windows release build has no console to show stderr.
-        tracing::error!(error = %e, "the app could not start or stopped with an error");
-        eprintln!("aas-browser: {e}");
+        aas_app::start_failed(&e);
         std::process::exit(1);
     }
 }
@@ -97,14 +89,7 @@ fn start(
     let preferences = preferences::PluginStore::open(app.handle())?;
     let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
     // Where it fails the last profile is only not remembered: no reason not to start.
-    let empty_web_storage = || {
-        window
-            .clear_all_browsing_data()
-            .map(|()| true)
-            .map_err(|e| {
-                aas_app::Error::Internal(format!("cannot empty the webview's storage: {e}"))
-            })
-    };
+    let empty_web_storage = || window.clear_all_browsing_data().map_err(|e| e.to_string());
     if let Err(e) = state.move_old_preferences(empty_web_storage) {
         tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
     }
@@ -113,12 +98,10 @@ fn start(
     Ok(())
 }
 
-/// Says why the app cannot start (stderr, the log, a message box), then ends it with
-/// exit code 1.
+/// Says why the app cannot start (the log, a message box), then ends it with exit code 1.
 fn cannot_start(app: &tauri::AppHandle, e: &(dyn std::error::Error + 'static)) {
     use tauri_plugin_dialog::{DialogExt, MessageDialogKind};
-    tracing::error!(error = %e, "the app could not start");
-    eprintln!("aas-browser: cannot start: {e}");
+    let words = aas_app::start_failed(e);
     // Tauri's Windows release build has just said what to install: no second box.
     let no_webview = matches!(
         e.downcast_ref::<tauri::Error>(),
@@ -129,12 +112,8 @@ fn cannot_start(app: &tauri::AppHandle, e: &(dyn std::error::Error + 'static)) {
     if cfg!(all(windows, not(debug_assertions))) && no_webview {
         std::process::exit(1);
     }
-    let logs = aas_app::app_local_data_dir().map(|dir| dir.join("logs"));
-    let logs = logs
-        .map(|dir| dir.display().to_string())
-        .unwrap_or_default();
     app.dialog()
-        .message(format!("The app could not start: {e}\n\nThe log: {logs}"))
+        .message(words)
         .title("AAS Master Data Browser")
         .kind(MessageDialogKind::Error)
         .show(|_| std::process::exit(1));

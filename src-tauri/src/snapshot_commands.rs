@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, AuditProgress, AuditRequest, AuditSummary, GroupPage, MovedAside, PlacedChanges,
-    SavedFile, SearchAnswer, SnapshotRef, SnapshotShelf, TableAnswer, TableAsk,
+    App, AuditProgress, AuditRequest, AuditSummary, GroupPage, PlacedChanges, SavedFile,
+    SearchAnswer, ShelfAnswer, ShelfAsk, SnapshotRef, TableAnswer, TableAsk,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -14,19 +14,10 @@ use tauri::{AppHandle, State};
 use crate::commands::Reply;
 use crate::file_dialogs::ask_save_path;
 
+/// The Snapshots dialog: list, delete, move a damaged store aside (`aas_app::ShelfAsk`).
 #[tauri::command]
-pub async fn list_snapshots(app: State<'_, App>, plant: String) -> Reply<SnapshotShelf> {
-    Ok(app.snapshots(&plant)?)
-}
-
-#[tauri::command]
-pub async fn delete_snapshot(app: State<'_, App>, snapshot: SnapshotRef) -> Reply<()> {
-    Ok(app.delete_snapshot(snapshot)?)
-}
-
-#[tauri::command]
-pub async fn move_store_aside(app: State<'_, App>) -> Reply<MovedAside> {
-    Ok(app.move_store_aside()?)
+pub async fn snapshot_shelf(app: State<'_, App>, ask: ShelfAsk) -> Reply<ShelfAnswer> {
+    Ok(app.snapshot_shelf(ask)?)
 }
 
 #[tauri::command]

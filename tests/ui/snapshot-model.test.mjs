@@ -10,7 +10,7 @@ const {
 
 const snap = (id, day, complete = true) =>
   ({ id, taken_at: `2024-05-0${day}T08:30:00Z`, shells: 24, nodes: 200, complete, bytes: 1000 * id });
-// Newest first, as list_snapshots answers: 5 partial, 4 and 2 complete, 1 partial.
+// Newest first, as listSnapshots answers: 5 partial, 4 and 2 complete, 1 partial.
 const list = [snap(5, 5, false), snap(4, 4), snap(2, 2), snap(1, 1, false)];
 
 test('dates, sizes and names read well', () => {

@@ -181,15 +181,17 @@ impl App {
 
     /// At start, what earlier versions kept elsewhere: the last profile moves out of the
     /// profiles' settings file; `empty_web_storage` empties the webview's own storage
-    /// once (their theme and views were there; the page never reads it now) and says
-    /// whether it did.
+    /// once (their theme and views were there; the page never reads it now), or says
+    /// why it could not.
     pub fn move_old_preferences(
         &self,
-        empty_web_storage: impl FnOnce() -> Result<bool>,
+        empty_web_storage: impl FnOnce() -> std::result::Result<(), String>,
     ) -> Result<()> {
         let mut preferences = self.preferences();
         let mut changed = preferences.take_last_profile_from(&ProfileStore::app_default()?)?;
-        if !preferences.web_storage_cleared && empty_web_storage()? {
+        if !preferences.web_storage_cleared {
+            empty_web_storage()
+                .map_err(|e| Error::Internal(format!("cannot empty the webview's storage: {e}")))?;
             preferences.web_storage_cleared = true;
             changed = true;
         }

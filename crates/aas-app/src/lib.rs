@@ -53,7 +53,7 @@ pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
 pub use heap::{return_freed_memory_in_background, FreedMemory};
 pub use ipc_error::IpcError;
-pub use logging::{start_app_logging, start_logging, RecentErrors};
+pub use logging::{start_app_logging, start_failed, start_logging, RecentErrors};
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
     GroupPage, PlantAudit, TemplateLine,
@@ -64,7 +64,7 @@ pub use plant_table::{
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
 };
-pub use profile_form::{ProfileForm, ProfileList};
+pub use profile_form::{ProfileAnswer, ProfileAsk, ProfileForm, ProfileList};
 pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{Place, PlacedSnapshot, SnapshotRef};
@@ -73,7 +73,8 @@ pub use snapshot_store::{
     DEFAULT_KEEP,
 };
 pub use snapshots::{
-    changes_csv, PlacedChanges, SnapshotShelf, SnapshotTaken, StoreView, TeamView,
+    changes_csv, PlacedChanges, ShelfAnswer, ShelfAsk, SnapshotShelf, SnapshotTaken, StoreView,
+    TeamView,
 };
 pub use source::Source;
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};

@@ -107,3 +107,15 @@ pub fn start_app_logging(level_var: &str) -> RecentErrors {
         RecentErrors::default()
     })
 }
+
+/// Logs (to the log file and stderr: a Windows release build has no console) that the
+/// app could not start or stopped with `error`; the same in words for a message box,
+/// with where the log is.
+pub fn start_failed(error: &dyn std::fmt::Display) -> String {
+    tracing::error!(error = %error, "the app could not start");
+    let logs = crate::app_local_data_dir().map(|dir| dir.join("logs").display().to_string());
+    format!(
+        "The app could not start: {error}\n\nThe log: {}",
+        logs.unwrap_or_default()
+    )
+}

@@ -46,7 +46,58 @@ impl ProfileForm {
     }
 }
 
+/// What the Profiles dialog asks, through one command (`{"what": "save", …}`): the
+/// desktop shell passes it on.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum ProfileAsk {
+    List,
+    /// `session_only`: its secrets kept in memory, not the keychain.
+    Save {
+        form: Box<ProfileForm>,
+        session_only: bool,
+    },
+    Delete {
+        name: String,
+    },
+    Duplicate {
+        name: String,
+    },
+    Use {
+        name: String,
+    },
+}
+
+/// The answer to a [`ProfileAsk`]; `Done` is JSON's null.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ProfileAnswer {
+    List(ProfileList),
+    Copy(Box<Profile>),
+    Used(ProfileView),
+    Done,
+}
+
 impl App {
+    /// What the Profiles dialog asks, answered.
+    pub fn profile(&self, ask: ProfileAsk) -> Result<ProfileAnswer> {
+        Ok(match ask {
+            ProfileAsk::List => ProfileAnswer::List(self.profiles()?),
+            ProfileAsk::Save { form, session_only } => {
+                self.save_profile(*form, session_only)?;
+                ProfileAnswer::Done
+            }
+            ProfileAsk::Delete { name } => {
+                self.delete_profile(&name)?;
+                ProfileAnswer::Done
+            }
+            ProfileAsk::Duplicate { name } => {
+                ProfileAnswer::Copy(Box::new(self.duplicate_profile(&name)?))
+            }
+            ProfileAsk::Use { name } => ProfileAnswer::Used(self.use_profile(&name)?),
+        })
+    }
+
     /// The saved profiles, and the one used last.
     pub fn profiles(&self) -> Result<ProfileList> {
         let store = ProfileStore::app_default()?;
@@ -227,5 +278,22 @@ mod tests {
             validate(&sent).is_err(),
             "plain http to another host is refused"
         );
+    }
+
+    #[test]
+    fn the_page_asks_as_api_js_writes() {
+        let save = r#"{"what": "save", "session_only": true, "form": {"profile": {"name": "P",
+            "registry_url": "https://r", "gateway_url": "https://g", "auth_url": "https://a",
+            "realm": "x", "client_id": "c"}, "client_secret": "s", "user_token": ""}}"#;
+        let asked: ProfileAsk = serde_json::from_str(save).expect("a save");
+        assert!(
+            matches!(&asked, ProfileAsk::Save { form, session_only: true } if form.profile.name == "P"),
+            "{asked:?}"
+        );
+        let used: ProfileAsk =
+            serde_json::from_str(r#"{"what": "use", "name": "P"}"#).expect("use");
+        assert!(matches!(used, ProfileAsk::Use { name } if name == "P"));
+        let done = serde_json::to_value(ProfileAnswer::Done).expect("json");
+        assert_eq!(done, serde_json::Value::Null);
     }
 }

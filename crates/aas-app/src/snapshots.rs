@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use aas_client::Progress;
 use aas_export::{Format, SafeCsv};
 use aas_snapshot::{Change, SnapshotInfo};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::content::SaveAs;
 use crate::convert::SavedFile;
@@ -60,6 +60,25 @@ pub struct PlacedChanges {
     #[serde(flatten)]
     pub view: ChangesView,
     pub store: Place,
+}
+
+/// What the Snapshots dialog asks, through one command (`{"what": "list", "plant": …}`):
+/// the desktop shell passes it on.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum ShelfAsk {
+    List { plant: String },
+    Delete { snapshot: SnapshotRef },
+    MoveAside,
+}
+
+/// The answer to a [`ShelfAsk`]; `Done` is JSON's null.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ShelfAnswer {
+    List(SnapshotShelf),
+    Moved(MovedAside),
+    Done,
 }
 
 impl App {
@@ -139,6 +158,18 @@ impl App {
     pub fn move_store_aside(&self) -> Result<MovedAside> {
         let _job = self.jobs.start("Moving the store aside")?;
         self.store.move_aside()
+    }
+
+    /// What the Snapshots dialog asks, answered.
+    pub fn snapshot_shelf(&self, ask: ShelfAsk) -> Result<ShelfAnswer> {
+        Ok(match ask {
+            ShelfAsk::List { plant } => ShelfAnswer::List(self.snapshots(&plant)?),
+            ShelfAsk::Delete { snapshot } => {
+                self.delete_snapshot(snapshot)?;
+                ShelfAnswer::Done
+            }
+            ShelfAsk::MoveAside => ShelfAnswer::Moved(self.move_store_aside()?),
+        })
     }
 
     /// The first `limit` elements matching `query` in `snapshot`, or in the latest
