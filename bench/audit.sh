@@ -9,13 +9,8 @@ cd "$(dirname "$0")/.."
 assets=${1:-30000}
 rounds=${2:-3}
 source bench/common.sh
-cargo build --release -p aas-cli >&2
-work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-start_sandbox "$work" "$assets"
-export AASMD_STORE=$work/store.sqlite3 XDG_DATA_HOME=$work/data
-"$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
-kill $sandbox_pid
+demo_snapshot "$assets"
+export XDG_DATA_HOME=$work/data
 declare -A secs kbs
 for r in $(seq "$rounds"); do
   for what in text csv json xlsx; do

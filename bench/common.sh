@@ -20,6 +20,21 @@ start_sandbox() {
   echo "the sandbox did not start" >&2; return 1
 }
 
+# demo_snapshot ASSETS: the release aasmd built, then one snapshot of the plant DEMO-01
+# of `aasmd sandbox --demo ASSETS` (a 100,000-asset plant takes minutes to generate) in
+# $work/store.sqlite3, exported as AASMD_STORE; the sandbox stopped again. Sets `work`
+# (a temporary folder, removed at exit), `taken` (the snapshot's line) and `shells`.
+demo_snapshot() {
+  cargo build --release -p aas-cli >&2
+  work=$(mktemp -d)
+  trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+  start_sandbox "$work" "$1"
+  export AASMD_STORE=$work/store.sqlite3
+  taken=$("$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01)
+  shells=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["shells"])' "$taken")
+  kill $sandbox_pid
+}
+
 # median "N N N": the middle of the numbers.
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 

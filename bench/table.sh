@@ -10,14 +10,7 @@ cd "$(dirname "$0")/.."
 assets=${1:-10000}
 rounds=${2:-3}
 source bench/common.sh
-cargo build --release -p aas-cli >&2
-work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-start_sandbox "$work" "$assets"
-export AASMD_STORE=$work/store.sqlite3
-taken=$("$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01)
-shells=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["shells"])' "$taken")
-kill $sandbox_pid
+demo_snapshot "$assets"
 columns=(shell:idShort Nameplate/ManufacturerName Nameplate/ManufacturerProductDesignation
   Nameplate/SerialNumber Nameplate/YearOfConstruction Nameplate/Address/CityTown
   Nameplate/Address/NationalCode TechnicalData/TechnicalProperties/Weight

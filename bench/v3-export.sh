@@ -10,14 +10,7 @@ cd "$(dirname "$0")/.."
 assets=${1:-100000}
 rounds=${2:-3}
 source bench/common.sh
-cargo build --release -p aas-cli >&2
-work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-# A 100,000-asset plant takes minutes to generate (start_sandbox waits up to 10).
-start_sandbox "$work" "$assets"
-export AASMD_STORE=$work/store.sqlite3
-"$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01 >&2
-kill $sandbox_pid
+demo_snapshot "$assets"
 declare -A secs kbs
 for r in $(seq "$rounds"); do
   for f in env v3-env v3-aasx; do

@@ -235,22 +235,19 @@ impl Backend for Sqlite {
         let sql = self.sql();
         // The shells wanted as a JSON array: SQLite's own json_each lists them.
         let wanted = shells.map(|s| serde_json::to_string(s).unwrap_or_default());
-        let of_shells = match wanted {
-            Some(_) => "AND k.aas_id IN (SELECT value FROM json_each(?4))",
-            None => "AND ?4 IS NULL",
-        };
         // The nodes' unique index gives the order: no sort of the snapshot.
         let mut statement = self
             .conn
-            .prepare(&format!(
+            .prepare(
                 "SELECT k.asset_type, k.aas_id, k.submodel, k.url, c.hash, c.size, c.zstd, c.id,
                      CASE WHEN c.size > ?3 THEN NULL ELSE c.bytes END
                  FROM nodes k
                  JOIN answers a ON a.snapshot = ?1 AND a.node = k.id
                  JOIN contents c ON c.id = a.content
-                 WHERE k.level = ?2 {of_shells}
-                 ORDER BY k.asset_type, k.aas_id, k.submodel"
-            ))
+                 WHERE k.level = ?2
+                     AND (?4 IS NULL OR k.aas_id IN (SELECT value FROM json_each(?4)))
+                 ORDER BY k.asset_type, k.aas_id, k.submodel",
+            )
             .map_err(&sql)?;
         let mut rows = statement
             .query(params![id, level(at), READ_IN_PIECES, wanted])
