@@ -11,6 +11,7 @@ import { elementAt, nextSort, offeredLabel, offeredMatches, parseFilter, rowWind
 
 const ROW_HEIGHT = 26;
 const BLOCK = 200; // rows asked at once
+const KEPT_BLOCKS = 6; // blocks kept, the last used: a scroll through the table holds no more
 const FILTER_WAIT_MS = 200;
 
 /**
@@ -27,7 +28,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   let shape = null;
   let sort = null;
   const filterTexts = new Map(); // column index -> the text in its box
-  let blocks = new Map(); // block number -> Promise of its rows
+  let blocks = new Map(); // block number -> Promise of its rows, the last used last
   let generation = 0; // bumped by every new arrangement: older answers are dropped
   let cursor = { row: 0, col: 0 };
   let built = null; // the key the table on screen was built for
@@ -128,8 +129,11 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   }
 
   function rowsOf(block) {
-    if (!blocks.has(block)) blocks.set(block, api.tableRows(block * BLOCK, BLOCK));
-    return blocks.get(block);
+    const rows = blocks.get(block) ?? api.tableRows(block * BLOCK, BLOCK);
+    blocks.delete(block);
+    blocks.set(block, rows);
+    if (blocks.size > KEPT_BLOCKS) blocks.delete(blocks.keys().next().value);
+    return rows;
   }
 
   /** Draws the rows in view; false when it could not (the words are in the status) or a newer arrangement took over. */

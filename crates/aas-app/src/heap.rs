@@ -7,36 +7,41 @@ use std::time::Duration;
 
 /// How often the background thread looks at the heap.
 const LOOK_EVERY: Duration = Duration::from_secs(2);
-/// Free memory the heap may gain before it is trimmed.
+/// What the process may grow by, and the heap hold free, before it is trimmed.
 const GROWTH_KEPT: usize = 8 << 20;
 
-/// Watches how much memory the heap holds free, and trims it when that grew by more
-/// than 8 MiB since it last did (a trimmed heap still counts the pages it gave back as
-/// free, so the growth, not the amount, says a burst happened).
+/// Watches the process's resident size, and trims the heap when it grew by more than
+/// 8 MiB since it was last trimmed while the heap holds at least as much free. Growth
+/// in resident size, not in free memory, says a burst happened: a burst that reuses
+/// pages an earlier trim gave back leaves the free count where it was, if it came and
+/// went between two looks, but the pages it touched stay resident.
 #[derive(Debug)]
 pub struct FreedMemory {
-    after_last_trim: usize,
+    resident_after_last_trim: usize,
 }
 
 impl Default for FreedMemory {
     fn default() -> Self {
         FreedMemory {
-            after_last_trim: allocator::free_bytes(),
+            resident_after_last_trim: allocator::resident_bytes(),
         }
     }
 }
 
 impl FreedMemory {
-    /// Trims the heap if its free memory grew past the allowance; true when it did.
+    /// Trims the heap if the process grew past the allowance and the heap holds that
+    /// much free; true when it did.
     pub fn look(&mut self) -> bool {
-        let free = allocator::free_bytes();
-        // Freed memory taken up again lowers the mark: the next burst counts from here.
-        self.after_last_trim = self.after_last_trim.min(free);
-        if free <= self.after_last_trim + GROWTH_KEPT {
+        let resident = allocator::resident_bytes();
+        // The process shrank meanwhile: the next burst counts from there.
+        self.resident_after_last_trim = self.resident_after_last_trim.min(resident);
+        if resident <= self.resident_after_last_trim + GROWTH_KEPT
+            || allocator::free_bytes() < GROWTH_KEPT
+        {
             return false;
         }
         allocator::trim();
-        self.after_last_trim = allocator::free_bytes();
+        self.resident_after_last_trim = allocator::resident_bytes();
         true
     }
 }
@@ -71,6 +76,16 @@ mod allocator {
         // SAFETY: malloc_trim(0) takes no pointers; it only gives free pages back.
         unsafe { libc::malloc_trim(0) };
     }
+
+    /// The process's resident size (`VmRSS`); 0 when /proc cannot say.
+    pub fn resident_bytes() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|kb| kb.split_whitespace().next()?.parse::<usize>().ok())
+            .map_or(0, |kb| kb * 1024)
+    }
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
@@ -80,4 +95,8 @@ mod allocator {
     }
 
     pub fn trim() {}
+
+    pub fn resident_bytes() -> usize {
+        0
+    }
 }
