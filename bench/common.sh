@@ -38,11 +38,12 @@ demo_snapshot() {
 # median "N N N": the middle of the numbers.
 median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-# run NAME COMMAND...: prints "seconds peak-kB" of COMMAND (GNU time); its stdout in
+# run NAME COMMAND...: prints "seconds peak-kB" of COMMAND (GNU time; RUN_FORMAT, if
+# set, says what else: "%U %S" adds its user and system CPU seconds); its stdout in
 # $work/NAME.out.
 run() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || true
+  /usr/bin/time -f "%e %M ${RUN_FORMAT:-}" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || true
   cat "$work/$name.time"
 }
 
