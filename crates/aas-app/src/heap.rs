@@ -7,40 +7,45 @@ use std::time::Duration;
 
 /// How often the background thread looks at the heap.
 const LOOK_EVERY: Duration = Duration::from_secs(2);
-/// What the process may grow by, and the heap hold free, before it is trimmed.
+/// What a burst may free before the heap is trimmed.
 const GROWTH_KEPT: usize = 8 << 20;
 
-/// Watches the process's resident size, and trims the heap when it grew by more than
-/// 8 MiB since it was last trimmed while the heap holds at least as much free. Growth
-/// in resident size, not in free memory, says a burst happened: a burst that reuses
-/// pages an earlier trim gave back leaves the free count where it was, if it came and
-/// went between two looks, but the pages it touched stay resident.
+/// Trims the heap when a burst of work has freed memory: when the heap's free memory grew
+/// by more than 8 MiB since the last trim (a burst freed what it had used), or when the
+/// process's resident size did while the heap holds that much free (a burst that came
+/// and went between two looks, reusing pages an earlier trim gave back: the free count
+/// ends where it was, but the pages it touched are resident again).
 #[derive(Debug)]
 pub struct FreedMemory {
+    free_after_last_trim: usize,
     resident_after_last_trim: usize,
 }
 
 impl Default for FreedMemory {
     fn default() -> Self {
         FreedMemory {
+            free_after_last_trim: allocator::free_bytes(),
             resident_after_last_trim: allocator::resident_bytes(),
         }
     }
 }
 
 impl FreedMemory {
-    /// Trims the heap if the process grew past the allowance and the heap holds that
-    /// much free; true when it did.
+    /// Trims the heap if a burst freed more than the allowance; true when it did.
     pub fn look(&mut self) -> bool {
-        let resident = allocator::resident_bytes();
-        // The process shrank meanwhile: the next burst counts from there.
+        let (free, resident) = (allocator::free_bytes(), allocator::resident_bytes());
+        // Memory taken up again, or given back, lowers the marks: the next burst
+        // counts from there.
+        self.free_after_last_trim = self.free_after_last_trim.min(free);
         self.resident_after_last_trim = self.resident_after_last_trim.min(resident);
-        if resident <= self.resident_after_last_trim + GROWTH_KEPT
-            || allocator::free_bytes() < GROWTH_KEPT
-        {
+        let freed = free > self.free_after_last_trim + GROWTH_KEPT;
+        let touched_again =
+            resident > self.resident_after_last_trim + GROWTH_KEPT && free > GROWTH_KEPT;
+        if !freed && !touched_again {
             return false;
         }
         allocator::trim();
+        self.free_after_last_trim = allocator::free_bytes();
         self.resident_after_last_trim = allocator::resident_bytes();
         true
     }
