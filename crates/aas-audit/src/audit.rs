@@ -102,12 +102,11 @@ pub fn audit_with_progress(
         shells: shells.list.len(),
     };
     // One asset type's audit reads its shells' answers alone.
-    let ids: Vec<String> = match options.asset_type {
-        Some(_) => shells.list.iter().map(|s| s.id.clone()).collect(),
-        None => Vec::new(),
-    };
+    // (The ids are copied: the walk adds to `shells`.)
+    let ids: Option<Vec<String>> =
+        (options.asset_type).map(|_| shells.list.iter().map(|s| s.id.clone()).collect());
     let only: Option<HashSet<&str>> =
-        (options.asset_type.is_some()).then(|| ids.iter().map(String::as_str).collect());
+        (ids.as_ref()).map(|ids| ids.iter().map(String::as_str).collect());
     each(
         answers,
         NodeLevel::Submodels,

@@ -34,13 +34,14 @@ pub trait Answers {
         shells: &HashSet<&str>,
         visit: &mut Visit<'_>,
     ) -> Result<()> {
-        self.each(
-            level,
-            &mut |path, url, body| match shells.contains(path.keys()[1]) {
-                true => visit(path, url, body),
-                false => Ok(()),
-            },
-        )
+        self.each(level, &mut |path, url, body| match path
+            .keys()
+            .get(1)
+            .is_some_and(|id| shells.contains(id))
+        {
+            true => visit(path, url, body),
+            false => Ok(()),
+        })
     }
 }
 

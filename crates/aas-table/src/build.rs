@@ -132,12 +132,10 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
     };
     let mut unreadable = 0;
     let wanted = Wanted::of(query);
-    let work = |batch: Vec<RowAnswer>| {
-        let filled: Vec<(usize, Option<Vec<Filled>>)> = batch
-            .into_iter()
+    let work = |batch: Vec<RowAnswer>| -> Vec<(usize, Option<Vec<Filled>>)> {
+        (batch.into_iter())
             .map(|answer| (answer.row, fill(&answer.json, query, &wanted)))
-            .collect();
-        filled
+            .collect()
     };
     // Placed in the answers' order, a cell once: as one thread would.
     each_shell(answers, &rows, &work, &mut |filled| {
@@ -216,11 +214,17 @@ impl<'q> Wanted<'q> {
         }
     }
 
+    /// Whether a submodel's JSON is worth typing.
     fn submodel(&self, raw: &RawValue) -> bool {
         let json = raw.get();
-        self.by_semantic.iter().any(|(_, id)| may_hold(json, id))
+        self.may_hold_a_semantic_id(json)
             || (self.submodels.iter().any(|name| may_hold(json, name))
                 && named(raw).is_some_and(|n| self.submodels.contains(n.as_str())))
+    }
+
+    /// Whether `json` may hold a semanticId some column looks for.
+    fn may_hold_a_semantic_id(&self, json: &str) -> bool {
+        self.by_semantic.iter().any(|(_, id)| may_hold(json, id))
     }
 }
 
@@ -271,8 +275,6 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
     let submodels = items.into_iter().filter(|raw| wanted.submodel(raw));
     let languages = &query.languages;
     let mut cells: Vec<Filled> = query.columns.iter().map(|_| None).collect();
-    let semantic_ids: Vec<&str> = wanted.by_semantic.iter().map(|(_, id)| *id).collect();
-    let may_hold_one = |json: &str| semantic_ids.iter().any(|id| may_hold(json, id));
     for submodel in submodels.map(|raw| aas_model::parse::<Submodel>(raw.get())) {
         let Ok(submodel) = submodel else {
             continue;
@@ -304,7 +306,8 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
         }
         let mut at = vec![submodel.id_short.clone()];
         let elements = &mut submodel.submodel_elements.iter();
-        walk(elements, &mut at, &may_hold_one, &mut |path, element| {
+        let may_matter = |json: &str| wanted.may_hold_a_semantic_id(json);
+        walk(elements, &mut at, &may_matter, &mut |path, element| {
             let semantic = element.semantic_id.as_ref().and_then(|r| r.target());
             unfound.retain(|&(i, id)| {
                 if semantic != Some(id) {
