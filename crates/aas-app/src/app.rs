@@ -35,7 +35,7 @@ pub struct App {
     /// The plant table the page shows, kept so it scrolls, sorts and exports without
     /// being built again.
     pub(crate) table: Mutex<Option<crate::open_table::OpenTable>>,
-    pub(crate) census: Mutex<Option<crate::open_table::KeptCensus>>,
+    pub(crate) rows: Mutex<Option<crate::open_table::KeptRows>>,
     /// The audit the Quality view shows, kept so its groups open without auditing again.
     pub(crate) audit: Mutex<Option<crate::plant_audit::PlantAudit>>,
 }
@@ -61,7 +61,7 @@ impl App {
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),
             table: Mutex::new(None),
-            census: Mutex::new(None),
+            rows: Mutex::new(None),
             audit: Mutex::new(None),
         }
     }

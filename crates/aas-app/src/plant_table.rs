@@ -10,11 +10,12 @@ use std::path::PathBuf;
 use aas_model::AssetType;
 use aas_snapshot::SnapshotInfo;
 use aas_table::{
-    Cell, Census, Column, ColumnFilter, Query, Sort, Table, TableColumn, TableFormat, Typed, View,
+    Cell, Census, Column, ColumnFilter, Query, Shell, Sort, Table, TableColumn, TableFormat, Typed,
+    View,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::open_table::{KeptCensus, OpenTable};
+use crate::open_table::{KeptRows, OpenTable};
 use crate::snapshot_ref::placed;
 use crate::{
     about_snapshot, lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore,
@@ -112,24 +113,42 @@ pub struct ShownCell {
 }
 
 impl SnapshotStore {
-    /// The table `query` asks of snapshot `id`.
-    pub fn plant_table(&self, id: i64, query: &Query) -> Result<(SnapshotInfo, Table)> {
+    /// The table `query` asks of snapshot `id`, a row for each of its shells of
+    /// `asset_type` (all: `None`): `listed`, when they were read from it before.
+    pub fn plant_table(
+        &self,
+        id: i64,
+        asset_type: Option<AssetType>,
+        listed: Option<Vec<Shell>>,
+        query: &Query,
+    ) -> Result<(SnapshotInfo, Table)> {
         let (info, table) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                (info.clone(), aas_table::build(answers, query))
+                let table = (listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok))
+                    .and_then(|shells| aas_table::build(answers, shells, query));
+                (info.clone(), table)
             })
         })?;
         Ok((info, table?))
     }
 
-    /// Every element path of snapshot `id`'s shells of `asset_type` (all: `None`).
-    pub fn census(&self, id: i64, asset_type: Option<AssetType>) -> Result<(SnapshotInfo, Census)> {
+    /// Every element path of snapshot `id`'s shells of `asset_type` (all: `None`), and
+    /// those shells (`listed`, when they were read from it before).
+    pub fn census(
+        &self,
+        id: i64,
+        asset_type: Option<AssetType>,
+        listed: Option<Vec<Shell>>,
+    ) -> Result<(SnapshotInfo, Census, Vec<Shell>)> {
         let (info, census) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                (info.clone(), aas_table::census(answers, asset_type))
+                let census = (listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok))
+                    .and_then(|shells| Ok((aas_table::census(answers, &shells)?, shells)));
+                (info.clone(), census)
             })
         })?;
-        Ok((info, census?))
+        let (census, shells) = census?;
+        Ok((info, census, shells))
     }
 }
 
@@ -161,21 +180,51 @@ impl App {
         snapshot: &PlacedSnapshot,
         asset_type: Option<AssetType>,
     ) -> Result<Census> {
-        let mut kept = lock(&self.census);
-        match kept.as_ref() {
-            Some(k) if k.snapshot == *snapshot && k.asset_type == asset_type => {
-                Ok(k.census.clone())
-            }
-            _ => {
-                let (info, census) = store.census(snapshot.info.id, asset_type)?;
-                *kept = Some(KeptCensus {
-                    snapshot: placed(info, snapshot.store),
-                    asset_type,
-                    census: census.clone(),
-                });
-                Ok(census)
-            }
+        let kept = (lock(&self.rows).as_ref())
+            .filter(|k| k.of(snapshot, asset_type))
+            .and_then(|k| k.census.clone());
+        if let Some(census) = kept {
+            return Ok(census);
         }
+        let listed = self.kept_shells(snapshot, asset_type);
+        let (_, census, shells) = store.census(snapshot.info.id, asset_type, listed)?;
+        self.keep_rows(snapshot, asset_type, shells, Some(census.clone()));
+        Ok(census)
+    }
+
+    /// The shells of `snapshot`'s `asset_type` a table or census read last, if it was
+    /// of them.
+    fn kept_shells(
+        &self,
+        snapshot: &PlacedSnapshot,
+        asset_type: Option<AssetType>,
+    ) -> Option<Vec<Shell>> {
+        (lock(&self.rows).as_ref())
+            .filter(|k| k.of(snapshot, asset_type))
+            .map(|k| k.shells.clone())
+    }
+
+    /// Keeps `shells`, of `snapshot`'s `asset_type`, and their census: `census`, or the
+    /// one kept for them before.
+    fn keep_rows(
+        &self,
+        snapshot: &PlacedSnapshot,
+        asset_type: Option<AssetType>,
+        shells: Vec<Shell>,
+        census: Option<Census>,
+    ) {
+        let mut kept = lock(&self.rows);
+        let census = census.or_else(|| {
+            (kept.take())
+                .filter(|k| k.of(snapshot, asset_type))
+                .and_then(|k| k.census)
+        });
+        *kept = Some(KeptRows {
+            snapshot: snapshot.clone(),
+            asset_type,
+            shells,
+            census,
+        });
     }
 
     /// The column picker's list for the plant's shells of `asset_type`.
@@ -205,11 +254,13 @@ impl App {
                 .default_columns(),
         };
         let query = Query {
-            asset_type: request.asset_type,
             columns,
             languages: request.languages,
         };
-        let (info, table) = store.plant_table(snapshot.info.id, &query)?;
+        let listed = self.kept_shells(&snapshot, request.asset_type);
+        let (info, table) =
+            store.plant_table(snapshot.info.id, request.asset_type, listed, &query)?;
+        self.keep_rows(&snapshot, request.asset_type, table.shells.clone(), None);
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
             snapshot: placed(info, snapshot.store),

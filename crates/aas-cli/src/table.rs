@@ -21,7 +21,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         say_chosen("reading", &chosen);
     }
     if table.list_columns {
-        let (_, census) = store.census(chosen.id, table.shells.asset_type)?;
+        let (_, census, _) = store.census(chosen.id, table.shells.asset_type, None)?;
         let lines: Vec<String> = census
             .columns
             .iter()
@@ -41,19 +41,19 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         eprintln!("aasmd: {} shells", census.shells);
         return print(&lines.join("\n"));
     }
-    let columns = match table.columns.is_empty() {
-        false => table.columns.clone(),
-        true => store
-            .census(chosen.id, table.shells.asset_type)?
-            .1
-            .default_columns(),
+    // The default columns come from the census, which lists the shells on the way.
+    let (columns, listed) = match table.columns.is_empty() {
+        false => (table.columns.clone(), None),
+        true => {
+            let (_, census, shells) = store.census(chosen.id, table.shells.asset_type, None)?;
+            (census.default_columns(), Some(shells))
+        }
     };
     let query = Query {
-        asset_type: table.shells.asset_type,
         columns,
         languages: table.languages.clone(),
     };
-    let (info, built) = store.plant_table(chosen.id, &query)?;
+    let (info, built) = store.plant_table(chosen.id, table.shells.asset_type, listed, &query)?;
     let filters = (table.filters.iter())
         .map(|f| ColumnFilter::parse(f, &built.columns))
         .collect::<Result<Vec<_>, _>>()

@@ -20,7 +20,9 @@ use aas_model::FileError;
 use std::path::PathBuf;
 
 pub use about::About;
-pub use answers::{listed_shells, text as answer_text, Answers, Listed, ListedShell, Visit};
+pub use answers::{
+    listed_shells, text_into as answer_text_into, Answers, Listed, ListedShell, Visit,
+};
 pub use convert::convert;
 pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};

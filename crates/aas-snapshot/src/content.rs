@@ -56,38 +56,68 @@ impl Unpacker {
         Unpacker(zstd::zstd_safe::DCtx::create())
     }
 
-    /// A stored body as the bytes the server sent, read as they are decompressed.
+    /// A stored body of `size` bytes as sent, read as they are decompressed; read whole
+    /// (`read_to_end`, `read_to_string`), it goes into memory made at its size at once.
     pub(crate) fn reader<'b>(
         &'b mut self,
         stored: impl BufRead + 'b,
         zstd: bool,
+        size: u64,
     ) -> std::io::Result<Box<dyn Read + 'b>> {
         if !zstd {
-            return Ok(Box::new(stored));
+            return Ok(Box::new(KnownSize { body: stored, size }));
         }
         // The last body may have been left half read.
         (self.0)
             .reset(zstd::zstd_safe::ResetDirective::SessionOnly)
             .map_err(|code| std::io::Error::other(zstd::zstd_safe::get_error_name(code)))?;
-        Ok(Box::new(zstd::stream::read::Decoder::with_context(
-            stored,
-            &mut self.0,
-        )))
+        let body = zstd::stream::read::Decoder::with_context(stored, &mut self.0);
+        Ok(Box::new(KnownSize { body, size }))
     }
 
     /// A stored body of `size` bytes as sent, as text (bytes that are not UTF-8, which
-    /// the crawl never stores, are replaced rather than refused). Made at its size at
-    /// once: grown by doubling, a 200 MB body cost 800 MB, as the allocator kept every
-    /// smaller copy. (A context made per body was a quarter of a search's time.)
+    /// the crawl never stores, are replaced rather than refused). (A context made per
+    /// body was a quarter of a search's time.)
     pub(crate) fn text(&mut self, stored: &[u8], zstd: bool, size: u64) -> std::io::Result<String> {
-        // A hint only, and never trusted past the answers the client accepts.
-        let most = aas_client::DEFAULT_MAX_STREAMED as u64;
-        let mut raw = Vec::with_capacity(size.min(most) as usize);
-        self.reader(stored, zstd)?.read_to_end(&mut raw)?;
+        let mut raw = Vec::new();
+        self.reader(stored, zstd, size)?.read_to_end(&mut raw)?;
         Ok(match String::from_utf8(raw) {
             Ok(text) => text,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         })
+    }
+}
+
+/// A body of a known size, which reads whole into memory made at that size at once:
+/// grown by doubling, a 200 MB body cost 800 MB, as the allocator kept every smaller
+/// copy, and a 12 MB AAS list had the kernel zeroing pages for a quarter of a table's
+/// reading.
+struct KnownSize<R> {
+    body: R,
+    size: u64,
+}
+
+impl<R> KnownSize<R> {
+    /// What to make room for: a hint only, never trusted past the answers the client
+    /// accepts.
+    fn room(&self) -> usize {
+        self.size.min(aas_client::DEFAULT_MAX_STREAMED as u64) as usize
+    }
+}
+
+impl<R: Read> Read for KnownSize<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.body.read(buf)
+    }
+
+    fn read_to_end(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        buf.reserve(self.room());
+        self.body.read_to_end(buf)
+    }
+
+    fn read_to_string(&mut self, buf: &mut String) -> std::io::Result<usize> {
+        buf.reserve(self.room());
+        self.body.read_to_string(buf)
     }
 }
 
@@ -131,13 +161,14 @@ mod tests {
         let mut unpacker = Unpacker::new();
         let mut start = [0; 10];
         let mut body = unpacker
-            .reader(first_packed.as_slice(), true)
+            .reader(first_packed.as_slice(), true, first.len() as u64)
             .expect("reader");
         body.read_exact(&mut start).expect("read");
         drop(body);
         for packed in [&second_packed, &first_packed, &second_packed] {
             let mut raw = String::new();
-            let mut body = unpacker.reader(packed.as_slice(), true).expect("reader");
+            let size = packed.len() as u64 * 10;
+            let mut body = (unpacker.reader(packed.as_slice(), true, size)).expect("reader");
             body.read_to_string(&mut raw).expect("read");
             assert!(raw == first || raw == second, "{} bytes", raw.len());
             assert_eq!(

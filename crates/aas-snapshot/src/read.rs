@@ -235,7 +235,8 @@ impl Stored<'_> {
                 let Some(path) = NodePath::from_keys(at, answer.keys) else {
                     return Ok(());
                 };
-                let mut body = (unpacker.reader(answer.bytes, answer.zstd)).map_err(unreadable)?;
+                let body = unpacker.reader(answer.bytes, answer.zstd, answer.size);
+                let mut body = body.map_err(unreadable)?;
                 Ok(visit(&path, answer.url, &mut body)?)
             });
         // The export's own errors come back as they were; the store's say what failed.

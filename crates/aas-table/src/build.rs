@@ -3,10 +3,11 @@
 //! shell whose answer cannot be read keeps missing cells (and is counted) instead of
 //! failing the table.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use aas_export::Answers;
-use aas_model::{AssetType, RawElement, Submodel, SubmodelElement};
+use aas_model::{AssetType, SubmodelElement};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -15,11 +16,10 @@ use crate::column::{Column, ShellField};
 use crate::each_shell::{each_shell, RowAnswer};
 use crate::Result;
 
-/// What to build: the shells of one asset type (or all), the columns, and the languages
-/// a MultiLanguageProperty is shown in, most wanted first.
+/// What to build: the columns, and the languages a MultiLanguageProperty is shown in,
+/// most wanted first.
 #[derive(Debug, Clone, Default)]
 pub struct Query {
-    pub asset_type: Option<AssetType>,
     pub columns: Vec<Column>,
     pub languages: Vec<String>,
 }
@@ -109,9 +109,9 @@ impl Units {
     }
 }
 
-/// Builds the table `query` asks for from `answers`.
-pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
-    let shells = shells(answers, query.asset_type)?;
+/// Builds the table `query` asks for from `answers`, a row for each of `shells` (as
+/// [`listed`] reads them: a caller that builds again for the same shells keeps them).
+pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result<Table> {
     let width = query.columns.len();
     let mut cells = Vec::with_capacity(shells.len() * width);
     for shell in &shells {
@@ -132,8 +132,8 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
     };
     let mut unreadable = 0;
     let wanted = Wanted::of(query);
-    let work = |batch: Vec<RowAnswer>| -> Vec<(usize, Option<Vec<Filled>>)> {
-        (batch.into_iter())
+    let work = |batch: &[RowAnswer]| -> Vec<(usize, Option<Vec<Filled>>)> {
+        (batch.iter())
             .map(|answer| (answer.row, fill(&answer.json, query, &wanted)))
             .collect()
     };
@@ -190,41 +190,68 @@ pub fn build(answers: &dyn Answers, query: &Query) -> Result<Table> {
 /// typed; a semanticId column may find its element in any that holds its text.
 struct Wanted<'q> {
     submodels: HashSet<&'q str>,
+    /// The path columns: their index, submodel and idShort path.
+    by_path: Vec<(usize, &'q str, &'q [String])>,
     /// The semanticId columns: their index and the semanticId.
     by_semantic: Vec<(usize, &'q str)>,
 }
 
 impl<'q> Wanted<'q> {
     fn of(query: &'q Query) -> Self {
-        let by_semantic: Vec<(usize, &str)> = (query.columns.iter().enumerate())
-            .filter_map(|(i, c)| match c {
-                Column::SemanticId(id) => Some((i, id.as_str())),
-                _ => None,
-            })
-            .collect();
-        let submodels = (query.columns.iter())
-            .filter_map(|c| match c {
-                Column::Path { submodel, .. } => Some(submodel.as_str()),
-                _ => None,
-            })
-            .collect();
-        Wanted {
-            submodels,
-            by_semantic,
+        let mut wanted = Wanted {
+            submodels: HashSet::new(),
+            by_path: Vec::new(),
+            by_semantic: Vec::new(),
+        };
+        for (i, column) in query.columns.iter().enumerate() {
+            match column {
+                Column::Path { submodel, path } => {
+                    wanted.submodels.insert(submodel);
+                    wanted.by_path.push((i, submodel, path));
+                }
+                Column::SemanticId(id) => wanted.by_semantic.push((i, id)),
+                Column::Shell(_) => {}
+            }
         }
+        wanted
     }
 
     /// Whether a submodel's JSON is worth typing.
-    fn submodel(&self, raw: &RawValue) -> bool {
-        let json = raw.get();
-        self.may_hold_a_semantic_id(json)
-            || (self.submodels.iter().any(|name| may_hold(json, name))
-                && named(raw).is_some_and(|n| self.submodels.contains(n.as_str())))
+    fn submodel(&self, json: &str, text: Text) -> bool {
+        self.may_hold_a_semantic_id(json, text)
+            || self.submodels.iter().any(|name| text.may_hold(json, name))
     }
 
     /// Whether `json` may hold a semanticId some column looks for.
-    fn may_hold_a_semantic_id(&self, json: &str) -> bool {
-        self.by_semantic.iter().any(|(_, id)| may_hold(json, id))
+    fn may_hold_a_semantic_id(&self, json: &str, text: Text) -> bool {
+        self.by_semantic
+            .iter()
+            .any(|(_, id)| text.may_hold(json, id))
+    }
+}
+
+/// What finding text in an answer's JSON says without typing it: a part of the answer
+/// may hold a string only if the text occurs in it, unless the part has escapes (then
+/// any string in it may be written otherwise). Finding text is far cheaper than typing
+/// the elements.
+#[derive(Clone, Copy)]
+struct Text {
+    /// Whether the answer has an escape anywhere; most have none, and then no part of
+    /// it needs looking at for them.
+    escaped: bool,
+}
+
+impl Text {
+    fn of(answer: &str) -> Self {
+        Text {
+            escaped: answer.contains('\\'),
+        }
+    }
+
+    /// Whether `json`, a part of the answer, may hold the string `text`.
+    fn may_hold(self, json: &str, text: &str) -> bool {
+        (self.escaped && json.contains('\\'))
+            || memchr::memmem::find(json.as_bytes(), text.as_bytes()).is_some()
     }
 }
 
@@ -269,44 +296,51 @@ impl Found {
     }
 }
 
+/// What a table reads of a submodel: its idShort and its elements' JSON, borrowed from
+/// the answer (typing the whole submodel copied each element's text, and read the rest).
+#[derive(Deserialize)]
+struct Elements<'a> {
+    #[serde(rename = "idShort", borrow)]
+    id_short: Cow<'a, str>,
+    #[serde(rename = "submodelElements", borrow, default)]
+    elements: Option<Vec<&'a RawValue>>,
+}
+
 /// One shell's cells from its submodels answer (`None` when it cannot be read).
 fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
     let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
-    let submodels = items.into_iter().filter(|raw| wanted.submodel(raw));
+    let text = Text::of(json);
+    let submodels = items
+        .into_iter()
+        .filter(|raw| wanted.submodel(raw.get(), text));
     let languages = &query.languages;
     let mut cells: Vec<Filled> = query.columns.iter().map(|_| None).collect();
-    for submodel in submodels.map(|raw| aas_model::parse::<Submodel>(raw.get())) {
+    for submodel in submodels.map(|raw| serde_json::from_str::<Elements>(raw.get())) {
         let Ok(submodel) = submodel else {
             continue;
         };
-        for (i, column) in query.columns.iter().enumerate() {
-            let Column::Path {
-                submodel: name,
-                path,
-            } = column
-            else {
-                continue;
-            };
-            if *name != submodel.id_short || cells[i].is_some() {
-                continue;
-            }
-            find(
-                &mut submodel.submodel_elements.iter(),
-                path,
-                &mut |element| {
-                    cells[i] = Some((Cell::of(element, languages), Seen::of(element, None)));
-                },
-            );
-        }
+        let elements = submodel.elements.unwrap_or_default();
+        let by_path: Vec<(usize, &[String])> = (wanted.by_path.iter())
+            .filter(|(i, name, _)| *name == submodel.id_short && cells[*i].is_none())
+            .map(|&(i, _, path)| (i, path))
+            .collect();
+        find(
+            &mut elements.iter().map(|raw| raw.get()),
+            by_path,
+            text,
+            &mut |i, element| {
+                cells[i] = Some((Cell::of(element, languages), Seen::of(element, None)));
+            },
+        );
         let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter().copied())
             .filter(|(i, _)| cells[*i].is_none())
             .collect();
         if unfound.is_empty() {
             continue;
         }
-        let mut at = vec![submodel.id_short.clone()];
-        let elements = &mut submodel.submodel_elements.iter();
-        let may_matter = |json: &str| wanted.may_hold_a_semantic_id(json);
+        let mut at = vec![submodel.id_short.into_owned()];
+        let elements = &mut elements.iter().map(|raw| raw.get());
+        let may_matter = |json: &str| wanted.may_hold_a_semantic_id(json, text);
         walk(elements, &mut at, &may_matter, &mut |path, element| {
             let semantic = element.semantic_id.as_ref().and_then(|r| r.target());
             unfound.retain(|&(i, id)| {
@@ -330,34 +364,47 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
     Some(cells)
 }
 
-/// Whether an element's (or submodel's) JSON may hold the string `text`: not when the
-/// JSON has no escapes (so every string in it is written as it is) and `text` does not
-/// occur in it. Finding text is far cheaper than typing the elements.
-fn may_hold(json: &str, text: &str) -> bool {
-    json.contains('\\') || json.contains(text)
-}
-
-/// Hands `found` the element at `path` (idShorts) among `elements`, if there is one;
-/// only the elements that may have the idShort are typed.
+/// Hands `found` each column of `paths` (its index, and its idShort path below
+/// `elements`) with the first element among `elements` that has the path's first
+/// idShort, or the element at the rest of the path within that one. Columns below one
+/// element share its typing, and only the elements that may have an idShort looked for
+/// are typed.
 fn find<'e>(
-    elements: &mut dyn Iterator<Item = &'e RawElement>,
-    path: &[String],
-    found: &mut dyn FnMut(&SubmodelElement),
+    elements: &mut dyn Iterator<Item = &'e str>,
+    mut paths: Vec<(usize, &[String])>,
+    text: Text,
+    found: &mut dyn FnMut(usize, &SubmodelElement),
 ) {
-    let Some((first, rest)) = path.split_first() else {
-        return;
-    };
-    let element = elements
-        .filter(|raw| may_hold(raw.get(), first))
-        .filter_map(|raw| aas_model::parse::<SubmodelElement>(raw.get()).ok())
-        .find(|e| e.id_short == *first);
-    let Some(element) = element else {
-        return;
-    };
-    if rest.is_empty() {
-        found(&element);
-    } else {
-        find(&mut element.nested().map(|(_, raw)| raw), rest, found);
+    paths.retain(|(_, path)| !path.is_empty());
+    for raw in elements {
+        if paths.is_empty() {
+            return;
+        }
+        if !(paths.iter()).any(|(_, path)| text.may_hold(raw, &path[0])) {
+            continue;
+        }
+        let Ok(element) = aas_model::parse::<SubmodelElement>(raw) else {
+            continue;
+        };
+        let (here, others): (Vec<_>, Vec<_>) =
+            (paths.into_iter()).partition(|(_, path)| path[0] == element.id_short);
+        paths = others;
+        let mut below = Vec::new();
+        for (i, path) in here {
+            match path {
+                [_] => found(i, &element),
+                [_, rest @ ..] => below.push((i, rest)),
+                [] => {}
+            }
+        }
+        if !below.is_empty() {
+            find(
+                &mut element.nested().map(|(_, raw)| raw.get()),
+                below,
+                text,
+                found,
+            );
+        }
     }
 }
 
@@ -366,7 +413,7 @@ fn find<'e>(
 /// says so. An element whose JSON `may_matter` says no to is passed over with all below
 /// it, untyped. The walk ends at [`aas_model::MAX_ELEMENT_DEPTH`].
 pub(crate) fn walk<'e>(
-    elements: &mut dyn Iterator<Item = &'e RawElement>,
+    elements: &mut dyn Iterator<Item = &'e str>,
     at: &mut Vec<String>,
     may_matter: &dyn Fn(&str) -> bool,
     visit: &mut dyn FnMut(&[String], &SubmodelElement) -> bool,
@@ -374,14 +421,14 @@ pub(crate) fn walk<'e>(
     if at.len() > aas_model::MAX_ELEMENT_DEPTH {
         return true;
     }
-    for raw in elements.filter(|raw| may_matter(raw.get())) {
-        let Ok(element) = aas_model::parse::<SubmodelElement>(raw.get()) else {
+    for raw in elements.filter(|raw| may_matter(raw)) {
+        let Ok(element) = aas_model::parse::<SubmodelElement>(raw) else {
             continue;
         };
         at.push(element.id_short.clone());
         let go = visit(at, &element)
             && walk(
-                &mut element.nested().map(|(_, raw)| raw),
+                &mut element.nested().map(|(_, raw)| raw.get()),
                 at,
                 may_matter,
                 visit,
@@ -394,18 +441,6 @@ pub(crate) fn walk<'e>(
     true
 }
 
-/// A submodel's idShort, read without typing the rest of it.
-fn named(raw: &RawValue) -> Option<String> {
-    #[derive(Deserialize)]
-    struct Named {
-        #[serde(rename = "idShort")]
-        id_short: String,
-    }
-    serde_json::from_str::<Named>(raw.get())
-        .ok()
-        .map(|n| n.id_short)
-}
-
 fn shell_field(shell: &Shell, field: ShellField) -> &str {
     match field {
         ShellField::IdShort => &shell.id_short,
@@ -414,9 +449,10 @@ fn shell_field(shell: &Shell, field: ShellField) -> &str {
     }
 }
 
-/// The shells of the AAS lists of `asset_type` (all when `None`), in the lists' order;
-/// a list that no longer reads adds no rows.
-pub(crate) fn shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
+/// A table's rows: the shells of the AAS lists of `asset_type` (all when `None`), in
+/// the lists' order; a list that no longer reads adds no rows. (A list of 10,000 shells
+/// is about 12 MB of JSON.)
+pub fn listed(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
     Ok(aas_export::listed_shells(answers, asset_type)?.shells)
 }
 
@@ -468,5 +504,29 @@ mod tests {
             .replace("CityTown", "Street")
             .replace("AAO132", "AAO128");
         assert_eq!(cells(&answer(&other), &columns), [None, None]);
+    }
+
+    #[test]
+    fn columns_below_one_element_share_the_first_element_with_its_id_short() {
+        let json = r#"[{"idShort":"Nameplate","modelType":{"name":"Submodel"},"submodelElements":[
+            {"idShort":"Address","modelType":{"name":"SubmodelElementCollection"},"value":[
+                {"idShort":"CityTown","modelType":{"name":"Property"},"valueType":"string","value":"Ulm"},
+                {"idShort":"Street","modelType":{"name":"Property"},"valueType":"string","value":"Hauptstr. 1"}]},
+            {"idShort":"Address","modelType":{"name":"SubmodelElementCollection"},"value":[
+                {"idShort":"ZipCode","modelType":{"name":"Property"},"valueType":"string","value":"89073"}]},
+            {"idShort":"Serial","modelType":{"name":"Property"},"valueType":"string","value":"S-1"}]}]"#;
+        let columns = [
+            "Nameplate/Address/Street",
+            "Nameplate/Serial",
+            "Nameplate/Address/CityTown",
+            // Only in the second Address: a path names the first element of each idShort.
+            "Nameplate/Address/ZipCode",
+            "Nameplate/Address/CityTown/Below",
+        ];
+        let shown = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            cells(json, &columns),
+            [shown("Hauptstr. 1"), shown("S-1"), shown("Ulm"), None, None]
+        );
     }
 }

@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 
 use aas_export::Answers;
-use aas_model::{parse_list, AssetType, Submodel};
+use aas_model::{parse_list, RawElement, Submodel};
 use serde::Serialize;
 
-use crate::build::{shells, walk, Units};
+use crate::build::{walk, Shell, Units};
 use crate::column::Column;
 use crate::each_shell::{each_shell, RowAnswer};
 use crate::Result;
@@ -34,15 +34,14 @@ pub struct Census {
     pub columns: Vec<Offered>,
 }
 
-/// The element paths of the shells of `asset_type` (all when `None`) in `answers`.
-pub fn census(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Census> {
-    let shells = shells(answers, asset_type)?;
+/// The element paths of `shells` (as [`crate::listed`] reads them) in `answers`.
+pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<Census> {
     let rows: HashMap<&str, usize> = shells
         .iter()
         .enumerate()
         .map(|(i, s)| (s.id.as_str(), i))
         .collect();
-    let work = |batch: Vec<RowAnswer>| {
+    let work = |batch: &[RowAnswer]| {
         let mut paths = Paths::default();
         for answer in batch {
             paths.count(answer.row, &answer.json);
@@ -87,7 +86,7 @@ impl Paths {
         };
         for submodel in submodels.iter().filter_map(|s| s.view().ok()) {
             let mut at = vec![submodel.id_short.clone()];
-            let elements = &mut submodel.submodel_elements.iter();
+            let elements = &mut submodel.submodel_elements.iter().map(RawElement::get);
             walk(elements, &mut at, &|_| true, &mut |at, element| {
                 let key = at.join("/");
                 let i = *self.index.entry(key.clone()).or_insert_with(|| {

@@ -17,7 +17,7 @@ mod write;
 mod xlsx;
 
 pub use aas_export::About;
-pub use build::{build, Query, Shell, Table, TableColumn};
+pub use build::{build, listed, Query, Shell, Table, TableColumn};
 pub use cell::{Cell, Date, Typed};
 pub use census::{census, Census, Offered};
 pub use column::{Column, ShellField};

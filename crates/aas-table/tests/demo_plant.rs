@@ -9,8 +9,8 @@ mod demo;
 use aas_client::{Crawl, CrawlPlan, NodePath};
 use aas_model::AssetType;
 use aas_table::{
-    build, census, render, About, Cell, Column, ColumnFilter, Query, Sort, Table, TableFormat,
-    Test, Typed, View,
+    build, census, listed, render, About, Cell, Column, ColumnFilter, Query, Sort, Table,
+    TableFormat, Test, Typed, View,
 };
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -63,11 +63,11 @@ fn table(
     languages: &[&str],
 ) -> Table {
     let query = Query {
-        asset_type,
         columns: columns.iter().map(|c| c.parse().expect("column")).collect(),
         languages: languages.iter().map(|l| (*l).to_owned()).collect(),
     };
-    build(crawl, &query).expect("table")
+    let shells = listed(crawl, asset_type).expect("listed");
+    build(crawl, shells, &query).expect("table")
 }
 
 #[tokio::test]
@@ -356,7 +356,8 @@ async fn filters_keep_exactly_the_rows_that_pass() {
 #[tokio::test]
 async fn the_column_picker_counts_the_shells_that_have_each_path() {
     let crawl = crawl().await;
-    let machines = census(&crawl, Some(AssetType::Machine)).expect("census");
+    let shells = listed(&crawl, Some(AssetType::Machine)).expect("listed");
+    let machines = census(&crawl, &shells).expect("census");
     let serial = machines
         .columns
         .iter()
