@@ -3,17 +3,15 @@
 //! shell whose answer cannot be read keeps missing cells (and is counted) instead of
 //! failing the table.
 
-use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use aas_export::Answers;
 use aas_model::{AssetType, SubmodelElement};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 
 use crate::cell::Cell;
 use crate::column::{Column, ShellField};
 use crate::each_shell::{each_shell, RowAnswer};
+use crate::submodels::{self, SubmodelElements};
 use crate::Result;
 
 /// What to build: the columns, and the languages a MultiLanguageProperty is shown in,
@@ -186,10 +184,9 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
     })
 }
 
-/// The submodels a row's columns may read: most columns name theirs, and only those are
-/// typed; a semanticId column may find its element in any that holds its text.
+/// What a row's columns look for: an element of a named submodel by its path, or any
+/// element with a semanticId.
 struct Wanted<'q> {
-    submodels: HashSet<&'q str>,
     /// The path columns: their index, submodel and idShort path.
     by_path: Vec<(usize, &'q str, &'q [String])>,
     /// The semanticId columns: their index and the semanticId.
@@ -199,27 +196,17 @@ struct Wanted<'q> {
 impl<'q> Wanted<'q> {
     fn of(query: &'q Query) -> Self {
         let mut wanted = Wanted {
-            submodels: HashSet::new(),
             by_path: Vec::new(),
             by_semantic: Vec::new(),
         };
         for (i, column) in query.columns.iter().enumerate() {
             match column {
-                Column::Path { submodel, path } => {
-                    wanted.submodels.insert(submodel);
-                    wanted.by_path.push((i, submodel, path));
-                }
+                Column::Path { submodel, path } => wanted.by_path.push((i, submodel, path)),
                 Column::SemanticId(id) => wanted.by_semantic.push((i, id)),
                 Column::Shell(_) => {}
             }
         }
         wanted
-    }
-
-    /// Whether a submodel's JSON is worth typing.
-    fn submodel(&self, json: &str, text: Text) -> bool {
-        self.may_hold_a_semantic_id(json, text)
-            || self.submodels.iter().any(|name| text.may_hold(json, name))
     }
 
     /// Whether `json` may hold a semanticId some column looks for.
@@ -296,32 +283,18 @@ impl Found {
     }
 }
 
-/// What a table reads of a submodel: its idShort and its elements' JSON, borrowed from
-/// the answer (typing the whole submodel copied each element's text, and read the rest).
-#[derive(Deserialize)]
-struct Elements<'a> {
-    #[serde(rename = "idShort", borrow)]
-    id_short: Cow<'a, str>,
-    #[serde(rename = "submodelElements", borrow, default)]
-    elements: Option<Vec<&'a RawValue>>,
-}
-
 /// One shell's cells from its submodels answer (`None` when it cannot be read).
 fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
-    let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
+    let submodels = submodels::read(json)?;
     let text = Text::of(json);
-    let submodels = items
-        .into_iter()
-        .filter(|raw| wanted.submodel(raw.get(), text));
     let languages = &query.languages;
     let mut cells: Vec<Filled> = query.columns.iter().map(|_| None).collect();
-    for submodel in submodels.map(|raw| serde_json::from_str::<Elements>(raw.get())) {
-        let Ok(submodel) = submodel else {
+    for SubmodelElements { id_short, elements } in submodels {
+        let Some(id_short) = id_short else {
             continue;
         };
-        let elements = submodel.elements.unwrap_or_default();
         let by_path: Vec<(usize, &[String])> = (wanted.by_path.iter())
-            .filter(|(i, name, _)| *name == submodel.id_short && cells[*i].is_none())
+            .filter(|(i, name, _)| *name == id_short && cells[*i].is_none())
             .map(|&(i, _, path)| (i, path))
             .collect();
         find(
@@ -338,7 +311,7 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
         if unfound.is_empty() {
             continue;
         }
-        let mut at = vec![submodel.id_short.into_owned()];
+        let mut at = vec![id_short.into_owned()];
         let elements = &mut elements.iter().map(|raw| raw.get());
         let may_matter = |json: &str| wanted.may_hold_a_semantic_id(json, text);
         walk(elements, &mut at, &may_matter, &mut |path, element| {

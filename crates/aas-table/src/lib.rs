@@ -12,6 +12,7 @@ mod each_shell;
 mod filter;
 mod language;
 mod order;
+mod submodels;
 mod view;
 mod write;
 mod xlsx;
