@@ -188,9 +188,24 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
 /// element with a semanticId.
 struct Wanted<'q> {
     /// The path columns: their index, submodel and idShort path.
-    by_path: Vec<(usize, &'q str, &'q [String])>,
+    by_path: Vec<(usize, &'q str, Vec<Needle<'q>>)>,
     /// The semanticId columns: their index and the semanticId.
-    by_semantic: Vec<(usize, &'q str)>,
+    by_semantic: Vec<(usize, Needle<'q>)>,
+}
+
+/// Text to look for, and its searcher, made once for every answer it is looked for in.
+struct Needle<'q> {
+    text: &'q str,
+    finder: memchr::memmem::Finder<'q>,
+}
+
+impl<'q> Needle<'q> {
+    fn new(text: &'q str) -> Self {
+        Needle {
+            text,
+            finder: memchr::memmem::Finder::new(text),
+        }
+    }
 }
 
 impl<'q> Wanted<'q> {
@@ -201,8 +216,11 @@ impl<'q> Wanted<'q> {
         };
         for (i, column) in query.columns.iter().enumerate() {
             match column {
-                Column::Path { submodel, path } => wanted.by_path.push((i, submodel, path)),
-                Column::SemanticId(id) => wanted.by_semantic.push((i, id)),
+                Column::Path { submodel, path } => {
+                    let path = path.iter().map(|id_short| Needle::new(id_short));
+                    wanted.by_path.push((i, submodel, path.collect()));
+                }
+                Column::SemanticId(id) => wanted.by_semantic.push((i, Needle::new(id))),
                 Column::Shell(_) => {}
             }
         }
@@ -235,10 +253,9 @@ impl Text {
         }
     }
 
-    /// Whether `json`, a part of the answer, may hold the string `text`.
-    fn may_hold(self, json: &str, text: &str) -> bool {
-        (self.escaped && json.contains('\\'))
-            || memchr::memmem::find(json.as_bytes(), text.as_bytes()).is_some()
+    /// Whether `json`, a part of the answer, may hold the string `text` looks for.
+    fn may_hold(self, json: &str, text: &Needle) -> bool {
+        (self.escaped && json.contains('\\')) || text.finder.find(json.as_bytes()).is_some()
     }
 }
 
@@ -293,9 +310,9 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
         let Some(id_short) = id_short else {
             continue;
         };
-        let by_path: Vec<(usize, &[String])> = (wanted.by_path.iter())
+        let by_path: Vec<(usize, &[Needle])> = (wanted.by_path.iter())
             .filter(|(i, name, _)| *name == id_short && cells[*i].is_none())
-            .map(|&(i, _, path)| (i, path))
+            .map(|(i, _, path)| (*i, path.as_slice()))
             .collect();
         find(
             &mut elements.iter().map(|raw| raw.get()),
@@ -305,8 +322,9 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
                 cells[i] = Some((Cell::of(element, languages), Seen::of(element, None)));
             },
         );
-        let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter().copied())
+        let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter())
             .filter(|(i, _)| cells[*i].is_none())
+            .map(|(i, id)| (*i, id.text))
             .collect();
         if unfound.is_empty() {
             continue;
@@ -344,7 +362,7 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
 /// are typed.
 fn find<'e>(
     elements: &mut dyn Iterator<Item = &'e str>,
-    mut paths: Vec<(usize, &[String])>,
+    mut paths: Vec<(usize, &[Needle])>,
     text: Text,
     found: &mut dyn FnMut(usize, &SubmodelElement),
 ) {
@@ -360,7 +378,7 @@ fn find<'e>(
             continue;
         };
         let (here, others): (Vec<_>, Vec<_>) =
-            (paths.into_iter()).partition(|(_, path)| path[0] == element.id_short);
+            (paths.into_iter()).partition(|(_, path)| path[0].text == element.id_short);
         paths = others;
         let mut below = Vec::new();
         for (i, path) in here {
