@@ -5,12 +5,12 @@
 use std::collections::HashMap;
 
 use aas_export::Answers;
-use aas_model::{parse_list, RawElement, Submodel};
 use serde::Serialize;
 
 use crate::build::{walk, Shell, Units};
 use crate::column::Column;
 use crate::each_shell::{each_shell, RowAnswer};
+use crate::submodels::{self, SubmodelElements};
 use crate::Result;
 
 /// An element path a column can show.
@@ -81,15 +81,21 @@ struct Path {
 impl Paths {
     /// Counts the paths of the elements in one row's submodels answer.
     fn count(&mut self, row: usize, json: &str) {
-        let Ok(submodels) = parse_list::<Submodel>(json) else {
+        let Some(submodels) = submodels::read(json) else {
             return;
         };
-        for submodel in submodels.iter().filter_map(|s| s.view().ok()) {
-            let mut at = vec![submodel.id_short.clone()];
-            let elements = &mut submodel.submodel_elements.iter().map(RawElement::get);
+        for SubmodelElements { id_short, elements } in submodels {
+            let Some(id_short) = id_short else {
+                continue;
+            };
+            let mut at = vec![id_short.into_owned()];
+            let elements = &mut elements.iter().map(|raw| raw.get());
             walk(elements, &mut at, &|_| true, &mut |at, element| {
                 let key = at.join("/");
-                let i = *self.index.entry(key.clone()).or_insert_with(|| {
+                // Most paths were seen before: the key is copied only for a new one.
+                let known = self.index.get(&key).copied();
+                let i = known.unwrap_or_else(|| {
+                    self.index.insert(key.clone(), self.seen.len());
                     let (submodel, path) = at.split_first().expect("a submodel and an element");
                     self.seen.push(Path {
                         key,
