@@ -69,7 +69,7 @@ pub async fn export_snapshot(
 
 #[tauri::command]
 pub async fn table(app: State<'_, App>, ask: TableAsk) -> Reply<TableAnswer> {
-    Ok(app.table(ask)?)
+    Ok(app.table(ask).await?)
 }
 
 #[tauri::command]

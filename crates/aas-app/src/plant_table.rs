@@ -6,6 +6,7 @@
 
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use aas_model::AssetType;
 use aas_snapshot::SnapshotInfo;
@@ -154,14 +155,14 @@ impl SnapshotStore {
 
 impl App {
     /// Answers what the Table tab asks.
-    pub fn table(&self, ask: TableAsk) -> Result<TableAnswer> {
+    pub async fn table(&self, ask: TableAsk) -> Result<TableAnswer> {
         Ok(match ask {
             TableAsk::Columns {
                 plant,
                 snapshot,
                 asset_type,
-            } => TableAnswer::Columns(self.table_columns(&plant, snapshot, asset_type)?),
-            TableAsk::Open(request) => TableAnswer::Shape(self.open_table(request)?),
+            } => TableAnswer::Columns(self.table_columns(&plant, snapshot, asset_type).await?),
+            TableAsk::Open(request) => TableAnswer::Shape(self.open_table(request).await?),
             TableAsk::Arrange { sort, filters } => {
                 TableAnswer::Shape(self.arrange_table(sort, &filters)?)
             }
@@ -174,9 +175,9 @@ impl App {
     /// The census of `snapshot`'s shells of `asset_type` (in `store`): read once, then
     /// kept, since opening a table with the default columns and then the picker both
     /// need it.
-    fn census_of(
+    async fn census_of(
         &self,
-        store: &SnapshotStore,
+        store: &Arc<SnapshotStore>,
         snapshot: &PlacedSnapshot,
         asset_type: Option<AssetType>,
     ) -> Result<Census> {
@@ -186,8 +187,10 @@ impl App {
         if let Some(census) = kept {
             return Ok(census);
         }
-        let listed = self.kept_shells(snapshot, asset_type);
-        let (_, census, shells) = store.census(snapshot.info.id, asset_type, listed)?;
+        let (listed, id) = (self.kept_shells(snapshot, asset_type), snapshot.info.id);
+        let store = Arc::clone(store);
+        let (_, census, shells) =
+            off_the_workers(move || store.census(id, asset_type, listed)).await?;
         self.keep_rows(snapshot, asset_type, shells, Some(census.clone()));
         Ok(census)
     }
@@ -228,14 +231,14 @@ impl App {
     }
 
     /// The column picker's list for the plant's shells of `asset_type`.
-    pub fn table_columns(
+    pub async fn table_columns(
         &self,
         plant: &str,
         snapshot: Option<SnapshotRef>,
         asset_type: Option<AssetType>,
     ) -> Result<ColumnChoice> {
         let (store, snapshot) = self.snapshot(snapshot, plant)?;
-        let census = self.census_of(&store, &snapshot, asset_type)?;
+        let census = self.census_of(&store, &snapshot, asset_type).await?;
         let defaults = census.default_columns();
         Ok(ColumnChoice {
             snapshot,
@@ -245,21 +248,23 @@ impl App {
     }
 
     /// Builds the table `request` asks for and keeps it open, unsorted and unfiltered.
-    pub fn open_table(&self, request: TableRequest) -> Result<TableShape> {
+    pub async fn open_table(&self, request: TableRequest) -> Result<TableShape> {
         let (store, snapshot) = self.snapshot(request.snapshot, &request.plant)?;
         let columns = match request.columns.is_empty() {
             false => request.columns,
             true => self
-                .census_of(&store, &snapshot, request.asset_type)?
+                .census_of(&store, &snapshot, request.asset_type)
+                .await?
                 .default_columns(),
         };
         let query = Query {
             columns,
             languages: request.languages,
         };
-        let listed = self.kept_shells(&snapshot, request.asset_type);
+        let (asset_type, id) = (request.asset_type, snapshot.info.id);
+        let listed = self.kept_shells(&snapshot, asset_type);
         let (info, table) =
-            store.plant_table(snapshot.info.id, request.asset_type, listed, &query)?;
+            off_the_workers(move || store.plant_table(id, asset_type, listed, &query)).await?;
         self.keep_rows(&snapshot, request.asset_type, table.shells.clone(), None);
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
@@ -326,6 +331,16 @@ impl App {
         self.exported(path.clone());
         Ok(Some(path))
     }
+}
+
+/// Runs `work` (a census or a build, which keeps the cores busy for up to a second) off
+/// the async workers, as a search or an audit is.
+async fn off_the_workers<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(Error::stopped)?
 }
 
 fn no_table() -> Error {

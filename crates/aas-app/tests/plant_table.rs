@@ -10,7 +10,7 @@ use aas_model::AssetType;
 
 const PLANT: &str = "DEMO-01";
 
-fn open(
+async fn open(
     app: &App,
     snapshot: SnapshotRef,
     asset_type: Option<AssetType>,
@@ -26,28 +26,28 @@ fn open(
             .collect(),
         languages: vec!["en".into()],
     };
-    match app.table(TableAsk::Open(request)).expect("table") {
+    match app.table(TableAsk::Open(request)).await.expect("table") {
         TableAnswer::Shape(shape) => shape,
         other => panic!("not a shape: {other:?}"),
     }
 }
 
-fn columns(app: &App, snapshot: SnapshotRef, asset_type: Option<AssetType>) -> ColumnChoice {
+async fn columns(app: &App, snapshot: SnapshotRef, asset_type: Option<AssetType>) -> ColumnChoice {
     let ask = TableAsk::Columns {
         plant: PLANT.into(),
         snapshot: Some(snapshot),
         asset_type,
     };
-    match app.table(ask).expect("columns") {
+    match app.table(ask).await.expect("columns") {
         TableAnswer::Columns(choice) => choice,
         other => panic!("not the columns: {other:?}"),
     }
 }
 
 /// The shells' idShorts in the open table, in order.
-fn rows(app: &App, count: usize) -> Vec<String> {
+async fn rows(app: &App, count: usize) -> Vec<String> {
     let ask = TableAsk::Rows { start: 0, count };
-    match app.table(ask).expect("rows") {
+    match app.table(ask).await.expect("rows") {
         TableAnswer::Rows(rows) => rows.into_iter().map(|r| r.id_short).collect(),
         other => panic!("not rows: {other:?}"),
     }
@@ -81,25 +81,25 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     );
 
     // The default columns: the census of the machines, which the picker then lists.
-    let machines = open(&app, all_types, Some(AssetType::Machine), &[]);
-    let machine_rows = rows(&app, 1000);
+    let machines = open(&app, all_types, Some(AssetType::Machine), &[]).await;
+    let machine_rows = rows(&app, 1000).await;
     assert_eq!(machines.total, machine_rows.len());
     assert!(
         machine_rows.iter().all(|r| r.starts_with("Machine")),
         "{machine_rows:?}"
     );
-    let offered = columns(&app, all_types, Some(AssetType::Machine));
+    let offered = columns(&app, all_types, Some(AssetType::Machine)).await;
     assert_eq!(offered.census.shells, machines.total);
 
     // Every type of the same snapshot: more rows than the machines kept from before.
-    let every = open(&app, all_types, None, &["shell:idShort", "shell:assetType"]);
+    let every = open(&app, all_types, None, &["shell:idShort", "shell:assetType"]).await;
     assert!(
         every.total > machines.total,
         "{} of {}",
         every.total,
         machines.total
     );
-    let every_census = columns(&app, all_types, None);
+    let every_census = columns(&app, all_types, None).await;
     assert_eq!(every_census.census.shells, every.total);
     assert!(every_census.census.columns.len() > offered.census.columns.len());
 
@@ -109,19 +109,21 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
         all_types,
         Some(AssetType::Machine),
         &["Nameplate/SerialNumber"],
-    );
+    )
+    .await;
     assert_eq!(again.total, machines.total);
-    assert_eq!(rows(&app, 1000), machine_rows);
+    assert_eq!(rows(&app, 1000).await, machine_rows);
 
     // The tools, then the tools of another snapshot, which holds the machines alone.
-    let tools = open(&app, all_types, Some(AssetType::Tool), &["shell:idShort"]);
+    let tools = open(&app, all_types, Some(AssetType::Tool), &["shell:idShort"]).await;
     assert!(tools.total > 0);
     let no_tools = open(
         &app,
         machines_only,
         Some(AssetType::Tool),
         &["shell:idShort"],
-    );
+    )
+    .await;
     assert_eq!(no_tools.snapshot.info.id, machines_only.id);
     assert_eq!(no_tools.total, 0);
 }

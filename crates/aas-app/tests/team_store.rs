@@ -143,7 +143,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
         columns: vec![],
         languages: vec![],
     };
-    let shape = match app.table(TableAsk::Open(request)).expect("table") {
+    let shape = match app.table(TableAsk::Open(request)).await.expect("table") {
         aas_app::TableAnswer::Shape(shape) => shape,
         other => panic!("not a shape: {other:?}"),
     };
