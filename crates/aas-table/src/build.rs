@@ -83,8 +83,12 @@ pub(crate) enum Units {
 impl Units {
     /// What an element's unit, if it has one, adds to what was seen.
     pub(crate) fn add(&mut self, unit: Option<&str>) {
-        if let Some(unit) = unit.filter(|u| !u.is_empty()) {
-            self.merge(Units::One(unit.to_owned()));
+        match (&*self, unit.filter(|u| !u.is_empty())) {
+            (_, None) | (Units::Disagree, _) => {}
+            // Copied only the first time: most elements of a column agree.
+            (Units::One(seen), Some(unit)) if seen == unit => {}
+            (Units::None, Some(unit)) => *self = Units::One(unit.to_owned()),
+            (Units::One(_), Some(_)) => *self = Units::Disagree,
         }
     }
 
@@ -123,30 +127,28 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
         .enumerate()
         .map(|(i, s)| (s.id.as_str(), i))
         .collect();
-    let mut found = Found {
-        units: query.columns.iter().map(|_| Units::None).collect(),
-        labels: vec![None; width],
-        semantic_ids: vec![None; width],
-    };
+    let mut found = Found::new(width);
     let mut unreadable = 0;
     let wanted = Wanted::of(query);
-    let work = |batch: &[RowAnswer]| -> Vec<(usize, Option<Vec<Filled>>)> {
-        (batch.iter())
-            .map(|answer| (answer.row, fill(&answer.json, query, &wanted)))
-            .collect()
+    let work = |batch: &[RowAnswer]| {
+        let mut found = Found::new(width);
+        let filled: Vec<(usize, Option<Vec<Option<Cell>>>)> = (batch.iter())
+            .map(|answer| (answer.row, fill(&answer.json, query, &wanted, &mut found)))
+            .collect();
+        (filled, found)
     };
     // Placed in the answers' order, a cell once: as one thread would.
-    each_shell(answers, &rows, &work, &mut |filled| {
+    each_shell(answers, &rows, &work, &mut |(filled, then)| {
+        found.merge(then);
         for (row, row_cells) in filled {
             let Some(row_cells) = row_cells else {
                 unreadable += 1;
                 continue;
             };
             let row_cells = (cells[row * width..(row + 1) * width].iter_mut()).zip(row_cells);
-            for (i, (cell, filled)) in row_cells.enumerate() {
-                if let (Cell::Missing, Some((new, seen))) = (&cell, filled) {
+            for (cell, filled) in row_cells {
+                if let (Cell::Missing, Some(new)) = (&cell, filled) {
                     *cell = new;
-                    found.saw(i, seen);
                 }
             }
         }
@@ -259,29 +261,9 @@ impl Text {
     }
 }
 
-/// What a column's element says about the column.
-struct Seen {
-    unit: Option<String>,
-    semantic_id: Option<String>,
-    label: Option<String>,
-}
-
-impl Seen {
-    fn of(element: &SubmodelElement, label: Option<&str>) -> Self {
-        Seen {
-            unit: element.unit().map(str::to_owned),
-            semantic_id: (element.semantic_id.as_ref())
-                .and_then(|r| r.target())
-                .map(str::to_owned),
-            label: label.map(str::to_owned),
-        }
-    }
-}
-
-/// A cell a row's submodels fill, and what its element says about the column.
-type Filled = Option<(Cell, Seen)>;
-
-/// What the elements found in each column say about it.
+/// What the elements found in each column say about it: gathered per batch of rows on
+/// its worker, then merged in the rows' order (copying each element's semanticId and
+/// unit for the cell was a quarter million strings a build).
 struct Found {
     units: Vec<Units>,
     labels: Vec<Option<String>>,
@@ -289,23 +271,62 @@ struct Found {
 }
 
 impl Found {
-    fn saw(&mut self, column: usize, seen: Seen) {
-        self.units[column].add(seen.unit.as_deref());
+    fn new(width: usize) -> Self {
+        Found {
+            units: (0..width).map(|_| Units::None).collect(),
+            labels: vec![None; width],
+            semantic_ids: vec![None; width],
+        }
+    }
+
+    /// What `element`, found for `column` (by the idShort `label` when the column does
+    /// not say it), says about it.
+    fn saw(&mut self, column: usize, element: &SubmodelElement, label: Option<&str>) {
+        self.units[column].add(element.unit());
         if self.semantic_ids[column].is_none() {
-            self.semantic_ids[column] = seen.semantic_id;
+            self.semantic_ids[column] = (element.semantic_id.as_ref())
+                .and_then(|r| r.target())
+                .map(str::to_owned);
         }
         if self.labels[column].is_none() {
-            self.labels[column] = seen.label;
+            self.labels[column] = label.map(str::to_owned);
+        }
+    }
+
+    /// Adds what the rows after these saw.
+    fn merge(&mut self, then: Found) {
+        let columns = (self.units.iter_mut())
+            .zip(&mut self.semantic_ids)
+            .zip(&mut self.labels);
+        let then_columns = (then.units.into_iter())
+            .zip(then.semantic_ids)
+            .zip(then.labels);
+        for (((units, semantic_id), label), ((then_units, then_id), then_label)) in
+            columns.zip(then_columns)
+        {
+            units.merge(then_units);
+            if semantic_id.is_none() {
+                *semantic_id = then_id;
+            }
+            if label.is_none() {
+                *label = then_label;
+            }
         }
     }
 }
 
 /// One shell's cells from its submodels answer (`None` when it cannot be read).
-fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
+/// What the cells' elements say about their columns goes to `found`.
+fn fill(
+    json: &str,
+    query: &Query,
+    wanted: &Wanted,
+    found: &mut Found,
+) -> Option<Vec<Option<Cell>>> {
     let submodels = submodels::read(json)?;
     let text = Text::of(json);
     let languages = &query.languages;
-    let mut cells: Vec<Filled> = query.columns.iter().map(|_| None).collect();
+    let mut cells: Vec<Option<Cell>> = query.columns.iter().map(|_| None).collect();
     for SubmodelElements { id_short, elements } in submodels {
         let Some(id_short) = id_short else {
             continue;
@@ -319,7 +340,8 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
             by_path,
             text,
             &mut |i, element| {
-                cells[i] = Some((Cell::of(element, languages), Seen::of(element, None)));
+                cells[i] = Some(Cell::of(element, languages));
+                found.saw(i, element, None);
             },
         );
         let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter())
@@ -346,7 +368,8 @@ fn fill(json: &str, query: &Query, wanted: &Wanted) -> Option<Vec<Filled>> {
                     },
                     Cell::Missing => Cell::Missing,
                 };
-                cells[i] = Some((cell, Seen::of(element, Some(&element.id_short))));
+                cells[i] = Some(cell);
+                found.saw(i, element, Some(&element.id_short));
                 false
             });
             !unfound.is_empty()
@@ -470,8 +493,9 @@ mod tests {
             ..Query::default()
         };
         let wanted = Wanted::of(&query);
-        let filled = fill(json, &query, &wanted).expect("readable");
-        let shown = |f: Filled| f.and_then(|(cell, _)| cell.shown().map(str::to_owned));
+        let mut found = Found::new(columns.len());
+        let filled = fill(json, &query, &wanted, &mut found).expect("readable");
+        let shown = |f: Option<Cell>| f.and_then(|cell| cell.shown().map(str::to_owned));
         filled.into_iter().map(shown).collect()
     }
 
@@ -519,5 +543,38 @@ mod tests {
             cells(json, &columns),
             [shown("Hauptstr. 1"), shown("S-1"), shown("Ulm"), None, None]
         );
+    }
+
+    #[test]
+    fn a_unit_holds_while_the_elements_agree_and_not_after() {
+        let mut units = Units::None;
+        for unit in [None, Some(""), Some("kg"), None, Some("kg")] {
+            units.add(unit);
+        }
+        assert!(matches!(&units, Units::One(u) if u == "kg"));
+        units.add(Some("g"));
+        units.add(Some("kg"));
+        assert!(matches!(units, Units::Disagree));
+    }
+
+    #[test]
+    fn what_batches_found_merges_in_their_order() {
+        let element = |json: &str| aas_model::parse::<SubmodelElement>(json).expect("an element");
+        let with = |id: &str| {
+            element(&format!(
+                r#"{{"idShort":"W","modelType":{{"name":"Property"}},"value":"1",
+                    "semanticId":{{"keys":[{{"type":"ConceptDescription","local":true,"value":"{id}","idType":"IRDI"}}]}}}}"#
+            ))
+        };
+        let (mut first, mut second) = (Found::new(2), Found::new(2));
+        first.saw(1, &with("first"), Some("Weight"));
+        second.saw(0, &with("only"), None);
+        second.saw(1, &with("second"), Some("Mass"));
+        first.merge(second);
+        assert_eq!(
+            first.semantic_ids,
+            [Some("only".into()), Some("first".into())]
+        );
+        assert_eq!(first.labels, [None, Some("Weight".into())]);
     }
 }
