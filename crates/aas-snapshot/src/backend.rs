@@ -144,6 +144,8 @@ pub(crate) struct StoredAnswer<'r> {
     pub hash: &'r [u8],
     pub size: u64,
     pub zstd: bool,
+    /// How many bytes are stored (compressed, when `zstd`).
+    pub stored: u64,
     pub bytes: &'r mut dyn BufRead,
 }
 

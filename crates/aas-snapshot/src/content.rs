@@ -80,12 +80,28 @@ impl Unpacker {
     /// body was a quarter of a search's time.)
     pub(crate) fn text(&mut self, stored: &[u8], zstd: bool, size: u64) -> std::io::Result<String> {
         let mut raw = Vec::new();
+        let size = likely_size(size, stored.len() as u64, zstd);
         self.reader(stored, zstd, size)?.read_to_end(&mut raw)?;
         Ok(match String::from_utf8(raw) {
             Ok(text) => text,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         })
     }
+}
+
+/// The most a zstd body is taken to grow by when read: the service's JSON shrinks about
+/// tenfold, a large AAS list about a hundredfold.
+const MOST_LIKELY_RATIO: u64 = 128;
+
+/// What a body of `size` bytes as sent, stored in `stored` bytes, is taken to be when
+/// memory is made for it: a store's size is only believed as far as its stored bytes can
+/// hold it (a store whose sizes lie must not have memory made for each body it claims).
+pub(crate) fn likely_size(size: u64, stored: u64, zstd: bool) -> u64 {
+    let most = match zstd {
+        true => stored.saturating_mul(MOST_LIKELY_RATIO),
+        false => stored,
+    };
+    size.min(most)
 }
 
 /// A body of a known size, which reads whole into memory made at that size at once:
@@ -197,5 +213,13 @@ mod tests {
             text(&packed, true, 0).expect("unpacked, without a hint"),
             raw
         );
+    }
+
+    #[test]
+    fn a_size_is_believed_only_as_far_as_the_stored_bytes_can_hold_it() {
+        assert_eq!(likely_size(12_300_000, 113_682, true), 12_300_000);
+        assert_eq!(likely_size(u64::MAX, 100, true), 12_800);
+        assert_eq!(likely_size(u64::MAX, 100, false), 100);
+        assert_eq!(likely_size(40, 100, false), 40);
     }
 }

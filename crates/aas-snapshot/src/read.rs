@@ -235,7 +235,8 @@ impl Stored<'_> {
                 let Some(path) = NodePath::from_keys(at, answer.keys) else {
                     return Ok(());
                 };
-                let body = unpacker.reader(answer.bytes, answer.zstd, answer.size);
+                let size = content::likely_size(answer.size, answer.stored, answer.zstd);
+                let body = unpacker.reader(answer.bytes, answer.zstd, size);
                 let mut body = body.map_err(unreadable)?;
                 Ok(visit(&path, answer.url, &mut body)?)
             });

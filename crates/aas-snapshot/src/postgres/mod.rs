@@ -382,6 +382,7 @@ impl Backend for Postgres {
                     hash: &answer.hash,
                     size: u64::try_from(answer.size).unwrap_or(0),
                     zstd: answer.zstd,
+                    stored: answer.bytes.len() as u64,
                     bytes: &mut answer.bytes.as_slice(),
                 })?;
             }

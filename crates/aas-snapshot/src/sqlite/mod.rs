@@ -260,19 +260,21 @@ impl Backend for Sqlite {
                     .map_err(&sql)
             };
             let (mut small, mut large);
+            let stored;
             let bytes: &mut dyn std::io::BufRead = match blob(8)? {
                 Some(bytes) => {
-                    small = bytes;
+                    (small, stored) = (bytes, bytes.len());
                     &mut small
                 }
                 // A large body (a big plant's registry) is read from its row piece by
                 // piece, never whole.
                 None => {
                     let body = row.get(7).map_err(&sql)?;
-                    let stored = (self.conn)
+                    let blob = (self.conn)
                         .blob_open(rusqlite::MAIN_DB, "contents", "bytes", body, true)
                         .map_err(&sql)?;
-                    large = std::io::BufReader::new(stored);
+                    stored = blob.len();
+                    large = std::io::BufReader::new(blob);
                     &mut large
                 }
             };
@@ -282,6 +284,7 @@ impl Backend for Sqlite {
                 hash: blob(4)?.unwrap_or_default(),
                 size: row.get(5).map_err(&sql)?,
                 zstd: row.get(6).map_err(&sql)?,
+                stored: stored as u64,
                 bytes,
             })?;
         }
