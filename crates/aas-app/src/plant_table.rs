@@ -125,7 +125,7 @@ impl SnapshotStore {
     ) -> Result<(SnapshotInfo, Table)> {
         let (info, table) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                let table = (listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok))
+                let table = rows(answers, asset_type, listed)
                     .and_then(|shells| aas_table::build(answers, shells, query));
                 (info.clone(), table)
             })
@@ -143,7 +143,7 @@ impl SnapshotStore {
     ) -> Result<(SnapshotInfo, Census, Vec<Shell>)> {
         let (info, census) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                let census = (listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok))
+                let census = rows(answers, asset_type, listed)
                     .and_then(|shells| Ok((aas_table::census(answers, &shells)?, shells)));
                 (info.clone(), census)
             })
@@ -263,9 +263,12 @@ impl App {
         };
         let (asset_type, id) = (request.asset_type, snapshot.info.id);
         let listed = self.kept_shells(&snapshot, asset_type);
+        let read_now = listed.is_none();
         let (info, table) =
             off_the_workers(move || store.plant_table(id, asset_type, listed, &query)).await?;
-        self.keep_rows(&snapshot, request.asset_type, table.shells.clone(), None);
+        if read_now {
+            self.keep_rows(&snapshot, asset_type, table.shells.clone(), None);
+        }
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
             snapshot: placed(info, snapshot.store),
@@ -331,6 +334,16 @@ impl App {
         self.exported(path.clone());
         Ok(Some(path))
     }
+}
+
+/// A table's rows: `listed`, the shells of `asset_type` read from these answers before,
+/// or else read now.
+fn rows(
+    answers: &dyn aas_export::Answers,
+    asset_type: Option<AssetType>,
+    listed: Option<Vec<Shell>>,
+) -> aas_table::Result<Vec<Shell>> {
+    listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok)
 }
 
 /// Runs `work` (a census or a build, which keeps the cores busy for up to a second) off

@@ -153,13 +153,9 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
             }
         }
     })?;
-    let mut columns: Vec<TableColumn> = query
-        .columns
-        .iter()
-        .zip(found.units)
-        .zip(found.labels.into_iter().zip(found.semantic_ids))
-        .map(|((column, units), (label, semantic_id))| TableColumn {
-            label: label.unwrap_or_else(|| match column {
+    let mut columns: Vec<TableColumn> = (query.columns.iter().zip(found.0))
+        .map(|(column, facts)| TableColumn {
+            label: facts.label.unwrap_or_else(|| match column {
                 Column::Shell(ShellField::IdShort) => "idShort".to_owned(),
                 Column::Shell(ShellField::Id) => "id".to_owned(),
                 Column::Shell(ShellField::AssetType) => "asset type".to_owned(),
@@ -167,8 +163,8 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
                 Column::Path { path, .. } => path.last().cloned().unwrap_or_default(),
             }),
             column: column.clone(),
-            unit: units.agreed(),
-            semantic_id,
+            unit: facts.units.agreed(),
+            semantic_id: facts.semantic_id,
         })
         .collect();
     // A header two columns share says their whole path (or semanticId) instead.
@@ -261,56 +257,45 @@ impl Text {
     }
 }
 
-/// What the elements found in each column say about it: gathered per batch of rows on
-/// its worker, then merged in the rows' order (copying each element's semanticId and
-/// unit for the cell was a quarter million strings a build).
-struct Found {
-    units: Vec<Units>,
-    labels: Vec<Option<String>>,
-    semantic_ids: Vec<Option<String>>,
+/// What the elements found in each column say about it, a [`Facts`] a column: gathered
+/// per batch of rows on its worker, then merged in the rows' order (copying each
+/// element's semanticId and unit for the cell was a quarter million strings a build).
+struct Found(Vec<Facts>);
+
+/// What the elements found in one column say about it.
+#[derive(Default)]
+struct Facts {
+    units: Units,
+    label: Option<String>,
+    semantic_id: Option<String>,
 }
 
 impl Found {
     fn new(width: usize) -> Self {
-        Found {
-            units: (0..width).map(|_| Units::None).collect(),
-            labels: vec![None; width],
-            semantic_ids: vec![None; width],
-        }
+        Found((0..width).map(|_| Facts::default()).collect())
     }
 
     /// What `element`, found for `column` (by the idShort `label` when the column does
     /// not say it), says about it.
     fn saw(&mut self, column: usize, element: &SubmodelElement, label: Option<&str>) {
-        self.units[column].add(element.unit());
-        if self.semantic_ids[column].is_none() {
-            self.semantic_ids[column] = (element.semantic_id.as_ref())
+        let facts = &mut self.0[column];
+        facts.units.add(element.unit());
+        if facts.semantic_id.is_none() {
+            facts.semantic_id = (element.semantic_id.as_ref())
                 .and_then(|r| r.target())
                 .map(str::to_owned);
         }
-        if self.labels[column].is_none() {
-            self.labels[column] = label.map(str::to_owned);
+        if facts.label.is_none() {
+            facts.label = label.map(str::to_owned);
         }
     }
 
     /// Adds what the rows after these saw.
     fn merge(&mut self, then: Found) {
-        let columns = (self.units.iter_mut())
-            .zip(&mut self.semantic_ids)
-            .zip(&mut self.labels);
-        let then_columns = (then.units.into_iter())
-            .zip(then.semantic_ids)
-            .zip(then.labels);
-        for (((units, semantic_id), label), ((then_units, then_id), then_label)) in
-            columns.zip(then_columns)
-        {
-            units.merge(then_units);
-            if semantic_id.is_none() {
-                *semantic_id = then_id;
-            }
-            if label.is_none() {
-                *label = then_label;
-            }
+        for (facts, then) in self.0.iter_mut().zip(then.0) {
+            facts.units.merge(then.units);
+            facts.semantic_id = facts.semantic_id.take().or(then.semantic_id);
+            facts.label = facts.label.take().or(then.label);
         }
     }
 }
@@ -571,10 +556,9 @@ mod tests {
         second.saw(0, &with("only"), None);
         second.saw(1, &with("second"), Some("Mass"));
         first.merge(second);
-        assert_eq!(
-            first.semantic_ids,
-            [Some("only".into()), Some("first".into())]
-        );
-        assert_eq!(first.labels, [None, Some("Weight".into())]);
+        let semantic_ids: Vec<_> = first.0.iter().map(|f| f.semantic_id.as_deref()).collect();
+        assert_eq!(semantic_ids, [Some("only"), Some("first")]);
+        let labels: Vec<_> = first.0.iter().map(|f| f.label.as_deref()).collect();
+        assert_eq!(labels, [None, Some("Weight")]);
     }
 }
