@@ -235,8 +235,14 @@ export const tableColumns = (plant, snapshot, assetType) =>
 export const openTable = (request) => tableAsk({ what: 'open', ...request, snapshot: snapshotRef(request.snapshot) });
 /** Sorts (`{column, descending}` or null) and filters (`[{column, test}]`) the open table; its shape. */
 export const arrangeTable = (sort, filters) => tableAsk({ what: 'arrange', sort, filters });
-/** Rows `start…start+count` as arranged: `[{aas_id, id_short, asset_type, cells: [{text, kind, at?} | null]}]`. */
+/**
+ * Rows `start…start+count` as arranged: `{kinds, texts}`, for each row a string with a
+ * letter a cell (`n` number, `d` date, `b` bool, `t` text, `e` empty, `-` missing) and
+ * its cells' texts (`null` when missing).
+ */
 export const tableRows = (start, count) => tableAsk({ what: 'rows', start, count });
+/** Where the element of cell `column` of row `row` as arranged is: `{aas_id, asset_type, submodel, path}`. */
+export const tableElement = (row, column) => tableAsk({ what: 'element', row, column });
 /** Asks where to save the table as shown in `format` (xlsx|csv|json); the path, or null if cancelled. */
 export const exportTable = (format) => localCall('export_table', { format });
 

@@ -1,5 +1,5 @@
 // The plant table's rules that need no page: what a filter box's text asks, the next
-// sort of a header click, where a cell's element is, which rows to draw.
+// sort of a header click, how a cell looks, which rows to draw.
 
 /**
  * The filter `text` (typed in a column's filter box) asks of column `column`:
@@ -25,17 +25,18 @@ export function nextSort(sort, column) {
   return sort.descending ? null : { column, descending: true };
 }
 
-/**
- * Where the element of a cell is, as the tree opens it: `{submodel, path}` (a column
- * by path says it; a column by semanticId's cell says where it found it), or
- * `{submodel: null, path: []}` for the shell's own fields.
- */
-export function elementAt(column, cell) {
-  const where = column.startsWith('semanticId:') ? cell?.at : column.startsWith('shell:') ? null : column;
-  if (!where) return { submodel: null, path: [] };
-  const [submodel, ...path] = where.split('/');
-  return { submodel, path };
-}
+// A cell's kind letter (`tableRows`): its class, its text and its tooltip.
+const CLASSES = { n: 'number', d: 'date', b: 'bool', t: 'text', e: 'empty', '-': 'missing' };
+
+/** The class of a cell of kind letter `kind` (none for a row not read yet). */
+export const cellClass = (kind) => CLASSES[kind] ?? '';
+
+/** The text shown for a cell: a missing one and an empty one are unlike each other and any value. */
+export const cellText = (kind, text) => (kind === '-' ? '—' : kind === 'e' ? 'empty' : text ?? '');
+
+/** The tooltip of a cell showing `shown` (cellText). */
+export const cellTitle = (kind, shown) => (kind === '-' ? 'This shell has no such element'
+  : kind === 'e' ? 'The element is there, without a value' : shown);
 
 /** The rows to draw for a viewport scrolled to `top` of height `height`, with some spare. */
 export function rowWindow(top, height, rowHeight, total, spare = 10) {

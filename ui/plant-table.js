@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { plural } from './format.js';
 import { problemWords, snapshotName } from './snapshot-model.js';
-import { elementAt, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
+import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;
 const BLOCK = 200; // rows asked at once
@@ -145,62 +145,94 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     const last = Math.floor(Math.max(start, end - 1) / BLOCK);
     const fetched = [];
     for (let b = first; b <= last && end > start; b += 1) fetched.push(rowsOf(b));
-    let rows;
+    let got;
     try {
-      rows = (await Promise.all(fetched)).flat();
+      got = await Promise.all(fetched);
     } catch (e) {
       els.status.textContent = problemWords(e);
       return false;
     }
     if (asked !== generation) return false;
-    const offset = first * BLOCK;
     const width = shape.columns.length;
-    if (pool.length !== end - start || pool[0]?.cells.length !== width || els.body.firstChild !== above) {
-      pool = Array.from({ length: end - start }, (_, i) => pool[i]?.cells.length === width ? pool[i] : emptyRow(width));
-      els.body.replaceChildren(above, ...pool, below);
+    if (pool.length !== end - start || pool[0]?.tds.length !== width || els.body.firstChild !== above) {
+      pool = Array.from({ length: end - start }, (_, i) => pool[i]?.tds.length === width ? pool[i] : emptyRow(width));
+      els.body.replaceChildren(above, ...pool.map((slot) => slot.tr), below);
     }
     above.style.height = `${start * ROW_HEIGHT}px`;
     below.style.height = `${(shape.shown - end) * ROW_HEIGHT}px`;
-    pool.forEach((tr, i) => fillRow(tr, rows[start + i - offset], start + i));
+    for (let i = 0; i < pool.length; i += 1) {
+      const row = start + i - first * BLOCK;
+      const block = got[Math.floor(row / BLOCK)];
+      fillRow(pool[i], block?.kinds[row % BLOCK], block?.texts[row % BLOCK], start + i);
+    }
+    markCursor();
     return true;
   }
 
   // The rows in view are kept and filled again as the view moves, not made anew:
   // WebKitGTK kept much of what every discarded row had cost (two scrolls through
-  // 10,000 rows made afresh: +240 MB).
+  // 10,000 rows made afresh: +240 MB). Filling makes no garbage it can help: every
+  // object a frame leaves grows the page's heap until the next collection (a scroll
+  // through the table had left +28 MB), so a cell's text is changed in place, and only
+  // when it differs.
   const spacer = () => Object.assign(document.createElement('tr'), { className: 'spacer' });
   const [above, below] = [spacer(), spacer()];
-  let pool = [];
+  let pool = []; // {tr, tds, index (the row shown), kinds and texts (what each cell shows)}
+  let cursorCell = null;
 
   function emptyRow(width) {
     const tr = document.createElement('tr');
-    for (let col = 0; col < width; col += 1) tr.append(document.createElement('td'));
-    return tr;
+    const tds = Array.from({ length: width }, () => {
+      const td = document.createElement('td');
+      td.append(document.createTextNode(''));
+      return td;
+    });
+    tr.append(...tds);
+    return { tr, tds, index: -1, kinds: Array(width).fill(''), texts: Array(width).fill('') };
   }
 
-  function fillRow(tr, row, index) {
-    tr.dataset.row = String(index);
-    [...tr.cells].forEach((td, col) => {
-      const cell = row?.cells[col];
-      const [kind, text, title] = cell === null ? ['missing', '—', 'This shell has no such element']
-        : cell?.kind === 'empty' ? ['empty', 'empty', 'The element is there, without a value']
-          : [cell?.kind ?? '', cell?.text ?? '', cell?.text ?? ''];
-      const here = index === cursor.row && col === cursor.col;
-      td.className = here ? `${kind} cursor` : kind;
-      if (td.textContent !== text) td.textContent = text;
-      td.title = title;
-      if (here) td.setAttribute('aria-selected', 'true');
-      else td.removeAttribute('aria-selected');
-    });
+  function fillRow(slot, kinds, texts, index) {
+    slot.index = index;
+    for (let col = 0; col < slot.tds.length; col += 1) {
+      const kind = kinds ? kinds[col] : '';
+      const text = kinds ? cellText(kind, texts[col]) : '';
+      if (slot.kinds[col] !== kind) {
+        slot.tds[col].className = cellClass(kind);
+        slot.kinds[col] = kind;
+      }
+      if (slot.texts[col] !== text) {
+        slot.tds[col].firstChild.data = text;
+        slot.texts[col] = text;
+      }
+    }
+  }
+
+  /** Marks the cursor's cell, if it is in view. */
+  function markCursor() {
+    cursorCell?.classList.remove('cursor');
+    cursorCell?.removeAttribute('aria-selected');
+    const slot = pool.find((s) => s.index === cursor.row);
+    cursorCell = slot?.tds[cursor.col] ?? null;
+    cursorCell?.classList.add('cursor');
+    cursorCell?.setAttribute('aria-selected', 'true');
   }
 
   // One listener each for every cell.
+  const slotOf = (td) => pool.find((s) => s.tr === td?.parentElement);
   els.body.addEventListener('click', (event) => {
     const td = event.target.closest('td');
-    if (td?.parentElement.dataset.row) moveTo(Number(td.parentElement.dataset.row), td.cellIndex);
+    const slot = slotOf(td);
+    if (slot) moveTo(slot.index, td.cellIndex);
   });
   els.body.addEventListener('dblclick', (event) => {
     if (event.target.closest('td')) openCell();
+  });
+  // A cell's tooltip (its whole text, or what missing and empty mean) is made as the
+  // pointer comes, not for every cell drawn.
+  els.body.addEventListener('mouseover', (event) => {
+    const td = event.target.closest('td');
+    const slot = slotOf(td);
+    if (slot) td.title = cellTitle(slot.kinds[td.cellIndex], slot.texts[td.cellIndex]);
   });
 
   function moveTo(row, col) {
@@ -221,11 +253,14 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
 
   async function openCell() {
     if (!shape || shape.shown === 0) return;
-    const [row] = await api.tableRows(cursor.row, 1);
-    if (!row) return;
-    const column = shape.columns[cursor.col].column;
-    const { submodel, path } = elementAt(column, row.cells[cursor.col]);
-    await open({ aasId: row.aas_id, assetType: row.asset_type, submodel, path });
+    let place;
+    try {
+      place = await api.tableElement(cursor.row, cursor.col);
+    } catch (e) {
+      els.status.textContent = problemWords(e);
+      return;
+    }
+    await open({ aasId: place.aas_id, assetType: place.asset_type, submodel: place.submodel, path: place.path });
   }
 
   els.viewport.addEventListener('scroll', () => requestAnimationFrame(drawRows));

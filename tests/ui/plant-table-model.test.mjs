@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { elementAt, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/plant-table-model.js';
+import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/plant-table-model.js';
 
 test('a filter box reads as the tests the table knows', () => {
   assert.equal(parseFilter('  ', 2), null);
@@ -22,12 +22,15 @@ test('a header click sorts up, then down, then not', () => {
   assert.deepEqual(nextSort(sort, 1), { column: 1, descending: false });
 });
 
-test('a cell opens where its element is', () => {
-  assert.deepEqual(elementAt('Nameplate/Address/CityTown', { text: 'x' }), { submodel: 'Nameplate', path: ['Address', 'CityTown'] });
-  assert.deepEqual(elementAt('semanticId:0173-1#02-AAM556#002', { text: 'x', at: 'Nameplate/SerialNumber' }),
-    { submodel: 'Nameplate', path: ['SerialNumber'] });
-  assert.deepEqual(elementAt('shell:idShort', { text: 'M1' }), { submodel: null, path: [] });
-  assert.deepEqual(elementAt('semanticId:x', null), { submodel: null, path: [] });
+test('a cell looks as its kind letter says: missing and empty differ from a value', () => {
+  assert.deepEqual(['n', 'd', 'b', 't', 'e', '-', undefined].map(cellClass), ['number', 'date', 'bool', 'text', 'empty', 'missing', '']);
+  assert.equal(cellText('n', '12.5'), '12.5');
+  assert.equal(cellText('t', ''), '');
+  assert.equal(cellText('-', null), '—');
+  assert.equal(cellText('e', ''), 'empty');
+  assert.equal(cellTitle('t', 'M-2'), 'M-2');
+  assert.match(cellTitle('-', '—'), /no such element/);
+  assert.match(cellTitle('e', 'empty'), /without a value/);
 });
 
 test('only the rows in view, and some spare, are drawn', () => {

@@ -59,7 +59,7 @@ pub use plant_audit::{
     GroupPage, PlantAudit, TemplateLine,
 };
 pub use plant_table::{
-    ColumnChoice, ShownCell, ShownRow, TableAnswer, TableAsk, TableRequest, TableShape,
+    ColumnChoice, ElementPlace, ShownRows, TableAnswer, TableAsk, TableRequest, TableShape,
 };
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,

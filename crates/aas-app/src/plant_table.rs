@@ -58,6 +58,11 @@ pub enum TableAsk {
         start: usize,
         count: usize,
     },
+    /// Where the element of a cell of the table as arranged is, for the tree to open.
+    Element {
+        row: usize,
+        column: usize,
+    },
 }
 
 /// The answer to a [`TableAsk`].
@@ -66,7 +71,8 @@ pub enum TableAsk {
 pub enum TableAnswer {
     Columns(ColumnChoice),
     Shape(TableShape),
-    Rows(Vec<ShownRow>),
+    Rows(ShownRows),
+    Element(ElementPlace),
 }
 
 /// Rows a page may ask at once.
@@ -93,24 +99,27 @@ pub struct TableShape {
     pub unreadable: usize,
 }
 
-/// A row as the page draws it.
-#[derive(Debug, Serialize)]
-pub struct ShownRow {
-    pub aas_id: String,
-    pub id_short: String,
-    pub asset_type: AssetType,
-    /// `null` for a missing cell.
-    pub cells: Vec<Option<ShownCell>>,
+/// Rows as the page draws them, in as few bytes and page objects as can be: the page
+/// reads a block of them for each stretch it scrolls past, and WebKit's JavaScript heap
+/// grows by several times what it reads before it collects.
+#[derive(Debug, Default, Serialize)]
+pub struct ShownRows {
+    /// A row's cells, a letter each: `n` number, `d` date, `b` bool, `t` text, `e` an
+    /// element without a value, `-` a shell without the element.
+    pub kinds: Vec<String>,
+    /// A row's cells as shown; `null` for a missing one.
+    pub texts: Vec<Vec<Option<String>>>,
 }
 
-#[derive(Debug, Serialize)]
-pub struct ShownCell {
-    pub text: String,
-    /// `number`, `date`, `bool`, `text` or `empty`, for alignment and styling.
-    pub kind: &'static str,
-    /// Where the element is (`Submodel/a/b`) when the column does not say it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub at: Option<String>,
+/// Where a cell's element is, as the tree opens it.
+#[derive(Debug, PartialEq, Serialize)]
+pub struct ElementPlace {
+    pub aas_id: String,
+    pub asset_type: AssetType,
+    /// `None` for the shell's own fields, and a missing cell of a column by semanticId.
+    pub submodel: Option<String>,
+    /// The idShorts from the submodel down.
+    pub path: Vec<String>,
 }
 
 impl SnapshotStore {
@@ -168,6 +177,9 @@ impl App {
             }
             TableAsk::Rows { start, count } => {
                 TableAnswer::Rows(self.table_rows(start, count.min(MAX_ROWS_ASKED))?)
+            }
+            TableAsk::Element { row, column } => {
+                TableAnswer::Element(self.table_element(row, column)?)
             }
         })
     }
@@ -294,13 +306,48 @@ impl App {
     }
 
     /// Rows `start..start + count` of the open table as arranged.
-    pub fn table_rows(&self, start: usize, count: usize) -> Result<Vec<ShownRow>> {
+    pub fn table_rows(&self, start: usize, count: usize) -> Result<ShownRows> {
         let open = lock(&self.table);
         let open = open.as_ref().ok_or_else(no_table)?;
-        let rows = open.view.rows.iter().skip(start).take(count);
-        Ok(rows
-            .map(|&row| shown_row(&open.table, row as usize))
-            .collect())
+        let mut shown = ShownRows::default();
+        for &row in open.view.rows.iter().skip(start).take(count) {
+            let cells = open.table.row(row as usize);
+            shown.kinds.push(cells.iter().map(kind_letter).collect());
+            (shown.texts).push(cells.iter().map(|c| c.shown().map(str::to_owned)).collect());
+        }
+        Ok(shown)
+    }
+
+    /// Where the element of cell `column` of row `row` (as arranged) is.
+    pub fn table_element(&self, row: usize, column: usize) -> Result<ElementPlace> {
+        let open = lock(&self.table);
+        let open = open.as_ref().ok_or_else(no_table)?;
+        let (table, shown) = (&open.table, open.view.rows.len());
+        let row = *(open.view.rows.get(row)).ok_or_else(|| {
+            Error::BadRequest(format!("the table shows {shown} rows, not row {}", row + 1))
+        })? as usize;
+        let Some(asked) = table.columns.get(column) else {
+            let n = table.columns.len();
+            return Err(Error::BadRequest(format!(
+                "the table has {n} columns, not column {}",
+                column + 1
+            )));
+        };
+        let shell = &table.shells[row];
+        let (submodel, path) = match (&asked.column, &table.row(row)[column]) {
+            (Column::Path { submodel, path }, _) => (Some(submodel.clone()), path.clone()),
+            (Column::SemanticId(_), Cell::Value { at: Some(at), .. }) => {
+                let mut steps = at.split('/').map(str::to_owned);
+                (steps.next(), steps.collect())
+            }
+            _ => (None, Vec::new()),
+        };
+        Ok(ElementPlace {
+            aas_id: shell.id.clone(),
+            asset_type: shell.asset_type,
+            submodel,
+            path,
+        })
     }
 
     /// Asks `choose` where to save, then writes the open table as shown in `format`;
@@ -370,29 +417,13 @@ fn shape(open: &OpenTable) -> TableShape {
     }
 }
 
-fn shown_row(table: &Table, row: usize) -> ShownRow {
-    let shell = &table.shells[row];
-    ShownRow {
-        aas_id: shell.id.clone(),
-        id_short: shell.id_short.clone(),
-        asset_type: shell.asset_type,
-        cells: table.row(row).iter().map(shown_cell).collect(),
+fn kind_letter(cell: &Cell) -> char {
+    match cell.typed() {
+        None => '-',
+        Some(Typed::Empty) => 'e',
+        Some(Typed::Text) => 't',
+        Some(Typed::Number(_)) => 'n',
+        Some(Typed::Date(_)) => 'd',
+        Some(Typed::Bool(_)) => 'b',
     }
-}
-
-fn shown_cell(cell: &Cell) -> Option<ShownCell> {
-    let Cell::Value { text, typed, at } = cell else {
-        return None;
-    };
-    Some(ShownCell {
-        text: text.clone(),
-        kind: match typed {
-            Typed::Empty => "empty",
-            Typed::Text => "text",
-            Typed::Number(_) => "number",
-            Typed::Date(_) => "date",
-            Typed::Bool(_) => "bool",
-        },
-        at: at.as_deref().map(str::to_owned),
-    })
 }

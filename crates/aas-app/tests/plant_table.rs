@@ -1,10 +1,12 @@
 //! The Table tab's questions, against the app's own demo service over loopback: tables
 //! of a snapshot of the demo plant built one after the other as the page asks for them,
 //! each with the rows of its own asset type and snapshot, although the app keeps the
-//! rows (and their column census) it read last.
+//! rows (and their column census) it read last; and where a cell's element is, found
+//! through its column or, for a column by semanticId, through the cell.
 
 use aas_app::{
-    App, ColumnChoice, SnapshotRef, SnapshotStore, TableAnswer, TableAsk, TableRequest, TableShape,
+    App, ColumnChoice, ElementPlace, ShownRows, SnapshotRef, SnapshotStore, TableAnswer, TableAsk,
+    TableRequest, TableShape,
 };
 use aas_model::AssetType;
 
@@ -44,49 +46,69 @@ async fn columns(app: &App, snapshot: SnapshotRef, asset_type: Option<AssetType>
     }
 }
 
-/// The shells' idShorts in the open table, in order.
-async fn rows(app: &App, count: usize) -> Vec<String> {
-    let ask = TableAsk::Rows { start: 0, count };
-    match app.table(ask).await.expect("rows") {
-        TableAnswer::Rows(rows) => rows.into_iter().map(|r| r.id_short).collect(),
+async fn rows(app: &App, start: usize, count: usize) -> ShownRows {
+    match app
+        .table(TableAsk::Rows { start, count })
+        .await
+        .expect("rows")
+    {
+        TableAnswer::Rows(rows) => rows,
         other => panic!("not rows: {other:?}"),
+    }
+}
+
+async fn element(app: &App, row: usize, column: usize) -> ElementPlace {
+    match app.table(TableAsk::Element { row, column }).await {
+        Ok(TableAnswer::Element(place)) => place,
+        other => panic!("not an element's place: {other:?}"),
+    }
+}
+
+/// The shells of the open table's rows, in order.
+async fn shells(app: &App, shown: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for row in 0..shown {
+        ids.push(element(app, row, 0).await.aas_id);
+    }
+    ids
+}
+
+/// The app on its own demo service, with a fresh snapshot store of its own.
+async fn demo_app(name: &str) -> App {
+    let home = std::env::temp_dir().join(format!("aas-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    App::start_with_demo()
+        .await
+        .expect("demo service")
+        .with_store(SnapshotStore::at(home.join("snapshots.sqlite3")))
+}
+
+/// A snapshot of the demo plant's shells of `types`, taken now.
+async fn take(app: &App, types: &[String]) -> SnapshotRef {
+    let taken = (app.take_snapshot(PLANT.into(), types, |_| {}).await).expect("taken");
+    SnapshotRef {
+        store: aas_app::Place::Here,
+        id: taken.snapshot.id,
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
-    let home = std::env::temp_dir().join(format!("aas-plant-table-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
-    let app = App::start_with_demo()
-        .await
-        .expect("demo service")
-        .with_store(SnapshotStore::at(home.join("snapshots.sqlite3")));
+    let app = demo_app("plant-table").await;
     let types: Vec<String> = (AssetType::ALL.iter())
         .map(|t| t.code().to_owned())
         .collect();
-    let here = |taken: &aas_app::SnapshotTaken| SnapshotRef {
-        store: aas_app::Place::Here,
-        id: taken.snapshot.id,
-    };
-    let all_types = here(
-        &app.take_snapshot(PLANT.into(), &types, |_| {})
-            .await
-            .expect("taken"),
-    );
-    let machines_only = here(
-        &(app
-            .take_snapshot(PLANT.into(), &["machine".to_owned()], |_| {})
-            .await)
-            .expect("taken"),
-    );
+    let all_types = take(&app, &types).await;
+    let machines_only = take(&app, &["machine".to_owned()]).await;
 
     // The default columns: the census of the machines, which the picker then lists.
     let machines = open(&app, all_types, Some(AssetType::Machine), &[]).await;
-    let machine_rows = rows(&app, 1000).await;
-    assert_eq!(machines.total, machine_rows.len());
+    let machine_rows = shells(&app, machines.shown).await;
+    let id_shorts = rows(&app, 0, machines.shown).await.texts;
+    assert_eq!(machines.total, id_shorts.len());
     assert!(
-        machine_rows.iter().all(|r| r.starts_with("Machine")),
-        "{machine_rows:?}"
+        (id_shorts.iter()).all(|r| r[0].as_deref().is_some_and(|s| s.starts_with("Machine"))),
+        "{id_shorts:?}"
     );
     let offered = columns(&app, all_types, Some(AssetType::Machine)).await;
     assert_eq!(offered.census.shells, machines.total);
@@ -112,7 +134,7 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     )
     .await;
     assert_eq!(again.total, machines.total);
-    assert_eq!(rows(&app, 1000).await, machine_rows);
+    assert_eq!(shells(&app, again.shown).await, machine_rows);
 
     // The tools, then the tools of another snapshot, which holds the machines alone.
     let tools = open(&app, all_types, Some(AssetType::Tool), &["shell:idShort"]).await;
@@ -126,4 +148,58 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     .await;
     assert_eq!(no_tools.snapshot.info.id, machines_only.id);
     assert_eq!(no_tools.total, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cell_opens_where_its_element_is_by_path_or_semantic_id() {
+    let app = demo_app("table-cells").await;
+    let snapshot = take(&app, &["machine".to_owned()]).await;
+    let census = columns(&app, snapshot, Some(AssetType::Machine))
+        .await
+        .census;
+    let serial = (census.columns.iter())
+        .find(|o| o.column.to_string() == "Nameplate/SerialNumber")
+        .and_then(|o| o.semantic_id.clone())
+        .expect("the serial number's semanticId");
+    let by_semantic_id = format!("semanticId:{serial}");
+    let columns = [
+        "Nameplate/SerialNumber",
+        &by_semantic_id,
+        "shell:idShort",
+        "Nameplate/NoSuchElement",
+    ];
+    let shape = open(&app, snapshot, Some(AssetType::Machine), &columns).await;
+    assert!(shape.shown > 1);
+
+    let first = rows(&app, 0, 2).await;
+    assert_eq!(first.kinds.len(), 2);
+    for (kinds, texts) in first.kinds.iter().zip(&first.texts) {
+        assert_eq!(kinds.len(), columns.len(), "{kinds}");
+        assert!(kinds.ends_with('-'), "the last column is missing: {kinds}");
+        assert_eq!(texts[0], texts[1], "one element, by path and by semanticId");
+        assert_eq!(texts[3], None);
+    }
+
+    let by_path = element(&app, 1, 0).await;
+    assert_eq!(by_path.submodel.as_deref(), Some("Nameplate"));
+    assert_eq!(by_path.path, ["SerialNumber"]);
+    assert_eq!(element(&app, 1, 1).await, by_path);
+    let shell = element(&app, 1, 2).await;
+    assert_eq!((shell.submodel, shell.path.len()), (None, 0));
+    assert_eq!(shell.aas_id, by_path.aas_id);
+    assert_ne!(element(&app, 0, 0).await.aas_id, by_path.aas_id);
+    assert!(app
+        .table(TableAsk::Element {
+            row: shape.shown,
+            column: 0
+        })
+        .await
+        .is_err());
+    assert!(app
+        .table(TableAsk::Element {
+            row: 0,
+            column: columns.len()
+        })
+        .await
+        .is_err());
 }
