@@ -11,10 +11,14 @@ mod snapshot_commands;
 
 fn main() {
     let software_drawing = aas_app::rendering::choose_for_this_machine();
+    let heap_limited = aas_app::page_heap::limit_garbage();
     // stderr and a rotated file in the local data folder's logs/, at AAS_BROWSER_LOG (default warn).
     let recent_errors = aas_app::start_app_logging("AAS_BROWSER_LOG");
     if software_drawing {
         tracing::info!("no GPU render node: WebKit draws without compositing");
+    }
+    if heap_limited {
+        tracing::debug!("the page's heap grows by at most half before WebKit collects it");
     }
     aas_app::return_freed_memory_in_background();
     // The demo service starts beside GTK and WebKit, not after: it was most of the first paint.

@@ -4,7 +4,8 @@ tab says how to get one; after Take snapshot it shows the machines with the defa
 columns; a column is added from the picker (its unit in the header), a header click
 sorts, a filter box filters, Enter on a cell opens its element in the tree with its
 details, and Export XLSX writes a workbook that openpyxl (an independent reader) reads
-with the rows shown. Screenshots of the table in both themes."""
+with the rows shown. Screenshots of the table in both themes. The page's process runs
+with the heap growth the app sets (crates/aas-app/src/page_heap.rs)."""
 
 import json
 import os
@@ -32,6 +33,26 @@ class PlantTable(AppTestCase):
 
     def status(self):
         return self.wd.text_content("#table-status") or ""
+
+    def web_process_environments(self):
+        """The environment of each WebKit web process started under the driver."""
+        found, todo = [], [self.driver.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                with open(f"/proc/{pid}/task/{pid}/children") as f:
+                    todo.extend(int(p) for p in f.read().split())
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip().startswith("WebKitWebProces"):
+                        with open(f"/proc/{pid}/environ", "rb") as e:
+                            found.append(dict(v.decode().split("=", 1) for v in e.read().split(b"\0") if b"=" in v))
+            except FileNotFoundError:
+                pass  # gone meanwhile
+        return found
+
+    def test_page_heap_grows_by_at_most_half(self):
+        environments = self.wait_until(self.web_process_environments, 10)
+        self.assertEqual({e.get("JSC_heapGrowthMaxIncrease") for e in environments}, {"0.5"})
 
     def test_table_from_a_snapshot(self):
         wd = self.wd

@@ -22,6 +22,7 @@ mod ipc_error;
 mod jobs;
 mod logging;
 mod open_table;
+pub mod page_heap;
 mod plant_audit;
 mod plant_table;
 mod preference_bounds;
