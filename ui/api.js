@@ -80,6 +80,8 @@ const treeCall = (command, args) => (args.source.from === 'live' ? serverCall : 
  * shells of that type), `{level: 'submodels', aas_id}`, `{level: 'elements', aas_id, submodel}`.
  */
 export const treeChildren = (source, node) => treeCall('tree_children', { source, node });
+/** How many shells of `assetType` the plant has in `source` (its chip's count). */
+export const shellCount = (source, assetType) => treeCall('shell_count', { source, assetType });
 // A shell's JSON, left out of the list's shells (most are never looked at).
 export const shellJson = (source, assetType, aasId) => treeCall('shell_json', { source, assetType, aasId });
 /**

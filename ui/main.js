@@ -44,7 +44,8 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
   onCheck: () => parts.takeAndExport.update(),
 });
 
-let lists = new Map(); // asset type -> Promise of its AAS list for the current plant
+let counts = new Map(); // asset type -> Promise of how many shells of it the plant on screen has
+let opening = null; // {type, list}: the shell list asked with the plant, for the type shown first
 // asset type -> its shells' tree nodes, kept while the plant is shown so that ticks and
 // expanded nodes survive switching between types.
 let rootsByType = new Map();
@@ -137,7 +138,11 @@ const sourceOf = (plant) => (browsing ? api.snapshotSource(browsing) : api.liveS
 
 async function selectPlant(plant, types) {
   const source = sourceOf(plant);
-  lists = new Map(types.map((t) => [t, api.treeChildren(source, { level: 'aas_list', asset_type: t })]));
+  // The type shown first is asked for its list at once (its length is its count); the
+  // others only for their counts: a big plant's lists of every type held 42 MB in the page.
+  const remembered = recall(prefs, active.name).assetType;
+  opening = types.includes(remembered) ? { type: remembered, list: listShells(source, remembered) } : null;
+  counts = new Map(types.map((t) => [t, t === opening?.type ? opening.list.then((l) => l.length) : api.shellCount(source, t)]));
   rootsByType = new Map();
   currentType = null;
   if (plant !== currentPlant) parts.changes.clear();
@@ -147,35 +152,43 @@ async function selectPlant(plant, types) {
   readSnapshots();
   if (!$('quality').hidden) parts.quality.show(); // the audit follows the plant and snapshot shown
   // A slow answer from an earlier choice (live lists waiting out a stopped service)
-  // must not overwrite the counts of the lists asked since.
-  const asked = lists;
+  // must not overwrite the counts asked since.
+  const asked = counts;
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
     let text;
     let title = '';
     try {
-      text = String((await asked.get(type)).length);
+      text = String(await asked.get(type));
     } catch (e) {
       [text, title] = ['!', e.message];
     }
-    if (lists !== asked) return;
+    if (counts !== asked) return;
     count.textContent = text;
     count.title = title;
   }));
-  if (lists !== asked) return;
+  if (counts !== asked) return;
   if (currentType === null) {
-    const remembered = recall(prefs, active.name).assetType;
-    const first = types.includes(remembered) ? remembered : await firstNonEmpty(types);
+    const first = opening?.type ?? await firstNonEmpty(types);
     if (first) await selectType(first);
   }
 }
 
+const listShells = (source, type) => api.treeChildren(source, { level: 'aas_list', asset_type: type });
+
 async function firstNonEmpty(types) {
   for (const t of types) {
-    const list = await lists.get(t).catch(() => []);
-    if (list.length > 0) return t;
+    if (await counts.get(t).catch(() => 0) > 0) return t;
   }
   return null;
+}
+
+/** The shells of `type` in the plant on screen: the list asked with the plant, else asked now. */
+function shellsOf(type) {
+  if (opening?.type !== type) return listShells(sourceOf(currentPlant), type);
+  const { list } = opening;
+  opening = null; // kept by the tree's nodes from here
+  return list;
 }
 
 /** Shows the shells of `type`; `restoreTab`: with the tab left last for it (a user's choice of type). */
@@ -190,17 +203,22 @@ async function selectType(type, restoreTab = true) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
   const message = $('tree-message');
-  const asked = lists;
+  const asked = counts;
   const source = sourceOf(currentPlant);
   try {
-    const shells = await asked.get(type);
-    if (currentType !== type || lists !== asked) return; // another type, plant or snapshot meanwhile
-    message.textContent = shells.length === 0
+    if (!rootsByType.has(type)) {
+      const shells = await shellsOf(type);
+      if (counts !== asked) return; // another plant or snapshot meanwhile
+      if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, source)));
+    }
+    if (currentType !== type) return; // another type meanwhile
+    const roots = rootsByType.get(type);
+    message.textContent = roots.length === 0
       ? `No ${type} assets are ${source.from === 'live' ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
-      : `${plural(shells.length, 'shell')} of type ${type}`;
-    if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, source)));
-    tree.setRoots(rootsByType.get(type));
+      : `${plural(roots.length, 'shell')} of type ${type}`;
+    tree.setRoots(roots);
   } catch (e) {
+    if (currentType !== type || counts !== asked) return;
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
     tree.setRoots([]);
   }
@@ -262,8 +280,9 @@ async function browse(snapshot, comparison = null) {
 
 /** The type whose shell list holds shell `aasId`, or null. */
 async function typeHolding(aasId) {
-  for (const [type, list] of lists) {
-    const shells = await list.catch(() => []);
+  for (const [type, count] of counts) {
+    if (await count.catch(() => 0) === 0) continue;
+    const shells = rootsByType.get(type)?.map((node) => node.data) ?? await shellsOf(type).catch(() => []);
     if (shells.some((shell) => shell.id === aasId)) return type;
   }
   return null;
@@ -275,7 +294,7 @@ async function typeHolding(aasId) {
  * Resolves to the node, or null when it is not in the tree (the status bar says so).
  */
 async function openAt({ aasId, assetType, submodel, path }) {
-  const type = lists.has(assetType) ? assetType : await typeHolding(aasId);
+  const type = counts.has(assetType) ? assetType : await typeHolding(aasId);
   if (type && type !== currentType) await selectType(type, false); // the tab asked for stays
   const shell = type && rootsByType.get(type)?.find((node) => node.data?.id === aasId);
   const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));

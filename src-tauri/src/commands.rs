@@ -34,6 +34,16 @@ pub async fn tree_children(
     Ok(app.children(&source, &node).await?)
 }
 
+/// How many shells of `asset_type` the plant has in `source` (an asset type's chip).
+#[tauri::command]
+pub async fn shell_count(
+    app: State<'_, App>,
+    source: Source,
+    asset_type: AssetType,
+) -> Reply<usize> {
+    Ok(app.shell_count(&source, asset_type).await?)
+}
+
 #[tauri::command]
 pub async fn shell_json(
     app: State<'_, App>,

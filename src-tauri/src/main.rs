@@ -41,6 +41,7 @@ fn main() {
         .invoke_handler(tauri::generate_handler![
             commands::connection_info,
             commands::tree_children,
+            commands::shell_count,
             commands::shell_json,
             commands::shell_endpoints,
             commands::refresh_registry,

@@ -101,6 +101,12 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
         nodes.iter().map(|n| n.id.clone()).collect()
     };
     assert_eq!(ids(&stored), ids(&live));
+    // An asset type's chip counts its shells without the page holding their list.
+    for source in [&live_source, &stored_source] {
+        let count = app.shell_count(source, AssetType::Machine).await;
+        assert_eq!(count.expect("counted"), live.len(), "{source:?}");
+    }
+    assert!(!live.is_empty());
     // The list comes without each shell's JSON; it is asked for one shell at a time.
     assert!(live.iter().all(|n| n.raw.is_empty()), "{live:?}");
     for shell in live.iter().filter_map(|n| n.id.as_deref()) {
