@@ -4,11 +4,12 @@
 //! submodels from each shell's submodel list (by idShort), elements from each
 //! submodel's elements answer (by idShort path; of an added or removed subtree only its
 //! top). The registry gives no entries. A node that failed in either snapshot is never
-//! reported removed: a warning names it instead.
+//! reported removed: a warning names it instead; nor is one a partial snapshot lacks
+//! (a cancelled crawl never reached it): a warning counts those.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use aas_client::{ids_in_list, NodePath};
+use aas_client::{ids_in_list, NodeLevel, NodePath};
 use serde::Serialize;
 
 use crate::backend::level_at;
@@ -60,8 +61,9 @@ type Side = Option<i64>;
 impl Store {
     /// What changed from snapshot `old` to snapshot `new`.
     pub fn diff(&self, old: i64, new: i64) -> Result<Diff> {
-        self.snapshot(old)?;
-        self.snapshot(new)?;
+        let partial = [!self.snapshot(old)?.complete, !self.snapshot(new)?.complete];
+        // Answers a partial snapshot lacks that the other holds: not compared, counted.
+        let mut unreached = [0usize; 2];
         let failed_old = self.failed(old)?;
         let failed_new = self.failed(new)?;
         let failed = |path: &NodePath| failed_old.contains(path) || failed_new.contains(path);
@@ -78,6 +80,33 @@ impl Store {
                     describe(&path)
                 ));
                 continue;
+            }
+            // Lacking it is explained by its shell or submodel gone or new, or by a
+            // failure above it (a failed list's level is not known below it: any will do).
+            let a_list_failed = || {
+                failed_old
+                    .iter()
+                    .chain(&failed_new)
+                    .any(|f| f.level() == NodeLevel::AasList)
+            };
+            let explained = match &path {
+                NodePath::Submodels { aas_id } => gone_or_new.contains(aas_id) || a_list_failed(),
+                NodePath::Elements { aas_id, submodel } => {
+                    gone_or_new.contains(aas_id)
+                        || submodels_gone_or_new.contains(&(aas_id.clone(), submodel.clone()))
+                        || failed(&NodePath::Submodels {
+                            aas_id: aas_id.clone(),
+                        })
+                        || a_list_failed()
+                }
+                NodePath::Registry | NodePath::AasList { .. } => false,
+            };
+            // A list a cancelled crawl never reached is no sign its shells were removed.
+            if let Some(side) = [before, after].iter().position(Option::is_none) {
+                if partial[side] && !explained {
+                    unreached[side] += 1;
+                    continue;
+                }
             }
             match &path {
                 NodePath::Registry => {}
@@ -133,6 +162,16 @@ impl Store {
             ))
         });
         diff.warnings.sort();
+        for (side, count) in ["older", "newer"].into_iter().zip(unreached) {
+            let (answers, are) = match count {
+                0 => continue,
+                1 => ("answer", "is"),
+                _ => ("answers", "are"),
+            };
+            diff.warnings.push(format!(
+                "the {side} snapshot is partial (its crawl was cancelled or cut short): {count} {answers} the other holds {are} not in it and not compared; compare complete snapshots to see them"
+            ));
+        }
         Ok(diff)
     }
 
