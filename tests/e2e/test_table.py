@@ -128,12 +128,9 @@ class PlantTable(AppTestCase):
         path = os.path.join(SAVE_DIR, "DEMO-01-table.xlsx")
         wd.click(wd.wait_for("#table-export-xlsx"))
         self.wait_until(lambda: self.status().startswith("Saved"), 20, self.status)
-        read = subprocess.run(
-            ["/usr/bin/python3", "-c",
-             "import json, sys, openpyxl; s = openpyxl.load_workbook(sys.argv[1])['Table'];"
-             "print(json.dumps([[c.value for c in r] for r in s.iter_rows()], default=str))", path],
-            capture_output=True, text=True, check=True)
-        rows = json.loads(read.stdout)
+        reader = os.path.join(os.path.dirname(__file__), "..", "support", "read_xlsx.py")
+        read = subprocess.run(["/usr/bin/python3", reader, path], capture_output=True, text=True, check=True)
+        rows = json.loads(read.stdout)["sheets"]["Table"]["rows"]
         self.assertEqual(len(rows), 2)
         self.assertEqual(rows[1][0], first[0])
         # A year typed as a number is a number cell; an IDTA 3.0 nameplate's is text.

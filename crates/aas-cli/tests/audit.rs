@@ -3,12 +3,15 @@
 //! text summary, JSON, CSV and XLSX (read back by openpyxl) agreeing on the counts, a
 //! user's template folder and files, and exit code 2 with words for bad usage.
 
+#[path = "../../../tests/support/read_xlsx.rs"]
+mod read_xlsx;
 mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use read_xlsx::read_xlsx;
 use serde_json::{json, Value};
 use support::{ok, snapshot_of_demo, temp_dir, AASMD};
 
@@ -124,11 +127,12 @@ fn the_demo_plants_gaps_exit_1_and_text_json_csv_and_xlsx_agree() {
         &["--format", "xlsx", "--out", file.to_str().expect("path")],
     );
     assert_eq!(xlsx_run.status.code(), Some(1), "written, then the verdict");
-    let read = read_xlsx(&file);
-    assert_eq!(read["sheets"], json!(["Findings", "Verdict", "About"]));
-    assert_eq!(read["freeze"], "A2");
-    assert_eq!(read["filter"], format!("A1:L{}", findings.len() + 1));
-    let xlsx_rows = read["rows"].as_array().expect("rows");
+    let read = read_xlsx(&file, false);
+    assert_eq!(read["order"], json!(["Findings", "Verdict", "About"]));
+    let sheet = &read["sheets"]["Findings"];
+    assert_eq!(sheet["freeze"], "A2");
+    assert_eq!(sheet["filter"], format!("A1:L{}", findings.len() + 1));
+    let xlsx_rows = sheet["rows"].as_array().expect("rows");
     assert_eq!(xlsx_rows.len(), findings.len() + 1);
     assert_eq!(xlsx_rows[0][0], "shell_id");
     for (row, finding) in xlsx_rows[1..].iter().zip(findings) {
@@ -136,35 +140,10 @@ fn the_demo_plants_gaps_exit_1_and_text_json_csv_and_xlsx_agree() {
         assert_eq!(row[4].as_str().unwrap_or_default(), finding["path"]);
         assert_eq!(row[8], finding["kind"]);
     }
-    assert!(read["about"]
+    assert!(read["sheets"]["About"]["rows"]
         .as_array()
         .expect("about")
         .contains(&json!(["Plant", "DEMO-01"])));
-}
-
-/// `python3` with Debian's openpyxl reads the workbook: its sheets, the Findings
-/// sheet's rows, frozen pane and filter, and the About sheet.
-fn read_xlsx(file: &Path) -> Value {
-    let script = r#"
-import json, sys, openpyxl
-book = openpyxl.load_workbook(sys.argv[1])
-sheet, about = book["Findings"], book["About"]
-print(json.dumps({"sheets": book.sheetnames, "freeze": sheet.freeze_panes,
-  "filter": sheet.auto_filter.ref,
-  "rows": [[c.value for c in row] for row in sheet.iter_rows()],
-  "about": [[c.value for c in row] for row in about.iter_rows()]}, default=str))
-"#;
-    let out = Command::new("/usr/bin/python3")
-        .args(["-c", script])
-        .arg(file)
-        .output()
-        .expect("python3 with openpyxl (Debian's python3-openpyxl)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
 /// A copy of the built-in Digital Nameplate 3.0 that requires the serial number only.

@@ -5,6 +5,8 @@
 
 #[path = "../../aas-snapshot/tests/support/demo.rs"]
 mod demo;
+#[path = "../../../tests/support/read_xlsx.rs"]
+mod read_xlsx;
 
 use aas_client::{Crawl, CrawlPlan, NodePath};
 use aas_model::AssetType;
@@ -12,6 +14,7 @@ use aas_table::{
     build, census, listed, render, About, Cell, Column, ColumnFilter, Query, Sort, Table,
     TableFormat, Test, Typed, View,
 };
+use read_xlsx::read_xlsx;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -465,28 +468,11 @@ async fn the_xlsx_reads_back_with_the_same_cells_typed_as_promised() {
     )
     .expect("written");
     // openpyxl gives each cell's Python type; the frozen pane and the About sheet too.
-    let script = r#"
-import json, sys, openpyxl
-book = openpyxl.load_workbook(sys.argv[1])
-table, about = book["Table"], book["About"]
-rows = [[None if c.value is None else [type(c.value).__name__, c.value] for c in row] for row in table.iter_rows()]
-print(json.dumps({"rows": rows, "freeze": table.freeze_panes, "sheets": book.sheetnames,
-  "about": [[c.value for c in row] for row in about.iter_rows()]}, default=str))
-"#;
-    let out = std::process::Command::new("/usr/bin/python3")
-        .args(["-c", script])
-        .arg(&file)
-        .output()
-        .expect("python3 with openpyxl (Debian's python3-openpyxl)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let read: Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(read["sheets"], serde_json::json!(["Table", "About"]));
-    assert_eq!(read["freeze"], "A2");
-    let rows = read["rows"].as_array().expect("rows");
+    let read = read_xlsx(&file, true);
+    assert_eq!(read["order"], serde_json::json!(["Table", "About"]));
+    let table = &read["sheets"]["Table"];
+    assert_eq!(table["freeze"], "A2");
+    let rows = table["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), view.rows.len() + 1);
     assert_eq!(rows[0][3], serde_json::json!(["str", "Weight [kg]"]));
     for (i, &r) in view.rows.iter().enumerate() {
@@ -506,15 +492,13 @@ print(json.dumps({"rows": rows, "freeze": table.freeze_panes, "sheets": book.she
             assert_eq!(got[column], expected, "row {i} column {column}");
         }
     }
-    let about_rows = read["about"].as_array().expect("about");
+    let about_rows = read["sheets"]["About"]["rows"].as_array().expect("about");
+    let text = |s: &str| serde_json::json!(["str", s]);
     assert_eq!(
         (&about_rows[0][0], &about_rows[0][1]),
-        (
-            &serde_json::json!("Source"),
-            &serde_json::json!("snapshot 3 (demo)")
-        )
+        (&text("Source"), &text("snapshot 3 (demo)"))
     );
     assert!(about_rows
         .iter()
-        .any(|r| r[0] == "Nameplate/SerialNumber" && r[2] == "0173-1#02-AAM556#002"));
+        .any(|r| r[0] == text("Nameplate/SerialNumber") && r[2] == text("0173-1#02-AAM556#002")));
 }
