@@ -74,16 +74,18 @@ export const connectionInfo = () => localCall('connection_info');
 // computer or in the team store (`snapshotSource(snapshot)`), which says nothing of the service.
 export const liveSource = (plant) => ({ from: 'live', plant });
 export const snapshotSource = (snapshot) => ({ from: 'snapshot', ...snapshotRef(snapshot) });
-const treeCall = (command, args) => (args.source.from === 'live' ? serverCall : localCall)(command, args);
+// The tree's questions go to the service when the source is live (a refused token is
+// handled there), else to this app alone.
+const treeAsk = (ask) => (ask.source.from === 'live' ? serverCall : localCall)('tree', { ask });
 /**
  * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's
  * shells of that type), `{level: 'submodels', aas_id}`, `{level: 'elements', aas_id, submodel}`.
  */
-export const treeChildren = (source, node) => treeCall('tree_children', { source, node });
+export const treeChildren = (source, node) => treeAsk({ what: 'children', source, node });
 /** How many shells of `assetType` the plant has in `source` (its chip's count). */
-export const shellCount = (source, assetType) => treeCall('shell_count', { source, assetType });
+export const shellCount = (source, assetType) => treeAsk({ what: 'shell_count', source, asset_type: assetType });
 // A shell's JSON, left out of the list's shells (most are never looked at).
-export const shellJson = (source, assetType, aasId) => treeCall('shell_json', { source, assetType, aasId });
+export const shellJson = (source, assetType, aasId) => treeAsk({ what: 'shell_json', source, asset_type: assetType, aas_id: aasId });
 /**
  * What the registry names as the endpoints of shell `aasId` and its submodels:
  * `[{submodel, address, kind, elsewhere}]` (`elsewhere`: another host, never contacted).

@@ -280,10 +280,18 @@ async function browse(snapshot, comparison = null) {
 
 /** The type whose shell list holds shell `aasId`, or null. */
 async function typeHolding(aasId) {
+  const asked = counts;
   for (const [type, count] of counts) {
     if (await count.catch(() => 0) === 0) continue;
-    const shells = rootsByType.get(type)?.map((node) => node.data) ?? await shellsOf(type).catch(() => []);
-    if (shells.some((shell) => shell.id === aasId)) return type;
+    if (rootsByType.has(type)) {
+      if (rootsByType.get(type).some((node) => node.data.id === aasId)) return type;
+      continue;
+    }
+    const shells = await shellsOf(type).catch(() => []);
+    if (counts !== asked || !shells.some((shell) => shell.id === aasId)) continue;
+    // Kept as the tree's nodes: the type is shown next, without asking its list again.
+    rootsByType.set(type, shells.map((shell) => aasNode(shell, type, sourceOf(currentPlant))));
+    return type;
   }
   return null;
 }

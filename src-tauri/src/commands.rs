@@ -6,11 +6,10 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAnswer,
-    ProfileAsk, ProfileForm, ProfileView, RecentErrors, SavedFile, SnapshotTaken, Source,
-    StatusView,
+    ProfileAsk, ProfileForm, ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView,
+    TreeAnswer, TreeAsk,
 };
-use aas_client::{CheckStep, ElementAddress, NamedEndpoint, NodePath, Progress};
-use aas_model::{AssetType, OutlineNode};
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 
@@ -23,35 +22,11 @@ pub fn connection_info(app: State<'_, App>) -> ProfileView {
     app.session().profile
 }
 
-/// The nodes below `node` (a plant's shells of one type, a shell's submodels, a
-/// submodel's elements) in the source on screen: live or a snapshot.
+/// The tree's questions (`aas_app::TreeAsk`: a node's children, an asset type's count,
+/// a shell's JSON) of the source on screen: live or a snapshot.
 #[tauri::command]
-pub async fn tree_children(
-    app: State<'_, App>,
-    source: Source,
-    node: NodePath,
-) -> Reply<Vec<OutlineNode>> {
-    Ok(app.children(&source, &node).await?)
-}
-
-/// How many shells of `asset_type` the plant has in `source` (an asset type's chip).
-#[tauri::command]
-pub async fn shell_count(
-    app: State<'_, App>,
-    source: Source,
-    asset_type: AssetType,
-) -> Reply<usize> {
-    Ok(app.shell_count(&source, asset_type).await?)
-}
-
-#[tauri::command]
-pub async fn shell_json(
-    app: State<'_, App>,
-    source: Source,
-    asset_type: AssetType,
-    aas_id: String,
-) -> Reply<String> {
-    Ok(app.shell_json(&source, asset_type, &aas_id).await?)
+pub async fn tree(app: State<'_, App>, ask: TreeAsk) -> Reply<TreeAnswer> {
+    Ok(app.tree(ask).await?)
 }
 
 #[tauri::command]

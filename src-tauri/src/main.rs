@@ -10,17 +10,9 @@ mod preferences;
 mod snapshot_commands;
 
 fn main() {
-    let software_drawing = aas_app::rendering::choose_for_this_machine();
-    let heap_limited = aas_app::page_heap::limit_garbage();
-    // stderr and a rotated file in the local data folder's logs/, at AAS_BROWSER_LOG (default warn).
-    let recent_errors = aas_app::start_app_logging("AAS_BROWSER_LOG");
-    if software_drawing {
-        tracing::info!("no GPU render node: WebKit draws without compositing");
-    }
-    if heap_limited {
-        tracing::debug!("the page's heap grows by at most half before WebKit collects it");
-    }
-    aas_app::return_freed_memory_in_background();
+    // WebKit's drawing and heap, the log (at AAS_BROWSER_LOG, default warn; stderr and a
+    // rotated file in the local data folder's logs/), before any other thread starts.
+    let recent_errors = aas_app::prepare_desktop_process("AAS_BROWSER_LOG");
     // The demo service starts beside GTK and WebKit, not after: it was most of the first paint.
     let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()
@@ -40,9 +32,7 @@ fn main() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::connection_info,
-            commands::tree_children,
-            commands::shell_count,
-            commands::shell_json,
+            commands::tree,
             commands::shell_endpoints,
             commands::refresh_registry,
             commands::curl_for,

@@ -111,9 +111,9 @@ test('the tree read from a snapshot says nothing of the service, live it does', 
   await api.shellJson(stored, 'pump', 'urn:aas:1');
   assert.deepEqual(heard, []);
   assert.deepEqual(calls, [
-    ['tree_children', { source: { from: 'snapshot', store: 'team', id: 7 }, node: pumps }],
-    ['tree_children', { source: { from: 'snapshot', store: 'team', id: 7 }, node: submodelsOf('urn:aas:1') }],
-    ['shell_json', { source: { from: 'snapshot', store: 'team', id: 7 }, assetType: 'pump', aasId: 'urn:aas:1' }],
+    ['tree', { ask: { what: 'children', source: { from: 'snapshot', store: 'team', id: 7 }, node: pumps } }],
+    ['tree', { ask: { what: 'children', source: { from: 'snapshot', store: 'team', id: 7 }, node: submodelsOf('urn:aas:1') } }],
+    ['tree', { ask: { what: 'shell_json', source: { from: 'snapshot', store: 'team', id: 7 }, asset_type: 'pump', aas_id: 'urn:aas:1' } }],
   ]);
   answer = offline;
   await assert.rejects(api.treeChildren(stored, submodelsOf('urn:aas:1')), { kind: 'offline' });

@@ -13,6 +13,7 @@ mod content;
 mod convert;
 mod crawl_summary;
 mod crawl_to_file;
+mod desktop_process;
 mod diagnostics;
 mod error;
 mod export_job;
@@ -22,7 +23,7 @@ mod ipc_error;
 mod jobs;
 mod logging;
 mod open_table;
-pub mod page_heap;
+mod page_heap;
 mod plant_audit;
 mod plant_table;
 mod preference_bounds;
@@ -30,7 +31,7 @@ mod preferences;
 mod profile_form;
 mod profiles;
 mod quality;
-pub mod rendering;
+mod rendering;
 mod service;
 mod session;
 mod snapshot_copy;
@@ -49,12 +50,13 @@ pub use content::{preset_open_file, SaveAs};
 pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
+pub use desktop_process::prepare_desktop_process;
 pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
-pub use heap::{return_freed_memory_in_background, FreedMemory};
+pub use heap::FreedMemory;
 pub use ipc_error::IpcError;
-pub use logging::{start_app_logging, start_failed, start_logging, RecentErrors};
+pub use logging::{start_failed, start_logging, RecentErrors};
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
     GroupPage, PlantAudit, TemplateLine,
@@ -77,7 +79,7 @@ pub use snapshots::{
     changes_csv, PlacedChanges, ShelfAnswer, ShelfAsk, SnapshotShelf, SnapshotTaken, StoreView,
     TeamView,
 };
-pub use source::Source;
+pub use source::{Source, TreeAnswer, TreeAsk};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
 
 /// A poisoned lock only means another command panicked; the data is still usable.

@@ -5,7 +5,7 @@
 use aas_client::NodePath;
 use aas_model::{parse, parse_list, AssetType, Identifier, OutlineNode, Parsed};
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{App, Error, Result, SnapshotRef};
 
@@ -19,7 +19,54 @@ pub enum Source {
     Snapshot(SnapshotRef),
 }
 
+/// What the tree asks of a source: `{"what": "children", "source", "node"}`,
+/// `{"what": "shell_count", "source", "asset_type"}` (an asset type's chip) or
+/// `{"what": "shell_json", "source", "asset_type", "aas_id"}`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum TreeAsk {
+    Children {
+        source: Source,
+        node: NodePath,
+    },
+    ShellCount {
+        source: Source,
+        asset_type: AssetType,
+    },
+    ShellJson {
+        source: Source,
+        asset_type: AssetType,
+        aas_id: String,
+    },
+}
+
+/// The answer to a [`TreeAsk`]: the nodes, the count, or the shell's JSON text.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum TreeAnswer {
+    Children(Vec<OutlineNode>),
+    ShellCount(usize),
+    ShellJson(String),
+}
+
 impl App {
+    /// Answers what the tree asks (see [`TreeAsk`]).
+    pub async fn tree(&self, ask: TreeAsk) -> Result<TreeAnswer> {
+        Ok(match ask {
+            TreeAsk::Children { source, node } => {
+                TreeAnswer::Children(self.children(&source, &node).await?)
+            }
+            TreeAsk::ShellCount { source, asset_type } => {
+                TreeAnswer::ShellCount(self.shell_count(&source, asset_type).await?)
+            }
+            TreeAsk::ShellJson {
+                source,
+                asset_type,
+                aas_id,
+            } => TreeAnswer::ShellJson(self.shell_json(&source, asset_type, &aas_id).await?),
+        })
+    }
+
     /// The nodes below `node` in `source`: a plant's shells of one asset type, a
     /// shell's submodels, a submodel's elements.
     pub async fn children(&self, source: &Source, node: &NodePath) -> Result<Vec<OutlineNode>> {

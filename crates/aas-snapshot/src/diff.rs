@@ -67,6 +67,8 @@ impl Store {
         let failed_old = self.failed(old)?;
         let failed_new = self.failed(new)?;
         let failed = |path: &NodePath| failed_old.contains(path) || failed_new.contains(path);
+        let a_list_failed =
+            (failed_old.iter().chain(&failed_new)).any(|f| f.level() == NodeLevel::AasList);
         let mut diff = Diff::default();
         let mut differing: Vec<(NodePath, Side, Side)> = self.differing(old, new)?;
         // Lists before the shells and submodels below them.
@@ -81,29 +83,23 @@ impl Store {
                 ));
                 continue;
             }
-            // Lacking it is explained by its shell or submodel gone or new, or by a
-            // failure above it (a failed list's level is not known below it: any will do).
-            let a_list_failed = || {
-                failed_old
-                    .iter()
-                    .chain(&failed_new)
-                    .any(|f| f.level() == NodeLevel::AasList)
-            };
-            let explained = match &path {
-                NodePath::Submodels { aas_id } => gone_or_new.contains(aas_id) || a_list_failed(),
+            // A list a cancelled crawl never reached is no sign its shells were removed.
+            // Lacking an answer is explained by its shell or submodel gone or new, or by a
+            // failure above it (a failed list's type is not known below it: any will do).
+            let explained = || match &path {
+                NodePath::Submodels { aas_id } => gone_or_new.contains(aas_id) || a_list_failed,
                 NodePath::Elements { aas_id, submodel } => {
                     gone_or_new.contains(aas_id)
                         || submodels_gone_or_new.contains(&(aas_id.clone(), submodel.clone()))
                         || failed(&NodePath::Submodels {
                             aas_id: aas_id.clone(),
                         })
-                        || a_list_failed()
+                        || a_list_failed
                 }
                 NodePath::Registry | NodePath::AasList { .. } => false,
             };
-            // A list a cancelled crawl never reached is no sign its shells were removed.
             if let Some(side) = [before, after].iter().position(Option::is_none) {
-                if partial[side] && !explained {
+                if partial[side] && !explained() {
                     unreached[side] += 1;
                     continue;
                 }
