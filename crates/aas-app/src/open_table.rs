@@ -1,8 +1,10 @@
 //! What the app keeps of the plant table while the page shows it (see plant_table.rs):
 //! a module of its own so that the app's state can hold it without the table's commands.
 
+use std::sync::Arc;
+
 use aas_model::AssetType;
-use aas_table::{Census, Shell, Table, View};
+use aas_table::{Census, Outlines, Shell, Table, View};
 
 /// The table kept open: what it was built from, and how it is arranged.
 #[derive(Debug)]
@@ -20,8 +22,16 @@ pub(crate) struct OpenTable {
 pub(crate) struct KeptRows {
     pub snapshot: crate::PlacedSnapshot,
     pub asset_type: Option<AssetType>,
-    pub shells: Vec<Shell>,
+    pub rows: KnownRows,
     pub census: Option<Census>,
+}
+
+/// Shells read from a snapshot before, to build a table of again: and, once a census
+/// read them, where each one's submodels lie in its answer.
+#[derive(Debug, Clone)]
+pub struct KnownRows {
+    pub shells: Vec<Shell>,
+    pub outlines: Option<Arc<Outlines>>,
 }
 
 impl KeptRows {

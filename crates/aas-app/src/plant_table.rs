@@ -16,7 +16,7 @@ use aas_table::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::open_table::{KeptRows, OpenTable};
+use crate::open_table::{KeptRows, KnownRows, OpenTable};
 use crate::snapshot_ref::placed;
 use crate::{
     about_snapshot, lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore,
@@ -124,18 +124,23 @@ pub struct ElementPlace {
 
 impl SnapshotStore {
     /// The table `query` asks of snapshot `id`, a row for each of its shells of
-    /// `asset_type` (all: `None`): `listed`, when they were read from it before.
+    /// `asset_type` (all: `None`): `known`, when they were read from it before.
     pub fn plant_table(
         &self,
         id: i64,
         asset_type: Option<AssetType>,
-        listed: Option<Vec<Shell>>,
+        known: Option<KnownRows>,
         query: &Query,
     ) -> Result<(SnapshotInfo, Table)> {
         let (info, table) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                let table = rows(answers, asset_type, listed)
-                    .and_then(|shells| aas_table::build(answers, shells, query));
+                let (shells, outlines) = match known {
+                    Some(known) => (Ok(known.shells), known.outlines),
+                    None => (aas_table::listed(answers, asset_type), None),
+                };
+                let table = shells.and_then(|shells| {
+                    aas_table::build(answers, shells, outlines.as_deref(), query)
+                });
                 (info.clone(), table)
             })
         })?;
@@ -143,22 +148,26 @@ impl SnapshotStore {
     }
 
     /// Every element path of snapshot `id`'s shells of `asset_type` (all: `None`), and
-    /// those shells (`listed`, when they were read from it before).
+    /// those shells (`listed`, when they were read from it before) with their outlines.
     pub fn census(
         &self,
         id: i64,
         asset_type: Option<AssetType>,
         listed: Option<Vec<Shell>>,
-    ) -> Result<(SnapshotInfo, Census, Vec<Shell>)> {
+    ) -> Result<(SnapshotInfo, Census, KnownRows)> {
         let (info, census) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                let census = rows(answers, asset_type, listed)
-                    .and_then(|shells| Ok((aas_table::census(answers, &shells)?, shells)));
+                let listed = listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok);
+                let census = listed.and_then(|shells| {
+                    let (census, outlines) = aas_table::census(answers, &shells)?;
+                    let outlines = Some(Arc::new(outlines));
+                    Ok((census, KnownRows { shells, outlines }))
+                });
                 (info.clone(), census)
             })
         })?;
-        let (census, shells) = census?;
-        Ok((info, census, shells))
+        let (census, rows) = census?;
+        Ok((info, census, rows))
     }
 }
 
@@ -199,47 +208,29 @@ impl App {
         if let Some(census) = kept {
             return Ok(census);
         }
-        let (listed, id) = (self.kept_shells(snapshot, asset_type), snapshot.info.id);
-        let store = Arc::clone(store);
-        let (_, census, shells) =
+        let listed = self.kept_rows(snapshot, asset_type).map(|k| k.shells);
+        let (store, id) = (Arc::clone(store), snapshot.info.id);
+        let (_, census, rows) =
             off_the_workers(move || store.census(id, asset_type, listed)).await?;
-        self.keep_rows(snapshot, asset_type, shells, Some(census.clone()));
+        *lock(&self.rows) = Some(KeptRows {
+            snapshot: snapshot.clone(),
+            asset_type,
+            rows,
+            census: Some(census.clone()),
+        });
         Ok(census)
     }
 
     /// The shells of `snapshot`'s `asset_type` a table or census read last, if it was
     /// of them.
-    fn kept_shells(
+    fn kept_rows(
         &self,
         snapshot: &PlacedSnapshot,
         asset_type: Option<AssetType>,
-    ) -> Option<Vec<Shell>> {
+    ) -> Option<KnownRows> {
         (lock(&self.rows).as_ref())
             .filter(|k| k.of(snapshot, asset_type))
-            .map(|k| k.shells.clone())
-    }
-
-    /// Keeps `shells`, of `snapshot`'s `asset_type`, and their census: `census`, or the
-    /// one kept for them before.
-    fn keep_rows(
-        &self,
-        snapshot: &PlacedSnapshot,
-        asset_type: Option<AssetType>,
-        shells: Vec<Shell>,
-        census: Option<Census>,
-    ) {
-        let mut kept = lock(&self.rows);
-        let census = census.or_else(|| {
-            (kept.take())
-                .filter(|k| k.of(snapshot, asset_type))
-                .and_then(|k| k.census)
-        });
-        *kept = Some(KeptRows {
-            snapshot: snapshot.clone(),
-            asset_type,
-            shells,
-            census,
-        });
+            .map(|k| k.rows.clone())
     }
 
     /// The column picker's list for the plant's shells of `asset_type`.
@@ -274,12 +265,21 @@ impl App {
             languages: request.languages,
         };
         let (asset_type, id) = (request.asset_type, snapshot.info.id);
-        let listed = self.kept_shells(&snapshot, asset_type);
-        let read_now = listed.is_none();
+        let known = self.kept_rows(&snapshot, asset_type);
+        let read_now = known.is_none();
         let (info, table) =
-            off_the_workers(move || store.plant_table(id, asset_type, listed, &query)).await?;
+            off_the_workers(move || store.plant_table(id, asset_type, known, &query)).await?;
         if read_now {
-            self.keep_rows(&snapshot, asset_type, table.shells.clone(), None);
+            let shells = table.shells.clone();
+            *lock(&self.rows) = Some(KeptRows {
+                snapshot: snapshot.clone(),
+                asset_type,
+                rows: KnownRows {
+                    shells,
+                    outlines: None,
+                },
+                census: None,
+            });
         }
         let view = View::of(&table, None, &[])?;
         let open = OpenTable {
@@ -381,16 +381,6 @@ impl App {
         self.exported(path.clone());
         Ok(Some(path))
     }
-}
-
-/// A table's rows: `listed`, the shells of `asset_type` read from these answers before,
-/// or else read now.
-fn rows(
-    answers: &dyn aas_export::Answers,
-    asset_type: Option<AssetType>,
-    listed: Option<Vec<Shell>>,
-) -> aas_table::Result<Vec<Shell>> {
-    listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok)
 }
 
 /// Runs `work` (a census or a build, which keeps the cores busy for up to a second) off

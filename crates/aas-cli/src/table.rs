@@ -42,18 +42,18 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         return print(&lines.join("\n"));
     }
     // The default columns come from the census, which lists the shells on the way.
-    let (columns, listed) = match table.columns.is_empty() {
+    let (columns, known) = match table.columns.is_empty() {
         false => (table.columns.clone(), None),
         true => {
-            let (_, census, shells) = store.census(chosen.id, table.shells.asset_type, None)?;
-            (census.default_columns(), Some(shells))
+            let (_, census, rows) = store.census(chosen.id, table.shells.asset_type, None)?;
+            (census.default_columns(), Some(rows))
         }
     };
     let query = Query {
         columns,
         languages: table.languages.clone(),
     };
-    let (info, built) = store.plant_table(chosen.id, table.shells.asset_type, listed, &query)?;
+    let (info, built) = store.plant_table(chosen.id, table.shells.asset_type, known, &query)?;
     let filters = (table.filters.iter())
         .map(|f| ColumnFilter::parse(f, &built.columns))
         .collect::<Result<Vec<_>, _>>()

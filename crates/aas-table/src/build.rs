@@ -3,15 +3,18 @@
 //! shell whose answer cannot be read keeps missing cells (and is counted) instead of
 //! failing the table.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use aas_export::Answers;
 use aas_model::{AssetType, SubmodelElement};
+use serde_json::value::RawValue;
 
 use crate::cell::Cell;
 use crate::column::{Column, ShellField};
 use crate::each_shell::{each_shell, RowAnswer};
-use crate::submodels::{self, SubmodelElements};
+use crate::outline::{Outline, Outlines};
+use crate::submodels;
 use crate::Result;
 
 /// What to build: the columns, and the languages a MultiLanguageProperty is shown in,
@@ -113,7 +116,13 @@ impl Units {
 
 /// Builds the table `query` asks for from `answers`, a row for each of `shells` (as
 /// [`listed`] reads them: a caller that builds again for the same shells keeps them).
-pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result<Table> {
+/// `outlines`, a census's of these shells, spares reading the submodels no column wants.
+pub fn build(
+    answers: &dyn Answers,
+    shells: Vec<Shell>,
+    outlines: Option<&Outlines>,
+    query: &Query,
+) -> Result<Table> {
     let width = query.columns.len();
     let mut cells = Vec::with_capacity(shells.len() * width);
     for shell in &shells {
@@ -133,7 +142,11 @@ pub fn build(answers: &dyn Answers, shells: Vec<Shell>, query: &Query) -> Result
     let work = |batch: &[RowAnswer]| {
         let mut found = Found::new(width);
         let filled: Vec<(usize, Option<Vec<Option<Cell>>>)> = (batch.iter())
-            .map(|answer| (answer.row, fill(&answer.json, query, &wanted, &mut found)))
+            .map(|answer| {
+                let outline = outlines.and_then(|o| o.of(answer.row));
+                let cells = fill(&answer.json, outline, query, &wanted, &mut found);
+                (answer.row, cells)
+            })
             .collect();
         (filled, found)
     };
@@ -300,26 +313,79 @@ impl Found {
     }
 }
 
-/// One shell's cells from its submodels answer (`None` when it cannot be read).
-/// What the cells' elements say about their columns goes to `found`.
+/// One shell's cells from its submodels answer (`None` when it cannot be read), reading
+/// only the submodels a column may find something in when `outline`, the census's
+/// outline of this answer, says where they are. What the cells' elements say about
+/// their columns goes to `found`.
 fn fill(
     json: &str,
+    outline: Option<&Outline>,
     query: &Query,
     wanted: &Wanted,
     found: &mut Found,
 ) -> Option<Vec<Option<Cell>>> {
-    let submodels = submodels::read(json)?;
     let text = Text::of(json);
+    if let Some(submodels) = outline.and_then(|o| o.submodels(json)) {
+        let submodels =
+            submodels.map(|(name, list)| (Cow::Borrowed(name), Elements::Unsplit(list)));
+        // Only an answer other than the census's fails here: then it is read whole.
+        if let Some(cells) = fill_from(submodels, text, query, wanted, found) {
+            return Some(cells);
+        }
+    }
+    let submodels = (submodels::read(json)?.into_iter())
+        .filter_map(|s| Some((s.id_short?, Elements::Split(s.elements))));
+    fill_from(submodels, text, query, wanted, found)
+}
+
+/// A submodel's elements: each one's JSON, or their list's, split only when a column
+/// may find something in it.
+enum Elements<'a> {
+    Split(Vec<&'a RawValue>),
+    Unsplit(&'a str),
+}
+
+impl<'a> Elements<'a> {
+    /// Whether they may hold one of `ids`.
+    fn may_hold<'n>(&self, text: Text, mut ids: impl Iterator<Item = &'n Needle<'n>>) -> bool {
+        match self {
+            Elements::Split(_) => true,
+            Elements::Unsplit(list) => ids.any(|id| text.may_hold(list, id)),
+        }
+    }
+
+    fn split(self) -> Option<Vec<&'a RawValue>> {
+        match self {
+            Elements::Split(elements) => Some(elements),
+            Elements::Unsplit(list) => serde_json::from_str(list).ok(),
+        }
+    }
+}
+
+/// One shell's cells from its named submodels, in the answer's order.
+fn fill_from<'a>(
+    submodels: impl Iterator<Item = (Cow<'a, str>, Elements<'a>)>,
+    text: Text,
+    query: &Query,
+    wanted: &Wanted,
+    found: &mut Found,
+) -> Option<Vec<Option<Cell>>> {
     let languages = &query.languages;
     let mut cells: Vec<Option<Cell>> = query.columns.iter().map(|_| None).collect();
-    for SubmodelElements { id_short, elements } in submodels {
-        let Some(id_short) = id_short else {
-            continue;
-        };
+    for (id_short, elements) in submodels {
         let by_path: Vec<(usize, &[Needle])> = (wanted.by_path.iter())
             .filter(|(i, name, _)| *name == id_short && cells[*i].is_none())
             .map(|(i, _, path)| (*i, path.as_slice()))
             .collect();
+        let mut unfound: Vec<(usize, &Needle)> = (wanted.by_semantic.iter())
+            .filter(|(i, _)| cells[*i].is_none())
+            .map(|(i, id)| (*i, id))
+            .collect();
+        let semantic = !unfound.is_empty() && elements.may_hold(text, unfound.iter().map(|u| u.1));
+        if by_path.is_empty() && !semantic {
+            continue;
+        }
+        let elements = elements.split()?;
         find(
             &mut elements.iter().map(|raw| raw.get()),
             by_path,
@@ -329,11 +395,7 @@ fn fill(
                 found.saw(i, element, None);
             },
         );
-        let mut unfound: Vec<(usize, &str)> = (wanted.by_semantic.iter())
-            .filter(|(i, _)| cells[*i].is_none())
-            .map(|(i, id)| (*i, id.text))
-            .collect();
-        if unfound.is_empty() {
+        if !semantic {
             continue;
         }
         let mut at = vec![id_short.into_owned()];
@@ -342,7 +404,7 @@ fn fill(
         walk(elements, &mut at, &may_matter, &mut |path, element| {
             let semantic = element.semantic_id.as_ref().and_then(|r| r.target());
             unfound.retain(|&(i, id)| {
-                if semantic != Some(id) {
+                if semantic != Some(id.text) {
                     return true;
                 }
                 let cell = match Cell::of(element, languages) {
@@ -479,7 +541,12 @@ mod tests {
         };
         let wanted = Wanted::of(&query);
         let mut found = Found::new(columns.len());
-        let filled = fill(json, &query, &wanted, &mut found).expect("readable");
+        let filled = fill(json, None, &query, &wanted, &mut found).expect("readable");
+        // The same read only where the answer's outline says a column may find something.
+        let read = submodels::read(json).expect("a list");
+        let outline = Outline::of(json, &read, &mut Default::default()).expect("outlined");
+        let outlined = fill(json, Some(&outline), &query, &wanted, &mut found);
+        assert_eq!(outlined.as_ref(), Some(&filled));
         let shown = |f: Option<Cell>| f.and_then(|cell| cell.shown().map(str::to_owned));
         filled.into_iter().map(shown).collect()
     }

@@ -2,7 +2,8 @@
 //! one asset type, or all), with how many shells have it, in the order the elements
 //! first occur, so a template's elements stay together.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use aas_export::Answers;
 use serde::Serialize;
@@ -10,6 +11,7 @@ use serde::Serialize;
 use crate::build::{walk, Shell, Units};
 use crate::column::Column;
 use crate::each_shell::{each_shell, RowAnswer};
+use crate::outline::{Outline, Outlines};
 use crate::submodels::{self, SubmodelElements};
 use crate::Result;
 
@@ -34,8 +36,9 @@ pub struct Census {
     pub columns: Vec<Offered>,
 }
 
-/// The element paths of `shells` (as [`crate::listed`] reads them) in `answers`.
-pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<Census> {
+/// The element paths of `shells` (as [`crate::listed`] reads them) in `answers`, and
+/// where each shell's submodels lie in its answer (for the builds after it).
+pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<(Census, Outlines)> {
     let rows: HashMap<&str, usize> = shells
         .iter()
         .enumerate()
@@ -49,8 +52,14 @@ pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<Census> {
         paths
     };
     let mut paths = Paths::default();
-    each_shell(answers, &rows, &work, &mut |batch| paths.merge(batch))?;
-    Ok(Census {
+    let mut outlines = Outlines::new(shells.len());
+    each_shell(answers, &rows, &work, &mut |mut batch| {
+        for (row, outline) in std::mem::take(&mut batch.outlines) {
+            outlines.set(row, outline);
+        }
+        paths.merge(batch);
+    })?;
+    let census = Census {
         shells: shells.len(),
         columns: (paths.seen.into_iter())
             .map(|path| Offered {
@@ -58,14 +67,19 @@ pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<Census> {
                 ..path.offered
             })
             .collect(),
-    })
+    };
+    Ok((census, outlines))
 }
 
-/// The paths seen in some shells, in the order they first occur.
+/// The paths seen in some shells, in the order they first occur, and those shells'
+/// outlines.
 #[derive(Default)]
 struct Paths {
     seen: Vec<Path>,
     index: HashMap<String, usize>,
+    outlines: Vec<(usize, Outline)>,
+    /// The submodels' idShorts, each kept once for these outlines.
+    names: HashSet<Arc<str>>,
 }
 
 /// A path (`Submodel/a/b`), what its first element offers, its units, and the first and
@@ -84,6 +98,9 @@ impl Paths {
         let Some(submodels) = submodels::read(json) else {
             return;
         };
+        if let Some(outline) = Outline::of(json, &submodels, &mut self.names) {
+            self.outlines.push((row, outline));
+        }
         for SubmodelElements { id_short, elements } in submodels {
             let Some(id_short) = id_short else {
                 continue;

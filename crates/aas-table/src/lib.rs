@@ -12,6 +12,7 @@ mod each_shell;
 mod filter;
 mod language;
 mod order;
+mod outline;
 mod submodels;
 mod view;
 mod write;
@@ -24,6 +25,7 @@ pub use census::{census, Census, Offered};
 pub use column::{Column, ShellField};
 pub use filter::{ColumnFilter, Test};
 pub use order::Sort;
+pub use outline::Outlines;
 pub use view::View;
 pub use write::{render, write, TableFormat};
 
