@@ -3,8 +3,8 @@
 //! browses the service, offline too.
 
 use aas_client::NodePath;
-use aas_model::{parse, parse_list, AssetType, Identifier, OutlineNode, Parsed};
-use serde::de::{DeserializeOwned, IgnoredAny};
+use aas_model::{parse_list, AssetType, Identifier, OutlineNode, Parsed};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::{App, Error, Result, SnapshotRef};
@@ -106,15 +106,13 @@ impl App {
     pub async fn shell_count(&self, source: &Source, asset_type: AssetType) -> Result<usize> {
         let list = NodePath::AasList { asset_type };
         Ok(match source {
-            Source::Live { plant } => self
-                .session()
-                .client
-                .aas_list(asset_type, plant)
-                .await?
-                .len(),
-            Source::Snapshot(at) => parse::<Vec<IgnoredAny>>(&self.stored_raw(*at, &list)?)
-                .map_err(unreadable)?
-                .len(),
+            Source::Live { plant } => {
+                let client = self.session().client;
+                client.aas_list_len(asset_type, plant).await?
+            }
+            Source::Snapshot(at) => {
+                aas_model::count_list(&self.stored_raw(*at, &list)?).map_err(unreadable)?
+            }
         })
     }
 

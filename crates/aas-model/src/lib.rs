@@ -52,7 +52,7 @@ pub use error::{Error, Result};
 pub use file_error::FileError;
 pub use nullable::Nullable;
 pub use outline::OutlineNode;
-pub use parsed::{parse, parse_list, Parsed};
+pub use parsed::{count_list, parse, parse_list, Parsed};
 pub use reference::{Key, Reference};
 pub use shell::{Asset, AssetAdministrationShell, ConceptDictionary, View};
 pub use submodel::Submodel;

@@ -65,9 +65,32 @@ pub fn parse<T: DeserializeOwned>(json: &str) -> Result<T> {
     })
 }
 
+/// How many items the JSON array `json` holds, read past and not kept: as many as
+/// [`parse_list`] gives, without its copy of every item.
+pub fn count_list(json: &str) -> Result<usize> {
+    Ok(parse::<Vec<serde::de::IgnoredAny>>(json)?.len())
+}
+
 /// Parses a JSON array whose items are parsed one by one: a malformed item is kept with
 /// its error, the others are unaffected. Fails only when `json` is not an array.
 pub fn parse_list<T: DeserializeOwned>(json: &str) -> Result<Vec<Parsed<T>>> {
     let items: Vec<Box<RawValue>> = parse(json)?;
     Ok(items.into_iter().map(Parsed::new).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_is_as_many_items_as_the_parsed_list_has() {
+        let json = r#"[{"idShort":"A"}, 7, "not a shell", {"idShort":{"x":[1,2]}}, null]"#;
+        let parsed = parse_list::<serde_json::Value>(json).expect("a list");
+        assert_eq!(count_list(json).expect("a list"), parsed.len());
+        assert_eq!(count_list("[]").expect("a list"), 0);
+        for not_a_list in [r#"{"idShort":"A"}"#, "[1, 2", "[1] 2"] {
+            assert!(count_list(not_a_list).is_err(), "{not_a_list}");
+            assert!(parse_list::<serde_json::Value>(not_a_list).is_err());
+        }
+    }
 }
