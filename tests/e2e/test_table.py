@@ -50,9 +50,10 @@ class PlantTable(AppTestCase):
                 pass  # gone meanwhile
         return found
 
-    def test_page_heap_grows_by_at_most_half(self):
+    def test_page_heap_is_collected_sooner(self):
         environments = self.wait_until(self.web_process_environments, 10)
         self.assertEqual({e.get("JSC_heapGrowthMaxIncrease") for e in environments}, {"0.5"})
+        self.assertEqual({e.get("JSC_largeHeapSize") for e in environments}, {"8388608"})
 
     def test_table_from_a_snapshot(self):
         wd = self.wd

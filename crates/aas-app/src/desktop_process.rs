@@ -14,7 +14,7 @@ pub fn prepare_desktop_process(level_var: &str) -> RecentErrors {
         tracing::info!("no GPU render node: WebKit draws without compositing");
     }
     if heap_limited {
-        tracing::debug!("the page's heap grows by at most half before WebKit collects it");
+        tracing::debug!("the page's heap is collected sooner than JavaScriptCore's defaults");
     }
     crate::heap::return_freed_memory_in_background();
     recent_errors
