@@ -104,14 +104,14 @@ impl App {
     /// chip shows, without the page keeping the lists of types nobody opened (80,000
     /// shells of a big plant held 42 MB in the page).
     pub async fn shell_count(&self, source: &Source, asset_type: AssetType) -> Result<usize> {
-        let list = NodePath::AasList { asset_type };
         Ok(match source {
             Source::Live { plant } => {
                 let client = self.session().client;
                 client.aas_list_len(asset_type, plant).await?
             }
             Source::Snapshot(at) => {
-                aas_model::count_list(&self.stored_raw(*at, &list)?).map_err(unreadable)?
+                let list = self.stored_raw(*at, &NodePath::AasList { asset_type })?;
+                aas_model::count_list(&list).map_err(unreadable)?
             }
         })
     }

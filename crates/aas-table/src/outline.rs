@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 use crate::submodels::SubmodelElements;
 
 /// The outlines of a census's rows, by row (none for a row whose answer did not read).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Outlines(Vec<Option<Outline>>);
 
 impl Outlines {
