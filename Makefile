@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/aas-browser/target
 export CARGO_TERM_COLOR ?= never
 DEBUG := $(CARGO_TARGET_DIR)/debug
 
-.PHONY: run test lint unit ui-unit smoke e2e package fuzz-replay package-windows test-windows package-aasmd
+.PHONY: run test lint docs unit ui-unit smoke e2e package fuzz-replay package-windows test-windows package-aasmd
 
 run:
 	scripts/install-deps.sh run
@@ -17,7 +17,7 @@ run:
 
 test: 
 	scripts/install-deps.sh test
-	$(MAKE) lint unit ui-unit smoke e2e fuzz-replay
+	$(MAKE) lint docs unit ui-unit smoke e2e fuzz-replay
 	@echo "all checks and tests passed"
 
 lint:
@@ -26,6 +26,13 @@ lint:
 	# The advisories check needs a git download these machines cannot reach: not run here.
 	cargo deny check licenses bans sources
 	python3 scripts/module-cycles.py
+
+# The book (docs/, mdBook; docs/book.toml) built outside the clone, then every link and
+# image of the book and the README checked: files, headings, chapters in SUMMARY.md,
+# README.md at most 250 lines (scripts/check-book.py).
+docs:
+	mdbook build docs -d $(abspath $(CARGO_TARGET_DIR))/book
+	python3 scripts/check-book.py
 
 unit:
 	npm ci --prefix tests/oidc --no-audit --no-fund --loglevel=error
@@ -65,8 +72,8 @@ package:
 	scripts/install-deps.sh package
 	cargo tauri build --bundles deb
 
-# aasmd alone with the systemd units of the scheduled takes, for a server (README,
-# "Scheduled takes"): $(CARGO_TARGET_DIR)/release/aasmd_VERSION_ARCH.deb;
+# aasmd alone with the systemd units of the scheduled takes, for a server
+# (docs/scheduled-takes.md): $(CARGO_TARGET_DIR)/release/aasmd_VERSION_ARCH.deb;
 # scripts/test-deb-aasmd.sh installs and tries it.
 package-aasmd:
 	scripts/package-aasmd.sh

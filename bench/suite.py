@@ -460,12 +460,17 @@ def verdict(ok):
     return "**met**" if ok else "**missed**"
 
 
+# The line of bench/RESULTS.md below which the figures of the other benches are kept.
+KEEP_BELOW = "<!-- bench/run.sh rewrites what is above this line and keeps what is below it. -->"
+
+
 def write_report(r):
     m = r["machine"]
     L = []
     L.append("# Benchmark results")
     L.append("")
-    L.append("Written by `bench/run.sh` (do not edit by hand; run it again). "
+    L.append("Written by `bench/run.sh` down to the other benchmarks' figures at the end (do not "
+             "edit this part by hand; run it again). "
              f"The suite took {r['seconds'] / 60:.1f} minutes.")
     L.append("")
     L.append("## Machine")
@@ -713,8 +718,16 @@ def write_report(r):
     L.append("```")
     L.append("")
     out = os.path.join(BENCH, "RESULTS.md")
+    # The figures of the other benches (recorded by hand, dated) follow KEEP_BELOW in
+    # the file; a new run rewrites only what is above it.
+    kept = ""
+    if os.path.exists(out):
+        with open(out) as f:
+            old = f.read()
+        if KEEP_BELOW in old:
+            kept = "\n" + old[old.index(KEEP_BELOW):]
     with open(out, "w") as f:
-        f.write("\n".join(L))
+        f.write("\n".join(L) + kept)
     log(f"wrote {out}")
 
 

@@ -10,7 +10,7 @@ it. Python 3.11, standard library only.
 
 Per element the file keeps what an audit judges: idShort (placeholders as published),
 semanticId, model type, value type (as `xs:` names, so V2 `string` and V3 `xs:string`
-are one), cardinality and the children. Reading choices (the README says why):
+are one), cardinality and the children. Reading choices (docs/templates.md says why):
 - cardinality comes from the qualifier named `SMT/Cardinality`, `Cardinality` or
   `Multiplicity`, of any kind; when two disagree the newest name wins (and a line on
   stderr says so); when none is there the key is left out (the engine reads ZeroToMany:

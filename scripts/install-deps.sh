@@ -68,5 +68,11 @@ if [ "$what" = test ]; then
   rm -rf "$scratch"
 fi
 if [ "$what" = test ]; then
+  # `make docs`: the book in docs/ is built with mdBook (own target dir, as above; its
+  # search only: building needs neither its server nor its file watcher).
+  command -v mdbook >/dev/null || env -u CARGO_TARGET_DIR cargo install mdbook --locked \
+    --version 0.4.52 --no-default-features --features search
+fi
+if [ "$what" = test ]; then
   command -v node >/dev/null || { echo "Node.js is needed for the UI unit tests" >&2; exit 1; }
 fi

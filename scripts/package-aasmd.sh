@@ -2,7 +2,8 @@
 # aasmd alone, for a server that runs the scheduled takes into a team store (no desktop,
 # no WebKitGTK): a .deb with /usr/bin/aasmd, the systemd units aasmd-take@.service and
 # aasmd-take@.timer (installed, never enabled), the service account `aasmd` (made by
-# systemd-sysusers when the package is configured) and the README. The app's .deb
+# systemd-sysusers when the package is configured), the README and the book's chapters on
+# the scheduled takes, the team store and aasmd (docs/). The app's .deb
 # (make package, Tauri's bundler) does not carry aasmd.
 # Usage: scripts/package-aasmd.sh   → $CARGO_TARGET_DIR/release/aasmd_VERSION_ARCH.deb
 set -euo pipefail
@@ -23,6 +24,10 @@ for unit in 'aasmd-take@.service' 'aasmd-take@.timer'; do
 done
 install -Dm644 packaging/systemd/aasmd.sysusers "$stage/usr/lib/sysusers.d/aasmd.conf"
 install -Dm644 README.md "$stage/usr/share/doc/aasmd/README.md"
+# The book's chapters a server's administrator reads (the units' Documentation=).
+for page in scheduled-takes team-store cli; do
+  install -Dm644 "docs/$page.md" "$stage/usr/share/doc/aasmd/$page.md"
+done
 cat >"$stage/usr/share/doc/aasmd/copyright" <<TEXT
 aasmd, the command line of the AAS Master Data Browser.
 Copyright: AAS Master Data Browser contributors

@@ -25,7 +25,7 @@ DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$deb" >/dev/null
 files=$(dpkg -L aasmd)
 for path in /usr/bin/aasmd /usr/lib/systemd/system/aasmd-take@.service \
     /usr/lib/systemd/system/aasmd-take@.timer /usr/lib/sysusers.d/aasmd.conf \
-    /usr/share/doc/aasmd/README.md; do
+    /usr/share/doc/aasmd/README.md /usr/share/doc/aasmd/scheduled-takes.md; do
   grep -qx "$path" <<<"$files" || fail "no $path in the package"
 done
 /usr/bin/aasmd --version >/dev/null || fail "aasmd does not run"
@@ -39,7 +39,7 @@ IFS=: read -r _ _ uid _ _ home shell < <(getent passwd aasmd) || fail "no user a
 links=$(find /etc/systemd/system -name 'aasmd-take@*' 2>/dev/null || true)
 [ -z "$links" ] || fail "the package enabled units: $links"
 
-# systemd accepts them, for a plant configured as the README says.
+# systemd accepts them, for a plant configured as docs/scheduled-takes.md says.
 root=$(mktemp -d)
 trap 'cleanup; rm -rf "$root"' EXIT
 mkdir -p "$root/usr/lib/systemd" "$root/usr/bin" "$root/etc/aasmd"
