@@ -13,6 +13,7 @@ mod demo;
 mod environment;
 mod faults;
 mod keys;
+mod listen;
 mod plant;
 mod routes;
 mod stats;
@@ -115,6 +116,9 @@ pub struct Config {
     pub faults: Option<FaultSpec>,
     /// Serve https with this certificate and key instead of plain http.
     pub tls: Option<TlsFiles>,
+    /// How long a client has to send a request's head (from connecting, or from the
+    /// previous answer on a kept-alive connection) before its connection is closed.
+    pub head_timeout: Duration,
 }
 
 impl Default for Config {
@@ -131,6 +135,7 @@ impl Default for Config {
             auth_path_prefix: "/auth".into(),
             faults: None,
             tls: None,
+            head_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -197,6 +202,7 @@ impl Sandbox {
             source,
         })?;
         let tls = config.tls.as_ref().map(tls::server_config).transpose()?;
+        let head_timeout = config.head_timeout;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let Service {
             router,
@@ -205,16 +211,7 @@ impl Sandbox {
         } = Service::new(config, &format!("{scheme}://{addr}"))?;
         let (stop, stopped) = oneshot::channel::<()>();
         tokio::spawn(async move {
-            let served = match tls {
-                Some(tls) => tls::serve(listener, router, tls, stopped).await,
-                None => {
-                    axum::serve(listener, router)
-                        .with_graceful_shutdown(async {
-                            let _ = stopped.await;
-                        })
-                        .await
-                }
-            };
+            let served = listen::serve(listener, router, tls, head_timeout, stopped).await;
             if let Err(e) = served {
                 tracing::error!(error = %e, "sandbox server stopped");
             }

@@ -1,14 +1,12 @@
 //! The sandbox over https (`aasmd sandbox --tls-cert --tls-key`): for the client's
 //! certificate checks in tests, and for demos behind a company CA.
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use axum_server::tls_rustls::{RustlsAcceptor, RustlsConfig};
+use axum_server::tls_rustls::RustlsConfig;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use tokio::sync::oneshot;
 
 use crate::{Error, Result};
 
@@ -38,24 +36,4 @@ pub(crate) fn server_config(files: &TlsFiles) -> Result<RustlsConfig> {
         .map_err(|e| bad(&files.cert, e.to_string()))?;
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
     Ok(RustlsConfig::from_config(Arc::new(config)))
-}
-
-/// Serves `router` over TLS on `listener` until `stopped` fires.
-pub(crate) async fn serve(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    config: RustlsConfig,
-    stopped: oneshot::Receiver<()>,
-) -> std::io::Result<()> {
-    let handle = axum_server::Handle::<SocketAddr>::new();
-    let stopper = handle.clone();
-    tokio::spawn(async move {
-        let _ = stopped.await;
-        stopper.graceful_shutdown(None);
-    });
-    axum_server::Server::<SocketAddr>::from_listener(listener)
-        .acceptor(RustlsAcceptor::new(config))
-        .handle(handle)
-        .serve(router.into_make_service())
-        .await
 }
