@@ -183,7 +183,9 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
 fn audit_kind(e: &aas_audit::Error) -> ErrorKind {
     use aas_audit::Error as Audit;
     match e {
-        Audit::Template { .. } | Audit::UnknownTemplate { .. } => ErrorKind::BadRequest,
+        Audit::Template { .. } | Audit::UnknownTemplate { .. } | Audit::TooLargeForExcel(_) => {
+            ErrorKind::BadRequest
+        }
         Audit::Answers(e) => export_kind(e),
         Audit::Read { .. } | Audit::Write(_) | Audit::Xlsx(_) => ErrorKind::Io,
         Audit::Cancelled => ErrorKind::Interrupted,

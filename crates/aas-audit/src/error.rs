@@ -18,6 +18,9 @@ pub enum Error {
     /// The findings could not be written.
     #[error("the findings could not be written: {0}")]
     Write(#[from] std::io::Error),
+    /// More findings than an Excel sheet holds.
+    #[error(transparent)]
+    TooLargeForExcel(#[from] aas_export::TooLargeForExcel),
     /// The XLSX workbook could not be made.
     #[error("the XLSX file could not be made: {0}")]
     Xlsx(#[from] rust_xlsxwriter::XlsxError),

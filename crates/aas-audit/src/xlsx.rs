@@ -5,7 +5,7 @@
 //! sheet (per template, shells and complete ones; the groups of findings, most frequent
 //! first); and an "About" sheet saying what it was made from.
 
-use aas_export::{excel_text, About};
+use aas_export::{excel_text, fits_excel, About};
 use rust_xlsxwriter::{Format, Workbook, Worksheet, XlsxError};
 
 use crate::row::{Row, COLUMNS};
@@ -15,6 +15,7 @@ use crate::{Audit, Result};
 const MEASURED: usize = 1000;
 
 pub(crate) fn workbook(audit: &Audit, about: &About) -> Result<Vec<u8>> {
+    fits_excel(audit.findings.len() + 1, COLUMNS.len())?;
     let mut book = Workbook::new();
     let bold = Format::new().set_bold();
     findings_sheet(book.add_worksheet_with_constant_memory()?, audit, &bold)?;
@@ -65,8 +66,8 @@ fn verdict_sheet(sheet: &mut Worksheet, audit: &Audit, bold: &Format) -> Result<
     let mut row = 1;
     for v in &audit.verdict.templates {
         let t = &audit.templates[usize::from(v.template)];
-        sheet.write_string(row, 0, &t.name)?;
-        sheet.write_string(row, 1, &t.version)?;
+        sheet.write_string(row, 0, excel_text(&t.name))?;
+        sheet.write_string(row, 1, excel_text(&t.version))?;
         sheet.write_number(row, 2, v.shells as f64)?;
         sheet.write_number(row, 3, v.complete as f64)?;
         sheet.write_number(row, 4, v.near_misses as f64)?;
@@ -89,8 +90,8 @@ fn verdict_sheet(sheet: &mut Worksheet, audit: &Audit, bold: &Format) -> Result<
     for g in &audit.verdict.groups {
         row += 1;
         let t = &audit.templates[usize::from(g.template)];
-        sheet.write_string(row, 0, &t.name)?;
-        sheet.write_string(row, 1, &t.version)?;
+        sheet.write_string(row, 0, excel_text(&t.name))?;
+        sheet.write_string(row, 1, excel_text(&t.version))?;
         sheet.write_string(row, 2, excel_text(&g.template_path))?;
         sheet.write_string(row, 3, g.kind.name())?;
         sheet.write_string(row, 4, g.severity.name())?;

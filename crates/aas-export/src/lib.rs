@@ -29,7 +29,7 @@ pub use format::{export, Format};
 pub use in_order::{Batches, InOrder};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
-pub use spreadsheet::{excel_text, SafeCsv};
+pub use spreadsheet::{excel_text, fits_excel, SafeCsv, TooLargeForExcel};
 
 /// Why an export (or an atomic write) failed.
 #[derive(Debug, thiserror::Error)]

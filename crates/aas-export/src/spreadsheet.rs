@@ -10,6 +10,31 @@ use std::borrow::Cow;
 /// Excel's longest text in a cell, in UTF-16 units.
 const MAX_TEXT: usize = 32_767;
 
+/// The most rows and columns an Excel sheet holds.
+const MAX_ROWS: usize = 1_048_576;
+const MAX_COLUMNS: usize = 16_384;
+
+/// A sheet larger than Excel opens. Not a disk problem: the file is not written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the sheet would have {count} {what}, and an Excel sheet holds at most {limit} (a CSV file holds any number)")]
+pub struct TooLargeForExcel {
+    pub what: &'static str,
+    pub count: usize,
+    pub limit: usize,
+}
+
+/// Whether a sheet of `rows` (its header included) and `columns` fits in Excel: checked
+/// before writing, so a table too large is refused in words, not by the spreadsheet
+/// library halfway through.
+pub fn fits_excel(rows: usize, columns: usize) -> Result<(), TooLargeForExcel> {
+    for (what, count, limit) in [("rows", rows, MAX_ROWS), ("columns", columns, MAX_COLUMNS)] {
+        if count > limit {
+            return Err(TooLargeForExcel { what, count, limit });
+        }
+    }
+    Ok(())
+}
+
 /// A CSV writer whose every cell is [`neutralised`].
 #[derive(Debug)]
 pub struct SafeCsv<W: std::io::Write>(csv::Writer<W>);
@@ -66,6 +91,18 @@ fn is_number(cell: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sheets_beyond_excels_limits_are_refused_in_words() {
+        assert_eq!(fits_excel(MAX_ROWS, MAX_COLUMNS), Ok(()));
+        let wide = fits_excel(2, MAX_COLUMNS + 1).expect_err("too wide");
+        assert_eq!(
+            wide.to_string(),
+            "the sheet would have 16385 columns, and an Excel sheet holds at most 16384 (a CSV file holds any number)"
+        );
+        let long = fits_excel(MAX_ROWS + 1, 3).expect_err("too long");
+        assert_eq!((long.what, long.count), ("rows", MAX_ROWS + 1));
+    }
 
     #[test]
     fn formulas_are_neutralised_and_numbers_kept() {

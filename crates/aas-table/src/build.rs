@@ -49,7 +49,7 @@ pub struct Table {
     pub columns: Vec<TableColumn>,
     pub shells: Vec<Shell>,
     /// Row after row.
-    cells: Vec<Cell>,
+    pub(crate) cells: Vec<Cell>,
     /// Shells whose submodels could not be read: their cells are missing.
     pub unreadable: usize,
 }
@@ -408,10 +408,13 @@ fn fill_from<'a>(
                     return true;
                 }
                 let cell = match Cell::of(element, languages) {
-                    Cell::Value { text, typed, .. } => Cell::Value {
+                    Cell::Value {
+                        text, typed, ends, ..
+                    } => Cell::Value {
                         text,
                         typed,
                         at: Some(path.join("/").into()),
+                        ends,
                     },
                     Cell::Missing => Cell::Missing,
                 };

@@ -18,7 +18,33 @@ pub enum Cell {
         /// Where the element is (`Submodel/a/b`), when the column does not say it: a
         /// column by semanticId finds it under any idShort.
         at: Option<Box<str>>,
+        /// A Range's two ends, which files write as two columns (one line of text
+        /// cannot be one typed spreadsheet cell).
+        ends: Option<Box<Ends>>,
     },
+}
+
+/// A Range's minimum and maximum, each read as a value of the range's type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ends {
+    pub min: End,
+    pub max: End,
+}
+
+/// One end of a Range: as written, and what it is (`Empty` when open).
+#[derive(Debug, Clone, PartialEq)]
+pub struct End {
+    pub text: String,
+    pub typed: Typed,
+}
+
+/// Which part of a cell a file's column holds: a column holding Ranges is written as
+/// two, its minimums and its maximums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Whole,
+    Min,
+    Max,
 }
 
 /// What a value is, read by its element's value type; a value that does not read as
@@ -57,22 +83,27 @@ impl Cell {
                 )
             }
             ElementBody::Range(r) => {
+                let value_type = element.value_type();
+                let end = |v: Option<&serde_json::Value>| {
+                    let text = v.and_then(scalar_text).unwrap_or_default();
+                    let typed = typed(value_type.as_deref(), &text);
+                    End { text, typed }
+                };
+                let (min, max) = (end(r.min.as_ref()), end(r.max.as_ref()));
                 // A range sorts and filters by its minimum (its maximum when open below).
-                let end = [&r.min, &r.max]
-                    .into_iter()
-                    .filter_map(|v| v.as_ref().and_then(scalar_text))
-                    .find(|v| !v.trim().is_empty());
-                let Some(end) = end else {
-                    return Cell::Value {
-                        text: String::new(),
-                        typed: Typed::Empty,
-                        at: None,
-                    };
+                let typed = match (min.typed, max.typed) {
+                    (Typed::Empty, max) => max,
+                    (min, _) => min,
+                };
+                let text = match typed {
+                    Typed::Empty => String::new(),
+                    _ => shown(element),
                 };
                 return Cell::Value {
-                    text: shown(element),
-                    typed: typed(element.value_type().as_deref(), &end),
+                    text,
+                    typed,
                     at: None,
+                    ends: Some(Box::new(Ends { min, max })),
                 };
             }
             _ => (shown(element), element.value_type()),
@@ -82,6 +113,7 @@ impl Cell {
             text,
             typed,
             at: None,
+            ends: None,
         }
     }
 
@@ -91,6 +123,7 @@ impl Cell {
             text: text.to_owned(),
             typed: typed(None, text),
             at: None,
+            ends: None,
         }
     }
 
@@ -107,6 +140,27 @@ impl Cell {
             Cell::Missing => None,
             Cell::Value { typed, .. } => Some(*typed),
         }
+    }
+
+    /// Whether the cell is a Range's.
+    pub fn is_range(&self) -> bool {
+        matches!(self, Cell::Value { ends: Some(_), .. })
+    }
+
+    /// The text and type of `part` of the cell; `None` when missing. A value that is not
+    /// a Range is both its own minimum and maximum.
+    pub fn part(&self, part: Part) -> Option<(&str, Typed)> {
+        let Cell::Value {
+            text, typed, ends, ..
+        } = self
+        else {
+            return None;
+        };
+        Some(match (part, ends) {
+            (Part::Min, Some(ends)) => (&ends.min.text, ends.min.typed),
+            (Part::Max, Some(ends)) => (&ends.max.text, ends.max.typed),
+            _ => (text, *typed),
+        })
     }
 }
 

@@ -44,6 +44,9 @@ pub enum Error {
     /// Reading the answers, or writing the file, failed.
     #[error(transparent)]
     Export(#[from] aas_export::Error),
+    /// The table has more rows or columns than an Excel sheet holds.
+    #[error(transparent)]
+    TooLargeForExcel(#[from] aas_export::TooLargeForExcel),
     /// The spreadsheet library refused the workbook.
     #[error("the spreadsheet could not be made: {0}")]
     Xlsx(#[from] rust_xlsxwriter::XlsxError),

@@ -99,6 +99,7 @@ mod tests {
             text: text.to_owned(),
             typed: typed(Some(value_type), text),
             at: None,
+            ends: None,
         }
     }
 

@@ -2,6 +2,10 @@
 //! cells, see [`crate::xlsx`]), CSV (every cell through [`SafeCsv`], so none runs as a
 //! formula) or JSON (numbers and truth values as such, a missing cell as `null`, an
 //! empty one as `""`). Every file says what it was made from ([`About`]).
+//!
+//! A column holding a Range is written as two, its minimums and its maximums, each
+//! typed (`AmbientTemperature (min) [°C]`, `… (max) …`): the window's one line
+//! `-7 – 55` would otherwise reach a spreadsheet as text, or as its first number only.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -10,7 +14,7 @@ use aas_export::{write_atomically, SafeCsv};
 use serde_json::{json, Value};
 
 use crate::build::Table;
-use crate::cell::{Cell, Typed};
+use crate::cell::{Cell, Part, Typed};
 use crate::view::View;
 use crate::{Error, Result};
 use aas_export::About;
@@ -67,18 +71,60 @@ pub fn write(
     write_atomically(path, &bytes).map_err(Error::from)
 }
 
+/// A column of a file: the table's column `index`, whole or one end of its Ranges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FileColumn {
+    pub index: usize,
+    pub part: Part,
+}
+
+impl FileColumn {
+    /// Its header: the table's, with the end named before the unit.
+    pub(crate) fn header(self, table: &Table) -> String {
+        let column = &table.columns[self.index];
+        let end = match self.part {
+            Part::Whole => "",
+            Part::Min => " (min)",
+            Part::Max => " (max)",
+        };
+        match &column.unit {
+            Some(unit) => format!("{}{end} [{unit}]", column.label),
+            None => format!("{}{end}", column.label),
+        }
+    }
+
+    /// The text and type of its cell in `row`; `None` when missing.
+    pub(crate) fn cell(self, table: &Table, row: u32) -> Option<(&str, Typed)> {
+        table.cell(row as usize, self.index).part(self.part)
+    }
+}
+
+/// The columns a file writes: each of the table's, and one holding a Range in a row
+/// shown as two.
+pub(crate) fn file_columns(table: &Table, view: &View) -> Vec<FileColumn> {
+    let mut columns = Vec::with_capacity(table.columns.len());
+    for index in 0..table.columns.len() {
+        let ranges = (view.rows.iter()).any(|&row| table.cell(row as usize, index).is_range());
+        let parts: &[Part] = match ranges {
+            true => &[Part::Min, Part::Max],
+            false => &[Part::Whole],
+        };
+        columns.extend(parts.iter().map(|&part| FileColumn { index, part }));
+    }
+    columns
+}
+
 fn csv(table: &Table, view: &View) -> Result<Vec<u8>> {
     // Written to memory, which cannot fail: the file is written whole afterwards.
     const IN_MEMORY: &str = "a CSV in memory is always written";
     let mut out = SafeCsv::new(Vec::new());
-    let headers: Vec<String> = (0..table.columns.len()).map(|i| table.header(i)).collect();
+    let columns = file_columns(table, view);
+    let headers: Vec<String> = columns.iter().map(|c| c.header(table)).collect();
     let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
     out.write_row(&headers).expect(IN_MEMORY);
     for &row in &view.rows {
-        let cells: Vec<&str> = table
-            .row(row as usize)
-            .iter()
-            .map(|c| c.shown().unwrap_or_default())
+        let cells: Vec<&str> = (columns.iter())
+            .map(|c| c.cell(table, row).map_or("", |(text, _)| text))
             .collect();
         out.write_row(&cells).expect(IN_MEMORY);
     }
@@ -103,17 +149,26 @@ fn as_json(table: &Table, view: &View, about: &About) -> Value {
     json!({"about": about, "columns": columns, "rows": rows})
 }
 
+/// A cell as JSON: a Range's as `{"min": …, "max": …}`.
 fn json_cell(cell: &Cell) -> Value {
-    match cell {
-        Cell::Missing => Value::Null,
-        Cell::Value { text, typed, .. } => match typed {
-            // Whole numbers as integers (2024, not 2024.0), within what f64 holds exactly.
-            Typed::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => json!(*n as i64),
-            Typed::Number(n) => {
-                serde_json::Number::from_f64(*n).map_or_else(|| json!(text), Value::Number)
-            }
-            Typed::Bool(b) => Value::Bool(*b),
-            Typed::Empty | Typed::Text | Typed::Date(_) => json!(text),
-        },
+    match cell.part(Part::Whole) {
+        None => Value::Null,
+        Some(_) if cell.is_range() => {
+            let end = |part| cell.part(part).map_or(Value::Null, json_value);
+            json!({"min": end(Part::Min), "max": end(Part::Max)})
+        }
+        Some(whole) => json_value(whole),
+    }
+}
+
+fn json_value((text, typed): (&str, Typed)) -> Value {
+    match typed {
+        // Whole numbers as integers (2024, not 2024.0), within what f64 holds exactly.
+        Typed::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => json!(n as i64),
+        Typed::Number(n) => {
+            serde_json::Number::from_f64(n).map_or_else(|| json!(text), Value::Number)
+        }
+        Typed::Bool(b) => Value::Bool(b),
+        Typed::Empty | Typed::Text | Typed::Date(_) => json!(text),
     }
 }

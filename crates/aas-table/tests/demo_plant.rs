@@ -512,3 +512,82 @@ async fn the_xlsx_reads_back_with_the_same_cells_typed_as_promised() {
         .iter()
         .any(|r| r[0] == text("Nameplate/SerialNumber") && r[2] == text("0173-1#02-AAM556#002")));
 }
+
+/// A Range reaches files as two typed columns, its minimum and its maximum: one line
+/// `-7 – 55` was written to XLSX as the number -7 (the maximum lost) and to CSV as
+/// `'-7 – 55`.
+#[tokio::test]
+async fn a_range_is_written_as_its_minimum_and_its_maximum() {
+    let crawl = crawl().await;
+    let t = table(
+        &crawl,
+        Some(AssetType::Machine),
+        &[
+            "shell:idShort",
+            "TechnicalData/TechnicalProperties/AmbientTemperature",
+        ],
+        &["en"],
+    );
+    let view = View::of(&t, None, &[]).expect("view");
+    let ranges: Vec<(f64, f64)> = (view.rows.iter())
+        .filter_map(|&r| {
+            let range = by_hand(
+                &crawl,
+                &t.shells[r as usize].id,
+                "TechnicalData",
+                &["TechnicalProperties", "AmbientTemperature"],
+            )?;
+            let end = |e: &str| range[e].as_str()?.parse::<f64>().ok();
+            Some((end("min")?, end("max")?))
+        })
+        .collect();
+    assert_eq!(ranges.len(), view.rows.len(), "every machine has its range");
+    assert!(ranges.iter().any(|(min, max)| min != max));
+    let about = About {
+        source: "test".into(),
+        plant: aas_sandbox::DEMO_PLANT.into(),
+        asset_type: "machine".into(),
+        taken_at: String::new(),
+        written_at: String::new(),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("table.xlsx");
+    let xlsx = render(&t, &view, &about, TableFormat::Xlsx).expect("xlsx");
+    std::fs::write(&file, xlsx).expect("written");
+    let read = read_xlsx(&file, true);
+    let rows = read["sheets"]["Table"]["rows"].as_array().expect("rows");
+    let number = |n: f64| match n.fract() == 0.0 {
+        true => serde_json::json!(["int", n as i64]),
+        false => serde_json::json!(["float", n]),
+    };
+    assert_eq!(rows[0][1][1], "AmbientTemperature (min)");
+    assert_eq!(rows[0][2][1], "AmbientTemperature (max)");
+    for (i, (min, max)) in ranges.iter().enumerate() {
+        assert_eq!(
+            (&rows[i + 1][1], &rows[i + 1][2]),
+            (&number(*min), &number(*max)),
+            "row {i}"
+        );
+    }
+
+    let csv = render(&t, &view, &about, TableFormat::Csv).expect("csv");
+    let csv = String::from_utf8(csv).expect("utf-8");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("idShort,AmbientTemperature (min),AmbientTemperature (max)")
+    );
+    for (line, (min, max)) in lines.zip(&ranges) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let read = |c: &str| c.parse::<f64>().expect("a plain number, no apostrophe");
+        assert_eq!((read(cells[1]), read(cells[2])), (*min, *max), "{line}");
+    }
+
+    let json = render(&t, &view, &about, TableFormat::Json).expect("json");
+    let json: Value = serde_json::from_slice(&json).expect("json");
+    let first = &json["rows"][0]["cells"][1];
+    assert_eq!(
+        (first["min"].as_f64(), first["max"].as_f64()),
+        (Some(ranges[0].0), Some(ranges[0].1))
+    );
+}
