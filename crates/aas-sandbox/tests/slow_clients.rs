@@ -44,7 +44,9 @@ async fn half_sent_requests_are_cut_off_after_the_head_timeout() {
 
     // A client that sends its request in time is served as ever.
     let url = format!("http://{}/sandbox/stats", sandbox.addr());
-    let answered = reqwest::get(url).await.expect("a prompt request is answered");
+    let answered = reqwest::get(url)
+        .await
+        .expect("a prompt request is answered");
     assert!(answered.status().as_u16() < 500, "{}", answered.status());
 }
 
