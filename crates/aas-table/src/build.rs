@@ -61,10 +61,15 @@ impl Table {
 
     /// The header of column `i`: its label, with its unit when the plant agrees on one.
     pub fn header(&self, i: usize) -> String {
+        self.header_naming(i, "")
+    }
+
+    /// The header of column `i` with `part` (` (min)`) between its label and its unit.
+    pub(crate) fn header_naming(&self, i: usize, part: &str) -> String {
         let column = &self.columns[i];
         match &column.unit {
-            Some(unit) => format!("{} [{unit}]", column.label),
-            None => column.label.clone(),
+            Some(unit) => format!("{}{part} [{unit}]", column.label),
+            None => format!("{}{part}", column.label),
         }
     }
 

@@ -9,6 +9,7 @@ mod cell;
 mod census;
 mod column;
 mod each_shell;
+mod file_column;
 mod filter;
 mod language;
 mod order;

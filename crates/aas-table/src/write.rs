@@ -1,11 +1,8 @@
 //! The rows a view shows, in its order, with the table's columns, as a file: XLSX (typed
 //! cells, see [`crate::xlsx`]), CSV (every cell through [`SafeCsv`], so none runs as a
 //! formula) or JSON (numbers and truth values as such, a missing cell as `null`, an
-//! empty one as `""`). Every file says what it was made from ([`About`]).
-//!
-//! A column holding a Range is written as two, its minimums and its maximums, each
-//! typed (`AmbientTemperature (min) [°C]`, `… (max) …`): the window's one line
-//! `-7 – 55` would otherwise reach a spreadsheet as text, or as its first number only.
+//! empty one as `""`). Every file says what it was made from ([`About`]). A column
+//! holding a Range is two in a file ([`file_columns`]).
 
 use std::path::Path;
 use std::str::FromStr;
@@ -15,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::build::Table;
 use crate::cell::{Cell, Part, Typed};
+use crate::file_column::file_columns;
 use crate::view::View;
 use crate::{Error, Result};
 use aas_export::About;
@@ -69,49 +67,6 @@ pub fn write(
 ) -> Result<()> {
     let bytes = render(table, view, about, format)?;
     write_atomically(path, &bytes).map_err(Error::from)
-}
-
-/// A column of a file: the table's column `index`, whole or one end of its Ranges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FileColumn {
-    pub index: usize,
-    pub part: Part,
-}
-
-impl FileColumn {
-    /// Its header: the table's, with the end named before the unit.
-    pub(crate) fn header(self, table: &Table) -> String {
-        let column = &table.columns[self.index];
-        let end = match self.part {
-            Part::Whole => "",
-            Part::Min => " (min)",
-            Part::Max => " (max)",
-        };
-        match &column.unit {
-            Some(unit) => format!("{}{end} [{unit}]", column.label),
-            None => format!("{}{end}", column.label),
-        }
-    }
-
-    /// The text and type of its cell in `row`; `None` when missing.
-    pub(crate) fn cell(self, table: &Table, row: u32) -> Option<(&str, Typed)> {
-        table.cell(row as usize, self.index).part(self.part)
-    }
-}
-
-/// The columns a file writes: each of the table's, and one holding a Range in a row
-/// shown as two.
-pub(crate) fn file_columns(table: &Table, view: &View) -> Vec<FileColumn> {
-    let mut columns = Vec::with_capacity(table.columns.len());
-    for index in 0..table.columns.len() {
-        let ranges = (view.rows.iter()).any(|&row| table.cell(row as usize, index).is_range());
-        let parts: &[Part] = match ranges {
-            true => &[Part::Min, Part::Max],
-            false => &[Part::Whole],
-        };
-        columns.extend(parts.iter().map(|&part| FileColumn { index, part }));
-    }
-    columns
 }
 
 fn csv(table: &Table, view: &View) -> Result<Vec<u8>> {

@@ -8,8 +8,8 @@ use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
 
 use crate::build::Table;
 use crate::cell::{Date, Typed};
+use crate::file_column::file_columns;
 use crate::view::View;
-use crate::write::file_columns;
 use crate::Result;
 use aas_export::{excel_text as clipped, fits_excel, About};
 
