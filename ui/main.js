@@ -33,6 +33,10 @@ const $ = (id) => document.getElementById(id);
 
 const tree = new TreeView($('tree-viewport'), $('tree'), {
   onSelect: (node) => {
+    if (!node) {
+      showNothing();
+      return;
+    }
     showDetails($('details'), $('raw-json'), node, tree);
     showGapNote(node);
     showCurl(node);
@@ -53,6 +57,16 @@ let currentType = null;
 let currentPlant = null;
 let browsing = null; // the snapshot on screen, read-only; null: the service's live data
 let known = null; // the plant's snapshots as listSnapshots answered, null while unknown
+
+/** The details, raw JSON and curl panes with nothing selected: they say so. */
+function showNothing() {
+  const hint = document.createElement('p');
+  hint.className = 'hint';
+  hint.textContent = 'Select an element in the tree to see its details.';
+  $('details').replaceChildren(hint);
+  $('raw-json').textContent = '';
+  $('curl').textContent = '';
+}
 
 // A shell's JSON, asked for the first time the shell is shown (lists come without it),
 // then its details again if it is still the one selected.
@@ -331,11 +345,13 @@ async function showCurl(node) {
   const request = requestOf(node);
   $('curl').textContent = '';
   if (!request) return;
+  let text;
   try {
-    $('curl').textContent = await api.curlFor(request);
+    text = await api.curlFor(request);
   } catch (e) {
-    $('curl').textContent = `(no request: ${e.message})`;
+    text = `(no request: ${e.message})`;
   }
+  if (tree.selected === node) $('curl').textContent = text; // not a node left meanwhile
 }
 
 let active = null; // the active profile's view: name, gateway_url, plants, asset_types
@@ -405,18 +421,14 @@ async function applyProfile(info) {
   rootsByType = new Map();
   currentPlant = null; // another profile: its own snapshots, even of a plant of the same code
   setBrowsing(null);
-  tree.setRoots([]);
+  tree.setRoots([]); // the details say nothing is selected
   parts.takeAndExport.reset();
-  const hint = document.createElement('p');
-  hint.className = 'hint';
-  hint.textContent = 'Select an element in the tree to see its details.';
-  $('details').replaceChildren(hint);
-  $('raw-json').textContent = '';
-  $('curl').textContent = '';
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
   parts.quality.reset();
+  parts.table.reset();
   const plantCode = pick(recall(prefs, info.name).plant, info.plants);
   plant.value = plantCode ?? '';
+  plant.title = plant.value; // cut when long: the tooltip has it whole
   if (plantCode) await selectPlant(plantCode, info.asset_types);
 }
 
@@ -434,6 +446,7 @@ async function start() {
   parts.connection = initConnectionStatus($('status-connection'));
   const plant = $('plant');
   plant.addEventListener('change', () => {
+    plant.title = plant.value;
     setBrowsing(null); // another plant starts live
     selectPlant(plant.value, active.asset_types);
   });

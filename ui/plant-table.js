@@ -6,7 +6,7 @@
 
 import * as api from './api.js';
 import { plural } from './format.js';
-import { problemWords, snapshotName } from './snapshot-model.js';
+import { problemWords, snapshotKey, snapshotName } from './snapshot-model.js';
 import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;
@@ -21,8 +21,8 @@ const FILTER_WAIT_MS = 200;
  * screen, or null) and `assetType()` say what to show; `open(location)` shows an
  * element in the tree. `memory` keeps the columns: `columns(plant, type)` (empty: the
  * defaults), `remember(plant, type, columns)`, `sets()` (name -> columns),
- * `saveSet(name, columns)`, `deleteSet(name)`. Returns `{show}`: builds the table for
- * what is on screen, unless it shows that already.
+ * `saveSet(name, columns)`, `deleteSet(name)`. Returns `{show, reset}`: show builds
+ * the table for what is on screen, unless it shows that already.
  */
 export function initPlantTable(els, { plant, snapshot, assetType, open, memory }) {
   let shape = null;
@@ -33,7 +33,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   let cursor = { row: 0, col: 0 };
   let built = null; // the key the table on screen was built for
 
-  const key = () => `${plant()}|${assetType() ?? '*'}|${snapshot() ?? 'latest'}`;
+  const key = () => `${plant()}|${assetType() ?? '*'}|${snapshot() ? snapshotKey(snapshot()) : 'latest'}`;
 
   /** Builds the table for what is on screen, unless it already shows it. */
   async function show(force = false) {
@@ -48,10 +48,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       shape = await api.openTable(request);
       performance.mark('table-built'); // bench/table_app_bench.py times the build and the paint
     } catch (e) {
-      shape = null;
-      els.head.replaceChildren();
-      els.body.replaceChildren();
-      els.status.textContent = problemWords(e);
+      empty(problemWords(e));
       return;
     }
     sort = null;
@@ -59,6 +56,15 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     cursor = { row: 0, col: 0 };
     drawHead();
     await rearranged(shape);
+  }
+
+  /** No table on screen; `text` says why. */
+  function empty(text) {
+    shape = null;
+    els.head.replaceChildren();
+    els.body.replaceChildren();
+    els.status.textContent = text;
+    els.exportXlsx.disabled = els.exportCsv.disabled = true;
   }
 
   function drawHead() {
@@ -404,5 +410,12 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   });
   els.pickerCancel.addEventListener('click', () => els.picker.close());
 
-  return { show };
+  return {
+    show,
+    /** Another profile: its plants' tables, even of a plant of the same code. */
+    reset() {
+      built = null;
+      empty('');
+    },
+  };
 }

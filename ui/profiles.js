@@ -1,5 +1,6 @@
-// The profile picker and the profile form. Secrets typed here go straight to the Rust
-// side (and on to the OS keychain); they are never kept in the page or its storage.
+// The profile picker and the Profiles dialog: the saved profiles listed, the form of the
+// one picked (or of a new one), Delete after a confirmation. Secrets typed here go
+// straight to the Rust side (and on to the OS keychain); never kept in the page or its storage.
 
 import * as api from './api.js';
 import { userTokenNote } from './jwt.js';
@@ -55,7 +56,8 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     sessionOnly = list.session_only;
     select.replaceChildren(new Option(list.builtin, list.builtin), ...saved.map((p) => new Option(p.name, p.name)));
     select.value = list.active;
-    $('pf-names').replaceChildren(...saved.map((p) => new Option(p.name)));
+    select.title = list.active; // cut when long: the tooltip has it whole
+    $('pf-list').replaceChildren(...saved.map((p) => new Option(p.name, p.name)));
   }
 
   function fill(profile) {
@@ -71,9 +73,10 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     showTokenNote();
     showSteps(null);
     $('pf-keychain-missing').hidden = true;
+    $('pf-delete-confirm').hidden = true;
     status.textContent = profile && sessionOnly.includes(profile.name)
       ? 'The secrets of this profile are kept for this session only (no keychain).' : '';
-    updateDuplicate();
+    nameChanged();
   }
 
   function formProfile() {
@@ -106,8 +109,12 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     }));
   }
 
-  function updateDuplicate() {
-    $('pf-duplicate').disabled = !saved.some((p) => p.name === $('pf-name').value);
+  /** Duplicate and Delete are for a saved profile; the list marks it. */
+  function nameChanged() {
+    const known = saved.some((p) => p.name === $('pf-name').value);
+    $('pf-duplicate').disabled = !known;
+    $('pf-delete').disabled = !known;
+    $('pf-list').value = known ? $('pf-name').value : '';
   }
 
   async function connect(name) {
@@ -132,7 +139,13 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     const known = saved.find((p) => p.name === $('pf-name').value);
     if (known) fill(known);
   });
-  $('pf-name').addEventListener('input', updateDuplicate);
+  $('pf-name').addEventListener('input', nameChanged);
+  $('pf-list').addEventListener('change', () => fill(saved.find((p) => p.name === $('pf-list').value)));
+  $('pf-new').addEventListener('click', () => {
+    fill(null);
+    status.textContent = 'A new profile: fill in its connection, then Save and connect.';
+    $('pf-name').focus();
+  });
   $('pf-user-token').addEventListener('input', showTokenNote);
   $('pf-test').addEventListener('click', async () => {
     showSteps(null);
@@ -156,10 +169,25 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     }
   });
   $('pf-close').addEventListener('click', () => dialog.close());
-  $('pf-delete').addEventListener('click', async () => {
+  // Delete asks first: the profile's secrets leave the keychain with it, so there is no undo.
+  $('pf-delete').addEventListener('click', () => {
+    $('pf-delete-question').textContent =
+      `Delete the profile “${$('pf-name').value}” and its client secret and user token in the keychain?`;
+    $('pf-delete-confirm').hidden = false;
+    $('pf-delete-keep').focus(); // the safe choice has the focus
+  });
+  $('pf-delete-keep').addEventListener('click', () => {
+    $('pf-delete-confirm').hidden = true;
+    $('pf-delete').focus();
+  });
+  $('pf-delete-yes').addEventListener('click', async () => {
+    const name = $('pf-name').value;
+    $('pf-delete-confirm').hidden = true;
     try {
-      await api.deleteProfile($('pf-name').value);
-      await connect((await api.listProfiles()).builtin);
+      await api.deleteProfile(name);
+      // The profile in use goes: the built-in one takes over.
+      if (name === select.value) await connect((await api.listProfiles()).builtin);
+      else await refresh();
       dialog.close();
     } catch (e) {
       status.textContent = e.message;

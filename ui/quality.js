@@ -32,10 +32,11 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
   let gaps = []; // the chosen group's gaps asked so far
   let gapsTotal = 0;
   let gapsAsked = 0; // bumped by every group chosen: older answers are dropped
+  const noGroupTitle = els.gapsTitle.textContent; // the page's words while no group is chosen
 
   const key = () => `${plant()}|${els.type.value}|${snapshot() ? snapshotKey(snapshot()) : 'latest'}`;
   // Opening a gap browses the snapshot audited: that shows the same audit still.
-  const showing = () => summary && (audited === key()
+  const showing = () => summary && audited && (audited === key()
     || (audited.startsWith(`${plant()}|${els.type.value}|`) && sameSnapshot(snapshot(), summary.snapshot)));
 
   /** Fills the asset type choice: every type, or one. */
@@ -51,7 +52,8 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
     if (els.type.options.length === 0) fillTypes();
     if (running || (!force && showing())) return;
     if (!plant()) return;
-    audited = key();
+    const asked = key();
+    audited = asked;
     running = true;
     cancelled = false;
     clear();
@@ -83,11 +85,18 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
       els.bar.hidden = true;
       els.cancel.hidden = true;
     }
+    // Another profile (reset), plant or snapshot meanwhile: this audit is not of what is on screen.
+    if (audited !== asked || key() !== asked) {
+      summary = null;
+      show();
+      return;
+    }
     drawSummary();
   }
 
   function clear() {
     summary = null;
+    els.gapsTitle.textContent = noGroupTitle;
     els.verdict.replaceChildren();
     els.groups.replaceChildren();
     els.gaps.replaceChildren();
@@ -259,10 +268,12 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
 
   return {
     show,
-    /** Another profile: its asset types. */
+    /** Another profile: its asset types, and nothing of the last one's audit. */
     reset() {
       fillTypes();
       audited = null;
+      clear();
+      els.status.textContent = '';
     },
   };
 }

@@ -24,6 +24,7 @@ export function initStatusBar(els) {
     try {
       const texts = statusTexts(await api.status(), Date.now() / 1000);
       els.profile.textContent = texts.profile;
+      els.profile.title = `Active profile: ${texts.profile}`; // a long name is cut
       els.token.textContent = texts.token;
       els.userToken.textContent = texts.userToken.text;
       els.userToken.dataset.level = texts.userToken.level;
@@ -50,6 +51,7 @@ export function initConnectionStatus(el) {
   const paint = () => {
     if (gateway === null) return;
     el.textContent = connectionText(gateway, reachable);
+    el.title = el.textContent; // a long address is cut
     el.dataset.level = reachable ? 'ok' : 'offline';
   };
   api.onReachability((up) => {

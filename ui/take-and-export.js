@@ -22,7 +22,11 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
   let running = false; // one job at a time: the Rust side refuses a second one as busy
 
   if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
+  // The choice is cut in a narrow window: its tooltip names it whole.
+  const nameFormat = () => { els.format.title = els.format.selectedOptions?.[0]?.text ?? ''; };
+  nameFormat();
   els.format.addEventListener('change', async () => {
+    nameFormat();
     try {
       await api.setPreference({ export_format: els.format.value });
     } catch (e) {
@@ -42,7 +46,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     els.cancel.hidden = !cancellable;
     els.bar.hidden = !cancellable; // work without progress messages gets no bar
     els.bar.removeAttribute('value'); // indeterminate until the first answer
-    els.text.textContent = startText;
+    tell(startText);
     // Tauri does not order channel messages against the command's answer: a progress
     // message may arrive after the summary and must not overwrite it.
     let finished = false;
@@ -51,21 +55,28 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
         if (finished) return;
         els.bar.max = Math.max(p.requests_known, 1);
         els.bar.value = p.requests_done;
-        els.text.textContent = progressText(p);
+        tell(progressText(p));
       });
     } finally {
       finished = true;
       running = false;
       els.take.disabled = false;
       els.cancel.hidden = true;
+      // Done or failed, the bar says nothing more (one stopped halfway would look like work
+      // still going on): the line gets its room.
+      els.bar.hidden = true;
       update();
     }
   }
 
-  // A bar stopped halfway would look like work still going on: a failure hides it.
-  function fail(text) {
-    els.bar.hidden = true;
+  // The line is cut to the room beside the controls: its tooltip has it whole.
+  function tell(text) {
     els.text.textContent = text;
+    els.text.title = text;
+  }
+
+  function fail(text) {
+    tell(text);
     say(text);
   }
 
@@ -73,7 +84,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     const { plant, assetTypes } = current();
     try {
       const result = await withProgress('Starting…', (onProgress) => api.takeSnapshot(plant, assetTypes, onProgress));
-      els.text.textContent = takeSummary(result);
+      tell(takeSummary(result));
       say([...result.failures, ...(result.unreadable ?? [])].slice(0, 3).join('; '));
       onTaken(result);
     } catch (e) {
@@ -100,7 +111,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
         saved = await withProgress('Choose where to save…', () => api.exportSnapshot(selection.plant, snapshot, format), false);
         head = `Exported ${snapshotName(snapshot)}`;
       }
-      els.text.textContent = saved ? head : 'Export cancelled: nothing was written';
+      tell(saved ? head : 'Export cancelled: nothing was written');
       if (saved) offerSaved(saved);
     } catch (e) {
       fail(`Export failed: ${problemWords(e)}`);
@@ -114,7 +125,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
         els.progress.hidden = true; // cancelled: nothing to say
         return;
       }
-      els.text.textContent = convertedText(saved);
+      tell(convertedText(saved));
       offerSaved(saved);
     } catch (e) {
       fail(`Conversion failed: ${problemWords(e)}`);
@@ -128,6 +139,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
   function offerSaved({ path, conversion }) {
     say(`Saved ${path}`, 'info');
     els.note.textContent = conversion ?? '';
+    els.note.title = conversion ?? '';
     els.note.hidden = !conversion;
     els.reveal.hidden = false;
     els.progress.hidden = false;

@@ -2,7 +2,8 @@
 // are <li> treeitems, placed absolutely in the list, which is as tall as all rows.
 // Loads children on expand (spinner, error with Retry), shows the filtered view while
 // a filter is set, marks what changed (when given marks), and handles mouse and
-// keyboard with a roving tabindex.
+// keyboard as a WAI-ARIA tree with a roving tabindex, the selection following the
+// keyboard's cursor (the focused row).
 
 import { adopt, checkState, isExpandable, navigate, setChecked, visibleRows } from './tree-model.js';
 import { filterRows, highlight, matcher } from './filter.js';
@@ -12,6 +13,9 @@ import { badgeFor } from './format.js';
 const ROW_HEIGHT = 26; // px
 const INDENT = 18; // px a level
 const OVERSCAN = 8;
+// The details follow the cursor once the keys rest this long: holding ↓ through a
+// plant asks the service for no shell on the way.
+const FOLLOW_MS = 120;
 // Marked once, in the frame that first paints rows, so a start-up benchmark can read
 // the time from performance.getEntriesByName('tree-first-rows').
 const FIRST_ROWS_MARK = 'tree-first-rows';
@@ -21,6 +25,7 @@ export class TreeView {
   #items = new Map(); // node -> its <li>, while rendered
   #range = null; // the rows last painted, so scrolling within them costs nothing
   #free = []; // <li>s scrolled out, reused for the rows scrolled in (no garbage while scrolling)
+  #following = null; // the timer that tells onSelect of a row the cursor moved to
 
   constructor(viewport, list, { onSelect, onMatches, onCheck = () => {} }) {
     this.viewport = viewport;
@@ -36,17 +41,24 @@ export class TreeView {
     this.folded = new Set(); // nodes collapsed while filtering; cleared with each query
     this.markOf = null; // node -> {kind, title} or null, while changes are marked
     list.addEventListener('click', (e) => this.#onClick(e));
+    // A row's twisty, box and Retry act without taking the focus: the cursor stays where it is drawn.
+    list.addEventListener('mousedown', (e) => {
+      if (e.target.closest('.twisty, .check, .retry')) e.preventDefault();
+    });
     list.addEventListener('keydown', (e) => this.#onKey(e));
     viewport.addEventListener('scroll', () => this.#paint());
     new ResizeObserver(() => this.#paint()).observe(viewport);
   }
 
+  /** Shows `nodes`, nothing selected (onSelect hears null). */
   setRoots(nodes) {
+    clearTimeout(this.#following);
     this.roots = nodes;
     this.focused = nodes[0] ?? null;
     this.selected = null;
     this.viewport.scrollTop = 0;
     this.render();
+    this.onSelect(null);
   }
 
   setFilter(query) {
@@ -109,6 +121,7 @@ export class TreeView {
   }
 
   select(node) {
+    clearTimeout(this.#following);
     this.selected = node;
     this.focused = node;
     this.#paint(true);
@@ -272,7 +285,6 @@ export class TreeView {
   #onClick(e) {
     const row = this.#rowOf(e.target);
     if (!row) return;
-    this.focused = row.node;
     if (e.target.classList.contains('check')) {
       this.toggleCheck(row.node);
     } else if (e.target.classList.contains('retry')) {
@@ -306,10 +318,19 @@ export class TreeView {
     if (move.action) {
       this.#setExpanded(row, move.action === 'expand');
     } else {
-      this.focused = this.rows[move.index].node;
-      this.#reveal(move.index);
-      this.#paint(true);
+      this.#follow(move.index);
     }
+  }
+
+  /** Moves the cursor to row `index` and selects it; onSelect hears of it when the keys rest. */
+  #follow(index) {
+    const { node } = this.rows[index];
+    this.focused = node;
+    this.selected = node;
+    this.#reveal(index);
+    this.#paint(true);
+    clearTimeout(this.#following);
+    this.#following = setTimeout(() => this.onSelect(node), FOLLOW_MS);
   }
 }
 

@@ -185,6 +185,7 @@ class ProfilesWithKeychain(_ProfileForm):
 
         self.open_dialog()
         wd.click(wd.wait_for("#pf-delete"))
+        wd.click(wd.wait_for("#pf-delete-yes"))  # Delete asks first
         self.wait_until(lambda: self.active_profile() == "Demo platform (built in)",
                         what=lambda: wd.text_content("#pf-status"))
         options = wd.script("return [...document.querySelectorAll('#profile option')].map((o) => o.value)")
