@@ -169,7 +169,12 @@ pub fn export_kind(e: &aas_export::Error) -> ErrorKind {
     use aas_export::Error as Export;
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
-        Export::File(_) => ErrorKind::Io,
+        // A snapshot store's failure while its answers were read (a damaged answer, a
+        // team store whose connection was lost) is the store's, not the file's.
+        Export::File(file) => match aas_snapshot::Error::found_in(&file.source) {
+            Some(store) => snapshot_kind(store),
+            None => ErrorKind::Io,
+        },
         Export::Stopped => ErrorKind::Interrupted,
         Export::BadData(_) => ErrorKind::BadData,
         Export::NotAFile(_) | Export::ForbiddenName { .. } => ErrorKind::Config,
@@ -197,19 +202,26 @@ pub fn snapshot_kind(e: &aas_snapshot::Error) -> ErrorKind {
     use aas_snapshot::Error as Store;
     match e {
         _ if e.is_disk_full() => ErrorKind::DiskFull,
-        Store::Damaged { .. } | Store::TooNew { .. } => ErrorKind::StoreDamaged,
+        Store::Damaged { .. } | Store::TooNew { .. } | Store::DamagedAnswer { .. } => {
+            ErrorKind::StoreDamaged
+        }
         Store::Busy { .. } | Store::BusyTeam { .. } | Store::BeingTaken(_) => ErrorKind::Busy,
         Store::TooNewTeam { .. } | Store::NotMigrated { .. } | Store::TeamUrl { .. } => {
             ErrorKind::Config
         }
         Store::ReadOnlyTeam { .. } => ErrorKind::NotAllowed,
-        // The team store's server not reached, or lost.
-        Store::Postgres { source, .. } if source.as_db_error().is_none() => ErrorKind::Offline,
+        // The team store's server not reached, or the connection to it lost (also when
+        // the server ended the session as it stopped).
+        Store::Postgres { .. } if e.is_team_store_unreachable() => ErrorKind::Offline,
         Store::Postgres { .. } => ErrorKind::Server,
         Store::NoSuchSnapshot(_) => ErrorKind::NotFound,
         Store::CopyStopped { .. } => ErrorKind::Interrupted,
         Store::NoStore(_) => ErrorKind::NoSnapshot,
-        Store::Folder(_) | Store::SeveralSources { .. } => ErrorKind::Config,
+        Store::Folder(_)
+        | Store::SeveralSources { .. }
+        | Store::NotAStore { .. }
+        | Store::NotATeamStore { .. } => ErrorKind::Config,
+        Store::Query(_) => ErrorKind::BadRequest,
         Store::Export(e) => export_kind(e),
         Store::File(_) | Store::Sql { .. } | Store::ReadOnly { .. } => ErrorKind::Io,
     }

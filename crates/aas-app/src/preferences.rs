@@ -267,7 +267,8 @@ impl Preferences {
 }
 
 /// A team store's URL as the app keeps it: PostgreSQL's, naming its role, without a
-/// password.
+/// password (in its user part or as a parameter: `aas_snapshot::url_role` looks at
+/// both, as the driver reads both).
 fn check_team_url(url: &str) -> Result<()> {
     check_name(url)?;
     let refused = |why: &str| Err(Error::BadRequest(format!("the team store {why}")));
@@ -279,7 +280,7 @@ fn check_team_url(url: &str) -> Result<()> {
     match aas_snapshot::url_role(url) {
         None => refused("URL must name the role it logs in as: postgres://ROLE@HOST/DATABASE"),
         Some((_, true)) => refused(
-            "URL must not hold the password: type it in the password box, which keeps it in the OS keychain",
+            "URL must not hold the password (neither as ROLE:PASSWORD@ nor as ?password=): type it in the password box, which keeps it in the OS keychain",
         ),
         Some((_, false)) => Ok(()),
     }
@@ -370,9 +371,16 @@ mod tests {
             "/home/me/x.sqlite3",
             "postgres://db/plants",
             "postgres://team:pw@db/plants",
+            // Issue 43: a password the driver reads from a parameter, or from a user
+            // part with an unencoded `/`, was kept in preferences.json.
+            "postgres://team@db/plants?password=pw",
+            "postgres://team@db/plants?sslmode=require&pass%77ord=pw",
+            "postgres://team:p/w@db/plants",
         ] {
             let e = prefs.apply(team(refused)).expect_err(refused);
             assert!(!e.to_string().contains("pw@"), "{e}");
+            assert!(!e.to_string().contains("=pw"), "{e}");
+            assert_eq!(prefs.team_store, None, "{refused}");
         }
         prefs
             .apply(team(" postgres://team@db/plants "))
@@ -383,11 +391,16 @@ mod tests {
         );
         let stored: BTreeMap<_, _> = prefs.entries().into_iter().collect();
         assert_eq!(stored["team_store"], json!("postgres://team@db/plants"));
-        let forged = json!({"team_store": "postgres://team:pw@db/plants"});
-        assert_eq!(
-            Preferences::read(|k| forged.get(k).cloned()).team_store,
-            None
-        );
+        for forged in [
+            "postgres://team:pw@db/plants",
+            "postgres://team@db/plants?password=pw",
+        ] {
+            let forged = json!({ "team_store": forged });
+            assert_eq!(
+                Preferences::read(|k| forged.get(k).cloned()).team_store,
+                None
+            );
+        }
         prefs.apply(team("")).expect("none");
         assert_eq!(prefs.team_store, None);
     }

@@ -33,6 +33,6 @@ pub use finding::{Finding, Kind, Severity};
 pub use languages::Languages;
 pub use output::Format;
 pub use shells::Shell;
-pub use template::{Source, Template};
+pub use template::{Source, Template, MAX_TEMPLATE_BYTES};
 pub use templates::Templates;
 pub use verdict::{Group, TemplateVerdict, Verdict};

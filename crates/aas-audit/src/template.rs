@@ -12,6 +12,8 @@
 //! for numbered ones), `semantic_id`, `model_type`, `value_type` (`xs:` or V2 names),
 //! `cardinality` (absent: ZeroToMany, the template states no bound), `arbitrary` (it
 //! stands for any elements: neither required nor looked into) and `elements`.
+//!
+//! A template file is a regular file of at most [`MAX_TEMPLATE_BYTES`] (4 MiB).
 
 use std::path::Path;
 
@@ -23,6 +25,11 @@ use crate::semantic;
 use crate::{Error, Result};
 
 const FORMAT: &str = "aas-audit-template/1";
+
+/// The most a template file may hold: 4 MiB. The largest built-in one (Digital
+/// Nameplate 2.0) is 21 KB, so this leaves room for a template two hundred times its
+/// size while a wrong file (a disk image, `/dev/zero`) is refused before it fills memory.
+pub const MAX_TEMPLATE_BYTES: u64 = 4 << 20;
 
 /// Where a template was derived from: a file of a repository at a commit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

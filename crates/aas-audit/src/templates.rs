@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::template::MAX_TEMPLATE_BYTES;
 use crate::{Error, Result, Template};
 
 /// The built-in templates' files, as `scripts/derive-templates.py` writes them.
@@ -83,12 +84,14 @@ impl Templates {
         &self.list[at]
     }
 
-    /// Adds the template in a file.
+    /// Adds the template in a file: a regular file of at most [`MAX_TEMPLATE_BYTES`]
+    /// (a FIFO would hang the audit, `/dev/zero` or a huge file fill memory).
     pub fn add_file(&mut self, path: &Path) -> Result<&Template> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::Template {
-            path: path.to_owned(),
-            message: e.to_string(),
-        })?;
+        let text =
+            aas_model::read_small_text(path, MAX_TEMPLATE_BYTES).map_err(|e| Error::Template {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
         let template = Template::parse(&text, &path.display().to_string())?;
         Ok(self.add(template))
     }

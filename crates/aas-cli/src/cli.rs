@@ -11,7 +11,9 @@ never flags (they would show in the process list): set AASMD_CLIENT_SECRET and
 AASMD_USER_TOKEN in the environment (they override the file's), and
 AASMD_PROXY_PASSWORD for a proxy that wants one; or name files that hold them in
 AASMD_CLIENT_SECRET_FILE, AASMD_USER_TOKEN_FILE, AASMD_PROXY_PASSWORD_FILE (a
-systemd credential: see the README's scheduled takes).
+systemd credential: see the book, scheduled-takes.md; a regular file of at most
+64 KiB). A team store's password is never in a --store URL either: PGPASSWORD, or
+the password file (~/.pgpass, or the file PGPASSFILE names); aasmd warns of one.
 
 Exit codes:
   0  success
@@ -98,7 +100,7 @@ pub enum Command {
     Snapshot(SnapshotCommand),
     /// The team store (a PostgreSQL database named by --store postgres://…): make its
     /// tables or bring them up to date, as its writer role. The database and the roles
-    /// come from its administrator (see the README's "Team store").
+    /// come from its administrator (see the book, team-store.md).
     #[command(subcommand)]
     Store(StoreCommand),
     /// Search the elements of a snapshot (the plant's latest complete one unless
@@ -170,8 +172,18 @@ pub enum Command {
 /// Where the snapshots are kept.
 #[derive(Debug, Args)]
 pub struct StoreArg {
-    /// The snapshot store (default: the one the desktop app uses, in its local data folder).
-    #[arg(long = "store", env = "AASMD_STORE", value_name = "FILE")]
+    /// The snapshot store: a file, or a team store's postgres://ROLE@HOST/DATABASE URL
+    /// (default: the file the desktop app uses, in its local data folder). Never put a
+    /// password in a URL given here: every user of this computer can read a command
+    /// line (ps). Give it in PGPASSWORD or in the password file (~/.pgpass, or the file
+    /// PGPASSFILE names); AASMD_STORE is read by you and root only.
+    // hide_env_values: the variable may name a team store with its password.
+    #[arg(
+        long = "store",
+        env = "AASMD_STORE",
+        value_name = "FILE",
+        hide_env_values = true
+    )]
     pub path: Option<PathBuf>,
 }
 
@@ -217,10 +229,12 @@ pub enum SnapshotCommand {
     /// snapshot (and a progress bar) on stderr; Ctrl-C leaves the snapshot under way
     /// out (exit 130), those copied before stay.
     Copy {
-        /// The store to copy from: a snapshot file or a postgres:// URL.
+        /// The store to copy from: a snapshot file or a postgres:// URL (its password
+        /// not in it, but in PGPASSWORD or ~/.pgpass / PGPASSFILE: every user of this
+        /// computer can read a command line).
         #[arg(long, value_name = "STORE")]
         from: PathBuf,
-        /// The store to copy into (a file is made when there is none).
+        /// The store to copy into (a file is made when there is none); a URL as --from.
         #[arg(long, value_name = "STORE")]
         to: PathBuf,
         /// Only this snapshot of --from (repeatable).
@@ -516,7 +530,7 @@ Templates: the built-in ones (Digital Nameplate 1.0, 2.0, 3.0; Technical Data 1.
 Handover Documentation 1.2, 2.0; Contact Information 1.0), every *.json file in the
 templates folder of the app's data folder (~/.local/share/org.aasbrowser.desktop/templates
 on Linux), and --template-file FILE (the same format; one of the same name and version
-replaces a built-in one). --template NAME judges by those of that name (every version) or
+replaces a built-in one). A template file is a regular file of at most 4 MiB. --template NAME judges by those of that name (every version) or
 name and version only.
 
 Findings: missing, too_many, wrong_model_type, value_not_of_type, empty_value, unreadable
@@ -565,4 +579,38 @@ pub struct AuditArgs {
     pub top: usize,
     #[command(flatten)]
     pub store: StoreArg,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// The variables whose value `--help` may show: none of them can hold a secret.
+    const NEVER_SECRET: [&str; 1] = ["AASMD_IDLE_TIMEOUT"];
+
+    /// Every argument of every subcommand that reads a variable hides its value from
+    /// `--help` (issue 43: AASMD_STORE's team store URL printed its password), unless
+    /// the variable is one that can never be a secret.
+    #[test]
+    fn help_shows_no_variables_value_that_could_be_a_secret() {
+        fn walk(command: &clap::Command, path: &str, found: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let Some(env) = arg.get_env() else { continue };
+                let env = env.to_string_lossy().into_owned();
+                found.push(env.clone());
+                assert!(
+                    arg.is_hide_env_values_set() || NEVER_SECRET.contains(&env.as_str()),
+                    "{path} --{}: help would show the value of {env}",
+                    arg.get_id()
+                );
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), found);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&Cli::command(), "aasmd", &mut found);
+        assert!(found.iter().any(|env| env == "AASMD_STORE"), "{found:?}");
+    }
 }

@@ -90,6 +90,15 @@ impl CliError {
         }
     }
 
+    /// The snapshot store's error this is, or carries (an export or a table that was
+    /// reading a snapshot when the store failed).
+    fn store_error(&self) -> Option<&aas_snapshot::Error> {
+        match self {
+            CliError::Snapshot(e) | CliError::App(aas_app::Error::Snapshot(e)) => Some(e),
+            other => aas_snapshot::Error::found_in(other),
+        }
+    }
+
     /// `convert --strict` met something V3.0 cannot hold as it is.
     fn is_strict_refusal(&self) -> bool {
         match self {
@@ -107,6 +116,12 @@ impl CliError {
     pub fn hint(&self) -> Option<&'static str> {
         if self.is_strict_refusal() {
             return Some("without --strict the conversion goes on, and lists each change in the report beside --out");
+        }
+        if self
+            .store_error()
+            .is_some_and(|e| e.is_team_store_unreachable())
+        {
+            return Some("the team store's connection failed or was lost: check that its PostgreSQL server is running and reachable from this computer (the host and port of --store or AASMD_STORE), then run the command again; a read changes nothing, and a take that stopped is marked partial by the next one");
         }
         match self.kind()? {
             ErrorKind::Auth => Some("check client_id, client_secret and user_token in the connection settings"),

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         )
         .init();
     let args = cli::Cli::parse();
+    snapshot::warn_of_store_passwords(std::env::args_os().skip(1));
     // A client mostly waits on sockets: one thread does that without waking other
     // threads for every answer (bench/RESULTS.md: ~40% less CPU per request than the
     // multi-thread runtime). The sandbox serves many clients at once: every core.

@@ -112,9 +112,14 @@ pub(crate) fn connection(
     })?)
 }
 
+/// The most a secret file may hold: a client secret, a token or a password is a few
+/// KiB at most; more is a wrong file.
+const MAX_SECRET_FILE_BYTES: u64 = 64 << 10;
+
 /// The secret in the environment variable `name`, else in the file `name_FILE` names
 /// (a systemd credential, `$CREDENTIALS_DIRECTORY/client_secret`), without the line
-/// break that ends it; errors name the file, never what it holds.
+/// break that ends it. The file must be a regular file of at most 64 KiB: a FIFO would
+/// hang the command, `/dev/zero` fill memory. Errors name the file, never what it holds.
 fn secret(name: &str) -> Result<Option<Secret>, CliError> {
     if let Ok(given) = std::env::var(name) {
         return Ok(Some(Secret::new(given)));
@@ -122,11 +127,9 @@ fn secret(name: &str) -> Result<Option<Secret>, CliError> {
     let Some(file) = std::env::var_os(format!("{name}_FILE")) else {
         return Ok(None);
     };
-    let text = std::fs::read_to_string(&file).map_err(|e| {
-        CliError::Usage(format!(
-            "cannot read {name}_FILE ({}): {e}",
-            std::path::Path::new(&file).display()
-        ))
+    let path = std::path::Path::new(&file);
+    let text = aas_model::read_small_text(path, MAX_SECRET_FILE_BYTES).map_err(|e| {
+        CliError::Usage(format!("cannot read {name}_FILE ({}): {e}", path.display()))
     })?;
     let text = text.strip_suffix('\n').unwrap_or(&text);
     Ok(Some(Secret::new(text.strip_suffix('\r').unwrap_or(text))))

@@ -4,6 +4,7 @@
 
 mod copy;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -242,6 +243,29 @@ pub(crate) fn store_of(store: &StoreArg) -> Result<SnapshotStore, CliError> {
     })
 }
 
+/// Warns on stderr, once, when an argument holds a store URL with a password (as
+/// `postgres://ROLE:PASSWORD@…` or `?password=…`): every user of this computer can read
+/// a command line (`ps`). The password is not echoed. Says whether it warned.
+pub(crate) fn warn_of_store_passwords(args: impl IntoIterator<Item = OsString>) -> bool {
+    let given = args.into_iter().any(|arg| {
+        let arg = arg.to_string_lossy();
+        // The URL wherever it starts in the argument (`--store=postgres://…`).
+        let mut urls = arg.match_indices("postgres").map(|(at, _)| &arg[at..]);
+        // The one redaction of a store URL: it changes the URL only to take a password out.
+        urls.any(|url| aas_snapshot::store_name(Path::new(url)) != url)
+    });
+    if given {
+        eprintln!(
+            "aasmd: warning: a store URL on the command line holds a password, and every user of \
+             this computer can read a command line (ps). Leave it out of the URL and give it in \
+             PGPASSWORD, or in the password file (~/.pgpass, or the file PGPASSFILE names: \
+             HOST:PORT:DATABASE:ROLE:PASSWORD); or name the store in AASMD_STORE, which only \
+             you and root can read."
+        );
+    }
+    given
+}
+
 /// The source the connection flags name (`--profile`, `--config`, `--registry-url`…),
 /// as a take from them records it; `None` when none is given.
 pub(crate) fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
@@ -331,6 +355,30 @@ pub(crate) fn print(text: &str) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_password_on_the_command_line_is_found_wherever_the_url_starts() {
+        let warns = |args: &[&str]| warn_of_store_passwords(args.iter().map(OsString::from));
+        for args in [
+            &["--store", "postgres://writer:pw@db/plants"][..],
+            &["--store=postgresql://writer:pw@db/plants"],
+            &[
+                "snapshot",
+                "copy",
+                "--to",
+                "postgres://writer@db/plants?password=pw",
+            ],
+        ] {
+            assert!(warns(args), "{args:?}");
+        }
+        for args in [
+            &["--store", "postgres://writer@db/plants?sslmode=require"][..],
+            &["--store", "/home/me/pw@snapshots.sqlite3"],
+            &["search", "postgres"],
+        ] {
+            assert!(!warns(args), "{args:?}");
+        }
+    }
 
     #[test]
     fn a_value_cannot_forge_a_column_or_a_row_of_plain_output() {

@@ -7,7 +7,7 @@
 //! mandatory elements are the same). Its other tables (Technical Data 2.0, Handover
 //! Documentation 2.0, Contact Information) match no submodel of the demo, and it has
 //! none for ZVEI Nameplate 1.0 or Technical Data 1.2, the demo's others. Where the two
-//! read the template differently by design, `BY_DESIGN` says so (README, "Agreement
+//! read the template differently by design, `BY_DESIGN` says so (docs/templates.md, "Agreement
 //! with an independent validator").
 
 mod support;

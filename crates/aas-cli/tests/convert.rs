@@ -245,3 +245,124 @@ fn a_crawl_exports_v3_and_says_what_changed() {
         assert!(verdict.contains("21 shells, 126 submodels"), "{verdict}");
     }
 }
+
+/// A V2 environment of one shell and one submodel holding `elements` (JSON text).
+fn environment_with(elements: &str) -> String {
+    format!(
+        r#"{{"assetAdministrationShells": [{{"modelType": {{"name": "AssetAdministrationShell"}},
+            "idShort": "Pump", "identification": {{"idType": "IRI", "id": "urn:x:aas:1"}},
+            "asset": {{"keys": [{{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:1"}}]}},
+            "submodels": [{{"keys": [{{"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:x:sm:1"}}]}}]}}],
+        "assets": [{{"modelType": {{"name": "Asset"}},
+            "identification": {{"idType": "IRI", "id": "urn:x:asset:1"}}, "kind": "Instance"}}],
+        "submodels": [{{"modelType": {{"name": "Submodel"}}, "idShort": "Data", "kind": "Instance",
+            "identification": {{"idType": "IRI", "id": "urn:x:sm:1"}},
+            "submodelElements": [{elements}]}}],
+        "conceptDescriptions": []}}"#
+    )
+}
+
+#[test]
+fn a_key_given_twice_is_a_change_strict_refuses_and_inspect_names_the_same_key() {
+    let dir = temp_dir("convert-twice");
+    let input = dir.join("twice.json");
+    std::fs::write(
+        &input,
+        environment_with(
+            r#"{"modelType": {"name": "Property"}, "idShort": "P1", "kind": "Instance",
+                "valueType": "string", "value": "a", "idShort": "P2"}"#,
+        ),
+    )
+    .expect("written");
+    let path = "submodels[0].submodelElements[0].idShort";
+
+    // Before: exit 0, "AAS V3.0: no changes", and the element silently named P2.
+    let out = convert(&input, &dir.join("strict.json"), true);
+    assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(path) && stderr(&out).contains("duplicate-key"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join("strict.json").exists());
+
+    let output = dir.join("relaxed.json");
+    let out = convert(&input, &output, false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("1 duplicate-key"), "{}", stderr(&out));
+    let report = read_json(&dir.join("relaxed.conversion.json"));
+    let twice: Vec<&Value> = report["changes"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|c| c["rule"] == "duplicate-key")
+        .collect();
+    assert_eq!(
+        twice,
+        [&json!({"path": path, "rule": "duplicate-key", "was": "P1", "now": "P2"})],
+        "{report:#}"
+    );
+    // The file holds the value JSON readers read, the last.
+    assert_eq!(
+        read_json(&output)["submodels"][0]["submodelElements"][0]["idShort"],
+        "P2"
+    );
+
+    // `inspect` names the same key, with the same words.
+    let inspected = aasmd(&["inspect", "--json", input.to_str().expect("UTF-8")]);
+    let inspected: Value = serde_json::from_slice(&inspected.stdout).expect("a report");
+    let named: Vec<&Value> = inspected["unreadable"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|f| {
+            f["reason"]
+                .as_str()
+                .is_some_and(|r| r.contains("`idShort` is given twice"))
+        })
+        .collect();
+    assert_eq!(named.len(), 1, "{inspected:#}");
+    assert!(path.starts_with(named[0]["path"].as_str().expect("a path")));
+}
+
+#[test]
+fn numbers_are_carried_over_with_every_digit_they_were_written_with() {
+    let dir = temp_dir("convert-digits");
+    let input = dir.join("digits.json");
+    std::fs::write(
+        &input,
+        environment_with(
+            r#"{"modelType": {"name": "Property"}, "idShort": "Big", "kind": "Instance",
+                "valueType": "integer", "value": 123456789012345678901234567890},
+               {"modelType": {"name": "Property"}, "idShort": "Pi", "kind": "Instance",
+                "valueType": "decimal", "value": 3.14159265358979323846264338327950288},
+               {"modelType": {"name": "Property"}, "idShort": "Price", "kind": "Instance",
+                "valueType": "decimal", "value": 1.50},
+               {"modelType": {"name": "Range"}, "idShort": "Span", "kind": "Instance",
+                "valueType": "string", "min": -1E400, "max": 2e-7}"#,
+        ),
+    )
+    .expect("written");
+    // Before: "1.2345678901234568e+29", "3.141592653589793", "1.5", and -1E400 made
+    // the whole file unreadable ("number out of range"), all under "no changes".
+    let output = dir.join("digits-v3.json");
+    let out = convert(&input, &output, true);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("AAS V3.0: no changes"),
+        "{}",
+        stderr(&out)
+    );
+    let v3 = read_json(&output);
+    let elements = &v3["submodels"][0]["submodelElements"];
+    assert_eq!(elements[0]["value"], "123456789012345678901234567890");
+    assert_eq!(
+        elements[1]["value"],
+        "3.14159265358979323846264338327950288"
+    );
+    assert_eq!(elements[2]["value"], "1.50");
+    assert_eq!(
+        (&elements[3]["min"], &elements[3]["max"]),
+        (&json!("-1E400"), &json!("2e-7"))
+    );
+}

@@ -298,3 +298,167 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
     }
     std::fs::remove_dir_all(&home).expect("cleanup");
 }
+
+/// A team store's password as a canary: in a URL's user part and as a parameter.
+const STORE_PASSWORD: &str = "canary-Store-PW";
+
+/// The names of the subcommands a `--help` text lists (`help` left out).
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 43 (4): with `AASMD_STORE=postgres://writer:PW@…` set, as a scheduled take's
+/// configuration sets it, every subcommand's help printed `[env: AASMD_STORE=…PW…]`.
+/// Every subcommand's `--help`, `-h` and `aasmd help …`, found by walking the help.
+#[test]
+fn no_help_shows_the_store_url_of_the_environment() {
+    let store = format!(
+        "postgres://writer:{STORE_PASSWORD}@teamstore.invalid/plants?sslmode=require&password={STORE_PASSWORD}"
+    );
+    let help = |args: &[String]| {
+        let out = Command::new(AASMD)
+            .args(args)
+            .env("AASMD_STORE", &store)
+            .output()
+            .expect("aasmd runs");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(out.status.success(), "aasmd {args:?}: {text}");
+        text
+    };
+    let (mut commands, mut named_store) = (0, 0);
+    let mut todo = vec![Vec::<String>::new()];
+    while let Some(path) = todo.pop() {
+        let mut forms = vec![[&path[..], &["--help".to_owned()]].concat()];
+        forms.push([&path[..], &["-h".to_owned()]].concat());
+        forms.push([&["help".to_owned()], &path[..]].concat());
+        for args in &forms {
+            let text = help(args);
+            assert!(
+                !text.contains(STORE_PASSWORD) && !text.contains("teamstore.invalid"),
+                "aasmd {}: {text}",
+                args.join(" ")
+            );
+            named_store += usize::from(text.contains("[env: AASMD_STORE]"));
+        }
+        commands += 1;
+        for sub in subcommands(&help(&forms[0])) {
+            todo.push([&path[..], &[sub]].concat());
+        }
+    }
+    assert!(commands >= 25, "the walk found {commands} commands");
+    assert!(named_store >= 30, "AASMD_STORE named {named_store} times");
+}
+
+/// `aasmd ARGS` with `AASMD_STORE` as given, `HOME` in `home` (no password file), no
+/// `PGPASSWORD`; stdout and stderr together, and the exit code.
+fn store_command(home: &Path, args: &[&str], store_env: Option<&str>) -> (String, Option<i32>) {
+    let mut command = Command::new(AASMD);
+    command
+        .args(args)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env_remove("AASMD_STORE")
+        .env_remove("PGPASSWORD")
+        .env_remove("PGPASSFILE");
+    if let Some(store) = store_env {
+        command.env("AASMD_STORE", store);
+    }
+    let out = command.output().expect("aasmd runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (text, out.status.code())
+}
+
+/// Issue 43 (5): a password the driver takes from the URL's parameters
+/// (`?password=`), or from a user part whose password holds an unencoded `/` or `?`,
+/// was printed in every message naming the store. The store is a port nothing listens
+/// on, so each command fails naming it.
+#[test]
+fn a_store_password_in_a_url_parameter_is_never_shown() {
+    let home = std::env::temp_dir().join(format!("aasmd-store-url-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("home");
+    let copy_to = home.join("copy.sqlite3").display().to_string();
+    for store in [
+        format!("postgres://writer@127.0.0.1:1/plants?password={STORE_PASSWORD}"),
+        format!("postgres://writer@127.0.0.1:1/plants?sslmode=disable&pass%77ord={STORE_PASSWORD}"),
+        format!("postgresql://writer:{STORE_PASSWORD}/x?y@127.0.0.1:1/plants"),
+    ] {
+        let runs: Vec<(Vec<&str>, Option<&str>)> = vec![
+            (vec!["snapshot", "list", "--store", &store], None),
+            (vec!["snapshot", "list"], Some(&store)),
+            (vec!["search", "Stuttgart"], Some(&store)),
+            (vec!["store", "migrate"], Some(&store)),
+            (
+                vec!["snapshot", "copy", "--from", &store, "--to", &copy_to],
+                None,
+            ),
+        ];
+        for (args, env) in runs {
+            let (said, code) = store_command(&home, &args, env);
+            assert!(code.is_some_and(|c| c != 0), "{args:?}: {said}");
+            assert!(!said.contains(STORE_PASSWORD), "{args:?} ({env:?}): {said}");
+            assert!(
+                said.contains("writer@127.0.0.1:1/plants"),
+                "{args:?}: {said}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&home).expect("cleanup");
+}
+
+/// Issue 43 (6): a store URL with a password on the command line is readable by every
+/// user of the computer (`ps`), and aasmd said nothing. Now a warning, once, that does
+/// not repeat the password and names the safer ways; none for the same URL in
+/// `AASMD_STORE` or for a URL without a password.
+#[test]
+fn a_store_password_on_the_command_line_is_warned_of_once_without_echoing_it() {
+    let home = std::env::temp_dir().join(format!("aasmd-store-argv-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("home");
+    let with = format!("postgres://writer:{STORE_PASSWORD}@127.0.0.1:1/plants");
+    let in_query = format!("postgres://writer@127.0.0.1:1/plants?password={STORE_PASSWORD}");
+    let without = "postgres://writer@127.0.0.1:1/plants".to_owned();
+    let warning = "a store URL on the command line holds a password";
+    let equals = format!("--store={with}");
+    for args in [
+        vec!["snapshot", "list", "--store", &with],
+        vec!["snapshot", "list", &equals],
+        vec!["snapshot", "list", "--store", &in_query],
+        vec!["snapshot", "copy", "--from", &with, "--to", &without],
+    ] {
+        let (said, _) = store_command(&home, &args, None);
+        assert_eq!(said.matches(warning).count(), 1, "{args:?}: {said}");
+        for safer in [
+            "(ps)",
+            "PGPASSWORD",
+            "~/.pgpass",
+            "PGPASSFILE",
+            "AASMD_STORE",
+        ] {
+            assert!(said.contains(safer), "{safer}: {said}");
+        }
+        assert!(!said.contains(STORE_PASSWORD), "{args:?}: {said}");
+    }
+    for (args, env) in [
+        (vec!["snapshot", "list"], Some(with.as_str())),
+        (vec!["snapshot", "list", "--store", &without], None),
+    ] {
+        let (said, _) = store_command(&home, &args, env);
+        assert!(!said.contains(warning), "{args:?}: {said}");
+    }
+    let (help, _) = store_command(&home, &["snapshot", "take", "--help"], None);
+    assert!(
+        help.contains("(ps)") && help.contains("PGPASSFILE"),
+        "the help says why: {help}"
+    );
+    std::fs::remove_dir_all(&home).expect("cleanup");
+}

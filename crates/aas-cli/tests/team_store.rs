@@ -264,3 +264,133 @@ fn a_scheduled_take_reads_its_profile_and_its_secrets_from_files() {
     assert!(said(&out, &cluster).contains("AASMD_CLIENT_SECRET_FILE"));
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+/// Waits until `sql` (run as the superuser in the team store's database) says `true`.
+fn until(cluster: &Cluster, sql: &str, what: &str) {
+    let start = std::time::Instant::now();
+    while cluster.query("plants", sql) != "t" {
+        assert!(start.elapsed().as_secs() < 60, "{what} did not happen");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A team store whose server stops while a command reads it (issue 43) is said to be
+/// unreachable, with the exit code of a server that cannot be reached (5), in words
+/// that say the team store's connection was lost and what to check; never as a disk
+/// problem (7), nor as a server's refusal (1). Each read is made to wait, mid-read, on a
+/// lock another session holds: on the snapshots table for `snapshot list` and `search`
+/// (which lists them to choose one); for `table` and `export`, which read the answers
+/// on a connection of their own, on the index of the table that holds the large
+/// answers' bytes out of line (TOAST: a 1,000-asset plant's registry and AAS lists),
+/// which only reading those bytes needs, so that the command has chosen its snapshot
+/// and is reading its answers when it waits.
+/// The server is then stopped, as an administrator does (`fast`: the server ends each
+/// session with "terminating connection due to administrator command") or as a crash
+/// does (`immediate`).
+#[test]
+fn a_team_store_lost_mid_read_is_said_to_be_unreachable() {
+    let cluster = Cluster::start();
+    let (writer, reader) = cluster.writer_and_reader("plants");
+    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0", "--demo", "1000"]);
+    let dir = temp_dir("team-lost");
+    let config = dir.join("line.json");
+    sandbox.write_config(&config);
+    let init = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
+    assert!(init.status.success(), "{}", said(&init, &cluster));
+    let take = ["snapshot", "take", "--plant", "DEMO-01"];
+    let taken = json(&aasmd_with_store(&config, &writer, &take), &cluster);
+    let id = taken["id"].to_string();
+    let toast_index = cluster.query(
+        "plants",
+        "SELECT i.indexrelid::regclass::text FROM pg_index i
+         JOIN pg_class c ON c.reltoastrelid = i.indrelid WHERE c.relname = 'contents'",
+    );
+    let toast = cluster.query(
+        "plants",
+        "SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'contents'",
+    );
+    // The registry and the eight AAS lists, at least, are out of line.
+    let out_of_line = cluster.query(
+        "plants",
+        &format!("SELECT count(DISTINCT chunk_id) >= 9 FROM {toast}"),
+    );
+    assert_eq!(out_of_line, "t", "the large answers out of line");
+    let out_file = dir.join("plant.zip");
+    let out_path = out_file.to_str().expect("a UTF-8 temp path");
+    let export = [
+        "export",
+        "--snapshot",
+        &id,
+        "--format",
+        "raw",
+        "--out",
+        out_path,
+    ];
+    let snapshots = (
+        "snapshots",
+        "LOCK TABLE snapshots IN ACCESS EXCLUSIVE MODE".to_owned(),
+    );
+    let answers = (
+        toast_index.rsplit('.').next().unwrap_or_default(),
+        format!("REINDEX INDEX {toast_index}"),
+    );
+    let cases: [(&[&str], &(&str, String), &str); 7] = [
+        (&["snapshot", "list"], &snapshots, "fast"),
+        (&["snapshot", "list"], &snapshots, "immediate"),
+        (&["search", "SN-M-0001"], &snapshots, "fast"),
+        (&["search", "SN-M-0001"], &snapshots, "immediate"),
+        (&["table"], &answers, "fast"),
+        (&["table"], &answers, "immediate"),
+        (&export, &answers, "fast"),
+    ];
+    for (args, (relation, lock), mode) in cases {
+        let locked = format!(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+             WHERE c.relname = '{relation}' AND l.mode = 'AccessExclusiveLock' AND l.granted)"
+        );
+        let mut locker = Command::new("psql")
+            .args(["-X", "-q", "-d", &cluster.url("plants"), "-c"])
+            .arg(format!("BEGIN; {lock}; SELECT pg_sleep(600)"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("psql");
+        until(&cluster, &locked, "the lock");
+        let reading = Command::new(support::AASMD)
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .env("AASMD_STORE", &reader)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("aasmd runs");
+        until(
+            &cluster,
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+             WHERE application_name = 'aas-browser' AND wait_event_type = 'Lock')",
+            "the read waiting on the lock",
+        );
+        cluster.stop(mode);
+        let out = reading.wait_with_output().expect("aasmd ends");
+        let _ = locker.kill();
+        let _ = locker.wait();
+        cluster.start_again();
+
+        let stderr = said(&out, &cluster);
+        eprintln!(
+            "{args:?}, stopped {mode}: exit {:?}\n{stderr}",
+            out.status.code()
+        );
+        assert_eq!(out.status.code(), Some(5), "{args:?} ({mode}): {stderr}");
+        assert!(
+            stderr.contains("the team store postgres://desktop@")
+                && stderr.contains("the connection to it was lost")
+                && stderr.contains("check that its PostgreSQL server is running"),
+            "{args:?} ({mode}): {stderr}"
+        );
+        assert!(!stderr.contains("folder"), "{args:?} ({mode}): {stderr}");
+        assert!(!out_file.exists(), "no export left");
+    }
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

@@ -4,13 +4,13 @@
 use std::io::Write;
 use std::path::Path;
 
-use aas_model::aasx::{self, Flavour, Package, Supplementary};
+use aas_model::aasx::{self, Carried, Flavour, Package};
 use aas_model::FileError;
 use aas_v3::{Converter, Node};
 
 use crate::answers::unreadable;
-use crate::output::{write_with, Out, Written};
-use crate::report::{write_report, Conversion, Exported, Spool};
+use crate::output::{stage_with, Out, Written};
+use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::{Error, Result};
 
 /// Converts `input` to V3.0 at `output`: an AASX package when `output` ends in
@@ -34,7 +34,15 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
         ),
         false => (aasx::environment_json(bytes)?, None),
     };
-    let document: Node = serde_json::from_slice(&json).map_err(unreadable)?;
+    let text = std::str::from_utf8(&json).map_err(|e| {
+        Error::BadData(aas_model::Error::Decode {
+            path: ".".into(),
+            message: format!("not UTF-8: {e}"),
+        })
+    })?;
+    // Numbers keep their text, and fields the conversion does not walk into stay text
+    // until they are taken (`aas_v3::Node`): the tree is a small part of the file.
+    let document: Node = serde_json::from_str(text).map_err(unreadable)?;
     let mut spool = Spool::new(output)?;
     let as_package = output
         .extension()
@@ -47,37 +55,50 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
         };
         converter = converter.in_package(held);
     }
+    // A key given twice reads as its last value, as JSON readers do: each value before
+    // it is a change (`aasmd inspect` names the same keys).
+    for duplicate in aas_model::duplicate_keys(text) {
+        if let Some((kept, before)) = duplicate.values.split_last() {
+            for was in before {
+                converter.duplicate_key(&duplicate.path, was, kept)?;
+            }
+        }
+    }
     let environment = converter.environment(document)?;
     let tally = converter.tally().clone();
-    let written = if as_package {
+    let staged = if as_package {
+        // Checked here, copied part by part as the package is written: never held.
         let files = match &package {
-            Some(bytes) => aasx::parts(bytes, &file_parts(&environment))?,
-            None => Vec::new(),
+            Some(bytes) => Some(aasx::carried(bytes, &file_parts(&environment))?),
+            None => None,
         };
-        write_with(output, |out| v3_package(out, &files, &environment))?
+        stage_with(output, |out| v3_package(out, files, &environment))?
     } else {
-        write_with(output, |mut out| {
+        stage_with(output, |mut out| {
             Ok(serde_json::to_writer(out.writer(), &environment)?)
         })?
     };
     let source = format!("{} (AAS V2.0.1)", input.display());
-    let report = write_report(output, &source, &tally, spool)?;
+    let (written, report) = put_in_place_with_report(output, staged, &source, &tally, spool)?;
     Ok(Exported {
         bytes: written,
         conversion: Some(Conversion { tally, report }),
     })
 }
 
-fn v3_package(out: Out<'_>, files: &[Supplementary], environment: &Node) -> Written {
+fn v3_package(out: Out<'_>, files: Option<Carried<'_>>, environment: &Node) -> Written {
     fn spec<W: Write + std::io::Seek>(mut package: Package<W>, environment: &Node) -> Written {
         serde_json::to_writer(&mut package, environment)?;
         package.finish()?;
         Ok(())
     }
-    match out {
-        Out::File(file) => spec(Package::new(file, Flavour::V3, files)?, environment),
+    match (out, files) {
+        (Out::File(file), Some(files)) => {
+            spec(Package::carrying(file, Flavour::V3, files)?, environment)
+        }
+        (Out::File(file), None) => spec(Package::new(file, Flavour::V3, &[])?, environment),
         // A pipe cannot take the package's files before the spec: the environment only.
-        Out::Stream(stream) => spec(Package::streamed(stream, Flavour::V3)?, environment),
+        (Out::Stream(stream), _) => spec(Package::streamed(stream, Flavour::V3)?, environment),
     }
 }
 

@@ -2,16 +2,20 @@
 //! new one) is written beside its target and renamed over it, so an interrupted write
 //! leaves the previous file intact. What is not a regular file is written through
 //! instead: renaming over `/dev/null`, a FIFO or `/dev/stdout` would replace the device
-//! or pipe with a plain file (and, as root, destroy `/dev/null`). A symbolic link is
-//! followed, and its target replaced within the target's own folder, so the link stays.
+//! or pipe with a plain file (and, as root, destroy `/dev/null`). A symbolic link the
+//! user named is followed, and its target replaced within the target's own folder, so
+//! the link stays. The file beside the target is made by [`aas_model::NewFile`]:
+//! created exclusively under a name nobody can guess, so nothing planted in a shared
+//! folder is ever written through. A file whose path the user did not name (a
+//! conversion report beside the export) is written at that path exactly, never through
+//! a link or device standing there ([`stage_exactly`]).
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::{Error, Result};
 use aas_model::aasx::{Flavour, Package};
-use aas_model::FileError;
+use aas_model::{put_in_place_together, Access, FileError, NewFile};
 
 /// Why writing stopped: the file could not be written, or something else (an answer
 /// that cannot be read).
@@ -45,11 +49,11 @@ impl From<csv::Error> for Stop {
 }
 
 impl Stop {
-    /// The error of a write to `path`.
-    fn into_error(self, path: &Path) -> Error {
+    /// The error of `action` (`write`) on `path`.
+    fn into_error(self, action: &'static str, path: &Path) -> Error {
         match self {
             Stop::Write(source) => Error::File(FileError {
-                action: "write",
+                action,
                 path: path.to_owned(),
                 source,
             }),
@@ -63,7 +67,7 @@ pub(crate) type Written = std::result::Result<(), Stop>;
 /// What a writer is handed: a file it may seek in (a zip's headers are written back
 /// once its sizes are known), or a stream that cannot take that (a pipe).
 pub(crate) enum Out<'f> {
-    File(&'f mut BufWriter<File>),
+    File(&'f mut BufWriter<NewFile>),
     Stream(&'f mut dyn Write),
 }
 
@@ -85,6 +89,35 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// through to a device or FIFO; returns the bytes written. On Windows a file name it
 /// refuses (`aux.json`, `a:b.csv`) is refused first, with words.
 pub(crate) fn write_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> Result<u64> {
+    match stage_with(path, write)? {
+        Staged::Beside(pending) => {
+            let bytes = pending.bytes;
+            put_in_place(vec![pending])?;
+            Ok(bytes)
+        }
+        Staged::Through(bytes) => Ok(bytes),
+    }
+}
+
+/// What [`stage_with`] wrote: a new file beside its target, to be put in place, or a
+/// device or FIFO, written to already.
+pub(crate) enum Staged {
+    Beside(Pending),
+    Through(u64),
+}
+
+/// A file written beside its target, not yet put in place (removed if dropped).
+pub(crate) struct Pending {
+    file: NewFile,
+    /// The path as the caller gave it, for errors.
+    path: PathBuf,
+    action: &'static str,
+    pub(crate) bytes: u64,
+}
+
+/// Like [`write_with`], but a regular file is left beside its target for
+/// [`put_in_place`] to put there (with others that belong with it).
+pub(crate) fn stage_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> Result<Staged> {
     // Only Windows refuses these names; elsewhere `plant:2024.json` is a user's right.
     if cfg!(windows) {
         crate::file_name::check_file_name(path)?;
@@ -97,9 +130,81 @@ pub(crate) fn write_with(path: &Path, write: impl FnOnce(Out<'_>) -> Written) ->
         })
     })?;
     match target {
-        Target::Replace(real) => replace(&real, write).map_err(|stop| stop.into_error(path)),
-        Target::Through(real) => through(&real, write).map_err(|stop| stop.into_error(path)),
+        Target::Replace(real) => {
+            let (file, bytes) =
+                beside(&real, write).map_err(|stop| stop.into_error("write", path))?;
+            Ok(Staged::Beside(Pending {
+                file,
+                path: path.to_owned(),
+                action: "write",
+                bytes,
+            }))
+        }
+        Target::Through(real) => through(&real, write)
+            .map(Staged::Through)
+            .map_err(|stop| stop.into_error("write", path)),
     }
+}
+
+/// Writes what `write` writes beside `path` itself, for [`put_in_place`]: for a file
+/// whose name the user did not give but which follows from one they gave (a
+/// conversion report). Whatever stands at `path` is replaced by a regular file, a
+/// symbolic link too (it is not followed: where it leads nobody asked to write), but
+/// for a folder, which is refused first.
+pub(crate) fn stage_exactly(
+    path: &Path,
+    action: &'static str,
+    write: impl FnOnce(Out<'_>) -> Written,
+) -> Result<Pending> {
+    let error = |source| {
+        Error::File(FileError {
+            action,
+            path: path.to_owned(),
+            source,
+        })
+    };
+    if cfg!(windows) {
+        crate::file_name::check_file_name(path)?;
+    }
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.is_dir()) {
+        return Err(error(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "a folder has that name",
+        )));
+    }
+    let (file, bytes) = beside(path, write).map_err(|stop| stop.into_error(action, path))?;
+    Ok(Pending {
+        file,
+        path: path.to_owned(),
+        action,
+        bytes,
+    })
+}
+
+/// Puts `files` in place in their order, all or none ([`put_in_place_together`]):
+/// the one that vouches for the others goes last.
+pub(crate) fn put_in_place(files: Vec<Pending>) -> Result<()> {
+    let mut named = Vec::with_capacity(files.len());
+    let mut new = Vec::with_capacity(files.len());
+    for pending in files {
+        named.push((
+            pending.file.target().to_owned(),
+            pending.path,
+            pending.action,
+        ));
+        new.push(pending.file);
+    }
+    put_in_place_together(new).map_err(|failed| {
+        let (path, action) = named
+            .into_iter()
+            .find(|(target, ..)| *target == failed.target)
+            .map_or((failed.target, "write"), |(_, path, action)| (path, action));
+        Error::File(FileError {
+            action,
+            path,
+            source: failed.source,
+        })
+    })
 }
 
 /// Where a path leads once its links are followed.
@@ -150,35 +255,21 @@ impl Target {
     }
 }
 
-/// A process-wide count, so two writers in one process never share a temporary file.
-static TEMP_FILES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// A temporary file beside `path`, written, synced, then renamed over `path`.
-fn replace(path: &Path, write: impl FnOnce(Out<'_>) -> Written) -> std::result::Result<u64, Stop> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| Error::NotAFile(path.to_owned()))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        TEMP_FILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let written = (|| {
-        let mut file = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
-        write(Out::File(&mut file))?;
-        let file = file
-            .into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        let size = file.metadata()?.len();
-        std::fs::rename(&tmp, path)?;
-        Ok(size)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// A new file beside `path` (see [`NewFile`]) with what `write` wrote, and its size.
+fn beside(
+    path: &Path,
+    write: impl FnOnce(Out<'_>) -> Written,
+) -> std::result::Result<(NewFile, u64), Stop> {
+    if path.file_name().is_none() {
+        return Err(Error::NotAFile(path.to_owned()).into());
     }
-    written
+    let mut file = BufWriter::with_capacity(1 << 20, NewFile::beside(path, Access::Shared)?);
+    write(Out::File(&mut file))?;
+    let file = file
+        .into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?;
+    let size = file.as_file().metadata()?.len();
+    Ok((file, size))
 }
 
 /// Writes straight into a device or FIFO: there is nothing to rename over, and a

@@ -11,7 +11,7 @@ use std::time::SystemTime;
 use aas_v3::{Change, Changes, Tally};
 use serde::Serialize;
 
-use crate::output::write_with;
+use crate::output::{put_in_place, stage_exactly, Staged};
 use crate::Result;
 
 /// Changes as JSON lines, one a line, in an unnamed temporary file.
@@ -82,17 +82,27 @@ struct Header<'a> {
     total: u64,
 }
 
-/// Writes the report of `spool` beside `out` (atomically, as the export was); `source`
-/// says what was converted. Returns where it went; nothing for a device or pipe.
-pub(crate) fn write_report(
+/// Puts the export `staged` (written for `out`) in place with the report of `spool`
+/// beside it (`source` says what was converted): both or neither. Returns the bytes
+/// of the export and where the report went; an export to a device or pipe has none.
+///
+/// The report is written to its temporary file after the export, and renamed into
+/// place after it: a crash between the two renames leaves the complete new export
+/// with the previous report (or none), which is older than the export and so tells
+/// itself apart; the other order would leave a new report vouching for an export that
+/// is not there, indistinguishable from a finished pair. A report that cannot be put in
+/// place takes the export back (the previous file restored).
+pub(crate) fn put_in_place_with_report(
     out: &Path,
+    staged: Staged,
     source: &str,
     tally: &Tally,
     spool: Spool,
-) -> Result<Option<PathBuf>> {
-    if !matches!(std::fs::metadata(out), Ok(m) if m.is_file()) {
-        return Ok(None);
-    }
+) -> Result<(u64, Option<PathBuf>)> {
+    let export = match staged {
+        Staged::Beside(export) => export,
+        Staged::Through(bytes) => return Ok((bytes, None)),
+    };
     let path = report_path(out);
     let mut lines = spool
         .0
@@ -108,7 +118,8 @@ pub(crate) fn write_report(
         summary: tally,
         total: tally.total(),
     };
-    write_with(&path, |mut w| {
+    // A path derived from the user's, not named by them: written exactly there.
+    let report = stage_exactly(&path, "write the conversion report", |mut w| {
         let w = w.writer();
         let header = serde_json::to_string(&header)?;
         // The header's object, left open for the changes.
@@ -122,7 +133,9 @@ pub(crate) fn write_report(
         }
         Ok(w.write_all(b"]}\n")?)
     })?;
-    Ok(Some(path))
+    let bytes = export.bytes;
+    put_in_place(vec![export, report])?;
+    Ok((bytes, Some(path)))
 }
 
 fn report_error(path: &Path, source: std::io::Error) -> crate::Error {

@@ -35,10 +35,17 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// The bytes of the file at `path`, refused past [`MAX_FILE_BYTES`] without reading
 /// further (the size is not asked first: a FIFO or device has none).
 pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
+    let file = std::fs::File::open(path)?;
+    // A regular file is read into a buffer of its size: grown by doubling, each
+    // smaller copy was resident for a moment beside the next. A FIFO or device, which
+    // has no size, grows as it comes.
+    let size = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len().min(MAX_FILE_BYTES + 1));
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,
@@ -125,6 +132,25 @@ fn spec_parts(zip: &mut Archive) -> Result<Vec<String>> {
 /// A part's bytes, `None` if the package has no such part. Part names in
 /// relationships are URIs, so a percent-encoded name is tried decoded too.
 fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
+    let mut bytes = None;
+    each_part(zip, name, |_, part| {
+        let mut read = Vec::new();
+        part.read_to_end(&mut read)?;
+        bytes = Some(read);
+        Ok(())
+    })?;
+    Ok(bytes)
+}
+
+/// Hands `take` the part `name` (or, failing that, its percent-decoded name) as found
+/// in the package, with a reader that inflates it and stops one byte past
+/// [`MAX_FILE_BYTES`], then checks the limit; nothing if there is no such part. The
+/// reader's checksum is checked if `take` reads it to the end.
+fn each_part(
+    zip: &mut Archive,
+    name: &str,
+    take: impl FnOnce(&str, &mut dyn Read) -> std::io::Result<()>,
+) -> Result<()> {
     let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
     for candidate in [name, decoded.as_str()] {
         match zip.by_name(candidate) {
@@ -140,16 +166,17 @@ fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
                 if part.size() > MAX_FILE_BYTES {
                     return Err(too_large());
                 }
-                let mut bytes = Vec::new();
-                part.take(MAX_FILE_BYTES + 1)
-                    .read_to_end(&mut bytes)
-                    .map_err(|e| {
-                        package_error(format_args!("cannot read part {candidate}: {e}"))
-                    })?;
-                if bytes.len() as u64 > MAX_FILE_BYTES {
+                let mut counted = Counted {
+                    inner: part.take(MAX_FILE_BYTES + 1),
+                    bytes: 0,
+                };
+                take(candidate, &mut counted).map_err(|e| {
+                    package_error(format_args!("cannot read part {candidate}: {e}"))
+                })?;
+                if counted.bytes > MAX_FILE_BYTES {
                     return Err(too_large());
                 }
-                return Ok(Some(bytes));
+                return Ok(());
             }
             Err(ZipError::FileNotFound) => continue,
             Err(e) => {
@@ -159,7 +186,21 @@ fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
             }
         }
     }
-    Ok(None)
+    Ok(())
+}
+
+/// A reader that counts what came through it.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
 }
 
 /// Targets of the relationships in `rels` of type `kind`, as part names (no leading
@@ -254,28 +295,62 @@ impl<W: Write> Package<zip::write::StreamWriter<W>> {
     /// sizes follow it in a data descriptor instead of being written back into its
     /// header, as the zip format allows.
     pub fn streamed(out: W, flavour: Flavour) -> std::io::Result<Self> {
-        Self::begin(zip::ZipWriter::new_stream(out), flavour, &[])
+        Self::begin(zip::ZipWriter::new_stream(out), flavour, &[], |_| Ok(()))
     }
 }
 
 impl<W: Write + Seek> Package<W> {
     /// Writes the parts before the spec (the supplementary files among them); the
-    /// errors are the output's (a zip's own are given as I/O errors too).
+    /// errors are the output's (a zip's own are given as I/O errors too). A
+    /// supplementary file whose name [`is_carried_part`] refuses is an error.
     pub fn new(out: W, flavour: Flavour, supplementary: &[Supplementary]) -> std::io::Result<Self> {
-        Self::begin(zip::ZipWriter::new(out), flavour, supplementary)
+        let names: Vec<&str> = supplementary.iter().map(|s| s.name.as_str()).collect();
+        Self::begin(zip::ZipWriter::new(out), flavour, &names, |zip| {
+            for s in supplementary {
+                zip.start_file(s.name.as_str(), deflated())?;
+                zip.write_all(&s.bytes)?;
+            }
+            Ok(())
+        })
     }
 
+    /// Like [`Package::new`], with the parts of another package that `carried` holds
+    /// copied into it as they are compressed there: one part at a time passes through
+    /// (none is inflated or held), so memory does not grow with their size or number.
+    pub fn carrying(out: W, flavour: Flavour, carried: Carried<'_>) -> std::io::Result<Self> {
+        let Carried { mut zip, parts } = carried;
+        let names: Vec<&str> = parts.iter().map(|(_, name)| name.as_str()).collect();
+        Self::begin(zip::ZipWriter::new(out), flavour, &names, |out| {
+            for (entry, name) in &parts {
+                let part = zip.by_name(entry)?;
+                out.raw_copy_file_rename(part, name)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes the package's own parts, then has `carry` write the supplementary files
+    /// `names` (their content types and relationships are written here).
     fn begin(
         mut zip: zip::ZipWriter<W>,
         flavour: Flavour,
-        supplementary: &[Supplementary],
+        names: &[&str],
+        carry: impl FnOnce(&mut zip::ZipWriter<W>) -> std::io::Result<()>,
     ) -> std::io::Result<Self> {
-        let overrides: String = supplementary
+        // The callers carry only such names; a last guard against a path leaving the
+        // folder a package is unpacked to, or a clash with the package's own parts.
+        if let Some(bad) = names.iter().find(|name| !is_carried_part(name)) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{bad:?} cannot be a part of the package: not a safe part name, or one of the package's own"),
+            ));
+        }
+        let overrides: String = names
             .iter()
-            .map(|s| {
+            .map(|name| {
                 format!(
                     r#"<Override PartName="/{}" ContentType="application/octet-stream" />"#,
-                    xml_escape(&s.name)
+                    xml_escape(name)
                 )
             })
             .collect();
@@ -307,10 +382,10 @@ impl<W: Write + Seek> Package<W> {
             flavour.relationship("aasx-origin"),
             "/aasx/aasx-origin".into(),
         )]);
-        let origin_rels = rels(&[(flavour.relationship("aas-spec"), "/aasx/data.json".into())]);
-        let suppl: Vec<(String, String)> = supplementary
+        let origin_rels = rels(&[(flavour.relationship("aas-spec"), format!("/{SPEC_PART}"))]);
+        let suppl: Vec<(String, String)> = names
             .iter()
-            .map(|s| (flavour.relationship("aas-suppl"), format!("/{}", s.name)))
+            .map(|name| (flavour.relationship("aas-suppl"), format!("/{name}")))
             .collect();
         let spec_rels = rels(&suppl);
         let mut parts: Vec<(&str, &[u8])> = vec![
@@ -319,19 +394,15 @@ impl<W: Write + Seek> Package<W> {
             ("aasx/aasx-origin", b"Intentionally empty."),
             ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
         ];
-        if !supplementary.is_empty() {
+        if !names.is_empty() {
             parts.push(("aasx/_rels/data.json.rels", spec_rels.as_bytes()));
         }
-        parts.extend(
-            supplementary
-                .iter()
-                .map(|s| (s.name.as_str(), s.bytes.as_slice())),
-        );
         for (name, bytes) in parts {
             zip.start_file(name, deflated())?;
             zip.write_all(bytes)?;
         }
-        zip.start_file("aasx/data.json", deflated())?;
+        carry(&mut zip)?;
+        zip.start_file(SPEC_PART, deflated())?;
         Ok(Package(zip))
     }
 
@@ -355,24 +426,106 @@ fn xml_escape(text: &str) -> String {
     quick_xml::escape::escape(text).into_owned()
 }
 
-/// The names of a package's parts (OPC bookkeeping aside), as part names.
+/// The names of the parts a package holds that may be carried into another (as part
+/// names): OPC bookkeeping, and what [`is_carried_part`] refuses, are left out, so a
+/// File naming one of those is a File whose part the package lacks.
 pub fn part_names(bytes: &[u8]) -> Result<std::collections::HashSet<String>> {
     let zip = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
     Ok(zip
         .file_names()
-        .filter(|name| !is_packaging(name))
+        .filter(|name| !is_packaging(name) && is_carried_part(name))
         .map(str::to_owned)
         .collect())
 }
 
+/// The part holding the environment in a package this module writes.
+const SPEC_PART: &str = "aasx/data.json";
+
+/// The parts a package written here makes itself, and the names OPC keeps for its
+/// bookkeeping (`[Content_Types].xml`, relationships in `_rels` folders).
+const OWN_PARTS: [&str; 4] = [
+    "[Content_Types].xml",
+    "_rels",
+    "aasx/aasx-origin",
+    SPEC_PART,
+];
+
+/// Whether `name` (a part name without its leading `/`) may be written into a package
+/// beside the environment: a part name as OPC has them, whose segments are not empty,
+/// `.` or `..`, end in no dot, and hold no backslash, colon (a drive letter, an NTFS
+/// stream) or control character, and still so once percent-decoded; and none of the
+/// package's own parts ([`OWN_PARTS`], in any case, nor a folder of one or a part under
+/// one). Anything else could leave the folder a package is unpacked to, or clash with
+/// a part the writer makes.
+pub fn is_carried_part(name: &str) -> bool {
+    fn safe(name: &str) -> bool {
+        !name.is_empty()
+            && name.split('/').all(|segment| {
+                !segment.is_empty()
+                    && !segment.ends_with('.')
+                    && !segment
+                        .chars()
+                        .any(|c| c == '\\' || c == ':' || c.is_control())
+            })
+    }
+    let decoded = percent_decode_str(name).decode_utf8_lossy();
+    if !safe(name) || !safe(&decoded) {
+        return false;
+    }
+    let lower = decoded.to_lowercase();
+    let under = |folder: &str, part: &str| {
+        part.strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
+    };
+    !OWN_PARTS.iter().any(|own| {
+        let own = own.to_lowercase();
+        lower == own || under(&own, &lower) || under(&lower, &own)
+    }) && !lower.split('/').any(|segment| segment == "_rels")
+}
+
+/// Parts of a package to carry into a package being written ([`Package::carrying`]):
+/// each was checked whole (it inflates within [`MAX_FILE_BYTES`] and its checksum
+/// holds) but is not kept; it is copied as it is compressed when the package is
+/// written.
+#[allow(missing_debug_implementations)] // the zip reader has no Debug
+pub struct Carried<'a> {
+    zip: Archive<'a>,
+    /// The entry in the package read, and the part name it is written under.
+    parts: Vec<(String, String)>,
+}
+
+/// The parts of the package `bytes` named in `names` that it holds, to be carried into
+/// a package being written, in the order asked; a name it lacks, or whose name
+/// [`is_carried_part`] refuses, is skipped. Each is inflated once to nowhere, as
+/// [`read`] would read it (bounded): one past the limit, or unreadable, is an error.
+pub fn carried<'a>(bytes: &'a [u8], names: &[String]) -> Result<Carried<'a>> {
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut parts = Vec::new();
+    for name in names.iter().filter(|name| is_carried_part(name)) {
+        let mut found = None;
+        each_part(&mut zip, name, |entry, part| {
+            std::io::copy(part, &mut std::io::sink())?;
+            found = Some(entry.to_owned());
+            Ok(())
+        })?;
+        if let Some(entry) = found {
+            parts.push((entry, name.clone()));
+        }
+    }
+    Ok(Carried { zip, parts })
+}
+
 /// The parts of a package named in `names` that it holds (each read as [`read`] reads
-/// one: bounded), in the order asked; a name it lacks is skipped.
+/// one: bounded, and those [`is_carried_part`] refuses left out), in the order asked; a
+/// name it lacks is skipped. All are held at once: a reader's tool, not a converter's
+/// ([`carried`] is).
 pub fn parts(bytes: &[u8], names: &[String]) -> Result<Vec<Supplementary>> {
     let mut zip = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
     let mut found = Vec::new();
-    for name in names {
+    for name in names.iter().filter(|name| is_carried_part(name)) {
         if let Some(bytes) = read(&mut zip, name)? {
             found.push(Supplementary {
                 name: name.clone(),
@@ -401,6 +554,104 @@ mod tests {
         assert_eq!(
             targets(rels.as_bytes(), SPEC, "aasx/").expect("well-formed"),
             ["aasx/data.json", "other/b.xml"]
+        );
+    }
+
+    #[test]
+    fn only_safe_part_names_other_than_the_packages_own_are_carried() {
+        for name in [
+            "aasx/files/manual.pdf",
+            "aasx/Handbuch Pumpe (DE).pdf",
+            "aasx/files/100%25.pdf",
+            "aasx/data.json.bak",
+            "aasx/aasx-origin2",
+            "docs/a.b/c",
+        ] {
+            assert!(is_carried_part(name), "{name:?}");
+        }
+        for name in [
+            "",
+            "../../escaped.txt",
+            "aasx/../../x",
+            "aasx\\..\\..\\back.txt",
+            "aasx/./x",
+            "aasx//x",
+            "aasx/x/",
+            "/aasx/x",
+            "aasx/x.",
+            "aasx/%2e%2e/%2e%2e/x",
+            "aasx%2F..%2Fx",
+            "aasx/%5C..%5Cx",
+            "C:/x",
+            "aasx/x:stream",
+            "aasx/x\0y",
+            "aasx/aasx-origin",
+            "aasx/data.json",
+            "AASX/Data.JSON",
+            "aasx/data.json/inside",
+            "aasx",
+            "[Content_Types].xml",
+            "_rels/.rels",
+            "aasx/_rels/data.json.rels",
+            "files/_rels/x",
+        ] {
+            assert!(!is_carried_part(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn parts_are_carried_as_they_are_compressed_and_unsafe_names_never() {
+        let manual = b"%PDF-1.4 a manual".repeat(1000);
+        let mut source = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for name in [
+            "aasx/files/manual.pdf",
+            "../../escaped.txt",
+            "aasx/data.json",
+        ] {
+            source.start_file(name, deflated()).expect("part");
+            source.write_all(&manual).expect("part");
+        }
+        let source = source.finish().expect("zip").into_inner();
+        let names: Vec<String> = ["aasx/files/manual.pdf", "../../escaped.txt", "aasx/missing"]
+            .map(str::to_owned)
+            .to_vec();
+        let carried = carried(&source, &names).expect("checked");
+        let mut package =
+            Package::carrying(Cursor::new(Vec::new()), Flavour::V3, carried).expect("started");
+        package.write_all(b"{}").expect("spec");
+        let written = package.finish().expect("finished").into_inner();
+        let mut zip = ZipArchive::new(Cursor::new(written.as_slice())).expect("a zip");
+        let mut names: Vec<&str> = zip.file_names().collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "[Content_Types].xml",
+                "_rels/.rels",
+                "aasx/_rels/aasx-origin.rels",
+                "aasx/_rels/data.json.rels",
+                "aasx/aasx-origin",
+                "aasx/data.json",
+                "aasx/files/manual.pdf"
+            ]
+        );
+        assert_eq!(
+            read(&mut zip, "aasx/files/manual.pdf").expect("read"),
+            Some(manual)
+        );
+        assert_eq!(
+            read(&mut zip, "aasx/data.json").expect("read"),
+            Some(b"{}".to_vec())
+        );
+        // The writer refuses such a name whoever hands it one.
+        let unsafe_part = [Supplementary {
+            name: "../x".into(),
+            bytes: Vec::new(),
+        }];
+        assert!(Package::new(Cursor::new(Vec::new()), Flavour::V3, &unsafe_part).is_err());
+        assert_eq!(
+            part_names(&source).expect("names"),
+            ["aasx/files/manual.pdf".to_owned()].into()
         );
     }
 

@@ -10,24 +10,28 @@
 
 pub mod aasx;
 mod asset_type;
+mod checking;
 mod common;
 mod concept_description;
 mod constraint;
 mod data_specification;
 mod depth;
 mod descriptor;
+mod duplicate_keys;
 mod element;
 mod environment;
 mod error;
 mod file_error;
 pub mod inspect;
 mod model_typed;
+mod new_file;
 mod nullable;
 mod outline;
 mod parsed;
 mod record;
 mod reference;
 mod shell;
+mod small_file;
 mod submodel;
 mod url_segment;
 mod value_type;
@@ -41,6 +45,7 @@ pub use data_specification::{
 };
 pub use depth::{check_depth, DepthScan, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
 pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
+pub use duplicate_keys::{duplicate_keys, DuplicateKey};
 pub use element::{
     scalar_text, AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability,
     ElementBody, ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable,
@@ -50,11 +55,13 @@ pub use element::{
 pub use environment::Environment;
 pub use error::{Error, Result};
 pub use file_error::FileError;
+pub use new_file::{put_in_place_together, Access, NewFile, NotPutInPlace};
 pub use nullable::Nullable;
 pub use outline::OutlineNode;
 pub use parsed::{count_list, parse, parse_list, Parsed};
 pub use reference::{Key, Reference};
 pub use shell::{Asset, AssetAdministrationShell, ConceptDictionary, View};
+pub use small_file::{read_small_file, read_small_text};
 pub use submodel::Submodel;
 pub use url_segment::encode_segment;
 pub use value_type::{DataObjectType, LegacyValueType, ValueType};

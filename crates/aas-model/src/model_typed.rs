@@ -134,9 +134,7 @@ impl<'de> Seen<'de> {
     #[allow(clippy::ptr_arg)]
     fn first<E: de::Error>(&mut self, key: &Cow<'de, str>) -> Result<(), E> {
         if self.0.contains(key) {
-            return Err(E::custom(format_args!(
-                "the key `{key}` is given twice, so which value is meant is not known"
-            )));
+            return Err(E::custom(crate::duplicate_keys::given_twice(key)));
         }
         self.0.push(key.clone());
         Ok(())
@@ -156,6 +154,9 @@ impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, 'de
                 self.early_value = Some((key, value));
                 return Ok(Some(name));
             }
+            if crate::checking::only_checking() {
+                continue;
+            }
             let value: Value = serde_json::from_str(value.get())
                 .map_err(|e| A::Error::custom(format_args!("{key}: {}", message(&e))))?;
             self.extra.insert(key, value);
@@ -169,6 +170,10 @@ impl<'de, A: MapAccess<'de>, H: Head<'de>> MapAccess<'de> for BodyFields<'_, 'de
                 return seed
                     .deserialize(de::value::StrDeserializer::<A::Error>::new(&key))
                     .map(Some);
+            }
+            if crate::checking::only_checking() {
+                self.map.next_value::<de::IgnoredAny>()?;
+                continue;
             }
             let value = self.map.next_value()?;
             self.extra.insert(key.into_owned(), value);

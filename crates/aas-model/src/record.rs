@@ -42,8 +42,12 @@ impl<'de, R: Record<'de>> Visitor<'de> for RecordVisitor<R> {
         let mut record = R::default();
         let mut extra = OtherFields::new();
         while let Some(FieldName(key)) = map.next_key()? {
-            if !record.read(&key, &mut map)? {
-                extra.insert(key.into_owned(), map.next_value()?);
+            if record.read(&key, &mut map)? {
+                continue;
+            }
+            match crate::checking::only_checking() {
+                true => drop(map.next_value::<de::IgnoredAny>()?),
+                false => drop(extra.insert(key.into_owned(), map.next_value()?)),
             }
         }
         record.finish(extra)

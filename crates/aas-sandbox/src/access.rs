@@ -284,31 +284,23 @@ fn read_state(path: &Path) -> Result<StateFile, StateError> {
     serde_json::from_str(&text).map_err(|e| fail(e.to_string()))
 }
 
-/// Writes a temporary file beside `path`, syncs it, then renames it over `path`: a crash
-/// at any point leaves either the old file or the new one, never half of one.
+/// Writes a new file beside `path` (created exclusively under a name nobody can guess:
+/// [`aas_model::NewFile`]), syncs it, then renames it over `path`: a crash at any point
+/// leaves either the old file or the new one, never half of one.
 fn write_atomically(path: &Path, state: &StateFile) -> Result<(), StateError> {
     let fail = |source| StateError::Write {
         path: path.to_owned(),
         source,
     };
     let json = serde_json::to_vec_pretty(state).map_err(|e| fail(std::io::Error::other(e)))?;
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
     let write = || -> std::io::Result<()> {
         use std::io::Write;
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
         // It holds the signing key and the client secrets: for its owner only.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut f = options.open(&tmp)?;
-        f.write_all(&json)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        let mut file = aas_model::NewFile::beside(path, aas_model::Access::Owner)?;
+        file.write_all(&json)?;
+        file.put_in_place()
     };
-    write().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    write().map_err(fail)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::io::{BufRead, Read};
 use aas_client::NodeLevel;
 use serde::Serialize;
 
+use crate::words::Typed;
 use crate::Result;
 
 /// One snapshot as `aasmd snapshot take` prints it and `snapshot list --json` lists it.
@@ -146,8 +147,15 @@ pub(crate) struct StoredAnswer<'r> {
     pub zstd: bool,
     /// How many bytes are stored (compressed, when `zstd`).
     pub stored: u64,
-    pub bytes: &'r mut dyn BufRead,
+    pub bytes: &'r mut dyn StoredBytes,
 }
+
+/// A body's bytes as the store keeps them, read as they come from it, and read again
+/// from the start where a large one is checked before it is read
+/// ([`crate::content::Unpacker::reader`]).
+pub(crate) trait StoredBytes: BufRead + std::io::Seek {}
+
+impl<T: BufRead + std::io::Seek> StoredBytes for T {}
 
 /// What [`Backend::each_stored`] calls with each answer.
 pub(crate) type EachStored<'v> = dyn FnMut(StoredAnswer<'_>) -> Result<()> + 'v;
@@ -197,7 +205,7 @@ pub(crate) trait Backend: Send + std::fmt::Debug {
     /// first stored; when more match, the first `limit` the database finds (SQLite: the
     /// first stored; PostgreSQL: the first in the table, which is the same until
     /// removals let later bodies fill freed space).
-    fn search(&self, id: i64, typed: &str, limit: usize) -> Result<Vec<i64>>;
+    fn search(&self, id: i64, typed: Typed<'_>, limit: usize) -> Result<Vec<i64>>;
     /// The (body id, shell id, submodel idShort) of each answer of snapshot `id` with
     /// one of the bodies `contents`.
     fn owners(&self, contents: &[i64], id: i64) -> Result<Vec<(i64, String, String)>>;

@@ -9,7 +9,10 @@
 //!
 //! Bodies are found by their SHA-256 in the target, as a take finds them, so an
 //! unchanged second snapshot adds rows, not bodies; those the target lacks are written
-//! as the source keeps them (compressed), with their search index document made anew.
+//! as the source keeps them (compressed), with their search index document made anew,
+//! once each is checked to unpack to exactly its recorded size and SHA-256: a damaged
+//! body (a zstd bomb among them) is never carried into another store, and the snapshot
+//! holding it is not copied.
 //! A snapshot the target already holds (the same source, plant and taken_at) is left
 //! out.
 
@@ -21,7 +24,7 @@ use aas_model::FileError;
 
 use crate::backend::{BatchWriter, Counts, NewContent, Packed, Place, SnapshotInfo, StoredAnswer};
 use crate::chunk::{Added, Chunk, Pending};
-use crate::content::{self, Packer};
+use crate::content::{self, Packer, Unpacker};
 use crate::index::{document, element_rows};
 use crate::store::Store;
 use crate::{Error, Result};
@@ -183,7 +186,11 @@ fn write_copy(
     writer.begin_batch()?;
     let id = writer.insert_snapshot(&snapshot.taken_at)?;
     let mut packer = Packer::new().map_err(read_error(&from.path))?;
-    let mut make = |body, hash| new_content(&mut packer, body, hash, &from.path);
+    let mut unpacker = Unpacker::new(&from.path);
+    let mut make = |body, hash| {
+        new_content(&mut packer, &mut unpacker, body, hash, &from.path)
+            .map_err(|e| copied_body_error(e, snapshot.id))
+    };
     let (mut done, mut added, mut chunk) = (0, Added::default(), Chunk::new());
     for level in NodeLevel::ALL {
         from.db
@@ -219,9 +226,10 @@ fn write_copy(
     Ok((id, added))
 }
 
-/// A body as the source keeps it, waiting in a chunk.
+/// A body as the source keeps it, waiting in a chunk, and the URL of its answer.
 struct Kept {
     level: NodeLevel,
+    url: String,
     zstd: bool,
     size: u64,
     bytes: Vec<u8>,
@@ -243,6 +251,7 @@ fn pending(
     };
     let body = Kept {
         level,
+        url: answer.url.to_owned(),
         zstd: answer.zstd,
         size: answer.size,
         bytes,
@@ -253,21 +262,40 @@ fn pending(
 
 /// The row of a body the target lacks, compressed as the source keeps it (a body of a
 /// store before schema 4 is compressed here), with its search index document when it
-/// is an elements answer.
+/// is an elements answer; a body that does not unpack to exactly its recorded size and
+/// SHA-256 is refused as damaged, read no further than its size.
 fn new_content(
     packer: &mut Packer,
+    unpacker: &mut Unpacker,
     kept: Kept,
     hash: Vec<u8>,
     source: &Path,
 ) -> Result<NewContent> {
-    let failed = read_error(source);
-    let document = match kept.level {
-        NodeLevel::Elements => {
-            let text = content::text(&kept.bytes, kept.zstd, kept.size).map_err(&failed)?;
-            document(&element_rows(&text))
-        }
-        _ => None,
+    let failed = |e| match content::body_error(source, "copy an answer from", e) {
+        Error::DamagedAnswer { path, reason } => Error::DamagedAnswer {
+            path,
+            reason: format!("{reason} (the answer of {})", kept.url),
+        },
+        other => other,
     };
+    let (stored, stored_len) = (kept.bytes.as_slice(), kept.bytes.len() as u64);
+    let (found, document) = match kept.level {
+        NodeLevel::Elements => {
+            let raw = (unpacker.bytes(stored, kept.zstd, kept.size)).map_err(failed)?;
+            let text = String::from_utf8_lossy(&raw);
+            (content::hash(&raw), document(&element_rows(&text)))
+        }
+        _ => {
+            let stored = std::io::Cursor::new(stored);
+            let body = unpacker.reader(stored, kept.zstd, kept.size, stored_len);
+            (body.and_then(content::hash_stream).map_err(failed)?, None)
+        }
+    };
+    if found != hash {
+        let e = content::damage(source, "unpacks to other bytes than its SHA-256 names");
+        return Err(failed(e));
+    }
+    let failed = read_error(source);
     let packed = match kept.zstd {
         true => kept.bytes,
         false => packer.pack(&kept.bytes).map_err(&failed)?,
@@ -278,6 +306,18 @@ fn new_content(
         packed: Packed::Bytes(packed),
         document,
     })
+}
+
+/// A body's error while snapshot `id` was copied: a damaged one says that nothing of the
+/// snapshot was copied.
+fn copied_body_error(e: Error, id: i64) -> Error {
+    match e {
+        Error::DamagedAnswer { path, reason } => Error::DamagedAnswer {
+            path,
+            reason: format!("{reason}, in snapshot {id}, which was not copied"),
+        },
+        other => other,
+    }
 }
 
 /// The error of a body of the store at `source` that could not be read.

@@ -38,6 +38,7 @@ pub use diff::{Change, ChangeKind, Diff};
 pub use postgres::{is_url, url_role, with_password};
 pub use search::Hit;
 pub use store::{store_name, Store};
+pub use words::{MAX_SEARCH_WORDS, MAX_SEARCH_WORD_CHARS};
 pub use writer::SnapshotWriter;
 
 /// What went wrong with the store. Messages name the file.
@@ -50,6 +51,25 @@ pub enum Error {
         #[source]
         source: rusqlite::Error,
     },
+    /// An answer stored in the store is not what its row records (it unpacks to more
+    /// or fewer bytes than its recorded size, not at all, past the largest answer a store
+    /// keeps, or to other bytes than its SHA-256): nothing was read past its recorded
+    /// size, and a copy does not carry it.
+    #[error("the snapshot store {} is damaged: {reason}; {}", .path.display(), damaged_advice(.path))]
+    DamagedAnswer { path: PathBuf, reason: String },
+    /// The file is a database of another program (tables of its own, or a schema
+    /// version this app never writes): it is refused, and nothing is written to it.
+    #[error("{} is not a snapshot store: it is a database of another program ({why}); nothing was written to it: name another file as the store (--store or AASMD_STORE)", .path.display())]
+    NotAStore { path: PathBuf, why: String },
+    /// The team store's database holds tables of another program: `store init` makes
+    /// nothing in it.
+    #[error("the team store {store} is a database with tables of its own ({tables}), not one made for snapshots; nothing was made in it: give the snapshots an empty database of their own (CREATE DATABASE … OWNER the writer role)")]
+    NotATeamStore { store: String, tables: String },
+    /// What was typed to search for is past the limits of a search
+    /// ([`MAX_SEARCH_WORDS`], [`MAX_SEARCH_WORD_CHARS`]); the message quotes only its
+    /// start.
+    #[error("{0}")]
+    Query(String),
     /// A read or a change of a store that is not there (a take creates one).
     #[error("there is no snapshot store at {}; take a snapshot first (aasmd snapshot take, or Take snapshot in the app), or check --store / AASMD_STORE", .0.display())]
     NoStore(PathBuf),
@@ -141,15 +161,55 @@ fn not_migrated(found: i64) -> String {
     }
 }
 
+/// What to do about a store with a damaged answer: a file is moved aside (the app does
+/// it), a team store's snapshot holding it is removed by its writer role.
+fn damaged_advice(path: &std::path::Path) -> &'static str {
+    match path.to_str().is_some_and(postgres::is_url) {
+        true => "the team's writer role can remove the snapshot that holds it (aasmd snapshot rm), or restore the database from a backup",
+        false => "move it aside to start a new one",
+    }
+}
+
+/// Whether the team store's server was not reached or the connection to it was lost
+/// (the server stopped or restarted, the network failed), rather than the server
+/// refusing what was asked: no answer from PostgreSQL itself, a connection exception
+/// (SQLSTATE class 08), or the server ending the session (57P01 administrator command,
+/// 57P02 crash of another server process, 57P03 starting up or shutting down).
+fn connection_lost(e: &::postgres::Error) -> bool {
+    match e.as_db_error() {
+        None => true,
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03")
+        }
+    }
+}
+
+/// Whether an I/O error is a connection that broke off (rather than one never made).
+fn broke_off(cause: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind as Kind;
+    cause.downcast_ref::<std::io::Error>().is_some_and(|io| {
+        matches!(
+            io.kind(),
+            Kind::ConnectionReset
+                | Kind::ConnectionAborted
+                | Kind::BrokenPipe
+                | Kind::UnexpectedEof
+        )
+    })
+}
+
 /// PostgreSQL's own words for what failed (the driver's display of a server error is
 /// only "db error").
 fn postgres_reason(e: &::postgres::Error) -> String {
+    const LOST: &str =
+        "the connection to it was lost (its server stopped or restarted, or the network failed)";
     match e.as_db_error() {
+        Some(db) if connection_lost(e) => format!("{LOST}: {}", db.message()),
         Some(db) => db.message().to_owned(),
-        None if e.is_closed() => {
-            "the connection was lost (the server stopped or restarted)".to_owned()
-        }
+        None if e.is_closed() => LOST.to_owned(),
         None => match std::error::Error::source(e) {
+            Some(cause) if broke_off(cause) => format!("{LOST}: {cause}"),
             Some(cause) if refused_certificate(cause) => format!(
                 "{e}: {cause} (the server's certificate must be signed by the CA of sslrootcert and, for sslmode=verify-full, name the URL's host)"
             ),
@@ -179,6 +239,39 @@ fn refused_certificate(cause: &(dyn std::error::Error + 'static)) -> bool {
 }
 
 impl Error {
+    /// Whether the team store could not be reached, or its connection was lost while it
+    /// was used (its server stopped or restarted, the network failed): the store is
+    /// unreachable, not refusing, and nothing on this computer's disk is at fault.
+    pub fn is_team_store_unreachable(&self) -> bool {
+        matches!(Error::found_in(self), Some(Error::Postgres { source, .. }) if connection_lost(source))
+    }
+
+    /// The store's error that `e` is or carries (through the sources of its chain, and
+    /// inside the I/O errors an export makes of a store's failure: a damaged answer, a
+    /// lost team store), if any; an export's error of the store's is looked through.
+    pub fn found_in<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option<&'e Error> {
+        let mut at = Some(e);
+        while let Some(e) = at {
+            match e.downcast_ref::<Error>() {
+                Some(Error::Export(export)) => {
+                    at = Some(export);
+                    continue;
+                }
+                Some(store) => return Some(store),
+                None => {}
+            }
+            // io::Error hides what it wraps from `source()`.
+            at = match e
+                .downcast_ref::<std::io::Error>()
+                .and_then(|io| io.get_ref())
+            {
+                Some(inner) => Some(inner),
+                None => e.source(),
+            };
+        }
+        None
+    }
+
     /// Whether the disk (or the user's quota) is full: what was committed before stays.
     pub fn is_disk_full(&self) -> bool {
         match self {

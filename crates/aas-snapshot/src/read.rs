@@ -113,7 +113,7 @@ impl Store {
     /// The answer snapshot `id` holds for `path`, exactly as the server sent it.
     pub(crate) fn stored_answer(&self, id: i64, path: &NodePath) -> Result<Option<String>> {
         let found = self.db.answer(id, path.level(), path.keys())?;
-        let mut unpacker = content::Unpacker::new();
+        let mut unpacker = content::Unpacker::new(&self.path);
         found
             .map(|body| self.decoded(&mut unpacker, body))
             .transpose()
@@ -126,23 +126,19 @@ impl Store {
 
     /// The stored bodies with these ids, as the text the server sent, by id.
     pub(crate) fn contents(&self, ids: &[i64]) -> Result<HashMap<i64, String>> {
-        let mut unpacker = content::Unpacker::new();
+        let mut unpacker = content::Unpacker::new(&self.path);
         let found = self.db.contents(ids)?.into_iter();
         found
             .map(|(id, body)| Ok((id, self.decoded(&mut unpacker, body)?)))
             .collect()
     }
 
-    /// A body as the store keeps it, as text.
+    /// A body as the store keeps it, as text: read no further than its recorded size,
+    /// and damaged ([`Error::DamagedAnswer`]) when it is not what its row records.
     fn decoded(&self, unpacker: &mut content::Unpacker, body: BodyRow) -> Result<String> {
         let (zstd, bytes, size) = body;
-        unpacker.text(&bytes, zstd, size).map_err(|source| {
-            Error::File(FileError {
-                action: "read an answer stored in",
-                path: self.path.clone(),
-                source,
-            })
-        })
+        (unpacker.text(&bytes, zstd, size))
+            .map_err(|e| content::body_error(&self.path, "read an answer stored in", e))
     }
 
     /// The parts of snapshot `id`'s answers that could not be read, with their reasons.
@@ -214,31 +210,42 @@ impl Answers for Stored<'_> {
 }
 
 impl Stored<'_> {
+    /// Hands `visit` each answer at `at` (of `shells`, when given), its body read no
+    /// further than its recorded size. The store's failures come back as an export's
+    /// file error that carries the store's own ([`Error::found_in`] finds it: a damaged
+    /// answer, a team store whose connection was lost), so that they are told apart from
+    /// a failure of the file being written.
     fn each_stored(
         &self,
         at: NodeLevel,
         shells: Option<&HashSet<&str>>,
         visit: &mut Visit<'_>,
     ) -> aas_export::Result<()> {
+        let path = &self.store.path;
         let unreadable = |source| {
             aas_export::Error::File(FileError {
                 action: "read",
-                path: self.store.path.clone(),
+                path: path.clone(),
                 source,
             })
         };
-        let mut unpacker = content::Unpacker::new();
+        let mut unpacker = content::Unpacker::new(path);
         let walked = self
             .store
             .db
             .each_stored(self.id, at, shells, &mut |answer| {
-                let Some(path) = NodePath::from_keys(at, answer.keys) else {
+                let Some(node) = NodePath::from_keys(at, answer.keys) else {
                     return Ok(());
                 };
-                let size = content::likely_size(answer.size, answer.stored, answer.zstd);
-                let body = unpacker.reader(answer.bytes, answer.zstd, size);
-                let mut body = body.map_err(unreadable)?;
-                Ok(visit(&path, answer.url, &mut body)?)
+                let body = unpacker.reader(answer.bytes, answer.zstd, answer.size, answer.stored);
+                let mut body = body.map_err(|e| content::body_error(path, "read", e))?;
+                let visited = visit(&node, answer.url, &mut body);
+                // A damaged body is the store's fault, whatever the visit made of it
+                // (its own error, or an element passed over as unreadable).
+                if let Some(damaged) = body.damage() {
+                    return Err(damaged);
+                }
+                Ok(visited?)
             });
         // The export's own errors come back as they were; the store's say what failed.
         walked.map_err(|e| match e {

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::index::element_rows;
 use crate::store::Store;
-use crate::words::Words;
+use crate::words::{Typed, Words};
 use crate::Result;
 
 /// Answers read at most for one search.
@@ -37,12 +37,16 @@ pub struct Hit {
 }
 
 impl Store {
-    /// The first `limit` elements of snapshot `id` that match `query`.
+    /// The first `limit` elements of snapshot `id` that match `query`. A query past
+    /// [`crate::MAX_SEARCH_WORDS`] words or with a word past
+    /// [`crate::MAX_SEARCH_WORD_CHARS`] characters is refused ([`crate::Error::Query`]),
+    /// by either store alike.
     pub fn search(&self, id: i64, query: &str, limit: usize) -> Result<Vec<Hit>> {
+        let typed = Typed::checked(query)?;
         self.snapshot(id)?;
         let words = Words::new(query);
         let exact = query.trim().to_lowercase();
-        let answers = self.db.search(id, query, ANSWERS_READ)?;
+        let answers = self.db.search(id, typed, ANSWERS_READ)?;
         // (not an exact value, hit)
         let mut hits: Vec<(bool, Hit)> = Vec::new();
         'read: for together in answers.chunks(READ_TOGETHER) {

@@ -307,11 +307,12 @@ async fn a_store_of_schema_1_is_migrated_by_the_writer_keeping_its_snapshots() {
     let (cluster, _sandbox, client, url, mut store) = team_with_demo("older").await;
     let taken = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
     drop(store);
-    // As schema 1 left it: bodies indexed by (content, snapshot).
+    // As schema 1 left it: bodies indexed by (content, snapshot), no take rows.
     cluster.psql(
         "older",
         "DROP INDEX answers_by_content;
          CREATE INDEX answers_by_content ON answers(content, snapshot);
+         DROP TABLE takes;
          UPDATE store_schema SET version = 1",
     );
     let refused = Store::open(url.as_ref(), Access::Read).expect_err("not migrated");
@@ -328,4 +329,201 @@ async fn a_store_of_schema_1_is_migrated_by_the_writer_keeping_its_snapshots() {
     assert_eq!(store.list(None).expect("list"), taken);
     let found = store.search(taken[0].id, "SN-M-0001", 5).expect("search");
     assert!(!found.is_empty());
+    // Takes go on after the migration, under the lock it made.
+    let mut store = Store::open(url.as_ref(), Access::Write).expect("writer");
+    let next = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
+    assert!(next[0].complete);
+}
+
+/// The key of the advisory lock that schemas 1 and 2 held for a take of `plant` from
+/// `source`: the first 8 bytes of the SHA-256 of both, which anyone could compute.
+fn advisory_key(source: &str, plant: &str) -> i64 {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("{source}\0{plant}").as_bytes());
+    i64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
+}
+
+/// A reader role cannot hold a take's lock (issue 43): whatever lock it takes, in
+/// whichever way a role that may only read can, the writer's take of the plant goes on
+/// at once; two takes of the writer still exclude each other, and a take whose session
+/// ends lets the next one in.
+#[test]
+fn a_reader_role_cannot_hold_the_lock_of_the_writers_takes() {
+    let cluster = Cluster::start();
+    let (writer, reader) = cluster.writer_and_reader("plants");
+    Store::init_team(&writer, true, &["desktop".to_owned()]).expect("init");
+    let connect = |url: &str| postgres::Client::connect(url, postgres::NoTls).expect("connect");
+
+    // What any role could always do: the advisory lock the takes used, held.
+    let mut held = connect(&reader);
+    let key = advisory_key("demo", DEMO_PLANT);
+    held.execute("SELECT pg_advisory_lock($1)", &[&key])
+        .expect("any role takes any advisory lock");
+    let take = || {
+        let mut store = Store::open(writer.as_ref(), Access::Write).expect("writer");
+        let started = std::time::Instant::now();
+        let writer = store.begin("demo", DEMO_PLANT, SystemTime::now());
+        let taken = writer.and_then(|w| w.finish(true));
+        assert!(started.elapsed().as_secs() < 10, "the take waited");
+        taken
+    };
+    let taken = take().expect("the take goes on beside the reader's advisory lock");
+    assert!(taken.complete);
+
+    // Every lock a role that may only read can ask for on the take rows: those that
+    // would exclude the writer are refused, the one it may hold excludes nothing.
+    let mut holding = connect(&reader);
+    holding
+        .batch_execute("BEGIN; LOCK TABLE takes IN ACCESS SHARE MODE; SELECT * FROM takes")
+        .expect("reading is allowed");
+    for refused in [
+        "SELECT * FROM takes FOR UPDATE",
+        "SELECT * FROM takes FOR NO KEY UPDATE",
+        "SELECT * FROM takes FOR SHARE",
+        "SELECT * FROM takes FOR KEY SHARE",
+        "LOCK TABLE takes IN ROW SHARE MODE",
+        "LOCK TABLE takes IN SHARE MODE",
+        "LOCK TABLE takes IN ACCESS EXCLUSIVE MODE",
+        "INSERT INTO takes (source, plant) VALUES ('demo', 'X')",
+        "UPDATE takes SET plant = plant",
+    ] {
+        let mut other = connect(&reader);
+        let e = other
+            .batch_execute(&format!("BEGIN; {refused}"))
+            .expect_err(refused);
+        let said = e.as_db_error().map(|db| db.message().to_owned());
+        assert!(
+            said.as_deref()
+                .is_some_and(|m| m.contains("permission denied")),
+            "{refused}: {e}"
+        );
+    }
+    let taken = take().expect("the take goes on beside the reader's transaction");
+    assert!(taken.complete);
+    drop((held, holding));
+
+    // The writer's own takes still exclude each other…
+    let mut first = Store::open(writer.as_ref(), Access::Write).expect("writer");
+    let mut second = Store::open(writer.as_ref(), Access::Write).expect("writer");
+    let running = first
+        .begin("demo", DEMO_PLANT, SystemTime::now())
+        .expect("begin");
+    let busy = second.begin("demo", DEMO_PLANT, SystemTime::now());
+    assert!(matches!(busy, Err(Error::BusyTeam { .. })), "{busy:?}");
+    drop(busy);
+    // …and a take whose session ends (its connections lost, as when it dies) frees it,
+    // as soon as the server has ended the session.
+    cluster.psql(
+        "plants",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'aas-browser' AND usename = 'scheduler'",
+    );
+    let next = (0..100)
+        .find_map(|_| match take() {
+            Err(Error::BusyTeam { .. }) => {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                None
+            }
+            taken => Some(taken),
+        })
+        .expect("freed within 10 s")
+        .expect("the next take, once the first one's session ended");
+    assert!(next.complete);
+    drop(running);
+    drop((first, second));
+    let store = Store::open(writer.as_ref(), Access::Read).expect("reader");
+    let list = store.list(Some(DEMO_PLANT)).expect("list");
+    assert_eq!(list.len(), 4, "{list:?}");
+    assert!(
+        !list[2].complete,
+        "the one that died is partial: {:?}",
+        list[2]
+    );
+}
+
+/// Both stores bound what a search looks for alike (issue 43): past the limits each
+/// refuses in the same words, quoting only its start; at the limits each answers, and
+/// the same.
+#[tokio::test]
+async fn both_stores_bound_a_search_alike_and_quote_only_its_start() {
+    let cluster = Cluster::start();
+    let url = cluster.team_store("bounds");
+    let (_sandbox, client) = demo().await;
+    let path = sqlite_store("bounds");
+    let mut desktop = Store::open(&path, Access::Create).expect("sqlite");
+    let mut team = Store::open(url.as_ref(), Access::Create).expect("postgres");
+    let at = SystemTime::now();
+    let taken = take_into(&mut [&mut desktop, &mut team], &client, at, |_| {}).await;
+    let (d, t) = (taken[0].id, taken[1].id);
+    let both = |typed: &str| {
+        let on = |store: &Store, id| store.search(id, typed, 50).map_err(|e| e.to_string());
+        let (here, there) = (on(&desktop, d), on(&team, t));
+        assert_eq!(here, there, "{}…", &typed[..typed.len().min(60)]);
+        here
+    };
+
+    let words = aas_snapshot::MAX_SEARCH_WORDS;
+    let chars = aas_snapshot::MAX_SEARCH_WORD_CHARS;
+    // At the limits, each word as many index words as it can hold.
+    let word = "x-".repeat(chars / 2);
+    assert_eq!(word.chars().count(), chars);
+    let widest = vec![word.as_str(); words].join(" ");
+    assert_eq!(both(&widest), Ok(Vec::new()));
+    let found = both(&format!(
+        "{} SN-M-0001",
+        vec!["SerialNumber"; words - 1].join(" ")
+    ));
+    assert!(found.is_ok_and(|hits| !hits.is_empty()));
+
+    for (typed, said) in [
+        ("word ".repeat(20_000), "the search has 20000 words"),
+        (
+            vec!["SN"; words + 1].join(" "),
+            "a search looks for at most",
+        ),
+        ("x".repeat(131_000), "is 131000 characters long"),
+        (
+            format!("SN-M-0001 {}", "x".repeat(chars + 1)),
+            "characters long",
+        ),
+    ] {
+        let message = both(&typed).expect_err("refused");
+        assert!(message.contains(said), "{message}");
+        assert!(message.len() < 200, "a short prefix only: {message}");
+    }
+    std::fs::remove_dir_all(path.parent().expect("dir")).expect("cleanup");
+}
+
+/// `store init` makes nothing in a database that holds another program's tables (issue
+/// 43): it says so, naming them, and the database keeps only its own; reads and takes
+/// never make tables anywhere.
+#[test]
+fn init_makes_nothing_in_a_database_with_tables_of_another_program() {
+    let cluster = Cluster::start();
+    cluster.psql("postgres", "CREATE DATABASE erp");
+    cluster.psql(
+        "erp",
+        "CREATE TABLE customers (id INT); CREATE TABLE orders (id INT);
+         CREATE VIEW big_orders AS SELECT * FROM orders",
+    );
+    let url = cluster.url("erp");
+    let tables = "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'";
+    let before = cluster.query("erp", tables);
+    for create in [true, false] {
+        let e = Store::init_team(&url, create, &[]).expect_err("not a team store");
+        let message = e.to_string();
+        assert!(matches!(e, Error::NotATeamStore { .. }), "{e:?}");
+        assert!(
+            message.contains("big_orders, customers, orders")
+                && message.contains("nothing was made in it")
+                && !message.contains(cluster.password()),
+            "{message}"
+        );
+    }
+    for access in [Access::Read, Access::Write, Access::Create] {
+        let e = Store::open(url.as_ref(), access).expect_err("no store tables");
+        assert!(matches!(e, Error::NotMigrated { found: 0, .. }), "{e:?}");
+    }
+    assert_eq!(cluster.query("erp", tables), before, "nothing made");
 }

@@ -4,19 +4,31 @@
 //! `xs:` value types, key types, the IEC 61360 template's V3 reference) is not a change.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// One thing the V3 file does not hold as the source did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Change {
     /// Where it was in the V2 source: a JSON path (`submodels[2].submodelElements[0]`).
     pub path: String,
     pub rule: Rule,
     /// The source's value, whole: what the report keeps of something the file does not.
-    pub was: Value,
+    /// Its JSON text, exact: a number keeps every digit the source wrote, and a field
+    /// the conversion never read is its text as written.
+    pub was: Box<RawValue>,
     /// What the V3 file holds there instead; absent when it holds nothing.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub now: Option<Value>,
+    pub now: Option<Box<RawValue>>,
+}
+
+/// The same change: the same place, rule and JSON texts.
+impl PartialEq for Change {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path
+            && self.rule == other.rule
+            && self.was.get() == other.was.get()
+            && self.now.as_ref().map(|n| n.get()) == other.now.as_ref().map(|n| n.get())
+    }
 }
 
 /// The kinds of change, each with a stable name in the report.
@@ -63,6 +75,10 @@ pub enum Rule {
     Required,
     /// A second qualifier of the same type, or a language given twice: left out.
     Duplicate,
+    /// A key given twice in one JSON object (`"idShort": "P1", "idShort": "P2"`): which
+    /// value is meant is not known. The conversion reads the last, as JSON readers do;
+    /// each value before it is reported (`aasmd inspect` names the same key).
+    DuplicateKey,
     /// A File that names a part of an AASX package which the package written does not
     /// hold (the service serves no files): its value is left out, so that readers can
     /// open the package.

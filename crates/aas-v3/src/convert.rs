@@ -7,6 +7,8 @@ use std::collections::HashSet;
 use crate::change::{Change, Changes, Rule, Tally};
 use crate::fields::{holds_nothing, model_type_name, At, Fields};
 use crate::limits::{NAME_MAX, TEXT_MAX};
+use serde_json::value::RawValue;
+
 use crate::node::{member, Members, Node};
 use crate::{xsd, Error, Result};
 
@@ -84,9 +86,31 @@ impl<'s> Converter<'s> {
         let change = Change {
             path: at.to_string(),
             rule,
-            was: was.to_value(),
-            now: now.as_ref().map(Node::to_value),
+            was: was.to_json(),
+            now: now.as_ref().map(Node::to_json),
         };
+        self.record(change)
+    }
+
+    /// A key the source gives twice in one object, found where the source is read
+    /// (the tree holds the last value, as JSON readers do): `path` is the key's JSON
+    /// path (`submodels[0].submodelElements[3].idShort`), `was` the JSON text of a value
+    /// before the last, `kept` the last one's.
+    pub fn duplicate_key(&mut self, path: &str, was: &str, kept: &str) -> Result<()> {
+        let json = |text: &str| {
+            RawValue::from_string(crate::node::compact(text).into_owned())
+                .unwrap_or_else(|_| Node::text(text).to_json())
+        };
+        self.record(Change {
+            path: path.to_owned(),
+            rule: Rule::DuplicateKey,
+            was: json(was),
+            now: Some(json(kept)),
+        })
+    }
+
+    fn record(&mut self, change: Change) -> Result<()> {
+        let rule = change.rule;
         if self.strict {
             return Err(Error::Strict(Box::new(change)));
         }
@@ -258,11 +282,11 @@ impl<'s> Converter<'s> {
         at: At<'_>,
         max: usize,
     ) -> Result<Option<Node<'a>>> {
-        let items = match value {
+        let items = match value.read() {
             Node::List(items) => items,
             Node::Object(mut members) if members.len() == 1 && members[0].0 == "langString" => {
-                match members.pop() {
-                    Some((_, Node::List(items))) => items,
+                match members.pop().map(|(_, texts)| texts.read()) {
+                    Some(Node::List(items)) => items,
                     _ => Vec::new(),
                 }
             }

@@ -15,24 +15,30 @@ pub(crate) struct Fields<'a, 'p> {
 impl<'a, 'p> Fields<'a, 'p> {
     /// The fields of `value`, or `value` back when it is not an object.
     pub fn of(value: Node<'a>, at: At<'p>) -> Result<Self, Node<'a>> {
-        match value {
+        match value.read() {
             Node::Object(members) => Ok(Fields { members, at }),
             other => Err(other),
         }
     }
 
-    /// A field's value; `null` counts as absent.
+    /// A field's value, read as a tree; `null` counts as absent.
     pub fn take(&mut self, name: &str) -> Option<Node<'a>> {
+        self.take_as_written(name).map(Node::read)
+    }
+
+    /// A field's value as it is: an array or object the reader kept as text stays so.
+    fn take_as_written(&mut self, name: &str) -> Option<Node<'a>> {
         remove_member(&mut self.members, name).filter(|v| !v.is_null())
     }
 
     /// A field whose value is text: a string, or a number or boolean written as text
-    /// (exporters write `"value": 1234`). Empty text counts as absent.
+    /// (exporters write `"value": 1234`; the number's text is kept exactly as written,
+    /// every digit of it). Empty text counts as absent.
     pub fn text(&mut self, name: &str) -> Option<Cow<'a, str>> {
-        match self.take(name)? {
+        match self.take_as_written(name)? {
             Node::Text(s) if s.is_empty() => None,
             Node::Text(s) => Some(s),
-            Node::Number(n) => Some(Cow::Owned(n.to_string())),
+            Node::Number(text) => Some(text),
             Node::Bool(b) => Some(Cow::Owned(b.to_string())),
             other => {
                 // Not text: reported with what is left.
@@ -141,6 +147,12 @@ pub(crate) fn holds_nothing(value: &Node) -> bool {
         Node::Text(s) => s.is_empty(),
         Node::List(items) => items.is_empty(),
         Node::Object(members) => members.is_empty(),
+        // `[]` or `{}`, maybe with spaces inside.
+        Node::Raw(text) => text
+            .bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .nth(1)
+            .is_some_and(|b| b == b']' || b == b'}'),
         _ => false,
     }
 }
@@ -153,4 +165,28 @@ pub(crate) fn model_type_name<'a>(value: &Node<'a>) -> Option<Cow<'a, str>> {
         .unwrap_or(model_type)
         .as_text()
         .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_is_taken_as_the_text_it_was_written_with() {
+        let json = r#"{"big": 123456789012345678901234567890,
+            "pi": 3.14159265358979323846264338327950288, "price": 1.50, "small": -0}"#;
+        let node: Node = serde_json::from_str(json).expect("JSON");
+        let mut f = Fields::of(node, At::Root("")).expect("an object");
+        // Before: "1.2345678901234568e+29", "3.141592653589793", "1.5" and "0".
+        assert_eq!(
+            f.text("big").as_deref(),
+            Some("123456789012345678901234567890")
+        );
+        assert_eq!(
+            f.text("pi").as_deref(),
+            Some("3.14159265358979323846264338327950288")
+        );
+        assert_eq!(f.text("price").as_deref(), Some("1.50"));
+        assert_eq!(f.text("small").as_deref(), Some("-0"));
+    }
 }

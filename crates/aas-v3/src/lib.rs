@@ -18,6 +18,7 @@ mod iec61360;
 mod language;
 mod limits;
 mod node;
+mod read;
 mod reference;
 pub mod xsd;
 
@@ -49,8 +50,8 @@ fn display_path(path: &str) -> &str {
 }
 
 /// A value in a message: its JSON, cut short.
-fn shown(value: &serde_json::Value) -> String {
-    let mut text = value.to_string();
+fn shown(value: &serde_json::value::RawValue) -> String {
+    let mut text = value.get().to_owned();
     if let Some((cut, _)) = text.char_indices().nth(200) {
         text.truncate(cut);
         text.push('…');

@@ -1,24 +1,29 @@
-//! A JSON tree cheaper than `serde_json::Value` for converting: texts and names borrowed
-//! from the source where they need no unescaping, objects as small lists of fields (an
-//! AAS object has a dozen at most, which a list finds faster than a hash does). It reads
-//! and writes JSON as `serde_json::Value` does with `preserve_order`, byte for byte.
+//! A JSON tree cheaper than `serde_json::Value` for converting: texts, names and numbers
+//! borrowed from the source where they need no unescaping, objects as small lists of
+//! fields (an AAS object has a dozen at most, which a list finds faster than a hash
+//! does), and the arrays and objects of fields the conversion does not walk into kept
+//! as their text until they are taken ([`Node::Raw`], see the `read` module). Numbers
+//! keep their text: `123456789012345678901234567890` stays those digits.
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::{Number, Value};
+use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 /// A JSON value whose texts may borrow from the source it was read from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Node<'a> {
     Null,
     Bool(bool),
-    Number(Number),
+    /// A number's text as written in the source (valid JSON number syntax).
+    Number(Cow<'a, str>),
     Text(Cow<'a, str>),
     List(Vec<Node<'a>>),
     Object(Members<'a>),
+    /// An array or object not read yet: its JSON text, as written. [`Node::read`] makes
+    /// it a tree; reported as it is, it never becomes one.
+    Raw(&'a str),
 }
 
 /// An object's fields, in the order they are written.
@@ -81,12 +86,20 @@ impl<'a> Node<'a> {
         matches!(self, Node::Null)
     }
 
-    /// The same JSON as a `serde_json::Value` (for the report).
+    /// The JSON text of this node: exact for numbers and for what was never read.
+    pub fn to_json(&self) -> Box<RawValue> {
+        serde_json::value::to_raw_value(self)
+            .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("JSON"))
+    }
+
+    /// The same JSON as a `serde_json::Value`; a number past what a double holds
+    /// exactly is rounded there (the report uses [`Node::to_json`], which is exact).
     pub fn to_value(&self) -> Value {
         match self {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
-            Node::Number(n) => Value::Number(n.clone()),
+            Node::Number(text) => serde_json::from_str(text).unwrap_or(Value::Null),
+            Node::Raw(text) => serde_json::from_str(text).unwrap_or(Value::Null),
             Node::Text(text) => Value::String(text.as_ref().to_owned()),
             Node::List(items) => Value::Array(items.iter().map(Node::to_value).collect()),
             Node::Object(members) => Value::Object(
@@ -118,93 +131,38 @@ pub(crate) fn remove_member<'a>(members: &mut Members<'a>, name: &str) -> Option
     Some(members.swap_remove(i).1)
 }
 
-impl<'de> Deserialize<'de> for Node<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(NodeVisitor)
-    }
+/// JSON text written as it is (a number's digits, a field kept unread), but for the
+/// spaces and line breaks between its tokens: what is written is compact, one line.
+fn verbatim<S: Serializer>(json: &str, s: S) -> Result<S::Ok, S::Error> {
+    let json = compact(json);
+    let raw: &RawValue = serde_json::from_str(&json).map_err(S::Error::custom)?;
+    raw.serialize(s)
 }
 
-struct NodeVisitor;
-
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Node<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("JSON")
+/// `json` without whitespace between its tokens (strings keep theirs).
+pub(crate) fn compact(json: &str) -> Cow<'_, str> {
+    let spaced = |b: u8| matches!(b, b' ' | b'\n' | b'\r' | b'\t');
+    if !json.bytes().any(spaced) {
+        return Cow::Borrowed(json);
     }
-    fn visit_unit<E>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Null)
-    }
-    fn visit_none<E>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Null)
-    }
-    fn visit_bool<E>(self, b: bool) -> Result<Node<'de>, E> {
-        Ok(Node::Bool(b))
-    }
-    fn visit_u64<E>(self, n: u64) -> Result<Node<'de>, E> {
-        Ok(Node::Number(n.into()))
-    }
-    fn visit_i64<E>(self, n: i64) -> Result<Node<'de>, E> {
-        Ok(Node::Number(n.into()))
-    }
-    fn visit_f64<E>(self, n: f64) -> Result<Node<'de>, E> {
-        Ok(Number::from_f64(n).map_or(Node::Null, Node::Number))
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Node<'de>, E> {
-        Ok(Node::Text(Cow::Borrowed(s)))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Node<'de>, E> {
-        Ok(Node::Text(Cow::Owned(s.to_owned())))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Node<'de>, E> {
-        Ok(Node::Text(Cow::Owned(s)))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Node::List(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
-        let mut members = Members::new();
-        while let Some((Name(name), value)) = map.next_entry::<Name<'de>, Node<'de>>()? {
-            // A repeated name keeps its place and its last value, as serde_json's does.
-            match members.iter_mut().find(|(n, _)| *n == name) {
-                Some(member) => member.1 = value,
-                None => members.push((name, value)),
+    let mut out = String::with_capacity(json.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in json.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
             }
+        } else if c == '"' {
+            in_string = true;
+        } else if c.is_ascii() && spaced(c as u8) {
+            continue;
         }
-        Ok(Node::Object(members))
+        out.push(c);
     }
-}
-
-/// A field's name, borrowed where it needs no unescaping (serde's `Cow` never borrows).
-struct Name<'de>(Cow<'de, str>);
-
-impl<'de> Deserialize<'de> for Name<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_str(NameVisitor).map(Name)
-    }
-}
-
-struct NameVisitor;
-
-impl<'de> Visitor<'de> for NameVisitor {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a field name")
-    }
-    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(s))
-    }
-    fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s.to_owned()))
-    }
-    fn visit_string<E>(self, s: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(s))
-    }
+    Cow::Owned(out)
 }
 
 impl Serialize for Node<'_> {
@@ -212,7 +170,8 @@ impl Serialize for Node<'_> {
         match self {
             Node::Null => s.serialize_unit(),
             Node::Bool(b) => s.serialize_bool(*b),
-            Node::Number(n) => n.serialize(s),
+            Node::Number(text) => verbatim(text, s),
+            Node::Raw(text) => verbatim(text, s),
             Node::Text(text) => s.serialize_str(text),
             Node::List(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;

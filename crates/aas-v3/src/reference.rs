@@ -209,11 +209,8 @@ mod tests {
             .unwrap_or_else(|| panic!("the key's rename is reported: {changes:#?}"));
         assert_eq!(followed.rule, Rule::IdShort);
         assert_eq!(
-            (
-                followed.was.as_str(),
-                followed.now.as_ref().and_then(|v| v.as_str())
-            ),
-            (Some("Motor-Speed"), Some("Motor_Speed"))
+            (followed.was.get(), followed.now.as_ref().map(|v| v.get())),
+            (r#""Motor-Speed""#, Some(r#""Motor_Speed""#))
         );
     }
 }

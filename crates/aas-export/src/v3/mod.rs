@@ -14,8 +14,8 @@ use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, text, unreadable, Answers};
 use crate::in_order::InOrder;
-use crate::output::{package, write_with, Stop, Written};
-use crate::report::{write_report, Conversion, Exported, Spool};
+use crate::output::{package, stage_with, Stop, Written};
+use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::Result;
 use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
 
@@ -45,7 +45,7 @@ pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Resu
         tally.merge(&converted.tally);
         Ok(())
     };
-    let bytes = write_with(path, |mut out| match packaged {
+    let staged = stage_with(path, |mut out| match packaged {
         true => package(out, Flavour::V3, |p| {
             environment(answers, packaged, p, &mut done)
         }),
@@ -57,7 +57,7 @@ pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Resu
         crawl.plan.plant,
         rfc3339(crawl.started)
     );
-    let report = write_report(path, &source, &tally, spool)?;
+    let (bytes, report) = put_in_place_with_report(path, staged, &source, &tally, spool)?;
     Ok(Exported {
         bytes,
         conversion: Some(Conversion { tally, report }),

@@ -28,10 +28,17 @@ struct Credentials<'a> {
     host_on: &'a str,
 }
 
+/// The user part as the driver reads it: everything up to the first `@` (so a `/`, `?`
+/// or `:` a password holds unencoded stays in it), the password after its first `:`;
+/// and a later `@` before the host's end too (a password holding an unencoded `@`,
+/// which the driver cuts short), so that no part of such a password is shown.
 fn credentials(url: &str) -> Option<Credentials<'_>> {
     let (scheme, rest) = url.split_once("://")?;
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let at = rest[..authority_end].rfind('@')?;
+    let first = rest.find('@')?;
+    let host_end = rest[first..]
+        .find(['/', '?'])
+        .map_or(rest.len(), |end| first + end);
+    let at = rest[..host_end].rfind('@').unwrap_or(first);
     let (userinfo, host_on) = (&rest[..at], &rest[at + 1..]);
     let (role, password) = match userinfo.split_once(':') {
         Some((role, password)) => (role, Some(password)),
@@ -45,29 +52,65 @@ fn credentials(url: &str) -> Option<Credentials<'_>> {
     })
 }
 
-/// `url` as messages show it: without its password.
+/// Whether a URL parameter (`key=value`) gives a password: `password`, and anything
+/// else whose name says so (`sslpassword`), its name percent-decoded as the driver
+/// decodes it (`pass%77ord`), in any case.
+fn is_password_parameter(pair: &str) -> bool {
+    let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+    percent_encoding::percent_decode_str(key)
+        .decode_utf8_lossy()
+        .to_ascii_lowercase()
+        .contains("password")
+}
+
+/// The parameters after the first `?` of `url` (wherever the driver would read them
+/// from: also one the user part holds).
+fn parameters(url: &str) -> impl Iterator<Item = &str> {
+    let query = url.split_once('?').map_or("", |(_, query)| query);
+    query.split('&').filter(|pair| !pair.is_empty())
+}
+
+/// Whether `url` holds a password: in its user part (`postgres://ROLE:PASSWORD@…`) or
+/// as a parameter (`?password=…`).
+fn holds_password(url: &str) -> bool {
+    credentials(url).is_some_and(|c| c.password.is_some())
+        || parameters(url).any(is_password_parameter)
+}
+
+/// `url` as messages show it: without its password, the user part's and every
+/// password parameter. The one way a store's URL is shown (`store_name`, every error).
 pub(crate) fn shown(url: &str) -> String {
-    match credentials(url) {
-        Some(c) => format!("{}://{}@{}", c.scheme, c.role, c.host_on),
-        None => url.to_owned(),
+    let url = match credentials(url) {
+        Some(c) if c.password.is_some() => format!("{}://{}@{}", c.scheme, c.role, c.host_on),
+        _ => url.to_owned(),
+    };
+    let Some((base, _)) = url.split_once('?') else {
+        return url;
+    };
+    let kept: Vec<&str> = parameters(&url)
+        .filter(|pair| !is_password_parameter(pair))
+        .collect();
+    match kept.is_empty() {
+        true => base.to_owned(),
+        false => format!("{base}?{}", kept.join("&")),
     }
 }
 
 /// The role a team store's URL names (percent-encoded as written) and whether the URL
-/// holds a password too: the app keeps the password in the OS keychain, so the URL it
-/// saves must name the role and hold none.
+/// holds a password too, in its user part or as a parameter: the app keeps the
+/// password in the OS keychain, so the URL it saves must name the role and hold none.
 pub fn url_role(url: &str) -> Option<(&str, bool)> {
     credentials(url)
-        .filter(|c| !c.role.is_empty())
-        .map(|c| (c.role, c.password.is_some()))
+        .filter(|c| !c.role.is_empty() && !c.role.contains(['/', '?']))
+        .map(|c| (c.role, holds_password(url)))
 }
 
 /// `url` with `password` as its role's (percent-encoded, as the driver decodes it), for
 /// a connection only: never shown, never saved. A URL that names no role or holds a
 /// password already is returned as it is.
 pub fn with_password(url: &str, password: &str) -> String {
-    match credentials(url) {
-        Some(c) if c.password.is_none() && !c.role.is_empty() => {
+    match (url_role(url), credentials(url)) {
+        (Some((_, false)), Some(c)) => {
             let password = utf8_percent_encode(password, NON_ALPHANUMERIC);
             format!("{}://{}:{password}@{}", c.scheme, c.role, c.host_on)
         }
@@ -185,6 +228,9 @@ pub(crate) fn sql_error(url: &str) -> impl Fn(postgres::Error) -> Error + '_ {
     }
 }
 
+/// The most of a password file read: thousands of lines.
+const MAX_PASSWORD_FILE_BYTES: u64 = 1 << 20;
+
 /// The password libpq would use for `config`: `PGPASSWORD`, else the first matching
 /// line of the password file.
 fn password_for(config: &Config) -> Option<String> {
@@ -194,7 +240,9 @@ fn password_for(config: &Config) -> Option<String> {
     let file = std::env::var_os("PGPASSFILE")
         .map(PathBuf::from)
         .or_else(|| std::env::home_dir().map(|home| home.join(".pgpass")))?;
-    let text = std::fs::read_to_string(file).ok()?;
+    // As libpq: a password file that is not a regular file is not used (a FIFO would
+    // hang the connection, a device fill memory); nor is one past 1 MiB.
+    let text = aas_model::read_small_text(&file, MAX_PASSWORD_FILE_BYTES).ok()?;
     let host = match config.get_hosts().first() {
         Some(Host::Tcp(host)) => host.clone(),
         #[cfg(unix)]
@@ -275,6 +323,84 @@ mod tests {
         assert_eq!(url_role(url), Some(("team", false)));
         assert_eq!(url_role(&with), Some(("team", true)));
         assert_eq!(url_role("postgres://db/plants"), None);
+    }
+
+    /// Issue 43: a password the driver takes from a parameter, or from a user part
+    /// holding an unencoded `/` or `?`, was shown in every message.
+    #[test]
+    fn a_password_anywhere_the_driver_reads_one_is_never_shown() {
+        for (url, expected, driver_reads_it) in [
+            (
+                "postgres://team@db/plants?password=PW1&sslmode=require",
+                "postgres://team@db/plants?sslmode=require",
+                true,
+            ),
+            (
+                "postgres://team@db/plants?sslmode=require&password=PW1",
+                "postgres://team@db/plants?sslmode=require",
+                true,
+            ),
+            (
+                "postgresql://db/plants?pass%77ord=PW1",
+                "postgresql://db/plants",
+                true,
+            ),
+            (
+                "postgres://team:PW1/x?y@db:5432/plants?application_name=a",
+                "postgres://team@db:5432/plants?application_name=a",
+                true,
+            ),
+            (
+                "postgres://team:PW1@db/plants?password=PW1",
+                "postgres://team@db/plants",
+                true,
+            ),
+            // An unencoded `@`: the driver reads `PW1`, the rest is hidden as well.
+            (
+                "postgres://team:PW1@x@db/plants",
+                "postgres://team@db/plants",
+                true,
+            ),
+            // Not the driver's names, but libpq's or a mistake's: hidden all the same.
+            (
+                "postgres://db/plants?PASSWORD=PW1&sslpassword=PW1&dbname=p",
+                "postgres://db/plants?dbname=p",
+                false,
+            ),
+            // libpq reads a password here, the driver a strange role: hidden for both.
+            (
+                "postgres://db/plants?password=PW1@x",
+                "postgres://db/plants",
+                false,
+            ),
+        ] {
+            assert_eq!(shown(url), expected, "{url}");
+            assert!(holds_password(url), "{url}");
+            if driver_reads_it {
+                let config = Config::from_str(url).expect("the driver reads it");
+                assert!(
+                    config.get_password().is_some_and(|p| p.starts_with(b"PW1")),
+                    "{url}"
+                );
+            }
+            match url_role(url) {
+                Some((_, holds)) => assert!(holds, "{url}"),
+                None => assert!(!url.contains("team"), "{url}"),
+            }
+            assert_eq!(with_password(url, "other"), url, "{url}");
+        }
+        for plain in [
+            "postgres://team@db/plants?sslmode=require&application_name=x",
+            "postgres://db:5432/plants",
+        ] {
+            assert_eq!(shown(plain), plain);
+            assert!(!holds_password(plain));
+        }
+        assert_eq!(
+            url_role("postgres://team@db/plants?sslmode=require"),
+            Some(("team", false))
+        );
+        assert_eq!(url_role("postgres://db/plants?application_name=a@b"), None);
     }
 
     #[test]

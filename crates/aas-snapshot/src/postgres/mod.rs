@@ -1,7 +1,8 @@
 //! The team store: snapshots in a PostgreSQL database that many desktops read and a
 //! scheduled `aasmd snapshot take` writes. The same rows as the SQLite store, in
-//! PostgreSQL's words; one take per plant and source at a time (an advisory lock held
-//! by the writer's connection, so a writer that dies frees it).
+//! PostgreSQL's words; one take per plant and source at a time (a lock on its row in
+//! `takes`, held by a connection of the writer's, so a writer that dies frees it, and
+//! a reader role, which may not lock rows, cannot hold it: [`writer::TakeLock`]).
 
 mod connect;
 mod schema;
@@ -20,8 +21,8 @@ use crate::backend::{
     Access, Backend, BatchWriter, BodyRow, EachStored, Keys, NodeRow, SnapshotInfo, StoredAnswer,
     Which,
 };
-use crate::words::tokens;
-use crate::{content, Error, Result};
+use crate::words::{tokens, Typed};
+use crate::{Error, Result};
 use connect::Conn;
 
 pub(crate) use connect::shown;
@@ -69,7 +70,9 @@ impl Postgres {
     /// Makes the store's tables in the database at `url` (`create`), or brings older
     /// ones up to date (not `create`: a database without them is refused, so a
     /// mistyped URL makes nothing), and lets each role of `readers` read them, and the
-    /// tables of later versions. Returns the version found.
+    /// tables of later versions. Returns the version found. A database without the
+    /// store's tables but with tables of another program is refused
+    /// ([`Error::NotATeamStore`]), and nothing is made in it.
     pub(crate) fn init(url: &str, create: bool, readers: &[String]) -> Result<i64> {
         let latest = schema::latest();
         // `init` makes new tables or finds this version's; `migrate` needs older ones.
@@ -78,16 +81,30 @@ impl Postgres {
             false => (1..=latest).contains(&found),
         };
         let mut conn = Conn::open(url)?;
-        let found = conn.run(|client| {
+        let (found, others) = conn.run(|client| {
             let mut tx = client.transaction()?;
             let found = schema::version(&mut tx)?;
-            if fits(found) {
+            let others = match found {
+                0 => schema::others_tables(&mut tx)?,
+                _ => Vec::new(),
+            };
+            if fits(found) && others.is_empty() {
                 schema::migrate(&mut tx)?;
                 schema::grant_reading(&mut tx, readers)?;
                 tx.commit()?;
             }
-            Ok(found)
+            Ok((found, others))
         })?;
+        if !others.is_empty() {
+            let tables = match others.len() {
+                n if n > 5 => format!("{} and {} more", others[..5].join(", "), n - 5),
+                _ => others.join(", "),
+            };
+            return Err(Error::NotATeamStore {
+                store: shown(url),
+                tables,
+            });
+        }
         if !fits(found) {
             // Says what does not fit: no tables, older ones, newer ones.
             check_version(url, found)?;
@@ -140,13 +157,6 @@ fn check_version(url: &str, found: i64) -> Result<()> {
         });
     }
     Ok(())
-}
-
-/// The advisory lock of the takes of `plant` from `source`: the first 8 bytes of the
-/// SHA-256 of both.
-pub(crate) fn take_lock(source: &str, plant: &str) -> i64 {
-    let digest = content::hash(format!("{source}\0{plant}").as_bytes());
-    i64::from_be_bytes(digest[..8].try_into().expect("8 bytes of 32"))
 }
 
 /// A snapshot's counts as its rows give them, for one still being taken.
@@ -246,16 +256,11 @@ impl Backend for Postgres {
         let row = row.ok_or(Error::NoSuchSnapshot(id))?;
         let (state, source, plant): (String, String, String) = (row.get(0), row.get(1), row.get(2));
         // A live writer holds its plant's lock; one that died freed it.
-        let lock = (state == "taking").then(|| take_lock(&source, &plant));
+        let taking = state == "taking";
         let removed = self.run(|c| {
             let mut tx = c.transaction()?;
-            if let Some(lock) = lock {
-                let free: bool = tx
-                    .query_one("SELECT pg_try_advisory_xact_lock($1)", &[&lock])?
-                    .get(0);
-                if !free {
-                    return Ok(false);
-                }
+            if taking && !writer::lock_row(&mut tx, &source, &plant)? {
+                return Ok(false);
             }
             tx.execute("DELETE FROM snapshots WHERE id = $1", &[&id])?;
             tx.batch_execute(
@@ -383,15 +388,15 @@ impl Backend for Postgres {
                     size: u64::try_from(answer.size).unwrap_or(0),
                     zstd: answer.zstd,
                     stored: answer.bytes.len() as u64,
-                    bytes: &mut answer.bytes.as_slice(),
+                    bytes: &mut std::io::Cursor::new(answer.bytes.as_slice()),
                 })?;
             }
             Ok(())
         })
     }
 
-    fn search(&self, id: i64, typed: &str, limit: usize) -> Result<Vec<i64>> {
-        let Some(query) = ts_query(typed) else {
+    fn search(&self, id: i64, typed: Typed<'_>, limit: usize) -> Result<Vec<i64>> {
+        let Some(query) = ts_query(typed.as_str()) else {
             return Ok(Vec::new());
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);

@@ -75,6 +75,31 @@ pub(super) const MIGRATIONS: &[&str] = &[
     DROP INDEX answers_by_content;
     CREATE INDEX answers_by_content ON answers(content);
     ",
+    // 3: one take per plant and source at a time, held by a lock on its row here that
+    // the take's own connection keeps in an open transaction. Locking a row needs UPDATE
+    // on the table, which a reader role is never granted; the advisory lock of schemas 1
+    // and 2 needed no privilege at all, and its key could be computed, so a reader could
+    // hold it and make every scheduled take fail as busy.
+    "
+    CREATE TABLE takes (
+        source TEXT NOT NULL,
+        plant TEXT NOT NULL,
+        PRIMARY KEY (source, plant)
+    );
+    ",
+];
+
+/// The tables the store's migrations make, `store_schema` included: any other table in
+/// the database's schema is another program's.
+pub(super) const TABLES: &[&str] = &[
+    "store_schema",
+    "snapshots",
+    "contents",
+    "nodes",
+    "answers",
+    "failures",
+    "unreadable",
+    "takes",
 ];
 
 /// The version this build writes.
@@ -111,14 +136,27 @@ pub(super) fn migrate(tx: &mut Transaction<'_>) -> Result<i64, postgres::Error> 
     Ok(from)
 }
 
+/// The tables (views, sequences…) in the database's schema that are not the store's,
+/// sorted: those of another program, when there are any.
+pub(super) fn others_tables(tx: &mut Transaction<'_>) -> Result<Vec<String>, postgres::Error> {
+    let rows = tx.query(
+        "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+             AND c.relname <> ALL($1)
+         ORDER BY 1",
+        &[&TABLES],
+    )?;
+    Ok(rows.iter().map(|r| r.get(0)).collect())
+}
+
 /// The connected role's name when it may not take or remove snapshots (write every
-/// table); `None` when it may.
+/// table, and lock the rows of `takes`); `None` when it may.
 pub(super) fn read_only_role(tx: &mut Transaction<'_>) -> Result<Option<String>, postgres::Error> {
     let row = tx.query_one(
         "SELECT current_user::text,
                 bool_and(has_table_privilege(t, 'INSERT, UPDATE, DELETE'))
          FROM unnest(ARRAY['snapshots', 'contents', 'nodes', 'answers', 'failures',
-                           'unreadable']) AS t",
+                           'unreadable', 'takes']) AS t",
         &[],
     )?;
     let writes: Option<bool> = row.get(1);

@@ -1,7 +1,8 @@
-//! A take into the team store, on a connection of its own that holds the plant's
-//! advisory lock for as long as it lives: a writer that dies (a crash, a lost
-//! connection) frees it, and the next take of the plant marks its snapshot partial.
-//! Answers are buffered per batch and copied in (COPY) when the batch commits.
+//! A take into the team store, on a connection of its own, while a second connection
+//! holds the plant's take lock ([`TakeLock`]) for as long as the take lives: a writer
+//! that dies (a crash, a lost connection) frees it, and the next take of the plant marks
+//! its snapshot partial. Answers are buffered per batch and copied in (COPY) when the
+//! batch commits.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -10,7 +11,7 @@ use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 
 use super::connect::Conn;
-use super::{level, lexemes, shown, take_lock, BYTES_HELD, NODES_HELD, SHELLS_HELD};
+use super::{level, lexemes, shown, BYTES_HELD, NODES_HELD, SHELLS_HELD};
 use crate::backend::{level_at, BatchWriter, Counts, NewContent, NodeRow, Place};
 use crate::{Error, Result};
 
@@ -20,6 +21,8 @@ type Ids<K> = fn(&mut PgWriter, &[K]) -> Result<HashMap<K, i64>>;
 #[derive(Debug)]
 pub(crate) struct PgWriter {
     conn: Conn,
+    /// Held until the writer is dropped.
+    _lock: TakeLock,
     source: String,
     plant: String,
     /// The batch's answers (snapshot, node, body), copied in when it commits.
@@ -29,21 +32,14 @@ pub(crate) struct PgWriter {
 }
 
 impl PgWriter {
-    /// Connects and takes the lock of `plant` from `source`, or says another take holds it.
+    /// Takes the lock of `plant` from `source` (or says another take holds it), and
+    /// connects.
     pub(crate) fn new(url: &str, source: &str, plant: &str) -> Result<PgWriter> {
-        let mut conn = Conn::open(url)?;
-        let lock = take_lock(source, plant);
-        let locked: bool = conn
-            .run(|c| c.query_one("SELECT pg_try_advisory_lock($1)", &[&lock]))?
-            .get(0);
-        if !locked {
-            return Err(Error::BusyTeam {
-                store: shown(url),
-                plant: plant.to_owned(),
-            });
-        }
+        let lock = TakeLock::take(url, source, plant)?;
+        let conn = Conn::open(url)?;
         Ok(PgWriter {
             conn,
+            _lock: lock,
             source: source.to_owned(),
             plant: plant.to_owned(),
             answers: Vec::new(),
@@ -128,15 +124,77 @@ impl PgWriter {
 }
 
 impl Drop for PgWriter {
-    /// Ends a batch an error left open and lets the lock go before the connection
-    /// closes: the server ends a closed session a moment later, and the next take or
-    /// copy of the plant (in this process, at once) would find the lock still held.
+    /// Ends a batch an error left open (the lock is let go after it, as its field is
+    /// dropped).
     fn drop(&mut self) {
-        let end = match self.in_batch {
-            true => "ROLLBACK; SELECT pg_advisory_unlock_all()",
-            false => "SELECT pg_advisory_unlock_all()",
-        };
-        let _ = self.conn.run(|c| c.batch_execute(end));
+        if self.in_batch {
+            let _ = self.conn.run(|c| c.batch_execute("ROLLBACK"));
+        }
+    }
+}
+
+/// The lock of the takes of one plant from one source: its row in `takes`, locked (FOR
+/// UPDATE) by a transaction that a connection of its own keeps open for as long as the
+/// take lives. Only a role that may update `takes` can lock its rows: a reader role
+/// cannot hold the lock and block the writer's takes (any role may take any advisory
+/// lock, which the store used before). A writer that dies ends its session, and the
+/// server lets the lock go with it.
+#[derive(Debug)]
+pub(crate) struct TakeLock {
+    conn: Conn,
+}
+
+impl TakeLock {
+    /// The lock of the takes of `plant` from `source` in the store at `url`, or
+    /// [`Error::BusyTeam`] while another take holds it.
+    pub(crate) fn take(url: &str, source: &str, plant: &str) -> Result<TakeLock> {
+        let mut conn = Conn::open(url)?;
+        let locked = conn.run(|c| {
+            // The row is made by a statement of its own, committed at once: made in the
+            // lock's transaction, another take's insert would wait for it to end
+            // instead of finding it locked.
+            c.execute(
+                "INSERT INTO takes (source, plant) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&source, &plant],
+            )?;
+            c.batch_execute("BEGIN")?;
+            lock_row(c, source, plant)
+        })?;
+        if !locked {
+            return Err(Error::BusyTeam {
+                store: shown(url),
+                plant: plant.to_owned(),
+            });
+        }
+        Ok(TakeLock { conn })
+    }
+}
+
+impl Drop for TakeLock {
+    /// Lets the lock go before the connection closes: the server ends a closed session
+    /// a moment later, and the next take or copy of the plant (in this process, at once)
+    /// would find the lock still held.
+    fn drop(&mut self) {
+        let _ = self.conn.run(|c| c.batch_execute("ROLLBACK"));
+    }
+}
+
+/// Locks the take row of `plant` from `source` in the transaction open on `c`, without
+/// waiting: whether it was free (a row never made is free: nothing to lock). A lock
+/// another take holds leaves the transaction failed, for the caller to roll back.
+pub(crate) fn lock_row(
+    c: &mut impl postgres::GenericClient,
+    source: &str,
+    plant: &str,
+) -> std::result::Result<bool, postgres::Error> {
+    let locked = c.query(
+        "SELECT 1 FROM takes WHERE source = $1 AND plant = $2 FOR UPDATE NOWAIT",
+        &[&source, &plant],
+    );
+    match locked {
+        Ok(_) => Ok(true),
+        Err(e) if e.code() == Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE) => Ok(false),
+        Err(e) => Err(e),
     }
 }
 

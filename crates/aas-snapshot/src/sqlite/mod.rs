@@ -17,8 +17,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::backend::{
     level, Backend, BatchWriter, BodyRow, Differing, EachStored, NodeRow, SnapshotInfo,
-    StoredAnswer, Which,
+    StoredAnswer, StoredBytes, Which,
 };
+use crate::words::Typed;
 use crate::{Error, Result};
 use writer::{SqliteWriter, WriterLock};
 
@@ -261,9 +262,9 @@ impl Backend for Sqlite {
             };
             let (mut small, mut large);
             let stored;
-            let bytes: &mut dyn std::io::BufRead = match blob(8)? {
+            let bytes: &mut dyn StoredBytes = match blob(8)? {
                 Some(bytes) => {
-                    (small, stored) = (bytes, bytes.len());
+                    (small, stored) = (std::io::Cursor::new(bytes), bytes.len());
                     &mut small
                 }
                 // A large body (a big plant's registry) is read from its row piece by
@@ -291,8 +292,8 @@ impl Backend for Sqlite {
         Ok(())
     }
 
-    fn search(&self, id: i64, typed: &str, limit: usize) -> Result<Vec<i64>> {
-        let Some(fts) = fts_query(typed) else {
+    fn search(&self, id: i64, typed: Typed<'_>, limit: usize) -> Result<Vec<i64>> {
+        let Some(fts) = fts_query(typed.as_str()) else {
             return Ok(Vec::new());
         };
         let mut found = self

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::schema::Owner;
 use super::{index, schema, sql_error, Sqlite};
 use crate::backend::Access;
 use crate::index::{document, element_rows};
@@ -17,7 +18,11 @@ const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Sqlite {
     /// Opens the store at `path` for `access`. A store of an older schema is brought up
-    /// to date first, also for a read (that is the one write a read makes).
+    /// to date first, also for a read (that is the one write a read makes). A file is
+    /// ours or refused before anything is written to it ([`schema::owner`]): an empty
+    /// one (or none) becomes a store only for a take ([`Access::Create`]); a database of
+    /// another program is [`Error::NotAStore`], one of a newer version of this app
+    /// [`Error::TooNew`].
     pub(crate) fn open(path: &Path, access: Access) -> Result<Sqlite> {
         match access {
             Access::Create => create_private(path)?,
@@ -30,14 +35,25 @@ impl Sqlite {
         let damaged = sql_error(path);
         let read_only = access == Access::Read;
         let mut conn = connect_as(path, read_only).map_err(&damaged)?;
-        let found = schema::version(&conn).map_err(&damaged)?;
-        if found > schema::latest() {
-            return Err(Error::TooNew {
-                path: path.to_owned(),
-                found,
-                known: schema::latest(),
-            });
-        }
+        let found = match schema::owner(&conn).map_err(&damaged)? {
+            Owner::Ours(found) => found,
+            // Nothing in it yet: a take makes the store, a read or a removal finds none.
+            Owner::Empty if access == Access::Create => 0,
+            Owner::Empty => return Err(Error::NoStore(path.to_owned())),
+            Owner::Newer(found) => {
+                return Err(Error::TooNew {
+                    path: path.to_owned(),
+                    found,
+                    known: schema::latest(),
+                })
+            }
+            Owner::Other(why) => {
+                return Err(Error::NotAStore {
+                    path: path.to_owned(),
+                    why,
+                })
+            }
+        };
         if read_only {
             if found < schema::latest() {
                 drop(conn);
@@ -49,7 +65,7 @@ impl Sqlite {
             // its first page.
             schema::migrate(&mut conn).map_err(&damaged)?;
             settings(&conn).map_err(&damaged)?;
-            index_unindexed(&mut conn).map_err(&damaged)?;
+            index_unindexed(&mut conn, path).map_err(&damaged)?;
         }
         Ok(Sqlite {
             conn,
@@ -114,7 +130,7 @@ fn settings(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Indexes the elements bodies of stores before schema 4, whose index SQL could not
 /// carry over (see the migration).
-fn index_unindexed(conn: &mut Connection) -> rusqlite::Result<()> {
+fn index_unindexed(conn: &mut Connection, path: &Path) -> rusqlite::Result<()> {
     loop {
         let tx = conn.transaction()?;
         let bodies: Vec<(i64, bool, Vec<u8>, u64)> = tx
@@ -130,8 +146,8 @@ fn index_unindexed(conn: &mut Connection) -> rusqlite::Result<()> {
             return tx.commit();
         }
         for (content, zstd, bytes, size) in bodies {
-            let found =
-                crate::content::text(&bytes, zstd, size).map(|raw| document(&element_rows(&raw)));
+            let found = crate::content::text(path, &bytes, zstd, size)
+                .map(|raw| document(&element_rows(&raw)));
             if let Ok(Some(document)) = found {
                 index(&tx, content, &document)?;
             }

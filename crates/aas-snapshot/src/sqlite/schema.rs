@@ -149,6 +149,61 @@ pub(super) fn version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("PRAGMA user_version", [], |row| row.get(0))
 }
 
+/// Whose database a file holds, as far as can be told by reading it: told before
+/// anything is written to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Owner {
+    /// No table and no schema version: a new file (SQLite reads an empty file so), or a
+    /// database nothing was made in.
+    Empty,
+    /// This app's store, of this schema version (1 to [`latest`]).
+    Ours(i64),
+    /// This app's store, of a newer schema version.
+    Newer(i64),
+    /// Another program's database, and what shows it.
+    Other(String),
+}
+
+/// The columns of `snapshots` that every version of this app's store has.
+const OUR_COLUMNS: [&str; 5] = ["id", "source", "plant", "taken_at", "state"];
+
+/// Whose database `conn` holds: this app's (its `snapshots` table and a schema version
+/// it wrote), nobody's yet (empty), or another program's (tables of its own with
+/// version 0, a version this app never writes: negative, or without its tables).
+pub(super) fn owner(conn: &Connection) -> rusqlite::Result<Owner> {
+    let found = version(conn)?;
+    let names = |sql: &str| -> rusqlite::Result<Vec<String>> {
+        let mut statement = conn.prepare(sql)?;
+        let rows = statement.query_map([], |row| row.get(0))?;
+        rows.collect()
+    };
+    let objects = names(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+         ORDER BY type <> 'table', name",
+    )?;
+    let columns = names("SELECT name FROM pragma_table_info('snapshots')")?;
+    let ours = OUR_COLUMNS
+        .iter()
+        .all(|c| columns.iter().any(|have| have == c));
+    Ok(match found {
+        0 if objects.is_empty() => Owner::Empty,
+        1.. if ours && found <= latest() => Owner::Ours(found),
+        1.. if ours => Owner::Newer(found),
+        _ => Owner::Other(match objects.as_slice() {
+            [] => format!("no tables, user_version {found}, which this app never writes"),
+            [..] if objects.len() > 5 => format!(
+                "tables of its own: {} and {} more; user_version {found}",
+                objects[..5].join(", "),
+                objects.len() - 5
+            ),
+            [..] => format!(
+                "tables of its own: {}; user_version {found}",
+                objects.join(", ")
+            ),
+        }),
+    })
+}
+
 /// Runs the migrations from the store's version on, each in its own transaction.
 pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
     let from = version(conn)?;
@@ -244,7 +299,7 @@ mod tests {
         }
         let store = Sqlite::open(&path, Access::Read).expect("migrated by a read");
         let text = |body: Option<BodyRow>| {
-            body.map(|(zstd, bytes, size)| content::text(&bytes, zstd, size).expect("text"))
+            body.map(|(zstd, bytes, size)| content::text(&path, &bytes, zstd, size).expect("text"))
         };
         let body = |content| {
             text(
@@ -257,13 +312,17 @@ mod tests {
         };
         let read = store.answer(1, NodeLevel::Elements, nameplate.keys());
         assert_eq!(text(read.expect("read")), Some(elements("SN-P-0001")));
-        let found = store.search(2, "SN-P-0002", 10).expect("search");
+        let typed = |t| crate::words::Typed::checked(t).expect("typed");
+        let found = store.search(2, typed("SN-P-0002"), 10).expect("search");
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(body(found[0]), Some(elements("SN-P-0002")));
         let owners = store.owners(&found, 2).expect("owners");
         let pump = ("urn:x:pump#1".to_owned(), "Nameplate".to_owned());
         assert_eq!(owners, [(found[0], pump.0, pump.1)]);
-        assert!(store.search(1, "SN-P-0002", 10).expect("search").is_empty());
+        assert!(store
+            .search(1, typed("SN-P-0002"), 10)
+            .expect("search")
+            .is_empty());
         let differing = store.differing(1, 2).expect("diff");
         assert_eq!(differing.len(), 1, "{differing:?}");
         let (at, keys, before, after) = &differing[0];

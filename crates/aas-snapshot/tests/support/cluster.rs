@@ -144,6 +144,18 @@ impl Cluster {
         self.pg_ctl_start();
     }
 
+    /// Stops the server in `mode` (`fast`: every session is told "terminating connection
+    /// due to administrator command"; `immediate`: as a crash would). [`Cluster::start`]
+    /// it again before the cluster is dropped.
+    pub fn stop(&self, mode: &str) {
+        self.pg_ctl(&["-m", mode, "stop"]);
+    }
+
+    /// Starts the server again after [`Cluster::stop`].
+    pub fn start_again(&self) {
+        self.pg_ctl_start();
+    }
+
     fn pg_ctl_start(&self) {
         let options = format!(
             "-p {} -k {} -c listen_addresses=127.0.0.1",
@@ -166,16 +178,15 @@ impl Cluster {
     }
 
     fn pg_ctl_stop(&self) {
-        run_as_postgres(
-            &self.bin.join("pg_ctl"),
-            &[
-                "-D".as_ref(),
-                self.dir.path().join("data").as_os_str(),
-                "-m".as_ref(),
-                "immediate".as_ref(),
-                "stop".as_ref(),
-            ],
-        );
+        self.pg_ctl(&["-m", "immediate", "stop"]);
+    }
+
+    /// Runs `pg_ctl -D DATA ARGS`.
+    fn pg_ctl(&self, args: &[&str]) {
+        let data = self.dir.path().join("data");
+        let mut all: Vec<&std::ffi::OsStr> = vec!["-D".as_ref(), data.as_os_str()];
+        all.extend(args.iter().map(std::ffi::OsStr::new));
+        run_as_postgres(&self.bin.join("pg_ctl"), &all);
     }
 }
 
