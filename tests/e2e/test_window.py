@@ -9,6 +9,7 @@ and deleted only after a confirmation. Each class starts its own app."""
 import os
 import shutil
 import tempfile
+import time
 import unittest
 
 from app_driver import AppTestCase, free_port, row, screenshot
@@ -239,8 +240,15 @@ class StalePanes(_Window):
         wd.click(wd.wait_for("#snapshots-open"))
         wd.click(wd.wait_for(".snapshot-row button", text="Browse"))
         self.wait_until(lambda: not wd.script("return document.getElementById('snapshot-banner').hidden"), 10, "browsing")
-        wd.click(wd.wait_for(row("Machine_M0001") + " .label"))
-        self.wait_until(lambda: wd.script(DETAILS_HEADING) == "Machine_M0001", 10, lambda: wd.script(DETAILS_HEADING))
+        # The tree draws its rows into recycled elements: a repaint between finding the row
+        # and clicking it (the snapshot's tree still arriving) lands the click on another
+        # shell, so the click is repeated until the shell is the one shown.
+        def shows_m0001():
+            if wd.script(DETAILS_HEADING) != "Machine_M0001":
+                wd.click(wd.wait_for(row("Machine_M0001") + " .label"))
+                time.sleep(0.5)
+            return wd.script(DETAILS_HEADING) == "Machine_M0001"
+        self.wait_until(shows_m0001, 15, lambda: wd.script(DETAILS_HEADING))
 
         # Back to live, another asset type: nothing is selected, so the details say so.
         wd.click(wd.wait_for("#snapshot-live"))
