@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{temp_dir, AASMD};
+use support::{file_names as names, temp_dir, AASMD};
 
 /// A V2 environment with one shell whose one submodel holds a File element for each
 /// of `files` (their values as given).
@@ -67,15 +67,6 @@ fn convert(input: &Path, output: &Path) -> Output {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn report(path: &Path) -> Value {

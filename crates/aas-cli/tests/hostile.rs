@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{temp_dir, Sandbox, AASMD};
+use support::{file_names, temp_dir, Sandbox, AASMD};
 
 const SHELL: &str = "urn:hostile:aas:1";
 
@@ -490,20 +490,11 @@ fn a_symlink_as_out_stays_a_link_and_its_target_is_replaced_in_its_own_folder() 
         "the target holds the new package"
     );
     // Nothing was left in the link's folder or the target's.
-    let names = |d: &Path| -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(d)
-            .expect("dir")
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
-    assert_eq!(names(&dir.join("real")), ["plant.aasx"]);
+    assert_eq!(file_names(&dir.join("real")), ["plant.aasx"]);
     assert!(
-        !names(&dir).iter().any(|n| n.contains(".tmp-")),
+        !file_names(&dir).iter().any(|n| n.contains(".tmp-")),
         "{:?}",
-        names(&dir)
+        file_names(&dir)
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }

@@ -175,3 +175,13 @@ pub fn raw_nodes(file: &Path) -> std::collections::BTreeMap<String, (Value, Valu
     assert_eq!(bundle["manifest"]["nodes"], listed.len());
     nodes
 }
+
+/// The names of the files in `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
