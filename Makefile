@@ -26,6 +26,7 @@ lint:
 	# The advisories check needs a git download these machines cannot reach: not run here.
 	cargo deny check licenses bans sources
 	python3 scripts/module-cycles.py
+	scripts/check-layers.sh
 
 # The book (docs/, mdBook; docs/book.toml) built outside the clone, then every link and
 # image of the book and the README checked: files, headings, chapters in SUMMARY.md,

@@ -8,9 +8,10 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, Crawl, CrawlPlan, Fetched, NodePath, Progress, Selection};
+use aas_client::{Client, Crawl, CrawlPlan, Progress};
 use aas_export::{export, Exported, Format};
 use aas_snapshot::{Access, Store};
+use aas_source::{Fetched, NodePath, Selection};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 

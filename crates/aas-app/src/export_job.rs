@@ -4,9 +4,10 @@
 use std::future::Future;
 use std::path::PathBuf;
 
-use aas_client::{CrawlPlan, Pick, Progress, Selection};
+use aas_client::{CrawlPlan, Progress};
 use aas_export::Format;
 use aas_model::AssetType;
+use aas_source::{Pick, Selection};
 use serde::{Deserialize, Serialize};
 
 use crate::content::SaveAs;

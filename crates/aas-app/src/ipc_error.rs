@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use crate::{Error, ErrorKind};
+use aas_source::ErrorKind;
+
+use crate::Error;
 
 /// An error as the web UI receives it: a kind it can react to ("auth", "offline", ...),
 /// words for the user, and the detail a bug report needs (the server's body, or causes).

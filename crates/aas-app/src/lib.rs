@@ -51,7 +51,7 @@ pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
 pub use desktop_process::prepare_desktop_process;
-pub use error::{export_kind, snapshot_kind, Error, ErrorKind, Result};
+pub use error::{Error, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
 pub use heap::FreedMemory;
@@ -80,7 +80,7 @@ pub use snapshots::{
     changes_csv, PlacedChanges, ShelfAnswer, ShelfAsk, SnapshotShelf, SnapshotTaken, StoreView,
     TeamView,
 };
-pub use source::{Source, TreeAnswer, TreeAsk};
+pub use source::{SourceRef, TreeAnswer, TreeAsk};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
 
 /// A poisoned lock only means another command panicked; the data is still usable.

@@ -2,6 +2,7 @@
 //! the active profile (its snapshots are those it took), with the job slot, the
 //! keep-N preference and the save dialog.
 
+use aas_source::ErrorKind;
 use std::future::Future;
 use std::path::PathBuf;
 
@@ -15,8 +16,8 @@ use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
 use crate::snapshot_ref::placed;
 use crate::{
-    App, ChangesView, CrawlSummary, Error, ErrorKind, MovedAside, Place, PlacedSnapshot, Result,
-    SearchAnswer, SnapshotRef,
+    App, ChangesView, CrawlSummary, Error, MovedAside, Place, PlacedSnapshot, Result, SearchAnswer,
+    SnapshotRef,
 };
 
 /// What "Take snapshot" did, for the page.

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use aas_app::ErrorKind;
 use aas_app::{App, Error, ExportRequest};
-use aas_client::Pick;
+use aas_source::ErrorKind;
+use aas_source::Pick;
 use tokio::sync::Notify;
 
 fn types() -> Vec<String> {

@@ -4,10 +4,10 @@
 //! would open it: the shell in its asset type's list, the submodel, the elements down
 //! to the gap, and a missing element absent there.
 
-use aas_app::{App, AuditRequest, Gap, SnapshotStore, Source};
+use aas_app::{App, AuditRequest, Gap, SnapshotStore, SourceRef};
 use aas_audit::Kind;
-use aas_client::NodePath;
 use aas_model::OutlineNode;
+use aas_source::NodePath;
 
 const PLANT: &str = "DEMO-01";
 
@@ -70,7 +70,7 @@ async fn the_demo_plants_audit_and_each_gap_opened_in_the_tree() {
         .all(|w| w[0].findings >= w[1].findings));
     assert!(summary.groups.iter().all(|g| !g.rule.is_empty()));
 
-    let source = Source::Snapshot(aas_app::SnapshotRef {
+    let source = SourceRef::Snapshot(aas_app::SnapshotRef {
         store: aas_app::Place::Here,
         id: summary.snapshot.info.id,
     });
@@ -102,7 +102,7 @@ async fn the_demo_plants_audit_and_each_gap_opened_in_the_tree() {
 
 /// Opens `gap` as the tree would: its shell in its asset type's list, its submodel,
 /// then each element of `open`; a missing element is not among the last one's children.
-async fn opened_in_the_tree(app: &App, source: &Source, gap: &Gap) {
+async fn opened_in_the_tree(app: &App, source: &SourceRef, gap: &Gap) {
     let children = |node: NodePath| async move { app.children(source, &node).await.expect("node") };
     let asset_type = gap.asset_type.expect("listed");
     let shells = children(NodePath::AasList { asset_type }).await;

@@ -3,10 +3,10 @@
 //! a snapshot browses as the live service does, and the store's failures have kinds
 //! the page acts on.
 
-use aas_app::ErrorKind;
-use aas_app::{App, Place, SnapshotRef, Source};
-use aas_client::NodePath;
+use aas_app::{App, Place, SnapshotRef, SourceRef};
 use aas_model::AssetType;
+use aas_source::ErrorKind;
+use aas_source::NodePath;
 
 const PLANT: &str = "DEMO-01";
 
@@ -82,10 +82,10 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     assert_eq!(hit.asset_type.map(|t| t.code()), Some("machine"));
     let submodel = hit.hit.submodel.clone().expect("in a submodel");
 
-    let live_source = Source::Live {
+    let live_source = SourceRef::Live {
         plant: PLANT.into(),
     };
-    let stored_source = Source::Snapshot(SnapshotRef {
+    let stored_source = SourceRef::Snapshot(SnapshotRef {
         store: Place::Here,
         id,
     });

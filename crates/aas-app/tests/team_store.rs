@@ -8,14 +8,16 @@
 #[path = "../../aas-snapshot/tests/support/cluster.rs"]
 mod cluster;
 
+use aas_source::ErrorKind;
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ErrorKind, Keychain, Place, PreferenceChange, SnapshotRef, SnapshotStore, Source,
-    TableAsk, TableRequest,
+    App, Keychain, Place, PreferenceChange, SnapshotRef, SnapshotStore, SourceRef, TableAsk,
+    TableRequest,
 };
-use aas_client::{CrawlPlan, NodePath, Secret};
+use aas_client::{CrawlPlan, Secret};
 use aas_model::AssetType;
+use aas_source::NodePath;
 use cluster::Cluster;
 use tokio_util::sync::CancellationToken;
 
@@ -115,14 +117,14 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
     let machines = NodePath::AasList {
         asset_type: AssetType::Machine,
     };
-    let live = Source::Live {
+    let live = SourceRef::Live {
         plant: PLANT.into(),
     };
     let ids = |nodes: Vec<aas_model::OutlineNode>| -> Vec<Option<String>> {
         nodes.into_iter().map(|n| n.id).collect()
     };
     let stored = app
-        .children(&Source::Snapshot(at), &machines)
+        .children(&SourceRef::Snapshot(at), &machines)
         .await
         .expect("team");
     assert_eq!(

@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
-use aas_client::{NodeLevel, NodePath};
-use aas_export::Answers;
 use aas_model::{parse_list, AssetType, Reference, Submodel};
+use aas_source::Source;
+use aas_source::{NodeLevel, NodePath};
 use serde::Serialize;
 
 use crate::finding::Strings;
@@ -71,14 +71,14 @@ impl Audit {
 }
 
 /// Audits every shell in `answers` against `templates`.
-pub fn audit(answers: &dyn Answers, templates: &Templates, options: &Options) -> Result<Audit> {
+pub fn audit(answers: &dyn Source, templates: &Templates, options: &Options) -> Result<Audit> {
     audit_with_progress(answers, templates, options, &mut |_| true)
 }
 
 /// [`audit`], calling `progress` after each shell; when it returns `false` the audit
 /// stops with [`Error::Cancelled`].
 pub fn audit_with_progress(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     templates: &Templates,
     options: &Options,
     progress: &mut dyn FnMut(Progress) -> bool,
@@ -96,7 +96,7 @@ pub fn audit_with_progress(
         languages: LanguageCheck::new(&options.languages),
         findings: Vec::new(),
     };
-    let selection = &answers.crawl().selection;
+    let selection = answers.coverage().selection;
     let mut done = Progress {
         shells_done: 0,
         shells: shells.list.len(),
@@ -135,14 +135,14 @@ pub fn audit_with_progress(
     let (languages, late) = walk.languages.finish(&mut walk.strings);
     let mut findings = walk.findings;
     findings.extend(late);
-    let crawl = answers.crawl();
+    let coverage = answers.coverage();
     Ok(Audit {
         verdict: walk.tally.verdict(shells.list.len(), &findings),
         templates,
         shells: shells.list,
         findings,
         languages,
-        partial: crawl.cancelled || crawl.node_limit_reached || !crawl.failures.is_empty(),
+        partial: !coverage.complete,
     })
 }
 

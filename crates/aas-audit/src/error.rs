@@ -1,3 +1,4 @@
+use aas_source::ErrorKind;
 use std::path::PathBuf;
 
 /// Why an audit, or reading a template, failed.
@@ -9,9 +10,12 @@ pub enum Error {
     /// `--template NAME` names no template.
     #[error("no template is named {name:?}; known: {known}")]
     UnknownTemplate { name: String, known: String },
-    /// The answers could not be read (the store, or an answer that no longer parses).
+    /// An answer no longer parses as it did when it arrived.
     #[error(transparent)]
     Answers(#[from] aas_export::Error),
+    /// The source's answers could not be read (a damaged store, a lost team store).
+    #[error(transparent)]
+    Source(#[from] aas_source::Error),
     /// A stored answer could not be read.
     #[error("the stored answer of {url} cannot be read: {source}")]
     Read { url: String, source: std::io::Error },
@@ -32,6 +36,21 @@ pub enum Error {
 impl From<aas_model::Error> for Error {
     fn from(e: aas_model::Error) -> Self {
         Error::Answers(aas_export::Error::BadData(e))
+    }
+}
+
+impl Error {
+    /// The kind the page and `aasmd`'s exit codes act on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Template { .. } | Error::UnknownTemplate { .. } | Error::TooLargeForExcel(_) => {
+                ErrorKind::BadRequest
+            }
+            Error::Answers(e) => e.kind(),
+            Error::Source(e) => e.kind(),
+            Error::Read { .. } | Error::Write(_) | Error::Xlsx(_) => ErrorKind::Io,
+            Error::Cancelled => ErrorKind::Interrupted,
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! The result is a list of findings and the plant's verdict (per template, how many
 //! shells carry it and how many are complete).
 //!
-//! It reads any source of answers ([`aas_export::Answers`]: a crawl, a snapshot, the team
+//! It reads any source of answers ([`aas_source::Source`]: a crawl, a snapshot, the team
 //! store) one answer at a time, so a plant of any size is audited in bounded memory.
 
 mod audit;

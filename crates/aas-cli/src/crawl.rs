@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aas_app::{crawl_to_file, CrawlSummary, ToFile, DEFAULT_HELD_BYTES, UNREADABLE_NAMED};
-use aas_client::{Client, Crawl, CrawlPlan, Progress, Selection};
+use aas_client::{Client, Crawl, CrawlPlan, Progress};
 use aas_export::Format;
+use aas_source::Selection;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio_util::sync::CancellationToken;
 

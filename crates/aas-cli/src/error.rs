@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use aas_app::ErrorKind;
+use aas_source::ErrorKind;
 
 /// Everything that ends `aasmd` with an error, and the exit code it maps to.
 #[derive(Debug, thiserror::Error)]
@@ -82,10 +82,10 @@ impl CliError {
     /// line's own.
     fn kind(&self) -> Option<ErrorKind> {
         match self {
-            CliError::Client(e) => Some(e.kind().into()),
+            CliError::Client(e) => Some(e.kind()),
             CliError::App(e) => Some(e.kind()),
-            CliError::Export(e) => Some(aas_app::export_kind(e)),
-            CliError::Snapshot(e) => Some(aas_app::snapshot_kind(e)),
+            CliError::Export(e) => Some(e.kind()),
+            CliError::Snapshot(e) => Some(e.kind()),
             _ => None,
         }
     }

@@ -8,9 +8,9 @@ use std::io::Read;
 use aas_model::AssetType;
 use serde::de::Error as _;
 
-use crate::body::{check_json, Body};
 use crate::client::Service;
 use crate::{Client, Result};
+use aas_source::{check_json, Body};
 
 /// What one of the command line's data commands asks for.
 #[derive(Debug, Clone, Copy)]

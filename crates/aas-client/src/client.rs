@@ -10,10 +10,10 @@ use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
 use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
-use crate::body::{check_json, Body, DEFAULT_MAX_STREAMED, SPOOL_AT};
 use crate::transport::{offline, receive, Pace, DEFAULT_IDLE_TIMEOUT};
-use crate::{Connection, Error, ErrorKind, Result, RetryPolicy, Secret, TokenSource};
+use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
 use aas_model::FileError;
+use aas_source::{check_json, Body, ErrorKind, DEFAULT_MAX_STREAMED, SPOOL_AT};
 
 /// One connection to the service: a pooled HTTP client, the token cache and the
 /// addresses. Cheap to share behind an `Arc`; every method may run concurrently.

@@ -9,6 +9,7 @@
 //! distinct: repeated ids are fetched once and [`CrawlPlan::max_nodes`] caps the walk.
 
 use std::collections::{HashSet, VecDeque};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -17,10 +18,13 @@ use serde::Serialize;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
-use crate::body::{check_json, Body};
+use aas_source::{
+    check_json, ids_in_list, Body, Coverage, ErrorKind, Failure, Fetched, NodeLevel, NodePath,
+    Selection, Source, Unreadable, Visit, WalkReport,
+};
+
 use crate::client::Service;
-use crate::follow::ids_in_list;
-use crate::{Client, Error, ErrorKind, Result, Selection};
+use crate::{Client, Error, Result};
 
 /// What to load, and the bounds of the walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,116 +58,6 @@ impl CrawlPlan {
             offline_wait: DEFAULT_OFFLINE_WAIT,
             max_nodes: DEFAULT_MAX_NODES,
         }
-    }
-}
-
-/// One request of the crawl: where its answer sits in the tree.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(tag = "level", rename_all = "snake_case")]
-pub enum NodePath {
-    /// The registry (the assets' descriptors).
-    Registry,
-    /// The AAS of one asset type in the plant.
-    AasList { asset_type: AssetType },
-    /// The submodels of one AAS.
-    Submodels { aas_id: String },
-    /// The elements of one submodel.
-    Elements { aas_id: String, submodel: String },
-}
-
-/// The levels of the tree, top down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum NodeLevel {
-    Registry,
-    AasList,
-    Submodels,
-    Elements,
-}
-
-impl NodeLevel {
-    pub const ALL: [NodeLevel; 4] = [
-        NodeLevel::Registry,
-        NodeLevel::AasList,
-        NodeLevel::Submodels,
-        NodeLevel::Elements,
-    ];
-}
-
-impl NodePath {
-    pub fn level(&self) -> NodeLevel {
-        match self {
-            NodePath::Registry => NodeLevel::Registry,
-            NodePath::AasList { .. } => NodeLevel::AasList,
-            NodePath::Submodels { .. } => NodeLevel::Submodels,
-            NodePath::Elements { .. } => NodeLevel::Elements,
-        }
-    }
-
-    /// The asset type's code, the AAS id and the submodel's idShort, `""` where the
-    /// level has none. Compared byte by byte they give answers their fixed order in an
-    /// export, whichever source holds them.
-    pub fn keys(&self) -> [&str; 3] {
-        match self {
-            NodePath::Registry => ["", "", ""],
-            NodePath::AasList { asset_type } => [asset_type.code(), "", ""],
-            NodePath::Submodels { aas_id } => ["", aas_id, ""],
-            NodePath::Elements { aas_id, submodel } => ["", aas_id, submodel],
-        }
-    }
-
-    /// The path of `level` with `keys` (as [`NodePath::keys`] gives them); `None` for
-    /// an unknown asset type.
-    pub fn from_keys(level: NodeLevel, [asset_type, aas_id, submodel]: [&str; 3]) -> Option<Self> {
-        Some(match level {
-            NodeLevel::Registry => NodePath::Registry,
-            NodeLevel::AasList => NodePath::AasList {
-                asset_type: asset_type.parse().ok()?,
-            },
-            NodeLevel::Submodels => NodePath::Submodels {
-                aas_id: aas_id.to_owned(),
-            },
-            NodeLevel::Elements => NodePath::Elements {
-                aas_id: aas_id.to_owned(),
-                submodel: submodel.to_owned(),
-            },
-        })
-    }
-}
-
-/// An answer, exactly as the server sent it.
-#[derive(Debug, Clone)]
-pub struct Fetched {
-    pub path: NodePath,
-    pub url: String,
-    /// The answer as sent; it passed a JSON syntax check when it arrived.
-    pub raw: Body,
-}
-
-/// A node that could not be fetched or read, and why.
-#[derive(Debug, Clone, Serialize)]
-pub struct Failure {
-    pub path: NodePath,
-    pub url: String,
-    pub kind: ErrorKind,
-    pub message: String,
-}
-
-/// Part of an answer that cannot be read (an element with a number past f64, a key
-/// given twice, a Property whose value is an object…). The answer is kept as sent; this
-/// names the part so that it is not missed in what is shown, searched and exported.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Unreadable {
-    pub path: NodePath,
-    pub url: String,
-    /// Its JSON path within the answer, e.g. `$[3].value[0]`.
-    pub at: String,
-    pub reason: String,
-}
-
-/// `URL at $[3].value: reason`, as summaries name it.
-impl std::fmt::Display for Unreadable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at {}: {}", self.url, self.at, self.reason)
     }
 }
 
@@ -216,6 +110,51 @@ impl Crawl {
     /// Whether something wanted is missing: failed nodes or the node limit.
     pub fn is_partial(&self) -> bool {
         !self.failures.is_empty() || self.node_limit_reached
+    }
+}
+
+/// A crawl held in memory, read as every source is.
+impl Source for Crawl {
+    fn coverage(&self) -> Coverage<'_> {
+        Coverage {
+            plant: &self.plan.plant,
+            asset_types: &self.plan.asset_types,
+            selection: &self.selection,
+            read_at: self.started,
+            failures: &self.failures,
+            unreadable: &self.unreadable,
+            complete: !self.cancelled && !self.is_partial(),
+        }
+    }
+
+    fn walk(&self) -> Option<WalkReport> {
+        Some(WalkReport {
+            started: self.started,
+            finished: self.finished,
+            cancelled: self.cancelled,
+            node_limit_reached: self.node_limit_reached,
+            retries: self.retries,
+            probes: self.probes,
+        })
+    }
+
+    fn count(&self) -> usize {
+        self.fetched.len()
+    }
+
+    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> aas_source::Result<ControlFlow<()>> {
+        let mut at: Vec<&Fetched> = self.at(|path| path.level() == level).collect();
+        at.sort_by(|a, b| a.path.keys().cmp(&b.path.keys()));
+        for f in at {
+            let mut body = f
+                .raw
+                .reader()
+                .map_err(|e| aas_source::unreadable_body(&f.url, e))?;
+            if visit(&f.path, &f.url, &mut body).is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 }
 

@@ -1,5 +1,5 @@
 use aas_model::FileError;
-use serde::Serialize;
+use aas_source::ErrorKind;
 
 /// What went wrong, in the kinds the UI acts on (see [`ErrorKind`]). Messages never
 /// hold a secret or a token.
@@ -57,30 +57,6 @@ const CREDENTIALS_REFUSED: [&str; 3] = ["unauthorized_client", "invalid_client",
 pub const MAX_ERROR_BODY: usize = 2048;
 
 pub type Result<T> = std::result::Result<T, Error>;
-
-/// The kinds of failure of talking to the service (the application layer adds its own).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// The token server refused the client id or secret, or the gateway the access token.
-    Auth,
-    /// The gateway refused the user token (`401 invalid_user_token`): a new one must be
-    /// pasted into the profile; a fresh access token would not help.
-    UserToken,
-    NotAllowed,
-    NotFound,
-    BadRequest,
-    RateLimited,
-    Server,
-    Offline,
-    BadData,
-    /// Unusable settings: a profile, a command line, a configuration file.
-    Config,
-    /// A local file could not be read or written.
-    Io,
-    /// The disk is full; nothing written earlier was lost.
-    DiskFull,
-}
 
 impl Error {
     pub fn kind(&self) -> ErrorKind {

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::body::{Body, Receiving};
 use crate::{Error, Result, Secret};
 use aas_model::FileError;
+use aas_source::{Body, Receiving};
 
 /// How far the transport may be trusted beyond the defaults; a profile keeps these too.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]

@@ -14,9 +14,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aas_client::{Client, Connection, ErrorKind, Secret, Transport};
+use aas_client::{Client, Connection, Secret, Transport};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, TlsFiles, DEMO_PLANT};
+use aas_source::ErrorKind;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
 

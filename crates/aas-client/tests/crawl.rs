@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use aas_client::{Client, CrawlPlan, ErrorKind, NodePath, Progress, RetryPolicy};
+use aas_client::{Client, CrawlPlan, Progress, RetryPolicy};
 use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_source::{ErrorKind, NodePath};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -302,7 +303,7 @@ async fn a_selection_fetches_and_exports_only_the_ticked_shells_and_submodels() 
     let sb = Sandbox::start(Config::default()).await.expect("sandbox");
     let c = client(&sb);
     let id = |code: &str| format!("urn:demo-platform:acme:{DEMO_PLANT}:aas:machine#{code}");
-    let selection: aas_client::Selection = serde_json::from_value(serde_json::json!([
+    let selection: aas_source::Selection = serde_json::from_value(serde_json::json!([
         {"aas_id": id("M-0001")},
         {"aas_id": id("M-0002"), "submodels": ["Nameplate"]},
     ]))

@@ -12,9 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{Client, Connection, Crawl, CrawlPlan, ErrorKind, NodePath, RetryPolicy};
+use aas_client::{Client, Connection, Crawl, CrawlPlan, RetryPolicy};
 use aas_model::{encode_segment, AssetType};
 use aas_sandbox::DEMO_PLANT;
+use aas_source::{ErrorKind, NodePath};
 use axum::body::{Body, Bytes};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};

@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{Client, Crawl, CrawlPlan, NodePath, RetryPolicy};
+use aas_client::{Client, Crawl, CrawlPlan, RetryPolicy};
 use aas_export::{export, Format};
 use aas_model::AssetType;
 use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
+use aas_source::NodePath;
 use serde_json::Value;
 use tokio::sync::OnceCell;
 use tokio_util::sync::CancellationToken;

@@ -7,7 +7,8 @@ mod support;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use aas_client::{Client, ErrorKind, Secret};
+use aas_client::{Client, Secret};
+use aas_source::ErrorKind;
 use axum::extract::Path;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};

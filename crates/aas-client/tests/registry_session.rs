@@ -9,9 +9,10 @@ mod support;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use aas_client::{Client, Connection, CrawlPlan, Pick, Selection};
+use aas_client::{Client, Connection, CrawlPlan};
 use aas_model::AssetType;
 use aas_sandbox::DEMO_PLANT;
+use aas_source::{Pick, Selection};
 use axum::routing::get;
 use axum::Router;
 use serde_json::Value;

@@ -1,8 +1,9 @@
 //! The client against a real sandbox over loopback: no HTTP mocks.
 
-use aas_client::{Client, ErrorKind, RetryPolicy, Secret};
+use aas_client::{Client, RetryPolicy, Secret};
 use aas_model::{AssetType, OutlineNode};
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
+use aas_source::ErrorKind;
 
 mod support;
 

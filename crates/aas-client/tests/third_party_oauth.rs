@@ -8,7 +8,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use aas_client::{ClientAuth, Connection, ErrorKind, Secret, TokenSource};
+use aas_client::{ClientAuth, Connection, Secret, TokenSource};
+use aas_source::ErrorKind;
 use serde_json::Value;
 
 struct Server {

@@ -7,8 +7,9 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
-use aas_client::{Client, Connection, ErrorKind, Outcome};
+use aas_client::{Client, Connection, Outcome};
 use aas_sandbox::{Config, Sandbox};
+use aas_source::ErrorKind;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;

@@ -8,9 +8,10 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use aas_client::{Client, Connection, CrawlPlan, ErrorKind, Secret, Transport};
+use aas_client::{Client, Connection, CrawlPlan, Secret, Transport};
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, TlsFiles, DEMO_PLANT};
+use aas_source::ErrorKind;
 use axum::http::HeaderMap;
 use axum::response::Redirect;
 use axum::routing::{get, post};

@@ -1,76 +1,17 @@
-//! Sources of answers ([`Answers`]: a crawl held in memory, a snapshot in the store)
-//! and reading them: each answer at a level in a fixed order, a list answer's items,
-//! the registry's descriptors as they stream.
+//! Reading a source's answers as the V2 gateway gives them: a list answer's items, the
+//! shells the AAS lists name, the registry's descriptors as they stream.
 
-use std::collections::HashSet;
 use std::io::Read;
 use std::time::SystemTime;
 
-use aas_client::{Crawl, Fetched, NodeLevel, NodePath, Selection};
-use aas_model::{AssetType, FileError};
+use aas_model::AssetType;
+use aas_source::{read_text, unreadable_body, NodeLevel, NodePath, Selection, Source};
 use serde::Deserializer as _;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::output::{Stop, Written};
+use crate::output::Written;
 use crate::{Error, Result};
-
-/// Where an export reads its answers: a crawl held in memory, or a snapshot in the
-/// store. Each level comes in a fixed order, by [`NodePath::keys`] compared byte by
-/// byte, so every source of the same answers exports the same file.
-pub trait Answers {
-    /// What was crawled and what failed; its `fetched` is not read.
-    fn crawl(&self) -> &Crawl;
-    /// The answers held, all levels together.
-    fn count(&self) -> usize;
-    /// Hands `visit` each answer at `level` in the fixed order, its body as a reader:
-    /// a large answer need not be in memory whole.
-    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()>;
-    /// As [`Answers::each`], but only the answers of the shells `shells` names (by id;
-    /// the submodels and elements levels): a store reads no other.
-    fn each_of_shells(
-        &self,
-        level: NodeLevel,
-        shells: &HashSet<&str>,
-        visit: &mut Visit<'_>,
-    ) -> Result<()> {
-        self.each(level, &mut |path, url, body| match path
-            .keys()
-            .get(1)
-            .is_some_and(|id| shells.contains(id))
-        {
-            true => visit(path, url, body),
-            false => Ok(()),
-        })
-    }
-}
-
-/// What [`Answers::each`] calls with each answer: its place, its URL and its body.
-pub type Visit<'v> = dyn FnMut(&NodePath, &str, &mut dyn Read) -> Result<()> + 'v;
-
-impl Answers for Crawl {
-    fn crawl(&self) -> &Crawl {
-        self
-    }
-
-    fn count(&self) -> usize {
-        self.fetched.len()
-    }
-
-    fn each(&self, level: NodeLevel, visit: &mut Visit<'_>) -> Result<()> {
-        let mut at: Vec<&Fetched> = self
-            .fetched
-            .iter()
-            .filter(|f| f.path.level() == level)
-            .collect();
-        at.sort_by(|a, b| a.path.keys().cmp(&b.path.keys()));
-        for f in at {
-            let mut body = f.raw.reader().map_err(|e| unreadable_body(&f.url, e))?;
-            visit(&f.path, &f.url, &mut body)?;
-        }
-        Ok(())
-    }
-}
 
 /// A crawled answer that no longer reads as the list it was read as.
 pub(crate) fn unreadable(e: serde_json::Error) -> Error {
@@ -84,49 +25,14 @@ pub(crate) fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_seconds(t).to_string()
 }
 
-/// Reading a stored answer failed: the store's fault, not the export file's.
-pub(crate) fn unreadable_body(url: &str, source: std::io::Error) -> Error {
-    Error::File(FileError {
-        action: "read the stored answer of",
-        path: url.into(),
-        source,
-    })
-}
-
-/// An answer's body as text; a body that cannot be read is the store's fault, named by
-/// its URL.
-pub fn text(body: &mut dyn Read, url: &str) -> Result<String> {
-    let mut raw = String::new();
-    text_into(body, url, &mut raw)?;
-    Ok(raw)
-}
-
-/// An answer's body as text, in `raw` (emptied first): a reader that reads many reuses
-/// one string's memory instead of having new pages zeroed for each body.
-pub fn text_into(body: &mut dyn Read, url: &str, raw: &mut String) -> Result<()> {
-    raw.clear();
-    body.read_to_string(raw)
-        .map_err(|e| unreadable_body(url, e))?;
-    Ok(())
-}
-
 /// Calls `visit` with every answer at `level`, where a [`Stop`] (not only an [`Error`])
 /// may end the walk.
 pub(crate) fn each_answer(
-    answers: &dyn Answers,
+    source: &dyn Source,
     level: NodeLevel,
-    mut visit: impl FnMut(&NodePath, &str, &mut dyn Read) -> Written,
+    visit: impl FnMut(&NodePath, &str, &mut dyn Read) -> Written,
 ) -> Written {
-    let mut stopped = None;
-    answers
-        .each(level, &mut |path, url, body| {
-            visit(path, url, body).map_err(|stop| {
-                stopped = Some(stop);
-                // Only ends the walk: the reason waits in `stopped`.
-                Error::Stopped
-            })
-        })
-        .map_err(|e| stopped.take().unwrap_or(Stop::Other(e)))
+    aas_source::each_answer(source, level, visit)
 }
 
 /// A shell as an AAS list names it.
@@ -151,7 +57,7 @@ pub struct Listed {
 
 /// The shells the AAS lists of `asset_type` (every type: `None`) name and the crawl's
 /// selection wants, in the lists' order; an item without an id is passed over.
-pub fn listed_shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Listed> {
+pub fn listed_shells(answers: &dyn Source, asset_type: Option<AssetType>) -> Result<Listed> {
     #[derive(serde::Deserialize)]
     struct Item {
         #[serde(rename = "idShort", default)]
@@ -162,39 +68,43 @@ pub fn listed_shells(answers: &dyn Answers, asset_type: Option<AssetType>) -> Re
     struct Identification {
         id: Option<String>,
     }
-    let selection = &answers.crawl().selection;
+    let selection = answers.coverage().selection;
     let mut listed = Listed::default();
-    answers.each(NodeLevel::AasList, &mut |path, url, body| {
-        let NodePath::AasList {
-            asset_type: listed_type,
-        } = path
-        else {
-            return Ok(());
-        };
-        if asset_type.is_some_and(|t| t != *listed_type) {
-            return Ok(());
-        }
-        let items: Vec<Item> = match serde_json::from_str(&text(body, url)?) {
-            Ok(items) => items,
-            Err(e) => {
-                listed.unreadable.get_or_insert(unreadable(e));
+    aas_source::each_answer(
+        answers,
+        NodeLevel::AasList,
+        |path, url, body| -> Result<()> {
+            let NodePath::AasList {
+                asset_type: listed_type,
+            } = path
+            else {
+                return Ok(());
+            };
+            if asset_type.is_some_and(|t| t != *listed_type) {
                 return Ok(());
             }
-        };
-        for item in items {
-            let Some(id) = item.identification.and_then(|i| i.id) else {
-                continue;
+            let items: Vec<Item> = match serde_json::from_str(&read_text(body, url)?) {
+                Ok(items) => items,
+                Err(e) => {
+                    listed.unreadable.get_or_insert(unreadable(e));
+                    return Ok(());
+                }
             };
-            if selection.wants_shell(&id) {
-                listed.shells.push(ListedShell {
-                    id,
-                    id_short: item.id_short.unwrap_or_default(),
-                    asset_type: *listed_type,
-                });
+            for item in items {
+                let Some(id) = item.identification.and_then(|i| i.id) else {
+                    continue;
+                };
+                if selection.wants_shell(&id) {
+                    listed.shells.push(ListedShell {
+                        id,
+                        id_short: item.id_short.unwrap_or_default(),
+                        asset_type: *listed_type,
+                    });
+                }
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
     Ok(listed)
 }
 
@@ -267,7 +177,7 @@ pub(crate) fn each_descriptor(
     }
     read.and_then(|()| de.end())
         .map_err(|e| match e.io_error_kind() {
-            Some(_) => unreadable_body(url, e.into()),
+            Some(_) => unreadable_body(url, e.into()).into(),
             None => unreadable(e),
         })?;
     Ok(())

@@ -7,16 +7,17 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::time::SystemTime;
 
-use aas_client::{ids_in_list, Failure, NodeLevel, NodePath, Selection, Unreadable};
 use aas_model::aasx::Flavour;
 use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
+use aas_source::{
+    ids_in_list, read_text, unreadable_body, Failure, NodeLevel, NodePath, Selection, Source,
+    Unreadable,
+};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::answers::{
-    each_answer, each_descriptor, rfc3339, selected, text, unreadable, unreadable_body, Answers,
-};
+use crate::answers::{each_answer, each_descriptor, rfc3339, selected, unreadable};
 use crate::output::{package, write_with, Written};
 use crate::report::Exported;
 use crate::spreadsheet::SafeCsv;
@@ -68,7 +69,7 @@ impl std::str::FromStr for Format {
 /// bundle's manifest. Every format is streamed: one answer is in memory at a time. A
 /// V3.0 format also writes its conversion report beside `path`.
 pub fn export(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     format: Format,
     profile: &str,
     path: &Path,
@@ -93,13 +94,21 @@ pub fn export(
 struct Manifest<'c> {
     format: &'static str,
     created: String,
+    /// When the answers were read from the server.
     crawl_started: String,
     profile: &'c str,
     plant: &'c str,
     asset_types: &'c [aas_model::AssetType],
-    cancelled: bool,
-    /// The plant had more nodes than the crawl's limit; those past it are missing.
-    node_limit_reached: bool,
+    /// Every node wanted was answered, and nothing ended the reading early.
+    complete: bool,
+    /// Said only by an export of a walk (not of a stored snapshot, which keeps no such
+    /// record): it was cancelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancelled: Option<bool>,
+    /// As `cancelled`: the plant had more nodes than the walk's limit; those past it
+    /// are missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_limit_reached: Option<bool>,
     /// The picked shells and submodels; `null` when everything was loaded.
     selection: &'c Selection,
     nodes: usize,
@@ -111,21 +120,23 @@ struct Manifest<'c> {
 /// `{"manifest": {…}, "nodes": [{"path", "url", "json"}, …]}`, level by level. Each
 /// answer goes in as the server sent it, unparsed: the crawl read every fetched answer
 /// as JSON when it arrived (`Client::get_reading`), so it is not parsed a second time.
-fn raw_bundle(answers: &dyn Answers, profile: &str, out: &mut dyn Write) -> Written {
-    let crawl = answers.crawl();
+fn raw_bundle(answers: &dyn Source, profile: &str, out: &mut dyn Write) -> Written {
+    let coverage = answers.coverage();
+    let walk = answers.walk();
     let manifest = Manifest {
         format: "aas-browser-raw-bundle/1",
         created: rfc3339(SystemTime::now()),
-        crawl_started: rfc3339(crawl.started),
+        crawl_started: rfc3339(coverage.read_at),
         profile,
-        plant: &crawl.plan.plant,
-        asset_types: &crawl.plan.asset_types,
-        cancelled: crawl.cancelled,
-        node_limit_reached: crawl.node_limit_reached,
-        selection: &crawl.selection,
+        plant: coverage.plant,
+        asset_types: coverage.asset_types,
+        complete: coverage.complete,
+        cancelled: walk.map(|w| w.cancelled),
+        node_limit_reached: walk.map(|w| w.node_limit_reached),
+        selection: coverage.selection,
         nodes: answers.count(),
-        failures: &crawl.failures,
-        unreadable: &crawl.unreadable,
+        failures: coverage.failures,
+        unreadable: coverage.unreadable,
     };
     out.write_all(b"{\"manifest\":")?;
     serde_json::to_writer(&mut *out, &manifest)?;
@@ -164,13 +175,13 @@ fn copy(body: &mut dyn Read, url: &str, out: &mut dyn Write, buffer: &mut [u8]) 
 /// `{"assetAdministrationShells", "assets", "submodels", "conceptDescriptions"}`: the
 /// shells of the AAS lists, the assets of the registry's descriptors of those shells,
 /// the submodels of the shells' submodel lists, each item exactly as sent.
-fn environment(answers: &dyn Answers, out: &mut dyn Write) -> Written {
-    let selection = &answers.crawl().selection;
+fn environment(answers: &dyn Source, out: &mut dyn Write) -> Written {
+    let selection = answers.coverage().selection;
     let mut shells = HashSet::new();
     out.write_all(b"{\"assetAdministrationShells\":[")?;
     let mut first = true;
     each_answer(answers, NodeLevel::AasList, |path, url, body| {
-        let raw = text(body, url)?;
+        let raw = read_text(body, url)?;
         let ids = ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)?;
         shells.extend(ids.into_iter().filter(|id| selection.wants_shell(id)));
         items(&raw, selection, path, &mut first, out)
@@ -183,7 +194,7 @@ fn environment(answers: &dyn Answers, out: &mut dyn Write) -> Written {
     out.write_all(b"],\"submodels\":[")?;
     let mut first = true;
     each_answer(answers, NodeLevel::Submodels, |path, url, body| {
-        let raw = text(body, url)?;
+        let raw = read_text(body, url)?;
         items(&raw, selection, path, &mut first, out)
     })?;
     Ok(out.write_all(b"],\"conceptDescriptions\":[]}")?)
@@ -245,18 +256,18 @@ fn assets_of(
 
 /// One row per property-like element (Property, MultiLanguageProperty, Range, File,
 /// Blob, ReferenceElement), walking into collections and entities.
-fn csv(answers: &dyn Answers, out: &mut dyn Write) -> Written {
+fn csv(answers: &dyn Source, out: &mut dyn Write) -> Written {
     let mut types = HashMap::new();
     each_answer(answers, NodeLevel::AasList, |path, url, body| {
         if let NodePath::AasList { asset_type } = path {
-            let raw = text(body, url)?;
+            let raw = read_text(body, url)?;
             for aas_id in ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)? {
                 types.insert(aas_id, *asset_type);
             }
         }
         Ok(())
     })?;
-    let selection = &answers.crawl().selection;
+    let selection = answers.coverage().selection;
     let mut out = SafeCsv::new(out);
     out.write_row(&[
         "aas_id",
@@ -274,7 +285,7 @@ fn csv(answers: &dyn Answers, out: &mut dyn Write) -> Written {
             return Ok(());
         };
         let asset_type = types.get(aas_id).map(|t| t.code()).unwrap_or_default();
-        for sm in parse_list::<aas_model::Submodel>(&text(body, url)?).map_err(Error::from)? {
+        for sm in parse_list::<aas_model::Submodel>(&read_text(body, url)?).map_err(Error::from)? {
             let Ok(sm) = sm.view() else { continue };
             if !selection.wants_submodel(aas_id, &sm.id_short) {
                 continue;

@@ -7,8 +7,6 @@
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::Scope;
 
-use crate::Error;
-
 /// Batches out at a time, per worker.
 const IN_FLIGHT: usize = 2;
 
@@ -71,7 +69,7 @@ impl<T: Send, R: Send> InOrder<T, R> {
 
     /// Adds `item` (`bytes` long) to the batch; hands `done` the results that come back
     /// meanwhile.
-    pub fn push<E: From<Error>>(
+    pub fn push<E: From<WorkerGone>>(
         &mut self,
         item: T,
         bytes: usize,
@@ -86,7 +84,7 @@ impl<T: Send, R: Send> InOrder<T, R> {
     }
 
     /// Sends the last batch and hands `done` every result still out.
-    pub fn finish<E: From<Error>>(
+    pub fn finish<E: From<WorkerGone>>(
         mut self,
         done: &mut impl FnMut(R) -> Result<(), E>,
     ) -> Result<(), E> {
@@ -99,7 +97,10 @@ impl<T: Send, R: Send> InOrder<T, R> {
         Ok(())
     }
 
-    fn send<E: From<Error>>(&mut self, done: &mut impl FnMut(R) -> Result<(), E>) -> Result<(), E> {
+    fn send<E: From<WorkerGone>>(
+        &mut self,
+        done: &mut impl FnMut(R) -> Result<(), E>,
+    ) -> Result<(), E> {
         if self.sent - self.taken >= IN_FLIGHT * self.to.len() {
             self.take(done)?;
         }
@@ -112,7 +113,10 @@ impl<T: Send, R: Send> InOrder<T, R> {
     }
 
     /// The oldest result out, back.
-    fn take<E: From<Error>>(&mut self, done: &mut impl FnMut(R) -> Result<(), E>) -> Result<(), E> {
+    fn take<E: From<WorkerGone>>(
+        &mut self,
+        done: &mut impl FnMut(R) -> Result<(), E>,
+    ) -> Result<(), E> {
         let worker = self.taken % self.from.len();
         let result = self.from[worker].recv().map_err(|_| gone())?;
         self.taken += 1;
@@ -121,8 +125,12 @@ impl<T: Send, R: Send> InOrder<T, R> {
 }
 
 /// A worker ended before its batches were done: it panicked, which the scope repeats.
-fn gone() -> Error {
-    Error::Stopped
+#[derive(Debug, thiserror::Error)]
+#[error("a worker stopped before its work was done")]
+pub struct WorkerGone;
+
+fn gone() -> WorkerGone {
+    WorkerGone
 }
 
 #[cfg(test)]
@@ -136,7 +144,7 @@ mod tests {
         let batches = Batches { bytes: 7, items: 3 };
         std::thread::scope(|scope| {
             let mut workers = InOrder::start(scope, batches, &square);
-            let mut done = |squares: Vec<u64>| -> Result<(), Error> {
+            let mut done = |squares: Vec<u64>| -> Result<(), WorkerGone> {
                 seen.push(squares);
                 Ok(())
             };

@@ -1,7 +1,7 @@
 //! Writing a plant's answers as files: every answer exactly as received (the raw
 //! bundle), an AAS V2.0.1 environment JSON, an AASX package of it, a CSV of
 //! property-like elements, or the AAS V3.0 environment (JSON or AASX) with a
-//! conversion report; and converting a V2 file a user has to V3.0. Each reads any source of answers ([`Answers`]: a crawl held
+//! conversion report; and converting a V2 file a user has to V3.0. Each reads any source ([`aas_source::Source`]: a crawl held
 //! in memory, a snapshot in the store) one answer at a time, and writes through one
 //! writer that never leaves half a file ([`write_atomically`]).
 
@@ -17,16 +17,15 @@ mod spreadsheet;
 mod v3;
 
 use aas_model::FileError;
+use aas_source::ErrorKind;
 use std::path::PathBuf;
 
 pub use about::About;
-pub use answers::{
-    listed_shells, text_into as answer_text_into, Answers, Listed, ListedShell, Visit,
-};
+pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
 pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};
-pub use in_order::{Batches, InOrder};
+pub use in_order::{Batches, InOrder, WorkerGone};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
 pub use spreadsheet::{excel_text, fits_excel, SafeCsv, TooLargeForExcel};
@@ -34,9 +33,12 @@ pub use spreadsheet::{excel_text, fits_excel, SafeCsv, TooLargeForExcel};
 /// Why an export (or an atomic write) failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be written, or a stored answer read.
+    /// A file could not be written.
     #[error(transparent)]
     File(#[from] FileError),
+    /// The source's answers could not be read (a damaged store, a lost team store).
+    #[error(transparent)]
+    Source(#[from] aas_source::Error),
     /// An answer no longer reads as what it was read as when it arrived.
     #[error("an answer cannot be read: {0}")]
     BadData(#[from] aas_model::Error),
@@ -53,10 +55,9 @@ pub enum Error {
     /// A V3.0 conversion stopped: `--strict` met a change, or the file holds no AAS.
     #[error(transparent)]
     Converted(#[from] aas_v3::Error),
-    /// Only ends a walk over the answers early, for a reason kept beside it; never
-    /// returned from this crate.
-    #[error("the export stopped")]
-    Stopped,
+    /// A worker converting answers ended before its work was done (it panicked).
+    #[error(transparent)]
+    WorkerGone(#[from] WorkerGone),
 }
 
 impl Error {
@@ -68,6 +69,22 @@ impl Error {
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
         matches!(self, Error::File(e) if e.is_disk_full())
+    }
+
+    /// The kind the page and `aasmd`'s exit codes act on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            _ if self.is_disk_full() => ErrorKind::DiskFull,
+            Error::File(_) => ErrorKind::Io,
+            // A store's failure while its answers were read is the store's kind.
+            Error::Source(e) => e.kind(),
+            Error::BadData(_) => ErrorKind::BadData,
+            Error::NotAFile(_) | Error::ForbiddenName { .. } => ErrorKind::Config,
+            Error::Converted(aas_v3::Error::Report(_)) => ErrorKind::Io,
+            // A strict conversion that met a change, or a file that holds no AAS.
+            Error::Converted(_) => ErrorKind::BadRequest,
+            Error::WorkerGone(_) => ErrorKind::Internal,
+        }
     }
 }
 

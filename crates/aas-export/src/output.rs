@@ -36,6 +36,18 @@ impl From<Error> for Stop {
     }
 }
 
+impl From<aas_source::Error> for Stop {
+    fn from(e: aas_source::Error) -> Self {
+        Stop::Other(e.into())
+    }
+}
+
+impl From<crate::WorkerGone> for Stop {
+    fn from(e: crate::WorkerGone) -> Self {
+        Stop::Other(e.into())
+    }
+}
+
 impl From<serde_json::Error> for Stop {
     fn from(e: serde_json::Error) -> Self {
         Stop::Write(e.into())

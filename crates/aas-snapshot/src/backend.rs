@@ -7,8 +7,9 @@
 
 use std::collections::HashSet;
 use std::io::{BufRead, Read};
+use std::ops::ControlFlow;
 
-use aas_client::NodeLevel;
+use aas_source::NodeLevel;
 use serde::Serialize;
 
 use crate::words::Typed;
@@ -158,7 +159,8 @@ pub(crate) trait StoredBytes: BufRead + std::io::Seek {}
 impl<T: BufRead + std::io::Seek> StoredBytes for T {}
 
 /// What [`Backend::each_stored`] calls with each answer.
-pub(crate) type EachStored<'v> = dyn FnMut(StoredAnswer<'_>) -> Result<()> + 'v;
+/// It breaks to end the walk early.
+pub(crate) type EachStored<'v> = dyn FnMut(StoredAnswer<'_>) -> Result<ControlFlow<()>> + 'v;
 
 /// The rows of snapshots in one database.
 pub(crate) trait Backend: Send + std::fmt::Debug {

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use aas_client::NodePath;
 use aas_model::AssetType;
+use aas_source::NodePath;
 use serde_json::Value;
 
 use crate::store::Store;

@@ -49,10 +49,10 @@ impl Packer {
 }
 
 /// The largest answer a store holds, in bytes as sent: the most a crawl keeps of one
-/// answer (`aas_client::DEFAULT_MAX_STREAMED`, in a temporary file; an answer held in
+/// answer (`aas_source::DEFAULT_MAX_STREAMED`, in a temporary file; an answer held in
 /// memory is capped lower). A row that records more is damaged, and no body is ever
 /// unpacked past it.
-pub(crate) const MAX_ANSWER: u64 = aas_client::DEFAULT_MAX_STREAMED as u64;
+pub(crate) const MAX_ANSWER: u64 = aas_source::DEFAULT_MAX_STREAMED as u64;
 
 /// The I/O error of a body of the store at `store` that is not what its row records:
 /// it unpacks to more bytes than its recorded size (a zstd frame of a hundred kilobytes
@@ -204,7 +204,7 @@ impl Unpacker {
 /// read ([`Unpacker::reader`]): a body that lies about its size is then refused before
 /// any memory is made for it, at the cost of unpacking the few large bodies (a large
 /// plant's registry, a large value) twice. Smaller ones are read at most this far.
-pub(crate) const CHECKED_FIRST: u64 = aas_client::SPOOL_AT as u64;
+pub(crate) const CHECKED_FIRST: u64 = aas_source::SPOOL_AT as u64;
 
 /// The most a zstd body is taken to grow by when read: the service's JSON shrinks about
 /// tenfold, a large AAS list about a hundredfold.

@@ -19,8 +19,8 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use aas_client::NodeLevel;
 use aas_model::FileError;
+use aas_source::NodeLevel;
 
 use crate::backend::{BatchWriter, Counts, NewContent, Packed, Place, SnapshotInfo, StoredAnswer};
 use crate::chunk::{Added, Chunk, Pending};
@@ -203,7 +203,7 @@ fn write_copy(
                 if done % REPORT_EVERY == 0 && written(done).is_break() {
                     return Err(stopped());
                 }
-                Ok(())
+                Ok(ControlFlow::Continue(()))
             })?;
     }
     added += chunk.write(&mut *writer, id, &mut make)?;

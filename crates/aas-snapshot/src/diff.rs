@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use aas_client::{ids_in_list, NodeLevel, NodePath};
+use aas_source::{ids_in_list, NodeLevel, NodePath};
 use serde::Serialize;
 
 use crate::backend::level_at;

@@ -30,6 +30,7 @@ mod words;
 mod writer;
 
 use aas_model::FileError;
+use aas_source::ErrorKind;
 use std::path::PathBuf;
 
 pub use backend::{Access, SnapshotInfo};
@@ -270,6 +271,35 @@ impl Error {
             };
         }
         None
+    }
+
+    /// The kind the page and `aasmd`'s exit codes act on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            _ if self.is_disk_full() => ErrorKind::DiskFull,
+            Error::Damaged { .. } | Error::TooNew { .. } | Error::DamagedAnswer { .. } => {
+                ErrorKind::StoreDamaged
+            }
+            Error::Busy { .. } | Error::BusyTeam { .. } | Error::BeingTaken(_) => ErrorKind::Busy,
+            Error::TooNewTeam { .. } | Error::NotMigrated { .. } | Error::TeamUrl { .. } => {
+                ErrorKind::Config
+            }
+            Error::ReadOnlyTeam { .. } => ErrorKind::NotAllowed,
+            // The team store's server not reached, or the connection to it lost (also
+            // when the server ended the session as it stopped).
+            Error::Postgres { .. } if self.is_team_store_unreachable() => ErrorKind::Offline,
+            Error::Postgres { .. } => ErrorKind::Server,
+            Error::NoSuchSnapshot(_) => ErrorKind::NotFound,
+            Error::CopyStopped { .. } => ErrorKind::Interrupted,
+            Error::NoStore(_) => ErrorKind::NoSnapshot,
+            Error::Folder(_)
+            | Error::SeveralSources { .. }
+            | Error::NotAStore { .. }
+            | Error::NotATeamStore { .. } => ErrorKind::Config,
+            Error::Query(_) => ErrorKind::BadRequest,
+            Error::Export(e) => e.kind(),
+            Error::File(_) | Error::Sql { .. } | Error::ReadOnly { .. } => ErrorKind::Io,
+        }
     }
 
     /// Whether the disk (or the user's quota) is full: what was committed before stays.

@@ -7,26 +7,34 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::SystemTime;
 
-use aas_client::{
-    Crawl, CrawlPlan, ErrorKind, Failure, NodeLevel, NodePath, Selection, Unreadable,
-};
-use aas_export::{Answers, Format, Visit};
+use std::ops::ControlFlow;
+
+use aas_export::{Exported, Format};
 use aas_model::AssetType;
+use aas_source::{
+    Coverage, ErrorKind, Failure, NodeLevel, NodePath, Selection, Source, Unreadable, Visit,
+    WalkReport,
+};
 
 use crate::backend::{BodyRow, NodeRow, SnapshotInfo};
 use crate::content;
 use crate::store::Store;
-use crate::{Error, Result};
-use aas_export::Exported;
-use aas_model::FileError;
+use crate::Result;
 
 impl Store {
     /// Writes snapshot `id` to `out` in `format`, with the same content as an export of
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
     /// source); returns what was written. One answer is in memory at a time.
     pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<Exported> {
-        let (info, crawl) = self.described(id)?;
-        self.write_export(&info, &crawl, format, out)
+        let (info, described) = self.described(id)?;
+        let stored = Stored {
+            store: self,
+            id,
+            count: info.nodes as usize,
+            coverage: described.coverage(),
+            walk: None,
+        };
+        Ok(aas_export::export(&stored, format, &info.source, out)?)
     }
 
     /// Hands `read` snapshot `id` as a source of answers (the plant table and the
@@ -34,24 +42,25 @@ impl Store {
     pub fn with_answers<T>(
         &self,
         id: i64,
-        read: impl FnOnce(&SnapshotInfo, &dyn Answers) -> T,
+        read: impl FnOnce(&SnapshotInfo, &dyn Source) -> T,
     ) -> Result<T> {
-        let (info, crawl) = self.described(id)?;
+        let (info, described) = self.described(id)?;
         let stored = Stored {
             store: self,
             id,
             count: info.nodes as usize,
-            crawl: &crawl,
+            coverage: described.coverage(),
+            walk: None,
         };
         Ok(read(&info, &stored))
     }
 
-    /// Snapshot `id` and the crawl that would have written it: its plan (the asset
-    /// types whose lists were asked), its time, failures and unreadable parts.
-    fn described(&self, id: i64) -> Result<(SnapshotInfo, Crawl)> {
+    /// Snapshot `id` and what its answers cover: the asset types whose lists were
+    /// asked, its time, failures and unreadable parts.
+    fn described(&self, id: i64) -> Result<(SnapshotInfo, Described)> {
         let info = self.snapshot(id)?;
         let failures = self.failures_of(id)?;
-        // The asset types crawled are those whose lists were asked.
+        // The asset types read are those whose lists were asked.
         let listed = self.db.listed_asset_types(id)?;
         let asset_types = AssetType::ALL
             .into_iter()
@@ -62,50 +71,35 @@ impl Store {
                         .any(|f| f.path == NodePath::AasList { asset_type: *t })
             })
             .collect();
-        let taken_at = humantime::parse_rfc3339(&info.taken_at).unwrap_or(SystemTime::UNIX_EPOCH);
-        let crawl = Crawl {
-            plan: CrawlPlan::new(info.plant.clone(), asset_types),
+        let described = Described {
+            plant: info.plant.clone(),
+            asset_types,
             selection: Selection::everything(),
-            started: taken_at,
-            finished: taken_at,
-            fetched: Vec::new(),
-            answers: usize::try_from(info.nodes).unwrap_or(usize::MAX),
+            taken_at: humantime::parse_rfc3339(&info.taken_at).unwrap_or(SystemTime::UNIX_EPOCH),
             failures,
             unreadable: self.unreadable(id)?,
-            cancelled: false,
-            node_limit_reached: false,
-            retries: 0,
-            probes: 0,
+            complete: info.complete,
         };
-        Ok((info, crawl))
+        Ok((info, described))
     }
 
-    /// Writes snapshot `id` as [`Store::export`] does, described by `crawl`, the crawl
+    /// Writes snapshot `id` as [`Store::export`] does, described by `crawl`, the walk
     /// that wrote it, as it ended (its node limit and interruption, which the store
     /// does not keep).
     pub fn export_crawled(
         &self,
         id: i64,
-        crawl: &Crawl,
+        crawl: &dyn Source,
         format: Format,
         out: &Path,
     ) -> Result<Exported> {
-        self.write_export(&self.snapshot(id)?, crawl, format, out)
-    }
-
-    /// Writes the snapshot `info` names, described by `crawl`.
-    fn write_export(
-        &self,
-        info: &SnapshotInfo,
-        crawl: &Crawl,
-        format: Format,
-        out: &Path,
-    ) -> Result<Exported> {
+        let info = self.snapshot(id)?;
         let stored = Stored {
             store: self,
-            id: info.id,
+            id,
             count: info.nodes as usize,
-            crawl,
+            coverage: crawl.coverage(),
+            walk: crawl.walk(),
         };
         Ok(aas_export::export(&stored, format, &info.source, out)?)
     }
@@ -177,25 +171,55 @@ fn read_places(rows: Vec<NodeRow>) -> impl Iterator<Item = (NodePath, String, St
     })
 }
 
-/// One snapshot as a source of answers for an export.
+/// What a stored snapshot's answers cover, read from the store.
+struct Described {
+    plant: String,
+    asset_types: Vec<AssetType>,
+    selection: Selection,
+    taken_at: SystemTime,
+    failures: Vec<Failure>,
+    unreadable: Vec<Unreadable>,
+    complete: bool,
+}
+
+impl Described {
+    fn coverage(&self) -> Coverage<'_> {
+        Coverage {
+            plant: &self.plant,
+            asset_types: &self.asset_types,
+            selection: &self.selection,
+            read_at: self.taken_at,
+            failures: &self.failures,
+            unreadable: &self.unreadable,
+            complete: self.complete,
+        }
+    }
+}
+
+/// One snapshot as a source: what it covers, and the walk that wrote it when that walk
+/// is at hand (an export straight after a take).
 struct Stored<'s> {
     store: &'s Store,
     id: i64,
     count: usize,
-    /// What the snapshot's crawl was, without its answers.
-    crawl: &'s Crawl,
+    coverage: Coverage<'s>,
+    walk: Option<WalkReport>,
 }
 
-impl Answers for Stored<'_> {
-    fn crawl(&self) -> &Crawl {
-        self.crawl
+impl Source for Stored<'_> {
+    fn coverage(&self) -> Coverage<'_> {
+        self.coverage
+    }
+
+    fn walk(&self) -> Option<WalkReport> {
+        self.walk
     }
 
     fn count(&self) -> usize {
         self.count
     }
 
-    fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_export::Result<()> {
+    fn each(&self, at: NodeLevel, visit: &mut Visit<'_>) -> aas_source::Result<ControlFlow<()>> {
         self.each_stored(at, None, visit)
     }
 
@@ -204,53 +228,49 @@ impl Answers for Stored<'_> {
         at: NodeLevel,
         shells: &HashSet<&str>,
         visit: &mut Visit<'_>,
-    ) -> aas_export::Result<()> {
+    ) -> aas_source::Result<ControlFlow<()>> {
         self.each_stored(at, Some(shells), visit)
     }
 }
 
 impl Stored<'_> {
     /// Hands `visit` each answer at `at` (of `shells`, when given), its body read no
-    /// further than its recorded size. The store's failures come back as an export's
-    /// file error that carries the store's own ([`Error::found_in`] finds it: a damaged
-    /// answer, a team store whose connection was lost), so that they are told apart from
-    /// a failure of the file being written.
+    /// further than its recorded size. The store's failures (a damaged answer, a team
+    /// store whose connection was lost) come back with the store's kind, so that they
+    /// are told apart from a failure of whatever the answers are read for.
     fn each_stored(
         &self,
         at: NodeLevel,
         shells: Option<&HashSet<&str>>,
         visit: &mut Visit<'_>,
-    ) -> aas_export::Result<()> {
+    ) -> aas_source::Result<ControlFlow<()>> {
         let path = &self.store.path;
-        let unreadable = |source| {
-            aas_export::Error::File(FileError {
-                action: "read",
-                path: path.clone(),
-                source,
-            })
-        };
         let mut unpacker = content::Unpacker::new(path);
+        let mut flow = ControlFlow::Continue(());
         let walked = self
             .store
             .db
             .each_stored(self.id, at, shells, &mut |answer| {
                 let Some(node) = NodePath::from_keys(at, answer.keys) else {
-                    return Ok(());
+                    return Ok(ControlFlow::Continue(()));
                 };
                 let body = unpacker.reader(answer.bytes, answer.zstd, answer.size, answer.stored);
                 let mut body = body.map_err(|e| content::body_error(path, "read", e))?;
-                let visited = visit(&node, answer.url, &mut body);
+                flow = visit(&node, answer.url, &mut body);
                 // A damaged body is the store's fault, whatever the visit made of it
                 // (its own error, or an element passed over as unreadable).
                 if let Some(damaged) = body.damage() {
                     return Err(damaged);
                 }
-                Ok(visited?)
+                Ok(flow)
             });
-        // The export's own errors come back as they were; the store's say what failed.
-        walked.map_err(|e| match e {
-            Error::Export(e) => e,
-            other => unreadable(std::io::Error::other(other)),
-        })
+        match walked {
+            Ok(()) => Ok(flow),
+            Err(e) => Err(aas_source::Error::Failed {
+                at: path.clone(),
+                kind: e.kind(),
+                source: Box::new(e),
+            }),
+        }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
-use aas_client::{Body, Crawl, Failure, Fetched, NodeLevel, NodePath, Unreadable};
+use aas_source::{Body, Failure, Fetched, NodeLevel, NodePath, Source, Unreadable};
 
 use crate::backend::{BatchWriter, Counts, NewContent, NodeRow, Packed, Place, SnapshotInfo};
 use crate::chunk::{Chunk, Pending};
@@ -139,14 +139,15 @@ impl<'s> SnapshotWriter<'s> {
     /// Ends the snapshot of `crawl`, whose answers it was given: keeps the crawl's
     /// failures and unreadable parts, and is complete only when the crawl ran to its end
     /// with every node answered (the one rule for the app's takes and `aasmd`'s).
-    pub fn finish_crawl(mut self, crawl: &Crawl) -> Result<SnapshotInfo> {
-        for failure in &crawl.failures {
+    pub fn finish_crawl(mut self, crawl: &dyn Source) -> Result<SnapshotInfo> {
+        let coverage = crawl.coverage();
+        for failure in coverage.failures {
             self.failure(failure)?;
         }
-        for part in &crawl.unreadable {
+        for part in coverage.unreadable {
             self.unreadable(part)?;
         }
-        self.finish(!crawl.cancelled && !crawl.is_partial())
+        self.finish(coverage.complete)
     }
 
     /// Ends the snapshot, complete or partial: once the writer has written it all, so

@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use aas_client::{Client, Crawl, ErrorKind, Failure, NodePath, Unreadable};
+use aas_client::{Client, Crawl};
 use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Copied, CopyEvent, Error, Outcome, Pick, SnapshotInfo, Store};
+use aas_source::{ErrorKind, Failure, NodePath, Unreadable};
 use cluster::Cluster;
 use demo::{crawl_demo, demo, same_exports, take_into};
 

@@ -5,9 +5,9 @@
 
 use std::time::SystemTime;
 
-use aas_client::{ErrorKind, Failure, Fetched, NodePath};
 use aas_model::AssetType;
 use aas_snapshot::{Access, Change, ChangeKind, Store};
+use aas_source::{ErrorKind, Failure, Fetched, NodePath};
 use serde_json::json;
 
 const PUMP: &str = "urn:x:pump#1";

@@ -12,9 +12,9 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use aas_client::{NodeLevel, NodePath};
 use aas_export::Format;
 use aas_snapshot::{Access, Error, Pick, Store};
+use aas_source::{NodeLevel, NodePath};
 use demo::{demo, take_into};
 use rusqlite::{params, Connection};
 
@@ -135,9 +135,9 @@ async fn a_body_that_unpacks_past_its_recorded_size_is_damaged_wherever_it_is_re
             answers.each(NodeLevel::Elements, &mut |_, _, body| {
                 let mut read = Vec::new();
                 match (body.read_to_end(&mut read), passes_over) {
-                    (Err(_), true) | (Ok(_), _) => Ok(()),
-                    // The visit's own error, which says nothing of the store.
-                    (Err(_), false) => Err(aas_export::Error::Stopped),
+                    (Err(_), true) | (Ok(_), _) => ControlFlow::Continue(()),
+                    // The visit's own stop, which says nothing of the store.
+                    (Err(_), false) => ControlFlow::Break(()),
                 }
             })
         });
@@ -204,7 +204,10 @@ async fn a_body_that_unpacks_past_its_recorded_size_is_damaged_wherever_it_is_re
     let message = damaged(&e).unwrap_or_else(|| panic!("not damaged: {e:?}"));
     assert!(message.contains(more), "{message}");
     let walked = store.with_answers(one, |_, answers| {
-        answers.each(NodeLevel::Elements, &mut |_, _, _| Ok(()))
+        answers.each(
+            NodeLevel::Elements,
+            &mut |_, _, _| ControlFlow::Continue(()),
+        )
     });
     let Err(e) = walked.expect("opened") else {
         panic!("walked without an error");

@@ -15,11 +15,13 @@ mod demo;
 
 use std::collections::HashSet;
 use std::io::Read;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, NodeLevel, NodePath};
+use aas_client::Client;
+use aas_source::{NodeLevel, NodePath};
 
 use aas_sandbox::{Sandbox, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
@@ -121,15 +123,16 @@ fn submodels_of(store: &Store, id: i64, shells: Option<&HashSet<&str>>) -> Vec<(
         let mut text = String::new();
         body.read_to_string(&mut text).expect("a body");
         found.push((path.keys()[1].to_owned(), text));
-        Ok(())
+        ControlFlow::Continue(())
     };
-    store
+    let walked = store
         .with_answers(id, |_, answers| match shells {
             Some(shells) => answers.each_of_shells(NodeLevel::Submodels, shells, &mut keep),
             None => answers.each(NodeLevel::Submodels, &mut keep),
         })
         .expect("read")
         .expect("walked");
+    assert!(walked.is_continue());
     found
 }
 
@@ -172,8 +175,8 @@ async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came
 
         // The server goes down (as a crash would) while answers are written.
         writer
-            .answer(aas_client::Fetched {
-                path: aas_client::NodePath::Registry,
+            .answer(aas_source::Fetched {
+                path: aas_source::NodePath::Registry,
                 url: "http://x/api/v1/registry".into(),
                 raw: "[]".to_owned().into(),
             })

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use aas_client::{ErrorKind, Failure, Fetched, NodePath};
 use aas_model::AssetType::{self, Machine, Tool};
 use aas_snapshot::{Access, Change, ChangeKind, Error, Store};
+use aas_source::{ErrorKind, Failure, Fetched, NodePath};
 use serde_json::{json, Value};
 
 const PUMP: &str = "urn:example:aas:machine#pump-1";

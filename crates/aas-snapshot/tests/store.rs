@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Body, Client, Crawl, NodeLevel, NodePath};
+use aas_client::{Client, Crawl};
 use aas_export::Format;
 use aas_sandbox::DEMO_PLANT;
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
+use aas_source::{Body, NodeLevel, NodePath};
 use demo::{crawl_demo, demo};
 
 fn store_path(name: &str) -> PathBuf {
@@ -64,7 +65,7 @@ async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
     let shells = crawl
         .fetched
         .iter()
-        .filter(|f| matches!(f.path, aas_client::NodePath::Submodels { .. }))
+        .filter(|f| matches!(f.path, aas_source::NodePath::Submodels { .. }))
         .count();
     assert_eq!(first.shells, shells as u64);
     assert!(
@@ -79,7 +80,7 @@ async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
         .fetched
         .iter()
         .find(|f| {
-            matches!(&f.path, aas_client::NodePath::Elements { aas_id, submodel }
+            matches!(&f.path, aas_source::NodePath::Elements { aas_id, submodel }
                 if aas_id == machine && submodel == "Nameplate")
         })
         .expect("nameplate elements");
@@ -154,8 +155,8 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
         let registry = client.registry_for_session().await.expect("registry");
         registry_bytes = registry.to_string().len() as u64;
         writer
-            .answer(aas_client::Fetched {
-                path: aas_client::NodePath::Registry,
+            .answer(aas_source::Fetched {
+                path: aas_source::NodePath::Registry,
                 url: "http://x/api/v1/registry".into(),
                 raw: registry.to_string().into(),
             })

@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use aas_export::Answers;
 use aas_model::{AssetType, SubmodelElement};
+use aas_source::Source;
 use serde_json::value::RawValue;
 
 use crate::cell::Cell;
@@ -123,7 +123,7 @@ impl Units {
 /// [`listed`] reads them: a caller that builds again for the same shells keeps them).
 /// `outlines`, a census's of these shells, spares reading the submodels no column wants.
 pub fn build(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     shells: Vec<Shell>,
     outlines: Option<&Outlines>,
     query: &Query,
@@ -521,7 +521,7 @@ fn shell_field(shell: &Shell, field: ShellField) -> &str {
 /// A table's rows: the shells of the AAS lists of `asset_type` (all when `None`), in
 /// the lists' order; a list that no longer reads adds no rows. (A list of 10,000 shells
 /// is about 12 MB of JSON.)
-pub fn listed(answers: &dyn Answers, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
+pub fn listed(answers: &dyn Source, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
     Ok(aas_export::listed_shells(answers, asset_type)?.shells)
 }
 

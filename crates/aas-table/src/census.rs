@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use aas_export::Answers;
+use aas_source::Source;
 use serde::Serialize;
 
 use crate::build::{walk, Shell, Units};
@@ -38,7 +38,7 @@ pub struct Census {
 
 /// The element paths of `shells` (as [`crate::listed`] reads them) in `answers`, and
 /// where each shell's submodels lie in its answer (for the builds after it).
-pub fn census(answers: &dyn Answers, shells: &[Shell]) -> Result<(Census, Outlines)> {
+pub fn census(answers: &dyn Source, shells: &[Shell]) -> Result<(Census, Outlines)> {
     let rows: HashMap<&str, usize> = shells
         .iter()
         .enumerate()

@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use aas_client::{NodeLevel, NodePath};
-use aas_export::{answer_text_into, Answers, Batches, InOrder};
+use aas_export::{Batches, InOrder};
+use aas_source::{read_text_into, NodeLevel, NodePath, Source};
 
 use crate::Result;
 
@@ -23,7 +23,7 @@ const BATCHES: Batches = Batches {
 /// Hands `work` the submodels answers of the shells in `rows` (a shell's id to its row)
 /// in batches, on every core, and `done` each batch's result in the answers' order.
 pub(crate) fn each_shell<R: Send>(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     rows: &HashMap<&str, usize>,
     work: &(impl Fn(&[RowAnswer]) -> R + Sync),
     done: &mut impl FnMut(R),
@@ -48,7 +48,8 @@ pub(crate) fn each_shell<R: Send>(
             done(result);
             Ok(())
         };
-        answers.each_of_shells(NodeLevel::Submodels, &shells, &mut |path, url, body| {
+        let shells = Some(&shells);
+        aas_source::each_answer_of(answers, NodeLevel::Submodels, shells, |path, url, body| {
             let NodePath::Submodels { aas_id } = path else {
                 return Ok(());
             };
@@ -57,7 +58,7 @@ pub(crate) fn each_shell<R: Send>(
             };
             let mut json =
                 (spent.lock().unwrap_or_else(|e| e.into_inner()).pop()).unwrap_or_default();
-            answer_text_into(body, url, &mut json)?;
+            read_text_into(body, url, &mut json)?;
             let bytes = json.len();
             workers.push(RowAnswer { row, json }, bytes, &mut done)
         })?;

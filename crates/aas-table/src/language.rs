@@ -1,5 +1,5 @@
 //! Which text of a MultiLanguageProperty a cell shows: the same choice as the details
-//! pane's language switch (ui/details-model.js `orderByLanguage`): the first preference
+//! pane's language switch (ui/details/details-model.js `orderByLanguage`): the first preference
 //! matched exactly, else one of the same primary language (`de` for `de-AT`), else the
 //! first text as the server gave it.
 

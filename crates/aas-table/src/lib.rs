@@ -1,7 +1,7 @@
 //! The plant as a table: one row per shell, the elements a user chooses as columns,
 //! each cell typed by its element's value type so that numbers sort as numbers and
 //! dates as dates, filters per column, and the rows shown written as XLSX, CSV or JSON.
-//! A table is built from any source of answers ([`aas_export::Answers`]: a snapshot in
+//! A table is built from any source of answers ([`aas_source::Source`]: a snapshot in
 //! either store, or a crawl held in memory), one shell's submodels at a time.
 
 mod build;
@@ -18,6 +18,8 @@ mod submodels;
 mod view;
 mod write;
 mod xlsx;
+
+use aas_source::ErrorKind;
 
 pub use aas_export::About;
 pub use build::{build, listed, Query, Shell, Table, TableColumn};
@@ -57,6 +59,18 @@ impl Error {
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
         matches!(self, Error::Export(e) if e.is_disk_full())
+    }
+
+    /// The kind the page and `aasmd`'s exit codes act on.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Export(e) => e.kind(),
+            Error::Xlsx(_) => ErrorKind::Io,
+            Error::Column { .. }
+            | Error::Filter { .. }
+            | Error::NoSuchColumn(_)
+            | Error::TooLargeForExcel(_) => ErrorKind::BadRequest,
+        }
     }
 }
 

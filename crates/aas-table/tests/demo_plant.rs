@@ -8,8 +8,9 @@ mod demo;
 #[path = "../../../tests/support/read_xlsx.rs"]
 mod read_xlsx;
 
-use aas_client::{Crawl, CrawlPlan, NodePath};
+use aas_client::{Crawl, CrawlPlan};
 use aas_model::AssetType;
+use aas_source::NodePath;
 use aas_table::{
     build, census, listed, render, About, Cell, Column, ColumnFilter, Query, Sort, Table,
     TableFormat, Test, Typed, View,

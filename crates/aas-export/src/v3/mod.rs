@@ -7,12 +7,12 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use aas_client::NodeLevel;
 use aas_model::aasx::Flavour;
+use aas_source::{read_text, NodeLevel, Source};
 use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
-use crate::answers::{each_answer, each_descriptor, rfc3339, text, unreadable, Answers};
+use crate::answers::{each_answer, each_descriptor, rfc3339, unreadable};
 use crate::in_order::InOrder;
 use crate::output::{package, stage_with, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
@@ -23,7 +23,7 @@ mod workers;
 
 /// Writes the V3.0 environment of `answers` (as JSON, or in a V3.0 AASX package when
 /// `packaged`) and its report.
-pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Result<Exported> {
+pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Result<Exported> {
     let mut spool = Spool::new(path)?;
     let mut tally = Tally::default();
     // Each list's items so far: the index of the next one, for the report's paths.
@@ -51,11 +51,11 @@ pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Resu
         }),
         false => environment(answers, packaged, out.writer(), &mut done),
     })?;
-    let crawl = answers.crawl();
+    let coverage = answers.coverage();
     let source = format!(
         "plant {} as crawled at {} (AAS V2.0.1)",
-        crawl.plan.plant,
-        rfc3339(crawl.started)
+        coverage.plant,
+        rfc3339(coverage.read_at)
     );
     let (bytes, report) = put_in_place_with_report(path, staged, &source, &tally, spool)?;
     Ok(Exported {
@@ -69,7 +69,7 @@ pub(crate) fn export(answers: &dyn Answers, packaged: bool, path: &Path) -> Resu
 /// and handed to `done` in order. Paths in the report are those of the V2 environment
 /// export of the same answers.
 fn environment(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     packaged: bool,
     out: &mut dyn Write,
     done: &mut impl FnMut(Converted, &mut Lists<'_>) -> Written,
@@ -77,7 +77,7 @@ fn environment(
     let assets = assets_by_shell(answers)?;
     let context = Context {
         assets: &assets,
-        selection: &answers.crawl().selection,
+        selection: answers.coverage().selection,
         packaged,
     };
     let mut lists = Lists::new(out)?;
@@ -103,13 +103,13 @@ fn environment(
 /// whole, but for one too large to hand over whole (a large plant's shells of one type),
 /// which goes item by item.
 fn each_part(
-    answers: &dyn Answers,
+    answers: &dyn Source,
     level: NodeLevel,
     list: List,
     mut visit: impl FnMut(Part) -> Written,
 ) -> Written {
     each_answer(answers, level, |path, url, body| {
-        let raw = text(body, url)?;
+        let raw = read_text(body, url)?;
         let part = |v2, whole| Part {
             list,
             path: path.clone(),
@@ -130,8 +130,8 @@ fn each_part(
 /// The Asset of each shell the selection wants, as the registry sent it, by shell id:
 /// held whole (about 300 bytes an asset), since a shell needs its Asset before it is
 /// written.
-fn assets_by_shell(answers: &dyn Answers) -> std::result::Result<AssetsByShell, Stop> {
-    let selection = &answers.crawl().selection;
+fn assets_by_shell(answers: &dyn Source) -> std::result::Result<AssetsByShell, Stop> {
+    let selection = answers.coverage().selection;
     let mut assets = HashMap::new();
     each_answer(answers, NodeLevel::Registry, |_, url, body| {
         each_descriptor(body, url, |aas_id, asset| {

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use aas_client::{NodePath, Selection};
+use aas_source::{NodePath, Selection};
 use aas_v3::{Asset, Change, Converter, Node, Tally};
 use serde_json::value::RawValue;
 use serde_json::Value;

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::mpsc::sync_channel;
 
-use aas_client::NodeLevel;
+use aas_source::NodeLevel;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::Client;
 
@@ -381,7 +381,7 @@ impl Backend for Postgres {
             for answer in queue {
                 let answer = answer?;
                 let [asset_type, aas_id, submodel] = &answer.keys;
-                visit(StoredAnswer {
+                let flow = visit(StoredAnswer {
                     keys: [asset_type, aas_id, submodel],
                     url: &answer.url,
                     hash: &answer.hash,
@@ -390,6 +390,10 @@ impl Backend for Postgres {
                     stored: answer.bytes.len() as u64,
                     bytes: &mut std::io::Cursor::new(answer.bytes.as_slice()),
                 })?;
+                // Leaving drops the queue, which ends the query.
+                if flow.is_break() {
+                    break;
+                }
             }
             Ok(())
         })

@@ -12,7 +12,7 @@ mod writer;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use aas_client::NodeLevel;
+use aas_source::NodeLevel;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::backend::{
@@ -279,7 +279,7 @@ impl Backend for Sqlite {
                     &mut large
                 }
             };
-            visit(StoredAnswer {
+            let flow = visit(StoredAnswer {
                 keys: [text(0)?, text(1)?, text(2)?],
                 url: text(3)?,
                 hash: blob(4)?.unwrap_or_default(),
@@ -288,6 +288,9 @@ impl Backend for Sqlite {
                 stored: stored as u64,
                 bytes,
             })?;
+            if flow.is_break() {
+                break;
+            }
         }
         Ok(())
     }

@@ -254,7 +254,7 @@ mod tests {
         use crate::backend::{Access, Backend, BodyRow};
         use crate::content;
         use crate::sqlite::Sqlite;
-        use aas_client::{NodeLevel, NodePath};
+        use aas_source::{NodeLevel, NodePath};
         let dir = std::env::temp_dir().join(format!("aas-snapshot-v3-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("dir");

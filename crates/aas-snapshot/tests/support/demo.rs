@@ -6,11 +6,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{Client, Connection, Crawl, CrawlPlan, Fetched, Selection};
+use aas_client::{Client, Connection, Crawl, CrawlPlan};
 use aas_export::Format;
 use aas_model::AssetType;
 use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_snapshot::{SnapshotInfo, Store};
+use aas_source::{Fetched, Selection};
 use tokio_util::sync::CancellationToken;
 
 /// The sandbox (kept running while held) and a client built from its start-up line.

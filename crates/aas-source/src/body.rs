@@ -9,7 +9,7 @@ use std::io::{BufReader, Read, Write};
 use std::sync::Arc;
 
 /// The size past which an answer that leads nowhere goes to a temporary file, unless
-/// the client says otherwise (`Client::with_spool_at`).
+/// the client says otherwise.
 pub const SPOOL_AT: usize = 16 * 1024 * 1024;
 
 /// The largest answer accepted in a temporary file (the store keeps it compressed, and
@@ -76,7 +76,7 @@ impl Body {
 }
 
 /// Checks that `body` is JSON (the crawl keeps no answer that is not).
-pub(crate) fn check_json(body: &Body) -> serde_json::Result<()> {
+pub fn check_json(body: &Body) -> serde_json::Result<()> {
     use serde::de::IgnoredAny;
     match body {
         Body::Text(text) => serde_json::from_str::<IgnoredAny>(text).map(drop),
@@ -95,7 +95,7 @@ impl From<String> for Body {
 
 /// An answer being received: in memory, or in a file once it passes `spool_at`.
 #[derive(Debug)]
-pub(crate) struct Receiving {
+pub struct Receiving {
     memory: Vec<u8>,
     spool_at: Option<usize>,
     file: Option<(tempfile::NamedTempFile, u64)>,
@@ -103,7 +103,7 @@ pub(crate) struct Receiving {
 
 impl Receiving {
     /// `announced` is the length the server announced, `limit` the most accepted.
-    pub(crate) fn new(announced: u64, limit: usize, spool_at: Option<usize>) -> Self {
+    pub fn new(announced: u64, limit: usize, spool_at: Option<usize>) -> Self {
         let in_memory = spool_at.map_or(limit, |at| at.min(limit));
         Receiving {
             // Sized for the announced length, so a large body is not copied as the
@@ -116,13 +116,13 @@ impl Receiving {
         }
     }
 
-    pub(crate) fn size(&self) -> u64 {
+    pub fn size(&self) -> u64 {
         self.file
             .as_ref()
             .map_or(self.memory.len() as u64, |(_, size)| *size)
     }
 
-    pub(crate) fn push(&mut self, chunk: &[u8]) -> std::io::Result<()> {
+    pub fn push(&mut self, chunk: &[u8]) -> std::io::Result<()> {
         let past = |at| self.memory.len() + chunk.len() > at;
         if self.file.is_none() && self.spool_at.is_some_and(past) {
             let mut file = tempfile::Builder::new().prefix(".aas-answer-").tempfile()?;
@@ -143,7 +143,7 @@ impl Receiving {
 
     /// The body received; bytes held in memory must be UTF-8 (`Err` gives the offset
     /// of the first that is not).
-    pub(crate) fn finish(self) -> std::io::Result<std::result::Result<Body, usize>> {
+    pub fn finish(self) -> std::io::Result<std::result::Result<Body, usize>> {
         Ok(match self.file {
             Some((mut file, size)) => {
                 file.flush()?;
