@@ -283,7 +283,7 @@ def changes_ms(w):
 # "transform" (moved with a transform), "canvas" (no rows: the text drawn on a canvas),
 # "no rows" (only the scrolling), "re-inserted, custom property" (as "top", but a row's
 # <li> is taken out and put back when it shows another row, and is indented through a
-# custom property set on it: what ui/tree.js did until issue 17).
+# custom property set on it: what ui/tree/tree.js did until issue 17).
 MINIMAL_PAGE = """
     const [how, count, height] = arguments;
     document.body.style.margin = '0';
@@ -635,7 +635,7 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "start them. Timings are taken inside the page (`performance.now`, a frame is",
         "painted when a task queued from its `requestAnimationFrame` runs); start-up is from",
         "the app's process start (`/proc/PID/stat`) to the frame that painted the first",
-        "tree rows (a `performance.mark` of ui/tree.js). Memory is PSS from",
+        "tree rows (a `performance.mark` of ui/tree/tree.js). Memory is PSS from",
         "`/proc/PID/smaps_rollup` summed over the app and its WebKit processes, read",
         f"{SETTLE_S} s after each step, over the idle PSS of the same window (three fresh",
         "windows: scrolling, Take snapshot, the 10,000-asset snapshots). The 10,000 AAS and",
@@ -661,7 +661,7 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "Snapshots dialog (the live tree of the same shells on screen; back to live between runs);",
         f"Compare in the Changes tab said: {snap['changes_text']!r}.", "",
         f"Search: keys typed into the box every {TYPING_GAP_MS} ms (an input event each); the box searches",
-        "once typing pauses (ui/plant-search.js, TYPING_PAUSE_MS), so the time from the last key is the",
+        "once typing pauses (ui/snapshots/plant-search.js, TYPING_PAUSE_MS), so the time from the last key is the",
         "pause (to the search command's call) and then the search and the paint of its hits. Statuses: "
         + "; ".join(repr(runs[-1]["status"]) for runs in snap["search"].values()) + ".", "",
     ]

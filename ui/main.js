@@ -1,33 +1,35 @@
 // Start-up and wiring: profile, plant and asset-type selection, the tree (live or a
-// snapshot) and the details pane. Data comes only through api.js.
+// snapshot) and the details pane. Data comes only through lib/api.js; what is on screen
+// (profile, plant, asset type, snapshot, preferences) is kept in shell/state.js.
 
-import * as api from './api.js';
-import { initTakeAndExport } from './take-and-export.js';
-import { fillFormats } from './export-formats.js';
-import { initProfiles } from './profiles.js';
-import { initConnectionStatus, initStatusBar } from './status-bar.js';
-import { requestOf } from './request-path.js';
-import { adopt, createNode, ticked } from './tree-model.js';
-import { TreeView } from './tree.js';
-import { initCopy, showDetails } from './details.js';
-import { initFilterBox } from './filter-box.js';
-import { plural } from './format.js';
-import { applyTheme, initTheme } from './theme.js';
-import { initDiagnostics } from './diagnostics.js';
-import { normalize } from './preferences.js';
-import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from './view-memory.js';
-import { initOffline } from './offline.js';
-import { findTarget, keysTo } from './reference-target.js';
-import { latestComplete, sameSnapshot, snapshotName, storeOf } from './snapshot-model.js';
-import { shortAasId } from './plant-search-model.js';
-import { changeMarks } from './changes-model.js';
-import { initPlantSearch } from './plant-search.js';
-import { initSnapshotsDialog } from './snapshots.js';
-import { initChanges } from './changes.js';
-import { initPlantTable } from './plant-table.js';
-import { initQuality } from './quality.js';
-import { gapNote } from './quality-model.js';
-import { initOfflineOffer, initSnapshotBanner } from './snapshot-banner.js';
+import * as api from './lib/api.js';
+import { initTakeAndExport } from './snapshots/take-and-export.js';
+import { fillFormats } from './snapshots/export-formats.js';
+import { initProfiles } from './profiles/profiles.js';
+import { initConnectionStatus, initStatusBar } from './shell/status-bar.js';
+import { requestOf } from './tree/request-path.js';
+import { adopt, createNode, ticked } from './tree/tree-model.js';
+import { TreeView } from './tree/tree.js';
+import { initCopy, showDetails } from './details/details.js';
+import { initFilterBox } from './tree/filter-box.js';
+import { plural } from './lib/format.js';
+import { applyTheme, initTheme } from './shell/theme.js';
+import { initDiagnostics } from './shell/diagnostics.js';
+import { normalize } from './shell/preferences.js';
+import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from './shell/view-memory.js';
+import { initOffline } from './shell/offline.js';
+import { findTarget, keysTo } from './tree/reference-target.js';
+import { latestComplete, sameSnapshot, snapshotName, storeOf } from './snapshots/snapshot-model.js';
+import { shortAasId } from './snapshots/plant-search-model.js';
+import { changeMarks } from './snapshots/changes-model.js';
+import { initPlantSearch } from './snapshots/plant-search.js';
+import { initSnapshotsDialog } from './snapshots/snapshots.js';
+import { initChanges } from './snapshots/changes.js';
+import { initPlantTable } from './table/plant-table.js';
+import { initQuality } from './quality/quality.js';
+import { gapNote } from './quality/quality-model.js';
+import { initOfflineOffer, initSnapshotBanner } from './snapshots/snapshot-banner.js';
+import { snapshotList, sourceOf, state } from './shell/state.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -47,16 +49,6 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
   },
   onCheck: () => parts.takeAndExport.update(),
 });
-
-let counts = new Map(); // asset type -> Promise of how many shells of it the plant on screen has
-let opening = null; // {type, list}: the shell list asked with the plant, for the type shown first
-// asset type -> its shells' tree nodes, kept while the plant is shown so that ticks and
-// expanded nodes survive switching between types.
-let rootsByType = new Map();
-let currentType = null;
-let currentPlant = null;
-let browsing = null; // the snapshot on screen, read-only; null: the service's live data
-let known = null; // the plant's snapshots as listSnapshots answered, null while unknown
 
 /** The details, raw JSON and curl panes with nothing selected: they say so. */
 function showNothing() {
@@ -85,16 +77,13 @@ async function showShellJson(node) {
   }
 }
 
-// A gap of the Quality tab opened in the tree: its node, and what the details pane says of it.
-let openedGap = null;
-
 /** Names the gap opened on `node` above its details (what is missing, or wrong there). */
 function showGapNote(node) {
-  if (openedGap?.node !== node) return;
+  if (state.openedGap?.node !== node) return;
   const note = document.createElement('p');
   note.className = 'gap-note';
   note.setAttribute('role', 'note');
-  note.textContent = openedGap.text;
+  note.textContent = state.openedGap.text;
   $('details').prepend(note);
 }
 
@@ -147,27 +136,24 @@ function renderChips(types) {
   }));
 }
 
-/** The source on screen for `plant`: the snapshot browsed, else the service. */
-const sourceOf = (plant) => (browsing ? api.snapshotSource(browsing) : api.liveSource(plant));
-
 async function selectPlant(plant, types) {
   const source = sourceOf(plant);
   // The type shown first is asked for its list at once (its length is its count); the
   // others only for their counts: a big plant's lists of every type held 42 MB in the page.
-  const remembered = recall(prefs, active.name).assetType;
-  opening = types.includes(remembered) ? { type: remembered, list: listShells(source, remembered) } : null;
-  counts = new Map(types.map((t) => [t, t === opening?.type ? opening.list.then((l) => l.length) : api.shellCount(source, t)]));
-  rootsByType = new Map();
-  currentType = null;
-  if (plant !== currentPlant) parts.changes.clear();
-  currentPlant = plant;
-  remember(prefs, active.name, { plant });
+  const remembered = recall(state.prefs, state.profile.name).assetType;
+  state.opening = types.includes(remembered) ? { type: remembered, list: listShells(source, remembered) } : null;
+  state.counts = new Map(types.map((t) => [t, t === state.opening?.type ? state.opening.list.then((l) => l.length) : api.shellCount(source, t)]));
+  state.rootsByType = new Map();
+  state.assetType = null;
+  if (plant !== state.plant) parts.changes.clear();
+  state.plant = plant;
+  remember(state.prefs, state.profile.name, { plant });
   parts.takeAndExport.reset();
   readSnapshots();
   if (!$('quality').hidden) parts.quality.show(); // the audit follows the plant and snapshot shown
   // A slow answer from an earlier choice (live lists waiting out a stopped service)
   // must not overwrite the counts asked since.
-  const asked = counts;
+  const asked = state.counts;
   await Promise.all(types.map(async (type) => {
     const count = document.querySelector(`.chip[data-type="${type}"] .count`);
     let text;
@@ -177,13 +163,13 @@ async function selectPlant(plant, types) {
     } catch (e) {
       [text, title] = ['!', e.message];
     }
-    if (counts !== asked) return;
+    if (state.counts !== asked) return;
     count.textContent = text;
     count.title = title;
   }));
-  if (counts !== asked) return;
-  if (currentType === null) {
-    const first = opening?.type ?? await firstNonEmpty(types);
+  if (state.counts !== asked) return;
+  if (state.assetType === null) {
+    const first = state.opening?.type ?? await firstNonEmpty(types);
     if (first) await selectType(first);
   }
 }
@@ -192,47 +178,47 @@ const listShells = (source, type) => api.treeChildren(source, { level: 'aas_list
 
 async function firstNonEmpty(types) {
   for (const t of types) {
-    if (await counts.get(t).catch(() => 0) > 0) return t;
+    if (await state.counts.get(t).catch(() => 0) > 0) return t;
   }
   return null;
 }
 
 /** The shells of `type` in the plant on screen: the list asked with the plant, else asked now. */
 function shellsOf(type) {
-  if (opening?.type !== type) return listShells(sourceOf(currentPlant), type);
-  const { list } = opening;
-  opening = null; // kept by the tree's nodes from here
+  if (state.opening?.type !== type) return listShells(sourceOf(state.plant), type);
+  const { list } = state.opening;
+  state.opening = null; // kept by the tree's nodes from here
   return list;
 }
 
 /** Shows the shells of `type`; `restoreTab`: with the tab left last for it (a user's choice of type). */
 async function selectType(type, restoreTab = true) {
-  currentType = type;
-  remember(prefs, active.name, { assetType: type });
+  state.assetType = type;
+  remember(state.prefs, state.profile.name, { assetType: type });
   // The tab left last for this plant and type, else the one on screen (the table follows the type).
-  const { tab } = recallTable(prefs, active.name, currentPlant, type);
+  const { tab } = recallTable(state.prefs, state.profile.name, state.plant, type);
   if (restoreTab && tab && $(tab).hidden) $(`tab-${tab}`).click();
   else if (!$('table').hidden) parts.table.show();
   for (const chip of document.querySelectorAll('.chip')) {
     chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
   }
   const message = $('tree-message');
-  const asked = counts;
-  const source = sourceOf(currentPlant);
+  const asked = state.counts;
+  const source = sourceOf(state.plant);
   try {
-    if (!rootsByType.has(type)) {
+    if (!state.rootsByType.has(type)) {
       const shells = await shellsOf(type);
-      if (counts !== asked) return; // another plant or snapshot meanwhile
-      if (!rootsByType.has(type)) rootsByType.set(type, shells.map((shell) => aasNode(shell, type, source)));
+      if (state.counts !== asked) return; // another plant or snapshot meanwhile
+      if (!state.rootsByType.has(type)) state.rootsByType.set(type, shells.map((shell) => aasNode(shell, type, source)));
     }
-    if (currentType !== type) return; // another type meanwhile
-    const roots = rootsByType.get(type);
+    if (state.assetType !== type) return; // another type meanwhile
+    const roots = state.rootsByType.get(type);
     message.textContent = roots.length === 0
       ? `No ${type} assets are ${source.from === 'live' ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
       : `${plural(roots.length, 'shell')} of type ${type}`;
     tree.setRoots(roots);
   } catch (e) {
-    if (currentType !== type || counts !== asked) return;
+    if (state.assetType !== type || state.counts !== asked) return;
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
     tree.setRoots([]);
   }
@@ -242,7 +228,7 @@ function initTabs() {
   const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table'], ['tab-quality', 'quality']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
-      if (active && currentPlant) rememberTable(prefs, active.name, currentPlant, currentType, { tab: panelId });
+      if (state.profile && state.plant) rememberTable(state.prefs, state.profile.name, state.plant, state.assetType, { tab: panelId });
       for (const [t, p] of tabs) {
         $(t).setAttribute('aria-selected', String(t === tabId));
         $(p).hidden = p !== panelId;
@@ -255,27 +241,25 @@ function initTabs() {
 
 /** Reads the plant's snapshots again (after a take, a delete, another plant). */
 async function readSnapshots() {
-  const plant = currentPlant;
+  const plant = state.plant;
   let list = null;
   try {
     list = await api.listSnapshots(plant);
   } catch {
     // The Snapshots dialog says why (a damaged store offers to move it aside there).
   }
-  if (plant !== currentPlant) return;
-  known = list;
+  if (plant !== state.plant) return;
+  state.listed = list;
   parts.takeAndExport.update();
   parts.changes.refreshChoices();
 }
-
-const snapshotList = () => known?.snapshots ?? [];
 
 /**
  * Makes `snapshot` the one on screen, read-only (null: the live data); `comparison` (an
  * answer of snapshot_changes whose newer side is `snapshot`) marks its changes in the tree.
  */
 function setBrowsing(snapshot, comparison = null) {
-  browsing = snapshot;
+  state.browsing = snapshot;
   const marks = comparison && changeMarks(comparison.changes);
   tree.setMarks(marks && ((node) => {
     const at = requestOf(node);
@@ -289,22 +273,22 @@ function setBrowsing(snapshot, comparison = null) {
 /** Shows the plant from `snapshot` (null: live), as setBrowsing says. */
 async function browse(snapshot, comparison = null) {
   setBrowsing(snapshot, comparison);
-  await selectPlant(currentPlant, active.asset_types);
+  await selectPlant(state.plant, state.profile.asset_types);
 }
 
 /** The type whose shell list holds shell `aasId`, or null. */
 async function typeHolding(aasId) {
-  const asked = counts;
-  for (const [type, count] of counts) {
+  const asked = state.counts;
+  for (const [type, count] of state.counts) {
     if (await count.catch(() => 0) === 0) continue;
-    if (rootsByType.has(type)) {
-      if (rootsByType.get(type).some((node) => node.data.id === aasId)) return type;
+    if (state.rootsByType.has(type)) {
+      if (state.rootsByType.get(type).some((node) => node.data.id === aasId)) return type;
       continue;
     }
     const shells = await shellsOf(type).catch(() => []);
-    if (counts !== asked || !shells.some((shell) => shell.id === aasId)) continue;
+    if (state.counts !== asked || !shells.some((shell) => shell.id === aasId)) continue;
     // Kept as the tree's nodes: the type is shown next, without asking its list again.
-    rootsByType.set(type, shells.map((shell) => aasNode(shell, type, sourceOf(currentPlant))));
+    state.rootsByType.set(type, shells.map((shell) => aasNode(shell, type, sourceOf(state.plant))));
     return type;
   }
   return null;
@@ -316,12 +300,12 @@ async function typeHolding(aasId) {
  * Resolves to the node, or null when it is not in the tree (the status bar says so).
  */
 async function openAt({ aasId, assetType, submodel, path }) {
-  const type = counts.has(assetType) ? assetType : await typeHolding(aasId);
-  if (type && type !== currentType) await selectType(type, false); // the tab asked for stays
-  const shell = type && rootsByType.get(type)?.find((node) => node.data?.id === aasId);
+  const type = state.counts.has(assetType) ? assetType : await typeHolding(aasId);
+  if (type && type !== state.assetType) await selectType(type, false); // the tab asked for stays
+  const shell = type && state.rootsByType.get(type)?.find((node) => node.data?.id === aasId);
   const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
   if (!node) {
-    const where = browsing ? snapshotName(browsing) : 'the live data';
+    const where = state.browsing ? snapshotName(state.browsing) : 'the live data';
     say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);
     return null;
   }
@@ -331,12 +315,12 @@ async function openAt({ aasId, assetType, submodel, path }) {
 
 /** Shows a gap of snapshot `audited` in the tree (browsing that snapshot), named in the details pane. */
 async function openGap(gap, audited) {
-  if (!sameSnapshot(browsing, audited)) await browse(audited);
+  if (!sameSnapshot(state.browsing, audited)) await browse(audited);
   $('tab-details').click();
-  openedGap = null;
+  state.openedGap = null;
   const node = await openAt({ aasId: gap.aas_id, assetType: gap.asset_type, submodel: gap.submodel, path: gap.open });
   if (!node) return;
-  openedGap = { node, text: gapNote(gap) };
+  state.openedGap = { node, text: gapNote(gap) };
   showGapNote(node);
 }
 
@@ -354,13 +338,10 @@ async function showCurl(node) {
   if (tree.selected === node) $('curl').textContent = text; // not a node left meanwhile
 }
 
-let active = null; // the active profile's view: name, gateway_url, plants, asset_types
 // The page's parts with state of their own (Take snapshot and Export, search, Changes,
 // the banners, the Snapshots dialog, the connection status), set up in start() once the
 // preferences are read.
 const parts = {};
-// The app's preferences (see preferences.js), read once at start-up and kept up to date.
-let prefs = normalize(null);
 // How long the page waits for the preferences before it shows itself with the defaults.
 const PREFERENCES_WAIT_MS = 3000;
 
@@ -386,12 +367,12 @@ function withTimeout(promise, ms) {
  */
 async function loadPreferences() {
   try {
-    prefs = normalize(await withTimeout(api.getPreferences(), PREFERENCES_WAIT_MS));
+    state.prefs = normalize(await withTimeout(api.getPreferences(), PREFERENCES_WAIT_MS));
   } catch (e) {
-    prefs = normalize(null);
+    state.prefs = normalize(null);
     say(`Preferences could not be read, defaults are used: ${e.message}`);
   } finally {
-    applyTheme(prefs.theme);
+    applyTheme(state.prefs.theme);
     document.documentElement.dataset.ready = '';
   }
 }
@@ -400,33 +381,33 @@ async function loadPreferences() {
 function tickedForExport() {
   const picks = [];
   const assetTypes = [];
-  for (const [type, roots] of rootsByType) {
+  for (const [type, roots] of state.rootsByType) {
     const picked = ticked(roots);
     if (picked.length > 0) assetTypes.push(type);
     for (const { node, parts: submodels } of picked) {
       picks.push({ aas_id: node.data.id, submodels: submodels && submodels.map((sm) => sm.data.id_short) });
     }
   }
-  return { count: picks.length, plant: currentPlant, assetTypes, picks };
+  return { count: picks.length, plant: state.plant, assetTypes, picks };
 }
 
 /** Shows what the active profile offers: its plants, the asset types, the first plant. */
 async function applyProfile(info) {
-  active = info;
+  state.profile = info;
   $('status-fix').hidden = true;
   parts.connection.show(info.gateway_url);
   const plant = $('plant');
   plant.replaceChildren(...info.plants.map((p) => new Option(p, p)));
   renderChips(info.asset_types);
-  rootsByType = new Map();
-  currentPlant = null; // another profile: its own snapshots, even of a plant of the same code
+  state.rootsByType = new Map();
+  state.plant = null; // another profile: its own snapshots, even of a plant of the same code
   setBrowsing(null);
   tree.setRoots([]); // the details say nothing is selected
   parts.takeAndExport.reset();
   $('tree-message').textContent = info.plants.length ? '' : 'This profile names no plant: add plant codes to it (Profiles…).';
   parts.quality.reset();
   parts.table.reset();
-  const plantCode = pick(recall(prefs, info.name).plant, info.plants);
+  const plantCode = pick(recall(state.prefs, info.name).plant, info.plants);
   plant.value = plantCode ?? '';
   plant.title = plant.value; // cut when long: the tooltip has it whole
   if (plantCode) await selectPlant(plantCode, info.asset_types);
@@ -434,7 +415,7 @@ async function applyProfile(info) {
 
 async function start() {
   await loadPreferences();
-  initTheme($('theme'), prefs, (e) => say(`The theme was not remembered: ${e.message}`));
+  initTheme($('theme'), state.prefs, (e) => say(`The theme was not remembered: ${e.message}`));
   initDiagnostics($('diagnostics'), say);
   initTabs();
   initFilterBox($('filter'), (query) => tree.setFilter(query));
@@ -448,14 +429,14 @@ async function start() {
   plant.addEventListener('change', () => {
     plant.title = plant.value;
     setBrowsing(null); // another plant starts live
-    selectPlant(plant.value, active.asset_types);
+    selectPlant(plant.value, state.profile.asset_types);
   });
   // Refresh (F5): the registry, kept for the session, and the plant's lists are read again.
   $('refresh').addEventListener('click', async () => {
     $('refresh').disabled = true; // until the lists are back: one refresh at a time
     try {
       await api.refreshRegistry().catch((e) => say(e.message));
-      if (active && plant.value) await selectPlant(plant.value, active.asset_types);
+      if (state.profile && plant.value) await selectPlant(plant.value, state.profile.asset_types);
     } finally {
       $('refresh').disabled = false;
     }
@@ -473,24 +454,24 @@ async function start() {
       reveal: $('reveal-export'), note: $('export-note'),
     },
     {
-      current: () => ({ plant: plant.value, assetTypes: active.asset_types }),
+      current: () => ({ plant: plant.value, assetTypes: state.profile.asset_types }),
       ticked: tickedForExport,
-      snapshotToExport: () => browsing ?? latestComplete(snapshotList()),
+      snapshotToExport: () => state.browsing ?? latestComplete(snapshotList()),
       onTaken: async ({ retired }) => {
         // The keep setting removed it (a take retires this computer's snapshots only).
-        if (browsing && storeOf(browsing) === 'here' && retired.includes(browsing.id)) await browse(null);
+        if (state.browsing && storeOf(state.browsing) === 'here' && retired.includes(state.browsing.id)) await browse(null);
         await readSnapshots();
         parts.snapshotsDialog.refresh();
       },
       say,
-      exportFormat: prefs.export_format,
+      exportFormat: state.prefs.export_format,
     },
   );
   parts.search = initPlantSearch(
     { input: $('plant-search'), popup: $('plant-search-popup'), status: $('plant-search-status'), list: $('plant-search-results') },
     {
-      plant: () => currentPlant,
-      snapshot: () => browsing,
+      plant: () => state.plant,
+      snapshot: () => state.browsing,
       open: (at) => {
         $('tab-details').click(); // a hit opens with its details shown
         return openAt(at);
@@ -504,7 +485,7 @@ async function start() {
       warnings: $('changes-warnings'), rows: $('changes-rows'), more: $('changes-more'),
     },
     {
-      plant: () => currentPlant,
+      plant: () => state.plant,
       snapshots: snapshotList,
       onCompared: (comparison) => browse({ ...comparison.new, store: comparison.store }, comparison),
       open: openAt,
@@ -521,19 +502,19 @@ async function start() {
       deleteSet: $('table-picker-delete-set'),
     },
     {
-      plant: () => currentPlant,
-      snapshot: () => browsing,
-      assetType: () => currentType,
+      plant: () => state.plant,
+      snapshot: () => state.browsing,
+      assetType: () => state.assetType,
       open: (at) => {
         $('tab-details').click(); // the element opens with its details shown
         return openAt(at);
       },
       memory: {
-        columns: (plantCode, type) => recallTable(prefs, active.name, plantCode, type).columns,
-        remember: (plantCode, type, columns) => rememberTable(prefs, active.name, plantCode, type, { columns }),
-        sets: () => prefs.column_sets,
-        saveSet: (name, columns) => rememberColumnSet(prefs, name, columns),
-        deleteSet: (name) => rememberColumnSet(prefs, name, []),
+        columns: (plantCode, type) => recallTable(state.prefs, state.profile.name, plantCode, type).columns,
+        remember: (plantCode, type, columns) => rememberTable(state.prefs, state.profile.name, plantCode, type, { columns }),
+        sets: () => state.prefs.column_sets,
+        saveSet: (name, columns) => rememberColumnSet(state.prefs, name, columns),
+        deleteSet: (name) => rememberColumnSet(state.prefs, name, []),
       },
     },
   );
@@ -545,12 +526,12 @@ async function start() {
       gapsTitle: $('quality-gaps-title'), more: $('quality-gaps-more'), exportXlsx: $('quality-export-xlsx'),
       exportCsv: $('quality-export-csv'), exportJson: $('quality-export-json'),
     },
-    { plant: () => currentPlant, snapshot: () => browsing, assetTypes: () => active?.asset_types ?? [], open: openGap },
+    { plant: () => state.plant, snapshot: () => state.browsing, assetTypes: () => state.profile?.asset_types ?? [], open: openGap },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));
   parts.offer = initOfflineOffer($('offline-banner'), $('offline-browse'),
-    { plant: () => currentPlant, browsing: () => browsing, browse: (snapshot) => browse(snapshot) });
+    { plant: () => state.plant, browsing: () => state.browsing, browse: (snapshot) => browse(snapshot) });
   parts.snapshotsDialog = initSnapshotsDialog(
     {
       dialog: $('snapshots-dialog'), opener: $('snapshots-open'), title: $('snapshots-title'), store: $('snapshots-store'),
@@ -560,13 +541,13 @@ async function start() {
       teamUrl: $('team-store-url'), teamPassword: $('team-store-password'), teamNone: $('team-store-none'),
     },
     {
-      plant: () => currentPlant,
-      browsing: () => browsing,
+      plant: () => state.plant,
+      browsing: () => state.browsing,
       browse: (snapshot) => browse(snapshot),
       compare: (old, newer) => parts.changes.compare(old, newer),
       onChanged: async (deleted) => {
         parts.changes.dropped(deleted);
-        if (browsing && (deleted === null || sameSnapshot(deleted, browsing))) await browse(null);
+        if (state.browsing && (deleted === null || sameSnapshot(deleted, state.browsing))) await browse(null);
         await readSnapshots();
       },
     },
@@ -575,8 +556,8 @@ async function start() {
     // Back online: what failed for want of a connection is fetched again.
     tree.retryFailed('offline');
     parts.offer.update();
-    if (!browsing && active && currentPlant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
-      selectPlant(currentPlant, active.asset_types);
+    if (!state.browsing && state.profile && state.plant && [...$('asset-types').querySelectorAll('.count')].some((c) => c.textContent === '!')) {
+      selectPlant(state.plant, state.profile.asset_types);
     }
   }, () => parts.offer.update());
   // A refused user token is fixed in the profile: offer it where the error shows.

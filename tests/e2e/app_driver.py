@@ -116,12 +116,13 @@ def row(label):
 
 
 class AppTestCase(unittest.TestCase):
-    """Starts the app once per test class, with its own empty settings folder
-    (XDG_DATA_HOME), so every class begins on the built-in demo profile. `app_env`
-    adds variables to the app's environment; `before_start(data_home)` may put files
-    there before the app starts."""
+    """Starts the app once per test class (once per test with `app_per_test`), with its
+    own empty settings folder (XDG_DATA_HOME), so every class (or test) begins on the
+    built-in demo profile. `app_env` adds variables to the app's environment;
+    `before_start(data_home)` may put files there before the app starts."""
 
     app_env = {}
+    app_per_test = False
 
     @classmethod
     def before_start(cls, data_home):
@@ -147,10 +148,26 @@ class AppTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        if not cls.app_per_test:
+            cls.start_app(cls.__name__)
+
+    @classmethod
+    def tearDownClass(cls):
+        if not cls.app_per_test:
+            cls.stop_app()
+
+    def setUp(self):
+        if self.app_per_test:
+            self.start_app(f"{type(self).__name__}.{self._testMethodName}")
+            self.addCleanup(self.stop_app)
+
+    @classmethod
+    def start_app(cls, log_name):
+        """Starts the driver and the app under it; its log is webdriver-`log_name`.log."""
         app = os.path.abspath(os.environ["AAS_BROWSER_BIN"])
         cls.out = os.environ.get("E2E_OUT", "tests/e2e/out")
         os.makedirs(cls.out, exist_ok=True)
-        cls.log = open(os.path.join(cls.out, f"webdriver-{cls.__name__}.log"), "w")
+        cls.log = open(os.path.join(cls.out, f"webdriver-{log_name}.log"), "w")
         cls.data_home = tempfile.mkdtemp(prefix="aas-e2e-")
         cls.before_start(cls.data_home)
         port = free_port()
@@ -183,7 +200,7 @@ class AppTestCase(unittest.TestCase):
         cls.wd.start(capabilities)
 
     @classmethod
-    def tearDownClass(cls):
+    def stop_app(cls):
         cls.wd.quit()
         cls.driver.terminate()
         cls.driver.wait(10)

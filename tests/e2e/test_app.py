@@ -128,8 +128,9 @@ class DemoProfile(PreferencesFile, AppTestCase):
         self.assertEqual(wd.script("return window.localStorage.length"), 0)
 
 
-class _Profiles:
-    """Mixed into DemoProfile: runs after the drill-down (unittest sorts by name)."""
+class KeychainProfile(PreferencesFile, AppTestCase):
+    """An app of its own: the profile made here (its sandbox stopped at the end) would be
+    the one in use for any test after it."""
 
     def test_profile_with_secrets_in_the_keychain(self):
         wd = self.wd
@@ -169,9 +170,6 @@ class _Profiles:
             sandbox.terminate()
             sandbox.wait(10)
             sandbox.stdout.close()
-
-
-DemoProfile.test_profile_with_secrets_in_the_keychain = _Profiles.test_profile_with_secrets_in_the_keychain
 
 
 class DamagedPreferences(PreferencesFile, AppTestCase):

@@ -46,7 +46,7 @@ class Browse(AppTestCase):
         self.assertTrue(os.path.exists(path), f"{path} was written")
         return path
 
-    def test_1_export_of_ticked_shells_and_submodels(self):
+    def test_export_of_ticked_shells_and_submodels(self):
         wd = self.wd
         self.chip_count("machine", "3")
         self.tick("Machine_M0001")  # the whole shell, submodels not loaded yet

@@ -14,6 +14,7 @@ import unittest
 from app_driver import AppTestCase, screenshot
 
 NAME = "Plant Nord"
+DEMO = "Demo platform (built in)"
 
 
 def start_sandbox():
@@ -89,14 +90,28 @@ class _ProfileForm(AppTestCase):
 
 
 class ProfilesWithKeychain(_ProfileForm):
-    """Test names are numbered: each step starts where the one before left the app."""
+    # The profiles a test saves are in the settings file and the picker for the next
+    # one: each test starts its own app, on the demo alone.
+    app_per_test = True
 
     def steps(self):
         return self.wd.script(
             "return [...document.querySelectorAll('#pf-test-steps li')]"
             ".map((li) => [li.dataset.step, li.dataset.status, li.textContent])")
 
-    def test_1_test_connection_shows_each_step_and_the_servers_error(self):
+    def save_profile(self, name):
+        """Saves the sandbox's connection as profile `name` and waits for its machines."""
+        self.fill_profile(name)
+        self.wd.click(self.wd.wait_for("#pf-save"))
+        self.wait_until(lambda: self.active_profile() == name, what=lambda: self.wd.text_content("#pf-status"))
+        self.wait_for_machines()
+
+    def use_profile(self, name):
+        """Picks `name` in the profile picker: the app reads the settings file again."""
+        self.wd.script("const s = document.getElementById('profile'); s.value = arguments[0];"
+                       "s.dispatchEvent(new Event('change'));", name)
+
+    def test_test_connection_shows_each_step_and_the_servers_error(self):
         wd = self.wd
         self.fill_profile(NAME, user_token="not-a-user-token")
         self.assertEqual(wd.text_content("#pf-user-token-note"), "Not a JWT: its expiry cannot be shown.")
@@ -126,8 +141,9 @@ class ProfilesWithKeychain(_ProfileForm):
         self.wait_until(lambda: self.active_profile() == NAME, what=lambda: wd.text_content("#pf-status"))
         self.wait_for_machines()
 
-    def test_2_status_bar_shows_token_lifetime_and_counts_requests(self):
+    def test_status_bar_shows_token_lifetime_and_counts_requests(self):
         wd = self.wd
+        self.save_profile(NAME)
         self.wait_until(lambda: wd.text_content("#status-profile") == NAME,
                         what=lambda: wd.text_content("#status-profile"))
         token = self.wait_until(lambda: re.fullmatch(r"token (\d+ min( \d+ s)?|\d+ s) left",
@@ -151,7 +167,7 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertEqual(requests()[1], errors)
         screenshot(os.path.join(self.out, "status-bar.png"))
 
-    def test_3_a_user_token_about_to_lapse_is_warned_about(self):
+    def test_a_user_token_about_to_lapse_is_warned_about(self):
         wd = self.wd
         self.open_dialog()
         note = "#pf-user-token-note"
@@ -162,12 +178,11 @@ class ProfilesWithKeychain(_ProfileForm):
         self.fill("pf-user-token", jwt({"exp": int(time.time()) - 7200}))
         self.assertRegex(wd.text_content(note), r"^JWT expired 2 h")
         self.assertEqual(wd.script("return document.querySelector(arguments[0]).dataset.level", note), "expired")
-        self.wd.clear(wd.wait_for("#pf-user-token"))
-        wd.click(wd.wait_for("#pf-close"))
 
-    def test_4_duplicate_then_delete(self):
+    def test_duplicate_then_delete(self):
         wd = self.wd
         copy = f"{NAME} (copy)"
+        self.save_profile(NAME)
         self.open_dialog()
         self.assertEqual(wd.script("return document.getElementById('pf-name').value"), NAME)
         wd.click(wd.wait_for("#pf-duplicate"))
@@ -186,14 +201,18 @@ class ProfilesWithKeychain(_ProfileForm):
         self.open_dialog()
         wd.click(wd.wait_for("#pf-delete"))
         wd.click(wd.wait_for("#pf-delete-yes"))  # Delete asks first
-        self.wait_until(lambda: self.active_profile() == "Demo platform (built in)",
-                        what=lambda: wd.text_content("#pf-status"))
+        self.wait_until(lambda: self.active_profile() == DEMO, what=lambda: wd.text_content("#pf-status"))
         options = wd.script("return [...document.querySelectorAll('#profile option')].map((o) => o.value)")
-        self.assertEqual(options, ["Demo platform (built in)", NAME])
+        self.assertEqual(options, [DEMO, NAME])
         self.assertNotIn(copy, self.settings())
 
-    def test_5_saving_from_the_form_keeps_what_only_the_settings_file_sets(self):
+    def test_saving_from_the_form_keeps_what_only_the_settings_file_sets(self):
         wd = self.wd
+        self.save_profile(NAME)
+        # Another profile in use, so that picking this one below is a switch.
+        self.use_profile(DEMO)
+        self.wait_until(lambda: wd.text_content("#status-profile") == DEMO,
+                        what=lambda: wd.text_content("#status-profile"))
         ca_file = "/etc/ssl/certs/ca-certificates.crt"  # a real PEM bundle: the client loads it
         with open(self.settings_path()) as f:
             settings = json.load(f)
@@ -203,9 +222,7 @@ class ProfilesWithKeychain(_ProfileForm):
                        proxy_user="engineer")
         with open(self.settings_path(), "w") as f:
             json.dump(settings, f)
-        # Switching to the profile reads the settings file again.
-        wd.script("const s = document.getElementById('profile'); s.value = arguments[0];"
-                  "s.dispatchEvent(new Event('change'));", NAME)
+        self.use_profile(NAME)
         self.wait_for_machines()
         self.open_dialog()
         note = wd.text_content("#pf-transport")
@@ -223,8 +240,7 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertEqual(profile.get("proxy_user"), "engineer")
         self.assertNotIn("proxy-canary-password", self.settings())
 
-
-    def test_6_a_refused_user_token_offers_to_open_the_profile(self):
+    def test_a_refused_user_token_offers_to_open_the_profile(self):
         wd = self.wd
         name = "Lapsed user token"
         self.fill_profile(name, user_token="a-lapsed-user-token")
@@ -244,6 +260,7 @@ class ProfilesWithKeychain(_ProfileForm):
         wd.click(wd.wait_for("#pf-save"))
         self.wait_for_machines()
         self.assertTrue(wd.script("return document.getElementById('status-fix').hidden"))
+
 
 class NoSecretService(_ProfileForm):
     """The app in a session where no Secret Service can be reached."""

@@ -15,7 +15,7 @@ globalThis.window = {
     },
   },
 };
-const api = await import('../../ui/api.js');
+const api = await import('../../ui/lib/api.js');
 
 const heard = [];
 api.onReachability((up) => heard.push(up));

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   MAX_ROWS, changeCells, changeMarks, countByKind, openTarget, shownChanges, valueText,
-} from '../../ui/changes-model.js';
+} from '../../ui/snapshots/changes-model.js';
 
 const m1 = 'urn:demo:aas:machine#M-0001';
 const t2 = 'urn:demo:aas:tool#T-0002';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   base64Size, byteSize, childSummary, detailFields, isWebAddress, orderByLanguage, readRaw, referenceKeys,
-} from '../../ui/details-model.js';
+} from '../../ui/details/details-model.js';
 
 // The outline node the Rust side sends for an element, with its raw JSON.
 function outline(raw, fields = {}) {

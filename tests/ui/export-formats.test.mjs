@@ -2,7 +2,7 @@
 // node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { convertedText, EXPORT_FORMATS, fileName, FORMAT_VALUES, formatGroups } from '../../ui/export-formats.js';
+import { convertedText, EXPORT_FORMATS, fileName, FORMAT_VALUES, formatGroups } from '../../ui/snapshots/export-formats.js';
 
 test('the formats are offered by AAS version, each label naming its version', () => {
   assert.deepEqual(formatGroups().map(({ group, formats }) => [group, formats.map((f) => f.value)]), [

@@ -1,8 +1,8 @@
 // The tree filter: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adopt, createNode } from '../../ui/tree-model.js';
-import { filterRows, highlight, matcher, nodeMatches } from '../../ui/filter.js';
+import { adopt, createNode } from '../../ui/tree/tree-model.js';
+import { filterRows, highlight, matcher, nodeMatches } from '../../ui/tree/filter.js';
 
 const node = (label, data = {}, children = null) => {
   const n = createNode({ label, data });

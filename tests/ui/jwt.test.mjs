@@ -1,7 +1,7 @@
 // The JWT display helpers: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeExpiry, formatDuration, jwtClaims, userTokenNote, WARN_BEFORE_S } from '../../ui/jwt.js';
+import { describeExpiry, formatDuration, jwtClaims, userTokenNote, WARN_BEFORE_S } from '../../ui/lib/jwt.js';
 
 const b64url = (text) => Buffer.from(text).toString('base64url');
 const jwt = (claims) => `${b64url('{"alg":"RS256"}')}.${b64url(JSON.stringify(claims))}.c2ln`;

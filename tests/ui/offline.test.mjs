@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 
 globalThis.window = globalThis.window ?? { __TAURI__: { core: { invoke: async () => null } } };
-const { FIRST_PROBE_MS, LAST_PROBE_MS, nextProbeWait } = await import('../../ui/offline.js');
+const { FIRST_PROBE_MS, LAST_PROBE_MS, nextProbeWait } = await import('../../ui/shell/offline.js');
 
 test('probes back off from 3 s to once a minute', () => {
   const waits = [FIRST_PROBE_MS];

@@ -1,12 +1,12 @@
 // The whole-plant search's hits: how they read and where they lead: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adopt, createNode } from '../../ui/tree-model.js';
-import { findTarget, keysTo } from '../../ui/reference-target.js';
-import { requestOf } from '../../ui/request-path.js';
+import { adopt, createNode } from '../../ui/tree/tree-model.js';
+import { findTarget, keysTo } from '../../ui/tree/reference-target.js';
+import { requestOf } from '../../ui/tree/request-path.js';
 
 process.env.TZ = 'UTC'; // dates are shown in local time
-const { HIT_VALUE_SHOWN, hitTrail, hitValue, hitsStatus, locationOf, moveActive, shortAasId } = await import('../../ui/plant-search-model.js');
+const { HIT_VALUE_SHOWN, hitTrail, hitValue, hitsStatus, locationOf, moveActive, shortAasId } = await import('../../ui/snapshots/plant-search-model.js');
 
 const machine = 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001';
 const city = { aas_id: machine, asset_type: 'machine', submodel: 'Nameplate', path: ['Address', 'CityTown'],

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/plant-table-model.js';
+import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/table/plant-table-model.js';
 
 test('a filter box reads as the tests the table knows', () => {
   assert.equal(parseFilter('  ', 2), null);

@@ -1,8 +1,8 @@
 // The preferences from the Rust side, checked, and the theme button: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalize } from '../../ui/preferences.js';
-import { applyTheme, nextTheme } from '../../ui/theme.js';
+import { normalize } from '../../ui/shell/preferences.js';
+import { applyTheme, nextTheme } from '../../ui/shell/theme.js';
 
 const plain = (prefs) => ({
   ...prefs,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   gapNote, gapPlace, kindWords, nearMissWords, percentComplete, placeWords, progressWords, shellsWord, summaryLine,
   verdictLine, withoutTemplateLine,
-} from '../../ui/quality-model.js';
+} from '../../ui/quality/quality-model.js';
 
 const line = { title: 'Digital Nameplate 3.0', origin: 'built in', shells: 10000, complete: 8212, near_misses: 0 };
 

@@ -1,8 +1,8 @@
 // Where a reference's keys lead in the tree: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adopt, createNode } from '../../ui/tree-model.js';
-import { findTarget, followKeys } from '../../ui/reference-target.js';
+import { adopt, createNode } from '../../ui/tree/tree-model.js';
+import { findTarget, followKeys } from '../../ui/tree/reference-target.js';
 
 const key = (type, value, idType = 'IdShort') => ({ type, local: true, value, idType });
 

@@ -1,9 +1,9 @@
 // The export checkboxes (tri-state, subtree) and the remembered view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adopt, checkState, createNode, setChecked, ticked } from '../../ui/tree-model.js';
-import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from '../../ui/view-memory.js';
-import { normalize } from '../../ui/preferences.js';
+import { adopt, checkState, createNode, setChecked, ticked } from '../../ui/tree/tree-model.js';
+import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from '../../ui/shell/view-memory.js';
+import { normalize } from '../../ui/shell/preferences.js';
 
 function shells() {
   const a = createNode({ label: 'A', checkable: true });

@@ -6,7 +6,7 @@ process.env.TZ = 'UTC'; // dates are shown in local time
 const {
   formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, placeName, previousOf, problemWords,
   sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary,
-} = await import('../../ui/snapshot-model.js');
+} = await import('../../ui/snapshots/snapshot-model.js');
 
 const snap = (id, day, complete = true) =>
   ({ id, taken_at: `2024-05-0${day}T08:30:00Z`, shells: 24, nodes: 200, complete, bytes: 1000 * id });

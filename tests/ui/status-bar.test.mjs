@@ -1,8 +1,8 @@
 // The status bar's texts and the connection test's lines: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connectionText, statusTexts } from '../../ui/status-bar.js';
-import { stepLine, transportNote } from '../../ui/profiles.js';
+import { connectionText, statusTexts } from '../../ui/shell/status-bar.js';
+import { stepLine, transportNote } from '../../ui/profiles/profiles.js';
 
 test('statusTexts shows the token lifetime, the user token expiry and the counts', () => {
   const now = 1_000_000;

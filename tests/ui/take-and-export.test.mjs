@@ -36,7 +36,7 @@ globalThis.window = {
     },
   },
 };
-const { initTakeAndExport } = await import('../../ui/take-and-export.js');
+const { initTakeAndExport } = await import('../../ui/snapshots/take-and-export.js');
 
 function element() {
   const handlers = {};

@@ -1,9 +1,9 @@
 // Unit tests of the UI's pure modules, with Node's built-in runner: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prettyJson } from '../../ui/json-text.js';
-import { adopt, createNode, isExpandable, navigate, visibleRows } from '../../ui/tree-model.js';
-import { badgeFor, plural } from '../../ui/format.js';
+import { prettyJson } from '../../ui/lib/json-text.js';
+import { adopt, createNode, isExpandable, navigate, visibleRows } from '../../ui/tree/tree-model.js';
+import { badgeFor, plural } from '../../ui/lib/format.js';
 
 // Drops whitespace outside strings, to compare JSON texts up to layout.
 function squeeze(text) {
@@ -97,19 +97,19 @@ test('badges name every AAS element type and tolerate unknown ones', () => {
 });
 
 test('loading progress reads well', async () => {
-  const { progressText } = await import('../../ui/take-and-export.js');
+  const { progressText } = await import('../../ui/snapshots/take-and-export.js');
   assert.equal(progressText({ requests_done: 5, requests_known: 9, bytes: 1_250_000, failures: 0 }), '5/9 requests, 1.3 MB');
   assert.equal(progressText({ requests_done: 9, requests_known: 9, bytes: 0, failures: 2 }), '9/9 requests, 0.0 MB, 2 failed');
 });
 
 test('plant codes are read from what users type', async () => {
-  const { parsePlants } = await import('../../ui/profiles.js');
+  const { parsePlants } = await import('../../ui/profiles/profiles.js');
   assert.deepEqual(parsePlants(' A-1, B-2  C-3;D '), ['A-1', 'B-2', 'C-3', 'D']);
   assert.deepEqual(parsePlants('  '), []);
 });
 
 test('a node knows the request it came from', async () => {
-  const { requestOf } = await import('../../ui/request-path.js');
+  const { requestOf } = await import('../../ui/tree/request-path.js');
   const node = (model_type, extra) => createNode({ label: extra.id_short ?? 'x', data: { model_type, ...extra } });
   const aas = node('AssetAdministrationShell', { id: 'urn:a#1', id_short: 'A' });
   const sm = node('Submodel', { id_short: 'Nameplate' });

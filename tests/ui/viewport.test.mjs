@@ -1,7 +1,7 @@
 // The virtual tree's arithmetic: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageRows, revealOffset, rowBox, visibleRange } from '../../ui/viewport.js';
+import { pageRows, revealOffset, rowBox, visibleRange } from '../../ui/tree/viewport.js';
 
 const ROW = 26;
 

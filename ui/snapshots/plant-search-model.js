@@ -1,7 +1,7 @@
 // The whole-plant search as data, free of the DOM so it can be unit-tested: how a hit
 // reads, where it is in the tree, the status line, and the arrow keys through the hits.
 
-import { plural } from './format.js';
+import { plural } from '../lib/format.js';
 import { formatBytes, snapshotName } from './snapshot-model.js';
 
 /** A shell's identifier made short for a row: what follows its last '#', '/' or ':'. */

@@ -1,7 +1,7 @@
 // Light and dark themes: follows the OS until the user picks one, then remembers it in
 // the preferences (kept by the Rust side; nothing goes to the webview's storage).
 
-import * as api from './api.js';
+import * as api from '../lib/api.js';
 
 /** Shows `theme` ('light' or 'dark'); anything else follows the OS. */
 export function applyTheme(theme, root = document.documentElement) {

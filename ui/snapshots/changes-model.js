@@ -2,7 +2,7 @@
 // counts and filter by kind, the table's cells, the marks on the newer snapshot's tree
 // and where a change is in that tree.
 
-import { plural } from './format.js';
+import { plural } from '../lib/format.js';
 import { shortAasId } from './plant-search-model.js';
 
 export const KINDS = ['added', 'removed', 'changed'];

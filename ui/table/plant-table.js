@@ -4,9 +4,9 @@
 // a block at a time, sorts on a header click, filters per column as the user types,
 // moves a cell cursor with the keyboard and opens a cell's element in the tree (Enter).
 
-import * as api from './api.js';
-import { plural } from './format.js';
-import { problemWords, snapshotKey, snapshotName } from './snapshot-model.js';
+import * as api from '../lib/api.js';
+import { plural } from '../lib/format.js';
+import { problemWords, snapshotKey, snapshotName } from '../snapshots/snapshot-model.js';
 import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;

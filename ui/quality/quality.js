@@ -5,8 +5,8 @@
 // gap. Enter on a gap opens it in the tree. The audit runs as a job on the Rust side
 // (progress, Cancel); the findings export from there as XLSX, CSV or JSON.
 
-import * as api from './api.js';
-import { problemWords, sameSnapshot, snapshotKey, snapshotName } from './snapshot-model.js';
+import * as api from '../lib/api.js';
+import { problemWords, sameSnapshot, snapshotKey, snapshotName } from '../snapshots/snapshot-model.js';
 import {
   gapPlace, kindWords, nearMissWords, percentComplete, placeWords, progressWords, summaryLine,
   verdictLine, withoutTemplateLine,

@@ -2,8 +2,8 @@
 // unless others are picked), filtered by kind, old → new values, exported as CSV or
 // JSON. Comparing shows the newer snapshot in the tree with its changes marked.
 
-import * as api from './api.js';
-import { plural } from './format.js';
+import * as api from '../lib/api.js';
+import { plural } from '../lib/format.js';
 import { KINDS, changeCells, countByKind, openTarget, shownChanges } from './changes-model.js';
 import {
   formatTakenAt, pickerLabels, placeName, problemWords, sameSnapshot, snapshotKey, snapshotName,

@@ -2,8 +2,8 @@
 // one picked (or of a new one), Delete after a confirmation. Secrets typed here go
 // straight to the Rust side (and on to the OS keychain); never kept in the page or its storage.
 
-import * as api from './api.js';
-import { userTokenNote } from './jwt.js';
+import * as api from '../lib/api.js';
+import { userTokenNote } from '../lib/jwt.js';
 
 const FIELDS = {
   name: 'pf-name', registry_url: 'pf-registry', gateway_url: 'pf-gateway', auth_url: 'pf-auth',

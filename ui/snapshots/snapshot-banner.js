@@ -2,7 +2,7 @@
 // is browsed (read-only, its date, Back to live), and the offline banner's offer to
 // browse the latest snapshot instead of an empty tree while the service is away.
 
-import * as api from './api.js';
+import * as api from '../lib/api.js';
 import { formatTakenAt, offlineOffer, snapshotName } from './snapshot-model.js';
 
 /** `els`: banner, text, live (the Back to live button, which calls `onLive()`). */

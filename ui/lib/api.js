@@ -2,7 +2,7 @@
 // plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data",
 // "busy", …) and `.detail` (the server's answer or the causes, for a bug report; or null).
 
-import { snapshotRef } from './snapshot-model.js';
+import { snapshotRef } from '../snapshots/snapshot-model.js';
 
 const reachability = new Set();
 const userTokenRefusals = new Set();

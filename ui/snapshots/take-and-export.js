@@ -3,8 +3,8 @@
 // with nothing ticked, the snapshot on screen or the plant's latest; Convert writes a V2
 // file the user picks as AAS V3.0. Then each offers to show the file written.
 
-import * as api from './api.js';
-import { plural } from './format.js';
+import * as api from '../lib/api.js';
+import { plural } from '../lib/format.js';
 import { convertedText } from './export-formats.js';
 import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
 

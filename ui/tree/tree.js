@@ -8,7 +8,7 @@
 import { adopt, checkState, isExpandable, navigate, setChecked, visibleRows } from './tree-model.js';
 import { filterRows, highlight, matcher } from './filter.js';
 import { pageRows, revealOffset, rowBox, visibleRange } from './viewport.js';
-import { badgeFor } from './format.js';
+import { badgeFor } from '../lib/format.js';
 
 const ROW_HEIGHT = 26; // px
 const INDENT = 18; // px a level

@@ -1,9 +1,9 @@
 // The status bar: active profile, access-token lifetime left, the user token's expiry,
 // requests made and failed. Asks the Rust side once a second, so it keeps itself current.
 
-import * as api from './api.js';
-import { describeExpiry, formatDuration } from './jwt.js';
-import { plural } from './format.js';
+import * as api from '../lib/api.js';
+import { describeExpiry, formatDuration } from '../lib/jwt.js';
+import { plural } from '../lib/format.js';
 
 const POLL_MS = 1000;
 

@@ -4,8 +4,8 @@
 // (its URL, its password for the keychain, whether it answers); how many complete
 // snapshots to keep; and, when the store is damaged, moving it aside to start a new one.
 
-import * as api from './api.js';
-import { plural } from './format.js';
+import * as api from '../lib/api.js';
+import { plural } from '../lib/format.js';
 import {
   formatBytes, formatTakenAt, keepValue, placeName, previousOf, problemWords, sameSnapshot, snapshotKey, snapshotName,
 } from './snapshot-model.js';

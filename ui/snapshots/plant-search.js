@@ -3,8 +3,8 @@
 // complete). A combobox: arrows move through the hits, Enter opens the active one in
 // the tree, Escape closes the list, then clears the box.
 
-import * as api from './api.js';
-import { badgeFor } from './format.js';
+import * as api from '../lib/api.js';
+import { badgeFor } from '../lib/format.js';
 import { hitTrail, hitValue, hitsStatus, locationOf, moveActive } from './plant-search-model.js';
 import { problemWords } from './snapshot-model.js';
 

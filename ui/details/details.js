@@ -2,12 +2,12 @@
 // details-model.js), with the actions some offer (go to a reference's target, save a
 // Blob, open or copy a File's web address), and its raw JSON exactly as the server sent it.
 
-import * as api from './api.js';
-import { badgeFor } from './format.js';
-import { prettyJson } from './json-text.js';
+import * as api from '../lib/api.js';
+import { badgeFor } from '../lib/format.js';
+import { prettyJson } from '../lib/json-text.js';
 import { detailFields, orderByLanguage } from './details-model.js';
-import { findTarget, followKeys } from './reference-target.js';
-import { requestOf } from './request-path.js';
+import { findTarget, followKeys } from '../tree/reference-target.js';
+import { requestOf } from '../tree/request-path.js';
 
 let chosenLanguage = null; // the user's last pick in a language switch, for every node
 

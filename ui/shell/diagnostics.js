@@ -2,7 +2,7 @@
 // version and platform, the profiles' addresses, the last warnings and errors; never
 // a secret, the Rust side leaves them out) and says whether it worked.
 
-import * as api from './api.js';
+import * as api from '../lib/api.js';
 
 export function initDiagnostics(button, say) {
   button.addEventListener('click', async () => {

@@ -2,7 +2,7 @@
 // format, the table's columns and tab per plant and asset type, named column sets), kept by the Rust side in its preferences store and read once at start-up.
 // The page keeps nothing in the webview's storage.
 
-import { FORMAT_VALUES as FORMATS } from './export-formats.js';
+import { FORMAT_VALUES as FORMATS } from '../snapshots/export-formats.js';
 
 const THEMES = ['light', 'dark'];
 

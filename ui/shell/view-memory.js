@@ -3,7 +3,7 @@
 // shown; and the column sets the user named. They live in the preferences (see preferences.js): read from
 // the object loaded at start-up, and each change is also sent to the Rust side.
 
-import * as api from './api.js';
+import * as api from '../lib/api.js';
 
 /** `{plant, assetType}` last shown for `profile` in `prefs` (either may be null). */
 export function recall(prefs, profile) {

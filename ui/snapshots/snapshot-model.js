@@ -1,7 +1,7 @@
 // Snapshots as the page shows them, free of the DOM so it can be unit-tested: their
 // names, sizes and dates, which one to offer or compare, and errors of the store in words.
 
-import { plural } from './format.js';
+import { plural } from '../lib/format.js';
 
 const two = (n) => String(n).padStart(2, '0');
 

@@ -3,7 +3,7 @@
 // off to once a minute; the first answer hides it again and lets the caller fetch what
 // failed meanwhile. `onAway()` hears when it shows (to offer a snapshot instead).
 
-import * as api from './api.js';
+import * as api from '../lib/api.js';
 
 export const FIRST_PROBE_MS = 3000;
 export const LAST_PROBE_MS = 60000;
