@@ -52,8 +52,10 @@ smoke:
 	cargo build -p aas-cli
 	scripts/curl-smoke.sh $(DEBUG)/aasmd
 
+# The app built with its test hooks (src-tauri/Cargo.toml, feature e2e-hooks): make run
+# builds it again without them.
 e2e:
-	cargo build -p aas-browser -p aas-cli
+	cargo build -p aas-browser -p aas-cli --features aas-browser/e2e-hooks
 	scripts/e2e.sh $(DEBUG)/aas-browser
 
 # Each fuzz target over its saved corpus once, no new inputs: what was found and fixed

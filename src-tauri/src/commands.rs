@@ -1,5 +1,5 @@
 //! Tauri commands: a few lines each over `aas-app`; the UI calls them through
-//! `ui/api.js` only. Paths come from the native file dialogs only (`file_dialogs`): the
+//! `ui/lib/api.js` only. Paths come from the native file dialogs only (`file_dialogs`): the
 //! webview never names one.
 
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use aas_app::{
     App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAnswer,
     ProfileAsk, ProfileForm, ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView,
-    TreeAnswer, TreeAsk,
+    TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
 use tauri::ipc::Channel;
@@ -25,7 +25,7 @@ pub fn connection_info(app: State<'_, App>) -> ProfileView {
 /// The tree's questions (`aas_app::TreeAsk`: a node's children, an asset type's count,
 /// a shell's JSON) of the source on screen: live or a snapshot.
 #[tauri::command]
-pub async fn tree(app: State<'_, App>, ask: TreeAsk) -> Reply<TreeAnswer> {
+pub async fn tree(app: State<'_, App>, ask: TreeAsk) -> Reply<TreeReply> {
     Ok(app.tree(ask).await?)
 }
 

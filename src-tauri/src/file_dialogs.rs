@@ -10,8 +10,8 @@ use tauri_plugin_dialog::{DialogExt, FilePath};
 /// Asks where to save `offer.name()`, offering files ending in its extension; `None`
 /// when the user cancelled.
 pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
-    if let Some(path) = offer.preset() {
-        return Ok(Some(path));
+    if let Some(dir) = preset("AAS_BROWSER_SAVE_DIR") {
+        return Ok(Some(dir.join(offer.name())));
     }
     let dialog = app
         .dialog()
@@ -29,7 +29,7 @@ pub async fn ask_open_path(
     kind: &str,
     extensions: &[&str],
 ) -> aas_app::Result<Option<PathBuf>> {
-    if let Some(file) = aas_app::preset_open_file() {
+    if let Some(file) = preset("AAS_BROWSER_OPEN_FILE") {
         return Ok(Some(file));
     }
     let dialog = app.dialog().file().add_filter(kind, extensions);
@@ -43,4 +43,17 @@ fn chosen_path(
     let chosen =
         chosen.map_err(|e| aas_app::Error::Internal(format!("a file dialog failed: {e}")))?;
     Ok(chosen.and_then(|p| p.into_path().ok()))
+}
+
+/// The answer a build for the end-to-end tests gives instead of a dialog (a native
+/// dialog cannot be driven through WebDriver): the path the variable names, set by
+/// whoever starts the app, never by the webview. Other builds always ask.
+#[cfg(feature = "e2e-hooks")]
+fn preset(variable: &str) -> Option<PathBuf> {
+    std::env::var_os(variable).map(PathBuf::from)
+}
+
+#[cfg(not(feature = "e2e-hooks"))]
+fn preset(_: &str) -> Option<PathBuf> {
+    None
 }

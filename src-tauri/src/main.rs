@@ -12,7 +12,7 @@ mod snapshot_commands;
 fn main() {
     // WebKit's drawing and heap, the log (at AAS_BROWSER_LOG, default warn; stderr and a
     // rotated file in the local data folder's logs/), before any other thread starts.
-    let recent_errors = aas_app::prepare_desktop_process("AAS_BROWSER_LOG");
+    let recent_errors = aas_browser::desktop_process::prepare("AAS_BROWSER_LOG");
     // The demo service starts beside GTK and WebKit, not after: it was most of the first paint.
     let demo = tauri::async_runtime::spawn(aas_app::App::start_with_demo());
     let app = tauri::Builder::default()

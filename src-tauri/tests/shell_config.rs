@@ -72,9 +72,18 @@ fn capabilities_allow_only_core_events_and_the_save_dialog() {
 fn no_command_takes_a_file_path_from_the_webview() {
     // Paths reach the app only through the native dialogs the Rust side shows
     // (file_dialogs.rs); a command may answer with one (where it wrote), never take one.
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for entry in std::fs::read_dir(src).expect("src").flatten() {
-        let text = std::fs::read_to_string(entry.path()).expect("source");
+    let mut folders = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let mut files = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).expect("src").flatten() {
+            match entry.path() {
+                path if path.is_dir() => folders.push(path),
+                path => files.push(path),
+            }
+        }
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("source");
         for command in text.split("#[tauri::command]").skip(1) {
             let signature = command.split('{').next().unwrap_or_default();
             let signature = signature.split("->").next().unwrap_or_default();
@@ -82,7 +91,7 @@ fn no_command_takes_a_file_path_from_the_webview() {
                 assert!(
                     !signature.contains(typ),
                     "{}: a command takes {typ}: {signature}",
-                    entry.path().display()
+                    file.display()
                 );
             }
         }

@@ -3,7 +3,8 @@
 (the file checked by the independent aasv3-check, its conversion report beside it, the
 conversion's line on the page), then a V2 file converted through "Convert a V2 file to
 V3…", reached from the keyboard. The native dialogs cannot be driven through WebDriver:
-debug builds take the folder to save into and the file to open from the environment."""
+the build for these tests (feature e2e-hooks) takes the folder to save into and the file
+to open from the environment."""
 
 import json
 import os

@@ -3,8 +3,8 @@
 M-0001), the Blob's save action and "Go to target" of references.
 
 The Blob's "Save to disk…" opens the native GTK save dialog, which WebDriver cannot
-drive: this debug build saves into AAS_BROWSER_SAVE_DIR instead, and the file written
-is read back. The decoding and the file name rules are also tested in Rust
+drive: the build for these tests (feature e2e-hooks) saves into AAS_BROWSER_SAVE_DIR
+instead, and the file written is read back. The decoding and the file name rules are also tested in Rust
 (crates/aas-app/src/content.rs, against the demo service)."""
 
 import json

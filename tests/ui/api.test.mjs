@@ -25,7 +25,10 @@ function reset(outcome) {
   answer = outcome;
 }
 
-const offline = () => { throw { kind: 'offline', message: 'connection refused' }; };
+// The app's errors say what they say of the service (`service`), its tree replies
+// whether the service gave them (`from_service`).
+const offline = () => { throw { kind: 'offline', message: 'connection refused', service: 'unreachable' }; };
+const treeReply = (answer, fromService) => ({ answer, from_service: fromService });
 const node = { aasId: 'urn:aas:1', submodel: 'urn:sm:1', path: ['Temp'] };
 const live = api.liveSource('Nord');
 const stored = api.snapshotSource({ id: 7, store: 'team' });
@@ -71,6 +74,7 @@ test('a local command that fails says nothing of the service either', async () =
 const summary = (requests, failed) => ({ requests, failures: Array(failed).fill('url: offline'), cancelled: false });
 const crawled = (requests, failed) => (command) => {
   const loaded = summary(requests, failed);
+  if (command === 'tree') return treeReply([], true);
   return command === 'export_selection' ? { path: requests ? '/tmp/x.json' : null, bytes: 0, loaded } : loaded;
 };
 
@@ -95,17 +99,20 @@ test('an offline error from a server command reports it unreachable', async () =
   assert.deepEqual(heard, [false, false]);
 });
 
-test('an error only an answering server gives reports it reachable', async () => {
-  reset(() => { throw { kind: 'not_found', message: 'no such shell' }; });
+test('an error the service answered with reports it reachable; one it did not give says nothing', async () => {
+  reset(() => { throw { kind: 'not_found', message: 'no such shell', service: 'answered' }; });
   await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:gone')), { kind: 'not_found' });
   answer = () => { throw { kind: 'unknown', message: '?' }; };
   await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:1')), { kind: 'unknown' });
-  assert.deepEqual(heard, [true], 'an unknown error says nothing');
+  // A team store that is down is offline too, but it is not the service.
+  answer = () => { throw { kind: 'offline', message: 'team store', service: null }; };
+  await assert.rejects(api.takeSnapshot('Nord', ['Pump'], () => {}), { kind: 'offline' });
+  assert.deepEqual(heard, [true], 'only the answer moved the banner');
 });
 
 test('the tree read from a snapshot says nothing of the service, live it does', async () => {
   const calls = [];
-  reset((command, args) => { calls.push([command, args]); return []; });
+  reset((command, args) => { calls.push([command, args]); return treeReply([], false); });
   await api.treeChildren(stored, pumps);
   await api.treeChildren(stored, submodelsOf('urn:aas:1'));
   await api.shellJson(stored, 'pump', 'urn:aas:1');
@@ -115,9 +122,11 @@ test('the tree read from a snapshot says nothing of the service, live it does', 
     ['tree', { ask: { what: 'children', source: { from: 'snapshot', store: 'team', id: 7 }, node: submodelsOf('urn:aas:1') } }],
     ['tree', { ask: { what: 'shell_json', source: { from: 'snapshot', store: 'team', id: 7 }, asset_type: 'pump', aas_id: 'urn:aas:1' } }],
   ]);
-  answer = offline;
+  // The team store holding the snapshot is down: offline, but not the service.
+  answer = () => { throw { kind: 'offline', message: 'team store', service: null }; };
   await assert.rejects(api.treeChildren(stored, submodelsOf('urn:aas:1')), { kind: 'offline' });
   assert.deepEqual(heard, [], 'a snapshot read never moves the banner');
+  answer = offline;
   await assert.rejects(api.treeChildren(live, submodelsOf('urn:aas:1')), { kind: 'offline' });
   assert.deepEqual(heard, [false], 'live, it does');
 });
@@ -207,11 +216,11 @@ test('preferences are read and changed through the two local commands', async ()
 test('a refused user token is told to whoever offers to open the profile', async () => {
   const refused = [];
   api.onUserTokenRefused((e) => refused.push(e.message));
-  reset(() => { throw { kind: 'user_token', message: 'the user token was refused or has expired' }; });
+  reset(() => { throw { kind: 'user_token', message: 'the user token was refused or has expired', service: 'answered' }; });
   await assert.rejects(api.treeChildren(live, pumps), { kind: 'user_token' });
   assert.deepEqual(refused, ['the user token was refused or has expired']);
   assert.deepEqual(heard, [true], 'the service answered');
-  reset(() => { throw { kind: 'auth', message: 'client refused' }; });
+  reset(() => { throw { kind: 'auth', message: 'client refused', service: 'answered' }; });
   await assert.rejects(api.treeChildren(live, pumps), { kind: 'auth' });
   assert.equal(refused.length, 1, 'only the user token is fixed there');
 });

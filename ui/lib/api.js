@@ -1,13 +1,12 @@
 // The only module that talks to the Rust side. Views call these functions and get
 // plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data",
-// "busy", …) and `.detail` (the server's answer or the causes, for a bug report; or null).
+// "busy", …), `.detail` (the server's answer or the causes, for a bug report; or null)
+// and `.service` (what it says of the service: "answered", "unreachable" or null).
 
 import { snapshotRef } from '../snapshots/snapshot-model.js';
 
 const reachability = new Set();
 const userTokenRefusals = new Set();
-// Error kinds that only an answering server produces.
-const SERVER_ANSWERS = new Set(['auth', 'user_token', 'not_allowed', 'not_found', 'rate_limited', 'server', 'bad_data']);
 
 function invoke(command, args) {
   return window.__TAURI__.core.invoke(command, args);
@@ -30,14 +29,32 @@ async function serverCall(command, args, answered = () => true) {
   try {
     result = await invoke(command, args);
   } catch (raw) {
-    const error = asError(raw);
-    if (error.kind === 'offline') tellReachable(false);
-    else if (SERVER_ANSWERS.has(error.kind)) tellReachable(true);
-    if (error.kind === 'user_token') for (const fn of userTokenRefusals) fn(error);
-    throw error;
+    throw heardIn(asError(raw));
   }
   if (answered(result)) tellReachable(true);
   return result;
+}
+
+// A command of the source on screen, which may be the service or this computer (a
+// snapshot): the app says in its reply, and in its errors, whether the service spoke.
+async function sourceCall(command, args) {
+  let reply;
+  try {
+    reply = await invoke(command, args);
+  } catch (raw) {
+    throw heardIn(asError(raw));
+  }
+  if (reply.from_service) tellReachable(true);
+  return reply.answer;
+}
+
+// What an error says of the service, as the app judged it (`service`: 'answered',
+// 'unreachable' or null): only that moves the banner.
+function heardIn(error) {
+  if (error.service === 'unreachable') tellReachable(false);
+  else if (error.service === 'answered') tellReachable(true);
+  if (error.kind === 'user_token') for (const fn of userTokenRefusals) fn(error);
+  return error;
 }
 
 // A crawl resolves even when every request failed (or nothing was asked, as after a
@@ -49,6 +66,7 @@ function asError(raw) {
   const error = new Error(raw?.message ?? String(raw));
   error.kind = raw?.kind ?? 'unknown';
   error.detail = raw?.detail ?? null;
+  error.service = raw?.service ?? null;
   return error;
 }
 
@@ -70,13 +88,12 @@ export function onUserTokenRefused(fn) {
 }
 
 export const connectionInfo = () => localCall('connection_info');
-// Where the tree reads from: the service (`liveSource(plant)`) or a snapshot on this
-// computer or in the team store (`snapshotSource(snapshot)`), which says nothing of the service.
+// How the page names the source on screen (shell/state.js `sourceOf`): the service
+// (`liveSource(plant)`) or a snapshot on this computer or in the team store
+// (`snapshotSource(snapshot)`). The app opens it; the page never routes by it.
 export const liveSource = (plant) => ({ from: 'live', plant });
 export const snapshotSource = (snapshot) => ({ from: 'snapshot', ...snapshotRef(snapshot) });
-// The tree's questions go to the service when the source is live (a refused token is
-// handled there), else to this app alone.
-const treeAsk = (ask) => (ask.source.from === 'live' ? serverCall : localCall)('tree', { ask });
+const treeAsk = (ask) => sourceCall('tree', { ask });
 /**
  * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's
  * shells of that type), `{level: 'submodels', aas_id}`, `{level: 'elements', aas_id, submodel}`.

@@ -1,6 +1,6 @@
 //! An empty Tauri window: the floor under the app's memory figures.
 
-#[path = "../../../crates/aas-app/src/rendering.rs"]
+#[path = "../../../src-tauri/src/desktop_process/rendering.rs"]
 mod rendering;
 
 fn main() {

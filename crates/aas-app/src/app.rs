@@ -4,7 +4,7 @@
 //! be switched back to).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Mutex, RwLock};
 
 use aas_client::{ClientAuth, Connection, Secret};
 use aas_model::AssetType;
@@ -12,8 +12,10 @@ use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
 
 use crate::jobs::Jobs;
+use crate::open_table::TableState;
 use crate::preferences::{InMemory, PreferenceStore};
 use crate::session::{Session, DEMO_PROFILE};
+use crate::stores::Stores;
 use crate::{
     lock, Error, PreferenceChange, Preferences, ProfileStore, Result, SecretStore, SnapshotStore,
 };
@@ -25,17 +27,13 @@ pub struct App {
     /// Secrets of saved profiles: the keychain, or memory for session-only ones.
     pub(crate) secrets: SecretStore,
     pub(crate) jobs: Jobs,
-    /// This computer's snapshot file.
-    pub(crate) store: Arc<SnapshotStore>,
-    /// The team store the preferences name, once used (see snapshot_place.rs).
-    pub(crate) team: Mutex<Option<Arc<SnapshotStore>>>,
+    /// This computer's snapshot file and the team store (stores.rs).
+    pub(crate) stores: Stores,
     pub(crate) preferences: Box<dyn PreferenceStore>,
     /// The file the last export wrote, for "Show in folder".
     pub(crate) last_export: Mutex<Option<PathBuf>>,
-    /// The plant table the page shows, kept so it scrolls, sorts and exports without
-    /// being built again.
-    pub(crate) table: Mutex<Option<crate::open_table::OpenTable>>,
-    pub(crate) rows: Mutex<Option<crate::open_table::KeptRows>>,
+    /// The Table tab's (open_table.rs).
+    pub(crate) table: TableState,
     /// The audit the Quality view shows, kept so its groups open without auditing again.
     pub(crate) audit: Mutex<Option<crate::plant_audit::PlantAudit>>,
 }
@@ -56,12 +54,10 @@ impl App {
             demo: None,
             secrets: SecretStore::default(),
             jobs: Jobs::default(),
-            store: Arc::new(store),
-            team: Mutex::new(None),
+            stores: Stores::new(store),
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),
-            table: Mutex::new(None),
-            rows: Mutex::new(None),
+            table: TableState::default(),
             audit: Mutex::new(None),
         }
     }
@@ -100,7 +96,7 @@ impl App {
 
     /// The same app over another snapshot store.
     pub fn with_store(mut self, store: SnapshotStore) -> Self {
-        self.store = Arc::new(store);
+        self.stores = Stores::new(store);
         self
     }
 

@@ -95,26 +95,6 @@ impl SaveAs {
     pub fn name(&self) -> &str {
         &self.name
     }
-
-    /// Where to save without asking: the folder `AAS_BROWSER_SAVE_DIR` names, set by
-    /// whoever starts the app (the end-to-end tests: a native dialog cannot be driven
-    /// through WebDriver), never by the webview. Only debug builds read it, so an
-    /// installed app always asks.
-    pub fn preset(&self) -> Option<PathBuf> {
-        preset("AAS_BROWSER_SAVE_DIR").map(|dir| dir.join(&self.name))
-    }
-}
-
-/// The file to open without asking, as [`SaveAs::preset`] (`AAS_BROWSER_OPEN_FILE`).
-pub fn preset_open_file() -> Option<PathBuf> {
-    preset("AAS_BROWSER_OPEN_FILE")
-}
-
-fn preset(variable: &str) -> Option<PathBuf> {
-    cfg!(debug_assertions)
-        .then(|| std::env::var_os(variable))
-        .flatten()
-        .map(PathBuf::from)
 }
 
 impl App {

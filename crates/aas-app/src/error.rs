@@ -1,5 +1,5 @@
 use aas_model::FileError;
-use aas_source::ErrorKind;
+use aas_source::{ErrorKind, Heard};
 
 /// What went wrong in the application layer. Messages never hold a secret or a token.
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +83,15 @@ impl Error {
             Error::File(_) => ErrorKind::Io,
             Error::Interrupted => ErrorKind::Interrupted,
             Error::Internal(_) => ErrorKind::Internal,
+        }
+    }
+
+    /// What the failure says of the platform's service; `None` when it says nothing
+    /// (a failure of this computer's, a store's, a snapshot's).
+    pub fn heard(&self) -> Option<Heard> {
+        match self {
+            Error::Client(e) => e.heard(),
+            _ => None,
         }
     }
 

@@ -3,18 +3,21 @@
 
 use serde::Serialize;
 
-use aas_source::ErrorKind;
+use aas_source::{ErrorKind, Heard};
 
 use crate::Error;
 
 /// An error as the web UI receives it: a kind it can react to ("auth", "offline", ...),
-/// words for the user, and the detail a bug report needs (the server's body, or causes).
+/// words for the user, the detail a bug report needs (the server's body, or causes),
+/// and what it says of the service (`answered`, `unreachable` or null), which moves the
+/// page's offline banner.
 #[derive(Debug, thiserror::Error, Serialize)]
 #[error("{message}")]
 pub struct IpcError {
     kind: ErrorKind,
     message: String,
     detail: Option<String>,
+    service: Option<Heard>,
 }
 
 impl From<Error> for IpcError {
@@ -25,6 +28,7 @@ impl From<Error> for IpcError {
             kind: e.kind(),
             message: e.to_string(),
             detail: e.detail(),
+            service: e.heard(),
         }
     }
 }
@@ -37,6 +41,7 @@ impl IpcError {
             kind: ErrorKind::Io,
             message,
             detail: None,
+            service: None,
         }
     }
 }

@@ -13,17 +13,14 @@ mod content;
 mod convert;
 mod crawl_summary;
 mod crawl_to_file;
-mod desktop_process;
 mod diagnostics;
 mod error;
 mod export_job;
 mod folders;
-mod heap;
 mod ipc_error;
 mod jobs;
 mod logging;
 mod open_table;
-mod page_heap;
 mod plant_audit;
 mod plant_table;
 mod preference_bounds;
@@ -31,7 +28,6 @@ mod preferences;
 mod profile_form;
 mod profiles;
 mod quality;
-mod rendering;
 mod service;
 mod session;
 mod snapshot_copy;
@@ -40,23 +36,22 @@ mod snapshot_ref;
 mod snapshot_store;
 mod snapshots;
 mod source;
+mod stores;
 mod table_preferences;
 
 use std::sync::{Mutex, MutexGuard};
 
 pub use app::{App, StatusView};
 pub use connect::{ConnectionSource, Overrides};
-pub use content::{preset_open_file, SaveAs};
+pub use content::SaveAs;
 pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
-pub use desktop_process::prepare_desktop_process;
 pub use error::{Error, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
-pub use heap::FreedMemory;
 pub use ipc_error::IpcError;
-pub use logging::{start_failed, start_logging, RecentErrors};
+pub use logging::{start_app_logging, start_failed, start_logging, RecentErrors};
 pub use open_table::KnownRows;
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
@@ -80,7 +75,7 @@ pub use snapshots::{
     changes_csv, PlacedChanges, ShelfAnswer, ShelfAsk, SnapshotShelf, SnapshotTaken, StoreView,
     TeamView,
 };
-pub use source::{SourceRef, TreeAnswer, TreeAsk};
+pub use source::{SourceRef, TreeAnswer, TreeAsk, TreeReply};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
 
 /// A poisoned lock only means another command panicked; the data is still usable.

@@ -1,10 +1,18 @@
 //! What the app keeps of the plant table while the page shows it (see plant_table.rs):
 //! a module of its own so that the app's state can hold it without the table's commands.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use aas_model::AssetType;
 use aas_table::{Census, Outlines, Shell, Table, View};
+
+/// The Table tab's state: the table the page shows, kept so it scrolls, sorts and
+/// exports without being built again, and the rows read last.
+#[derive(Debug, Default)]
+pub(crate) struct TableState {
+    pub open: Mutex<Option<OpenTable>>,
+    pub rows: Mutex<Option<KeptRows>>,
+}
 
 /// The table kept open: what it was built from, and how it is arranged.
 #[derive(Debug)]

@@ -202,7 +202,7 @@ impl App {
         snapshot: &PlacedSnapshot,
         asset_type: Option<AssetType>,
     ) -> Result<Census> {
-        let kept = (lock(&self.rows).as_ref())
+        let kept = (lock(&self.table.rows).as_ref())
             .filter(|k| k.of(snapshot, asset_type))
             .and_then(|k| k.census.clone());
         if let Some(census) = kept {
@@ -212,7 +212,7 @@ impl App {
         let (store, id) = (Arc::clone(store), snapshot.info.id);
         let (_, census, rows) =
             off_the_workers(move || store.census(id, asset_type, listed)).await?;
-        *lock(&self.rows) = Some(KeptRows {
+        *lock(&self.table.rows) = Some(KeptRows {
             snapshot: snapshot.clone(),
             asset_type,
             rows,
@@ -228,7 +228,7 @@ impl App {
         snapshot: &PlacedSnapshot,
         asset_type: Option<AssetType>,
     ) -> Option<KnownRows> {
-        (lock(&self.rows).as_ref())
+        (lock(&self.table.rows).as_ref())
             .filter(|k| k.of(snapshot, asset_type))
             .map(|k| k.rows.clone())
     }
@@ -271,7 +271,7 @@ impl App {
             off_the_workers(move || store.plant_table(id, asset_type, known, &query)).await?;
         if read_now {
             let shells = table.shells.clone();
-            *lock(&self.rows) = Some(KeptRows {
+            *lock(&self.table.rows) = Some(KeptRows {
                 snapshot: snapshot.clone(),
                 asset_type,
                 rows: KnownRows {
@@ -289,7 +289,7 @@ impl App {
             asset_type: request.asset_type,
         };
         let shape = shape(&open);
-        *lock(&self.table) = Some(open);
+        *lock(&self.table.open) = Some(open);
         Ok(shape)
     }
 
@@ -299,7 +299,7 @@ impl App {
         sort: Option<Sort>,
         filters: &[ColumnFilter],
     ) -> Result<TableShape> {
-        let mut open = lock(&self.table);
+        let mut open = lock(&self.table.open);
         let open = open.as_mut().ok_or_else(no_table)?;
         open.view = View::of(&open.table, sort, filters)?;
         Ok(shape(open))
@@ -307,7 +307,7 @@ impl App {
 
     /// Rows `start..start + count` of the open table as arranged.
     pub fn table_rows(&self, start: usize, count: usize) -> Result<ShownRows> {
-        let open = lock(&self.table);
+        let open = lock(&self.table.open);
         let open = open.as_ref().ok_or_else(no_table)?;
         let mut shown = ShownRows::default();
         for &row in open.view.rows.iter().skip(start).take(count) {
@@ -320,7 +320,7 @@ impl App {
 
     /// Where the element of cell `column` of row `row` (as arranged) is.
     pub fn table_element(&self, row: usize, column: usize) -> Result<ElementPlace> {
-        let open = lock(&self.table);
+        let open = lock(&self.table.open);
         let open = open.as_ref().ok_or_else(no_table)?;
         let (table, shown) = (&open.table, open.view.rows.len());
         let row = *(open.view.rows.get(row)).ok_or_else(|| {
@@ -360,7 +360,7 @@ impl App {
         let _job = self.jobs.start("An export")?;
         let format: TableFormat = format.parse().map_err(Error::BadRequest)?;
         let extension = format.extension();
-        let plant = lock(&self.table)
+        let plant = lock(&self.table.open)
             .as_ref()
             .ok_or_else(no_table)?
             .snapshot
@@ -372,7 +372,7 @@ impl App {
             return Ok(None);
         };
         let bytes = {
-            let open = lock(&self.table);
+            let open = lock(&self.table.open);
             let open = open.as_ref().ok_or_else(no_table)?;
             let about = about_snapshot(&open.snapshot.info, open.asset_type);
             aas_table::render(&open.table, &open.view, &about, format)?

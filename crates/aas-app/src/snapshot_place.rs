@@ -16,7 +16,7 @@ impl App {
     /// from the keychain, opened again when either changed.
     pub(crate) fn store_at(&self, place: Place) -> Result<Arc<SnapshotStore>> {
         match place {
-            Place::Here => Ok(Arc::clone(&self.store)),
+            Place::Here => Ok(Arc::clone(&self.stores.here)),
             Place::Team => self.team_store()?.ok_or_else(|| {
                 Error::NoSnapshot("no team store is set: name it in Snapshots… (Team store)".into())
             }),
@@ -28,7 +28,7 @@ impl App {
         let Some(url) = self.preferences().team_store else {
             return Ok(None);
         };
-        let mut kept = lock(&self.team);
+        let mut kept = lock(&self.stores.team);
         if let Some(store) = kept.as_ref().filter(|s| s.path().to_str() == Some(&url)) {
             return Ok(Some(Arc::clone(store)));
         }
@@ -58,7 +58,7 @@ impl App {
             let password = Some(password).filter(|p| !p.expose().is_empty());
             Keychain.set_team_password(url, password)?;
         }
-        lock(&self.team).take();
+        lock(&self.stores.team).take();
         Ok(())
     }
 
@@ -75,7 +75,7 @@ impl App {
             return Ok((store, placed(info, at.store)));
         }
         let source = self.session().snapshot_source().to_owned();
-        match self.store.chosen(None, Some(plant), Some(&source)) {
+        match self.stores.here.chosen(None, Some(plant), Some(&source)) {
             Err(Error::NoSnapshot(words)) => match self.team_store()? {
                 // The team's scheduled takes run under a profile of their own.
                 Some(team) => match team.chosen(None, Some(plant), None) {
@@ -84,7 +84,7 @@ impl App {
                 },
                 None => Err(Error::NoSnapshot(words)),
             },
-            chosen => Ok((Arc::clone(&self.store), placed(chosen?, Place::Here))),
+            chosen => Ok((Arc::clone(&self.stores.here), placed(chosen?, Place::Here))),
         }
     }
 }

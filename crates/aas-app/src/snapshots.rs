@@ -95,8 +95,7 @@ impl App {
         let plan = plan(plant, asset_types)?;
         let session = self.session();
         let keep = self.preferences().keep_snapshots;
-        let taken = self
-            .store
+        let taken = (self.stores.here)
             .take(
                 &session.client,
                 session.snapshot_source(),
@@ -117,9 +116,8 @@ impl App {
     /// and every one of the team store (its scheduled takes run under profiles of
     /// their own). A team store that cannot be read is named with why, not an error.
     pub fn snapshots(&self, plant: &str) -> Result<SnapshotShelf> {
-        let here = self
-            .store
-            .newest_first(plant, Some(self.session().snapshot_source()))?;
+        let here =
+            (self.stores.here).newest_first(plant, Some(self.session().snapshot_source()))?;
         let mut snapshots: Vec<_> = here.into_iter().map(|s| placed(s, Place::Here)).collect();
         let team = match self.team_store() {
             Ok(None) => None,
@@ -142,8 +140,8 @@ impl App {
         snapshots.sort_by(|a, b| b.info.taken_at.cmp(&a.info.taken_at));
         Ok(SnapshotShelf {
             store: StoreView {
-                path: self.store.path().to_owned(),
-                bytes: self.store.bytes(),
+                path: self.stores.here.path().to_owned(),
+                bytes: self.stores.here.bytes(),
             },
             team,
             keep: self.preferences().keep_snapshots,
@@ -158,7 +156,7 @@ impl App {
     /// Renames a damaged store beside it; the next use starts a new one.
     pub fn move_store_aside(&self) -> Result<MovedAside> {
         let _job = self.jobs.start("Moving the store aside")?;
-        self.store.move_aside()
+        self.stores.here.move_aside()
     }
 
     /// What the Snapshots dialog asks, answered.

@@ -1,5 +1,5 @@
 use aas_model::FileError;
-use aas_source::ErrorKind;
+use aas_source::{ErrorKind, Heard};
 
 /// What went wrong, in the kinds the UI acts on (see [`ErrorKind`]). Messages never
 /// hold a secret or a token.
@@ -88,6 +88,20 @@ impl Error {
             Error::Settings(_) => ErrorKind::Config,
             Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
             Error::File(_) => ErrorKind::Io,
+        }
+    }
+
+    /// What the failure says of the server: it answered (a refusal, an answer this app
+    /// cannot use), or nothing answered; `None` when no request was made.
+    pub fn heard(&self) -> Option<Heard> {
+        match self {
+            Error::Api { .. }
+            | Error::Incomplete { .. }
+            | Error::TooLarge { .. }
+            | Error::TokenAnswer { .. }
+            | Error::BadData(_) => Some(Heard::Answered),
+            Error::Offline { .. } => Some(Heard::Unreachable),
+            Error::DotSegment { .. } | Error::Settings(_) | Error::File(_) => None,
         }
     }
 
@@ -195,6 +209,14 @@ mod tests {
         assert_eq!(api(400, "invalid_request").kind(), ErrorKind::BadRequest);
         assert!(api(403, "forbidden").to_string().contains("does not grant"));
         assert!(api(404, "not_found").to_string().contains("not shared"));
+        assert_eq!(api(404, "not_found").heard(), Some(Heard::Answered));
+        let offline = Error::Offline {
+            url: "https://gateway".into(),
+            reason: "connection refused".into(),
+            source: None,
+        };
+        assert_eq!(offline.heard(), Some(Heard::Unreachable));
+        assert_eq!(Error::Settings("no gateway".into()).heard(), None);
         let long = Error::from_response(500, &"x".repeat(5000), None);
         assert_eq!(long.detail().map(|d| d.len()), Some(MAX_ERROR_BODY));
     }

@@ -41,3 +41,12 @@ pub enum ErrorKind {
     /// A bug of this program.
     Internal,
 }
+
+/// What a failure says of a remote source (a server): it answered, if only to refuse,
+/// or it could not be reached. A failure on this computer says neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Heard {
+    Answered,
+    Unreachable,
+}

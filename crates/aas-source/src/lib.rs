@@ -16,7 +16,7 @@ mod source;
 pub use answer::{Failure, Fetched, Unreadable};
 pub use body::{check_json, Body, Receiving, Spool, DEFAULT_MAX_STREAMED, SPOOL_AT};
 pub use error::{Error, Result};
-pub use error_kind::ErrorKind;
+pub use error_kind::{ErrorKind, Heard};
 pub use list_ids::ids_in_list;
 pub use node::{NodeLevel, NodePath};
 pub use selection::{Pick, Selection};

@@ -20,6 +20,10 @@ impl Gateway {
 }
 
 impl Browse for Gateway {
+    fn is_the_service(&self) -> bool {
+        true
+    }
+
     fn children<'a>(&'a self, node: &'a NodePath) -> Reply<'a, Vec<OutlineNode>> {
         Box::pin(async move {
             let client = &self.client;

@@ -28,6 +28,9 @@ pub enum SourceRef {
 
 /// What the tree reads of a source, node by node.
 pub(crate) trait Browse: Send + Sync {
+    /// Whether its answers come from the platform's service (and so say that it is
+    /// reachable), not from this computer.
+    fn is_the_service(&self) -> bool;
     /// The nodes below `node`: a plant's shells of one asset type, a shell's
     /// submodels, a submodel's elements.
     fn children<'a>(&'a self, node: &'a NodePath) -> Reply<'a, Vec<OutlineNode>>;
@@ -63,7 +66,25 @@ pub enum TreeAsk {
     },
 }
 
-/// The answer to a [`TreeAsk`]: the nodes, the count, or the shell's JSON text.
+impl TreeAsk {
+    fn source(&self) -> &SourceRef {
+        match self {
+            TreeAsk::Children { source, .. }
+            | TreeAsk::ShellCount { source, .. }
+            | TreeAsk::ShellJson { source, .. } => source,
+        }
+    }
+}
+
+/// The answer to a [`TreeAsk`], and whether the service gave it: the page learns from
+/// the reply, not from the kind of source it asked, whether the service answered.
+#[derive(Debug, Serialize)]
+pub struct TreeReply {
+    pub answer: TreeAnswer,
+    pub from_service: bool,
+}
+
+/// The nodes, the count, or the shell's JSON text.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum TreeAnswer {
@@ -74,19 +95,20 @@ pub enum TreeAnswer {
 
 impl App {
     /// Answers what the tree asks (see [`TreeAsk`]).
-    pub async fn tree(&self, ask: TreeAsk) -> Result<TreeAnswer> {
-        Ok(match ask {
-            TreeAsk::Children { source, node } => {
-                TreeAnswer::Children(self.children(&source, &node).await?)
-            }
-            TreeAsk::ShellCount { source, asset_type } => {
-                TreeAnswer::ShellCount(self.shell_count(&source, asset_type).await?)
+    pub async fn tree(&self, ask: TreeAsk) -> Result<TreeReply> {
+        let source = self.browse(ask.source())?;
+        let answer = match &ask {
+            TreeAsk::Children { node, .. } => TreeAnswer::Children(source.children(node).await?),
+            TreeAsk::ShellCount { asset_type, .. } => {
+                TreeAnswer::ShellCount(source.shell_count(*asset_type).await?)
             }
             TreeAsk::ShellJson {
-                source,
-                asset_type,
-                aas_id,
-            } => TreeAnswer::ShellJson(self.shell_json(&source, asset_type, &aas_id).await?),
+                asset_type, aas_id, ..
+            } => TreeAnswer::ShellJson(source.shell_json(*asset_type, aas_id).await?),
+        };
+        Ok(TreeReply {
+            answer,
+            from_service: source.is_the_service(),
         })
     }
 

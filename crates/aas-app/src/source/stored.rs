@@ -38,6 +38,10 @@ impl Stored {
 }
 
 impl Browse for Stored {
+    fn is_the_service(&self) -> bool {
+        false
+    }
+
     fn children<'a>(&'a self, node: &'a NodePath) -> Reply<'a, Vec<OutlineNode>> {
         Box::pin(async move {
             Ok(match node {

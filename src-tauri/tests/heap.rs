@@ -3,7 +3,7 @@
 //! its tests take turns).
 #![cfg(all(target_os = "linux", target_env = "gnu"))]
 
-use aas_app::FreedMemory;
+use aas_browser::desktop_process::FreedMemory;
 
 const MB: usize = 1 << 20;
 
