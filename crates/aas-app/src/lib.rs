@@ -28,6 +28,7 @@ mod preferences;
 mod profile_form;
 mod profiles;
 mod quality;
+mod save_export;
 mod service;
 mod session;
 mod snapshot_copy;

@@ -17,6 +17,7 @@ use aas_table::{
 use serde::{Deserialize, Serialize};
 
 use crate::open_table::{KeptRows, KnownRows, OpenTable};
+use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
     about_snapshot, lock, App, Error, PlacedSnapshot, Result, SaveAs, SnapshotRef, SnapshotStore,
@@ -357,29 +358,32 @@ impl App {
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
-        let _job = self.jobs.start("An export")?;
         let format: TableFormat = format.parse().map_err(Error::BadRequest)?;
-        let extension = format.extension();
-        let plant = lock(&self.table.open)
-            .as_ref()
-            .ok_or_else(no_table)?
-            .snapshot
-            .info
-            .plant
-            .clone();
-        let save_as = SaveAs::new(format!("{plant}-table.{extension}"), extension);
-        let Some(path) = choose(save_as).await? else {
-            return Ok(None);
+        let prepare = || {
+            let extension = format.extension();
+            let plant = lock(&self.table.open)
+                .as_ref()
+                .ok_or_else(no_table)?
+                .snapshot
+                .info
+                .plant
+                .clone();
+            Ok((
+                SaveAs::new(format!("{plant}-table.{extension}"), extension),
+                (),
+            ))
         };
-        let bytes = {
-            let open = lock(&self.table.open);
-            let open = open.as_ref().ok_or_else(no_table)?;
-            let about = about_snapshot(&open.snapshot.info, open.asset_type);
-            aas_table::render(&open.table, &open.view, &about, format)?
+        let write = |path: PathBuf, ()| async move {
+            let bytes = {
+                let open = lock(&self.table.open);
+                let open = open.as_ref().ok_or_else(no_table)?;
+                let about = about_snapshot(&open.snapshot.info, open.asset_type);
+                aas_table::render(&open.table, &open.view, &about, format)?
+            };
+            write_bytes(&path, &bytes)
         };
-        aas_export::write_atomically(&path, &bytes)?;
-        self.exported(path.clone());
-        Ok(Some(path))
+        let saved = self.save_export(prepare, choose, write).await?;
+        Ok(saved.map(|(path, ())| path))
     }
 }
 

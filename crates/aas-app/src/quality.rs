@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use aas_audit::Progress;
 
 use crate::plant_audit::{audit_templates, user_templates_dir};
+use crate::save_export::write_bytes;
 use crate::{lock, App, AuditRequest, AuditSummary, Error, GroupPage, Result, SaveAs};
 
 /// Gaps a page may ask at once.
@@ -61,26 +62,29 @@ impl App {
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
-        let _job = self.jobs.start("An export")?;
         let format: aas_audit::Format = format.parse().map_err(Error::BadRequest)?;
-        let extension = format.extension();
-        let plant = (lock(&self.audit).as_ref())
-            .ok_or_else(no_audit)?
-            .snapshot
-            .info
-            .plant
-            .clone();
-        let save_as = SaveAs::new(format!("{plant}-findings.{extension}"), extension);
-        let Some(path) = choose(save_as).await? else {
-            return Ok(None);
+        let prepare = || {
+            let extension = format.extension();
+            let plant = (lock(&self.audit).as_ref())
+                .ok_or_else(no_audit)?
+                .snapshot
+                .info
+                .plant
+                .clone();
+            Ok((
+                SaveAs::new(format!("{plant}-findings.{extension}"), extension),
+                (),
+            ))
         };
-        let bytes = lock(&self.audit)
-            .as_ref()
-            .ok_or_else(no_audit)?
-            .render(format)?;
-        aas_export::write_atomically(&path, &bytes)?;
-        self.exported(path.clone());
-        Ok(Some(path))
+        let write = |path: PathBuf, ()| async move {
+            let bytes = lock(&self.audit)
+                .as_ref()
+                .ok_or_else(no_audit)?
+                .render(format)?;
+            write_bytes(&path, &bytes)
+        };
+        let saved = self.save_export(prepare, choose, write).await?;
+        Ok(saved.map(|(path, ())| path))
     }
 }
 

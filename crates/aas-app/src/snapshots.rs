@@ -2,22 +2,24 @@
 //! the active profile (its snapshots are those it took), with the job slot, the
 //! keep-N preference and the save dialog.
 
-use aas_source::ErrorKind;
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use aas_client::Progress;
 use aas_export::{Format, SafeCsv};
 use aas_snapshot::{Change, SnapshotInfo};
+use aas_source::ErrorKind;
 use serde::{Deserialize, Serialize};
 
 use crate::content::SaveAs;
 use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
+use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
     App, ChangesView, CrawlSummary, Error, MovedAside, Place, PlacedSnapshot, Result, SearchAnswer,
-    SnapshotRef,
+    SnapshotRef, SnapshotStore,
 };
 
 /// What "Take snapshot" did, for the page.
@@ -218,31 +220,23 @@ impl App {
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
-        let _job = self.jobs.start("An export")?;
-        let (name, extension) = match format {
-            "csv" => ("aas-changes.csv", "csv"),
-            "json" => ("aas-changes.json", "json"),
-            other => {
-                return Err(Error::BadRequest(format!(
-                    "unknown format {other:?}; expected csv or json"
-                )))
-            }
+        let format: ChangesFormat = format.parse().map_err(Error::BadRequest)?;
+        let prepare = || {
+            let store = self.store_at(one_store(old, new)?)?;
+            let changes = store.read(|store| store.diff(old.id, new.id))?.changes;
+            Ok((SaveAs::new(format.file_name(), format.extension()), changes))
         };
-        let store = self.store_at(one_store(old, new)?)?;
-        let changes = store.read(|store| store.diff(old.id, new.id))?.changes;
-        let save_as = SaveAs::new(name, extension);
-        let Some(path) = choose(save_as).await? else {
-            return Ok(None);
+        let write = |path: PathBuf, changes: Vec<Change>| async move {
+            let bytes = match format {
+                ChangesFormat::Csv => changes_csv(&changes)?,
+                ChangesFormat::Json => serde_json::to_vec_pretty(&changes).map_err(|e| {
+                    Error::Internal(format!("the changes cannot be written as JSON: {e}"))
+                })?,
+            };
+            write_bytes(&path, &bytes)
         };
-        let bytes = match extension {
-            "csv" => changes_csv(&changes)?,
-            _ => serde_json::to_vec_pretty(&changes).map_err(|e| {
-                Error::Internal(format!("the changes cannot be written as JSON: {e}"))
-            })?,
-        };
-        aas_export::write_atomically(&path, &bytes)?;
-        self.exported(path.clone());
-        Ok(Some(path))
+        let saved = self.save_export(prepare, choose, write).await?;
+        Ok(saved.map(|(path, ())| path))
     }
 
     /// Asks `choose` where to save, then writes `snapshot` (or the latest complete one
@@ -259,15 +253,45 @@ impl App {
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
-        let _job = self.jobs.start("An export")?;
         let format: Format = format.parse().map_err(Error::BadRequest)?;
-        let (store, chosen) = self.snapshot(snapshot, plant)?;
-        let Some(path) = choose(save_as(format)).await? else {
-            return Ok(None);
+        let prepare = || Ok((save_as(format), self.snapshot(snapshot, plant)?));
+        let write = |path: PathBuf, (store, chosen): (Arc<SnapshotStore>, PlacedSnapshot)| async move {
+            store.export(chosen.info.id, format, path).await
         };
-        let exported = store.export(chosen.info.id, format, path.clone()).await?;
-        self.exported(path.clone());
-        Ok(Some(SavedFile::of(path, exported)))
+        let saved = self.save_export(prepare, choose, write).await?;
+        Ok(saved.map(|(path, exported)| SavedFile::of(path, exported)))
+    }
+}
+
+/// How the Changes are written.
+#[derive(Debug, Clone, Copy)]
+enum ChangesFormat {
+    Csv,
+    Json,
+}
+
+impl ChangesFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            ChangesFormat::Csv => "csv",
+            ChangesFormat::Json => "json",
+        }
+    }
+
+    fn file_name(self) -> String {
+        format!("aas-changes.{}", self.extension())
+    }
+}
+
+impl std::str::FromStr for ChangesFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "csv" => Ok(ChangesFormat::Csv),
+            "json" => Ok(ChangesFormat::Json),
+            other => Err(format!("unknown format {other:?}; expected csv or json")),
+        }
     }
 }
 
