@@ -50,7 +50,7 @@ fn main() {
             commands::get_preferences,
             commands::set_preference,
             commands::copy_diagnostics,
-            snapshot_commands::snapshot_shelf,
+            snapshot_commands::snapshots_ask,
             snapshot_commands::search_snapshot,
             snapshot_commands::snapshot_changes,
             snapshot_commands::export_changes,

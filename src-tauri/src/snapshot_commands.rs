@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, AuditProgress, AuditRequest, AuditSummary, GroupPage, PlacedChanges, SavedFile,
-    SearchAnswer, ShelfAnswer, ShelfAsk, SnapshotRef, TableAnswer, TableAsk,
+    SearchAnswer, SnapshotRef, SnapshotsAnswer, SnapshotsAsk, TableAnswer, TableAsk,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
@@ -14,10 +14,10 @@ use tauri::{AppHandle, State};
 use crate::commands::Reply;
 use crate::file_dialogs::ask_save_path;
 
-/// The Snapshots dialog: list, delete, move a damaged store aside (`aas_app::ShelfAsk`).
+/// The Snapshots dialog: list, delete, move a damaged store aside (`aas_app::SnapshotsAsk`).
 #[tauri::command]
-pub async fn snapshot_shelf(app: State<'_, App>, ask: ShelfAsk) -> Reply<ShelfAnswer> {
-    Ok(app.snapshot_shelf(ask)?)
+pub async fn snapshots_ask(app: State<'_, App>, ask: SnapshotsAsk) -> Reply<SnapshotsAnswer> {
+    Ok(app.snapshots_ask(ask)?)
 }
 
 #[tauri::command]

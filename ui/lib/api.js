@@ -163,11 +163,11 @@ export const convertFile = () => localCall('convert_file');
  * records (or null where said).
  */
 // The Snapshots dialog's list, delete and move aside: one command, `{what, …}`.
-const shelfAsk = (ask) => localCall('snapshot_shelf', { ask });
-export const listSnapshots = (plant) => shelfAsk({ what: 'list', plant });
-export const deleteSnapshot = (snapshot) => shelfAsk({ what: 'delete', snapshot: snapshotRef(snapshot) });
+const snapshotsAsk = (ask) => localCall('snapshots_ask', { ask });
+export const listSnapshots = (plant) => snapshotsAsk({ what: 'list', plant });
+export const deleteSnapshot = (snapshot) => snapshotsAsk({ what: 'delete', snapshot: snapshotRef(snapshot) });
 /** Moves a damaged store aside (a new one starts at its next use); resolves to `{moved_to}`. */
-export const moveStoreAside = () => shelfAsk({ what: 'move_aside' });
+export const moveStoreAside = () => snapshotsAsk({ what: 'move_aside' });
 /**
  * Full-text search over snapshot `snapshot` (null: the latest complete of `plant`):
  * `{snapshot, hits: [{aas_id, asset_type, submodel, path, model_type, value}]}`, at most

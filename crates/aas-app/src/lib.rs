@@ -67,14 +67,14 @@ pub use preferences::{
 pub use profile_form::{ProfileAnswer, ProfileAsk, ProfileForm, ProfileList};
 pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
-pub use snapshot_ref::{Place, PlacedSnapshot, SnapshotRef};
+pub use snapshot_ref::{PlacedSnapshot, SnapshotRef, StoreKind};
 pub use snapshot_store::{
     about_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken,
     DEFAULT_KEEP,
 };
 pub use snapshots::{
-    changes_csv, PlacedChanges, ShelfAnswer, ShelfAsk, SnapshotShelf, SnapshotTaken, StoreView,
-    TeamView,
+    changes_csv, PlacedChanges, SnapshotList, SnapshotTaken, SnapshotsAnswer, SnapshotsAsk,
+    StoreView, TeamView,
 };
 pub use source::{SourceRef, TreeAnswer, TreeAsk, TreeReply};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};

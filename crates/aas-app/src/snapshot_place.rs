@@ -8,16 +8,16 @@ use aas_client::Secret;
 
 use crate::snapshot_ref::placed;
 use crate::{
-    lock, App, Error, Keychain, Place, PlacedSnapshot, Result, SnapshotRef, SnapshotStore,
+    lock, App, Error, Keychain, PlacedSnapshot, Result, SnapshotRef, SnapshotStore, StoreKind,
 };
 
 impl App {
     /// The store at `place`; the team's as the preferences name it, with its password
     /// from the keychain, opened again when either changed.
-    pub(crate) fn store_at(&self, place: Place) -> Result<Arc<SnapshotStore>> {
+    pub(crate) fn store_at(&self, place: StoreKind) -> Result<Arc<SnapshotStore>> {
         match place {
-            Place::Here => Ok(Arc::clone(&self.stores.here)),
-            Place::Team => self.team_store()?.ok_or_else(|| {
+            StoreKind::Here => Ok(Arc::clone(&self.stores.here)),
+            StoreKind::Team => self.team_store()?.ok_or_else(|| {
                 Error::NoSnapshot("no team store is set: name it in Snapshots… (Team store)".into())
             }),
         }
@@ -79,12 +79,15 @@ impl App {
             Err(Error::NoSnapshot(words)) => match self.team_store()? {
                 // The team's scheduled takes run under a profile of their own.
                 Some(team) => match team.chosen(None, Some(plant), None) {
-                    Ok(info) => Ok((team, placed(info, Place::Team))),
+                    Ok(info) => Ok((team, placed(info, StoreKind::Team))),
                     Err(_) => Err(Error::NoSnapshot(words)),
                 },
                 None => Err(Error::NoSnapshot(words)),
             },
-            chosen => Ok((Arc::clone(&self.stores.here), placed(chosen?, Place::Here))),
+            chosen => Ok((
+                Arc::clone(&self.stores.here),
+                placed(chosen?, StoreKind::Here),
+            )),
         }
     }
 }

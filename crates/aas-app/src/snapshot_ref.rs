@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The store a snapshot is in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Place {
+pub enum StoreKind {
     /// The snapshot file on this computer.
     #[default]
     Here,
@@ -19,7 +19,7 @@ pub enum Place {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnapshotRef {
     #[serde(default)]
-    pub store: Place,
+    pub store: StoreKind,
     pub id: i64,
 }
 
@@ -28,7 +28,7 @@ pub struct SnapshotRef {
 pub struct PlacedSnapshot {
     #[serde(flatten)]
     pub info: SnapshotInfo,
-    pub store: Place,
+    pub store: StoreKind,
 }
 
 impl PlacedSnapshot {
@@ -40,6 +40,6 @@ impl PlacedSnapshot {
     }
 }
 
-pub(crate) fn placed(info: SnapshotInfo, store: Place) -> PlacedSnapshot {
+pub(crate) fn placed(info: SnapshotInfo, store: StoreKind) -> PlacedSnapshot {
     PlacedSnapshot { info, store }
 }

@@ -17,7 +17,7 @@ use aas_source::Selection;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
-use crate::{lock, snapshot_store_path, Error, Place, Result};
+use crate::{lock, snapshot_store_path, Error, Result, StoreKind};
 use aas_model::FileError;
 
 /// How many complete snapshots of a plant and source are kept when nobody said.
@@ -127,10 +127,10 @@ impl SnapshotStore {
     }
 
     /// A team store (a URL) or this computer's file.
-    pub fn place(&self) -> Place {
+    pub fn place(&self) -> StoreKind {
         match self.path.to_str().is_some_and(aas_snapshot::is_url) {
-            true => Place::Team,
-            false => Place::Here,
+            true => StoreKind::Team,
+            false => StoreKind::Here,
         }
     }
 

@@ -18,8 +18,8 @@ use crate::export_job::{plan, save_as};
 use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
-    App, ChangesView, CrawlSummary, Error, MovedAside, Place, PlacedSnapshot, Result, SearchAnswer,
-    SnapshotRef, SnapshotStore,
+    App, ChangesView, CrawlSummary, Error, MovedAside, PlacedSnapshot, Result, SearchAnswer,
+    SnapshotRef, SnapshotStore, StoreKind,
 };
 
 /// What "Take snapshot" did, for the page.
@@ -34,7 +34,7 @@ pub struct SnapshotTaken {
 /// The snapshots of a plant, newest first: those the active profile took on this
 /// computer and those of the team store, each with where it lives.
 #[derive(Debug, Serialize)]
-pub struct SnapshotShelf {
+pub struct SnapshotList {
     pub store: StoreView,
     /// The team store, when the preferences name one.
     pub team: Option<TeamView>,
@@ -62,24 +62,24 @@ pub struct TeamView {
 pub struct PlacedChanges {
     #[serde(flatten)]
     pub view: ChangesView,
-    pub store: Place,
+    pub store: StoreKind,
 }
 
 /// What the Snapshots dialog asks, through one command (`{"what": "list", "plant": …}`):
 /// the desktop shell passes it on.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "what", rename_all = "snake_case")]
-pub enum ShelfAsk {
+pub enum SnapshotsAsk {
     List { plant: String },
     Delete { snapshot: SnapshotRef },
     MoveAside,
 }
 
-/// The answer to a [`ShelfAsk`]; `Done` is JSON's null.
+/// The answer to a [`SnapshotsAsk`]; `Done` is JSON's null.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum ShelfAnswer {
-    List(SnapshotShelf),
+pub enum SnapshotsAnswer {
+    List(SnapshotList),
     Moved(MovedAside),
     Done,
 }
@@ -117,17 +117,20 @@ impl App {
     /// The snapshots of `plant`, newest first: the active profile's on this computer,
     /// and every one of the team store (its scheduled takes run under profiles of
     /// their own). A team store that cannot be read is named with why, not an error.
-    pub fn snapshots(&self, plant: &str) -> Result<SnapshotShelf> {
+    pub fn snapshots(&self, plant: &str) -> Result<SnapshotList> {
         let here =
             (self.stores.here).newest_first(plant, Some(self.session().snapshot_source()))?;
-        let mut snapshots: Vec<_> = here.into_iter().map(|s| placed(s, Place::Here)).collect();
+        let mut snapshots: Vec<_> = here
+            .into_iter()
+            .map(|s| placed(s, StoreKind::Here))
+            .collect();
         let team = match self.team_store() {
             Ok(None) => None,
             Ok(Some(team)) => {
                 let url = team.path().to_string_lossy().into_owned();
                 Some(match team.newest_first(plant, None) {
                     Ok(list) => {
-                        snapshots.extend(list.into_iter().map(|s| placed(s, Place::Team)));
+                        snapshots.extend(list.into_iter().map(|s| placed(s, StoreKind::Team)));
                         TeamView::read(url)
                     }
                     Err(e) => TeamView::unread(url, &e),
@@ -140,7 +143,7 @@ impl App {
         };
         // RFC 3339 in UTC: the text orders as the times do.
         snapshots.sort_by(|a, b| b.info.taken_at.cmp(&a.info.taken_at));
-        Ok(SnapshotShelf {
+        Ok(SnapshotList {
             store: StoreView {
                 path: self.stores.here.path().to_owned(),
                 bytes: self.stores.here.bytes(),
@@ -162,14 +165,14 @@ impl App {
     }
 
     /// What the Snapshots dialog asks, answered.
-    pub fn snapshot_shelf(&self, ask: ShelfAsk) -> Result<ShelfAnswer> {
+    pub fn snapshots_ask(&self, ask: SnapshotsAsk) -> Result<SnapshotsAnswer> {
         Ok(match ask {
-            ShelfAsk::List { plant } => ShelfAnswer::List(self.snapshots(&plant)?),
-            ShelfAsk::Delete { snapshot } => {
+            SnapshotsAsk::List { plant } => SnapshotsAnswer::List(self.snapshots(&plant)?),
+            SnapshotsAsk::Delete { snapshot } => {
                 self.delete_snapshot(snapshot)?;
-                ShelfAnswer::Done
+                SnapshotsAnswer::Done
             }
-            ShelfAsk::MoveAside => ShelfAnswer::Moved(self.move_store_aside()?),
+            SnapshotsAsk::MoveAside => SnapshotsAnswer::Moved(self.move_store_aside()?),
         })
     }
 
@@ -196,10 +199,11 @@ impl App {
     ) -> Result<PlacedChanges> {
         let (place, ids) = match old.zip(new) {
             Some((old, new)) => (one_store(old, new)?, Some((old.id, new.id))),
-            None => (Place::Here, None),
+            None => (StoreKind::Here, None),
         };
         let store = self.store_at(place)?;
-        let source = (place == Place::Here).then(|| self.session().snapshot_source().to_owned());
+        let source =
+            (place == StoreKind::Here).then(|| self.session().snapshot_source().to_owned());
         let (old, new) = store.chosen_pair(ids, Some(plant), source.as_deref())?;
         Ok(PlacedChanges {
             view: store.changes(old, new)?,
@@ -296,7 +300,7 @@ impl std::str::FromStr for ChangesFormat {
 }
 
 /// The store of two snapshots compared: one, since ids are each store's own.
-fn one_store(old: SnapshotRef, new: SnapshotRef) -> Result<Place> {
+fn one_store(old: SnapshotRef, new: SnapshotRef) -> Result<StoreKind> {
     if old.store != new.store {
         return Err(Error::BadRequest(
             "compare two snapshots of the same store: both on this computer, or both in the team store".into(),

@@ -87,7 +87,7 @@ async fn demo_app(name: &str) -> App {
 async fn take(app: &App, types: &[String]) -> SnapshotRef {
     let taken = (app.take_snapshot(PLANT.into(), types, |_| {}).await).expect("taken");
     SnapshotRef {
-        store: aas_app::Place::Here,
+        store: aas_app::StoreKind::Here,
         id: taken.snapshot.id,
     }
 }

@@ -71,7 +71,7 @@ async fn the_demo_plants_audit_and_each_gap_opened_in_the_tree() {
     assert!(summary.groups.iter().all(|g| !g.rule.is_empty()));
 
     let source = SourceRef::Snapshot(aas_app::SnapshotRef {
-        store: aas_app::Place::Here,
+        store: aas_app::StoreKind::Here,
         id: summary.snapshot.info.id,
     });
     let mut kinds = std::collections::BTreeSet::new();

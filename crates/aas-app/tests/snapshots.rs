@@ -3,7 +3,7 @@
 //! a snapshot browses as the live service does, and the store's failures have kinds
 //! the page acts on.
 
-use aas_app::{App, Place, SnapshotRef, SourceRef};
+use aas_app::{App, SnapshotRef, SourceRef, StoreKind};
 use aas_model::AssetType;
 use aas_source::ErrorKind;
 use aas_source::NodePath;
@@ -40,11 +40,11 @@ async fn only_the_newest_complete_snapshots_are_kept_and_older_ones_are_named() 
     }
     assert!(taken[0].retired.is_empty() && taken[1].retired.is_empty());
     assert_eq!(taken[2].retired, [taken[0].snapshot.id]);
-    let shelf = app.snapshots(PLANT).expect("list");
-    let ids: Vec<i64> = shelf.snapshots.iter().map(|s| s.info.id).collect();
+    let list = app.snapshots(PLANT).expect("list");
+    let ids: Vec<i64> = list.snapshots.iter().map(|s| s.info.id).collect();
     assert_eq!(ids, [taken[2].snapshot.id, taken[1].snapshot.id]);
-    assert!(shelf.store.bytes > 0 && shelf.snapshots.iter().all(|s| s.info.bytes > 0));
-    assert!(shelf.team.is_none() && shelf.snapshots.iter().all(|s| s.store == Place::Here));
+    assert!(list.store.bytes > 0 && list.snapshots.iter().all(|s| s.info.bytes > 0));
+    assert!(list.team.is_none() && list.snapshots.iter().all(|s| s.store == StoreKind::Here));
 
     // Nothing changed between the last two.
     let changes = app.changes(PLANT, None, None).expect("changes");
@@ -86,7 +86,7 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
         plant: PLANT.into(),
     };
     let stored_source = SourceRef::Snapshot(SnapshotRef {
-        store: Place::Here,
+        store: StoreKind::Here,
         id,
     });
     let machines = NodePath::AasList {
@@ -165,8 +165,8 @@ async fn a_damaged_store_is_named_and_moved_aside_on_request() {
 
     let moved = app.move_store_aside().expect("moved");
     assert!(moved.moved_to.exists() && moved.moved_to != store);
-    let shelf = app.snapshots(PLANT).expect("a new store");
-    assert!(shelf.snapshots.is_empty());
+    let list = app.snapshots(PLANT).expect("a new store");
+    assert!(list.snapshots.is_empty());
     app.take_snapshot(PLANT.into(), &types(), |_| {})
         .await
         .expect("taken into the new store");

@@ -12,7 +12,7 @@ use aas_source::ErrorKind;
 use std::path::PathBuf;
 
 use aas_app::{
-    App, Keychain, Place, PreferenceChange, SnapshotRef, SnapshotStore, SourceRef, TableAsk,
+    App, Keychain, PreferenceChange, SnapshotRef, SnapshotStore, SourceRef, StoreKind, TableAsk,
     TableRequest,
 };
 use aas_client::{CrawlPlan, Secret};
@@ -93,17 +93,17 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
     );
 
     // Both listed, newest first, each with where it lives.
-    let shelf = app.snapshots(PLANT).expect("list");
-    let listed: Vec<_> = shelf
+    let list = app.snapshots(PLANT).expect("list");
+    let listed: Vec<_> = list
         .snapshots
         .iter()
         .map(|s| (s.store, s.info.id))
         .collect();
     assert_eq!(
         listed,
-        [(Place::Here, here.id), (Place::Team, scheduled.id)]
+        [(StoreKind::Here, here.id), (StoreKind::Team, scheduled.id)]
     );
-    let team_view = shelf.team.expect("the team store named");
+    let team_view = list.team.expect("the team store named");
     assert_eq!(
         (team_view.url.as_str(), team_view.problem),
         (url.as_str(), None)
@@ -111,7 +111,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
 
     // The team's snapshot browses as the service answers.
     let at = SnapshotRef {
-        store: Place::Team,
+        store: StoreKind::Team,
         id: scheduled.id,
     };
     let machines = NodePath::AasList {
@@ -151,11 +151,11 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
     };
     assert_eq!(
         (shape.snapshot.store, shape.snapshot.info.id),
-        (Place::Team, scheduled.id)
+        (StoreKind::Team, scheduled.id)
     );
     assert!(shape.total > 0);
     let mixed = SnapshotRef {
-        store: Place::Here,
+        store: StoreKind::Here,
         id: here.id,
     };
     let e = app
@@ -170,9 +170,9 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
     // A wrong password: this computer's snapshots are listed, the team store says why.
     app.set_preference(team(Some(&url), Some("not-the-password")))
         .expect("set");
-    let shelf = app.snapshots(PLANT).expect("list");
-    assert_eq!(shelf.snapshots.len(), 1);
-    let problem = shelf
+    let list = app.snapshots(PLANT).expect("list");
+    assert_eq!(list.snapshots.len(), 1);
+    let problem = list
         .team
         .and_then(|t| t.problem)
         .expect("the failure named");
