@@ -94,7 +94,11 @@ test('Export… with nothing ticked writes the snapshot on screen, or the latest
 
 test('a failed take says why in words, and can be tried again', async () => {
   const { els, taken } = page({ snapshot: null });
-  failWith = { kind: 'disk_full', message: 'No space left on device (os error 28)' };
+  failWith = {
+    kind: 'disk_full',
+    message: 'No space left on device (os error 28)',
+    advice: 'The disk is full: nothing more was written, and no earlier snapshot was lost.',
+  };
   await els.take.fire('click');
   failWith = null;
   assert.match(els.text.textContent, /^No snapshot taken: The disk is full: nothing more was written, and no earlier snapshot was lost/);

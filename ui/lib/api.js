@@ -1,7 +1,8 @@
 // The only module that talks to the Rust side. Views call these functions and get
 // plain data, or an Error with `.kind` ("auth", "not_found", "offline", "bad_data",
-// "busy", …), `.detail` (the server's answer or the causes, for a bug report; or null)
-// and `.service` (what it says of the service: "answered", "unreachable" or null).
+// "busy", …), `.advice` (what to do, where the app has words for it; or null), `.detail`
+// (the server's answer or the causes, for a bug report; or null) and `.service` (what
+// it says of the service: "answered", "unreachable" or null).
 
 import { snapshotRef } from '../snapshots/snapshot-model.js';
 
@@ -66,6 +67,7 @@ function asError(raw) {
   const error = new Error(raw?.message ?? String(raw));
   error.kind = raw?.kind ?? 'unknown';
   error.detail = raw?.detail ?? null;
+  error.advice = raw?.advice ?? null;
   error.service = raw?.service ?? null;
   return error;
 }

@@ -78,25 +78,20 @@ export function previousOf(snapshots, snapshot) {
   return at < 0 ? null : snapshots.slice(at + 1).find((s) => s.complete && storeOf(s) === storeOf(snapshot)) ?? null;
 }
 
-/** The keep-N preference typed by the user: a whole number from 1 to 1000, or null. */
+/**
+ * The keep-N preference typed by the user as a whole number, or null; whether the app
+ * keeps that many is the app's to say (it refuses what is out of its bounds, in words).
+ */
 export function keepValue(text) {
   const n = Number(text);
-  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : null;
+  return text.trim() !== '' && Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-/** What went wrong with the store, in words that say what to do. */
+/** What went wrong with the store, in words that say what to do (the app's, where it has them). */
 export function problemWords(error) {
-  switch (error.kind) {
-    case 'busy':
-      return 'Another snapshot or export is running: wait for it to end, or cancel it, and try again.';
-    case 'disk_full':
-      return 'The disk is full: nothing more was written, and no earlier snapshot was lost. '
-        + 'Free some space (or delete old snapshots) and try again.';
-    case 'store_damaged':
-      return `${error.message} (Snapshots… offers to move it aside and start a new store.)`;
-    default:
-      return error.message;
-  }
+  if (error.advice) return error.advice;
+  if (error.kind === 'store_damaged') return `${error.message} (Snapshots… offers to move it aside and start a new store.)`;
+  return error.message;
 }
 
 /** The line after Take snapshot: how it ended, what failed, what the keep-N rule retired. */

@@ -142,7 +142,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
   els.keep.addEventListener('change', async () => {
     const keep = keepValue(els.keep.value);
     if (keep === null) {
-      say('Keep a whole number of snapshots, from 1 to 1000.');
+      say('Keep a whole number of snapshots.');
       return;
     }
     try {

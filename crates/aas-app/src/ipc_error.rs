@@ -8,7 +8,8 @@ use aas_source::{ErrorKind, Heard};
 use crate::Error;
 
 /// An error as the web UI receives it: a kind it can react to ("auth", "offline", ...),
-/// words for the user, the detail a bug report needs (the server's body, or causes),
+/// words for the user, what to do where the app knows better than the message (a full
+/// disk, a busy app), the detail a bug report needs (the server's body, or causes),
 /// and what it says of the service (`answered`, `unreachable` or null), which moves the
 /// page's offline banner.
 #[derive(Debug, thiserror::Error, Serialize)]
@@ -16,8 +17,24 @@ use crate::Error;
 pub struct IpcError {
     kind: ErrorKind,
     message: String,
+    advice: Option<&'static str>,
     detail: Option<String>,
     service: Option<Heard>,
+}
+
+/// What to do, in the words the page shows for the kinds whose message alone (an OS
+/// error, the job that runs) does not say it.
+fn advice(kind: ErrorKind) -> Option<&'static str> {
+    match kind {
+        ErrorKind::DiskFull => Some(
+            "The disk is full: nothing more was written, and no earlier snapshot was lost. \
+             Free some space (or delete old snapshots) and try again.",
+        ),
+        ErrorKind::Busy => Some(
+            "Another snapshot or export is running: wait for it to end, or cancel it, and try again.",
+        ),
+        _ => None,
+    }
 }
 
 impl From<Error> for IpcError {
@@ -27,6 +44,7 @@ impl From<Error> for IpcError {
         IpcError {
             kind: e.kind(),
             message: e.to_string(),
+            advice: advice(e.kind()),
             detail: e.detail(),
             service: e.heard(),
         }
@@ -40,8 +58,32 @@ impl IpcError {
         IpcError {
             kind: ErrorKind::Io,
             message,
+            advice: None,
             detail: None,
             service: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_says_what_to_do_and_what_was_kept() {
+        let full = Error::File(aas_model::FileError {
+            action: "write",
+            path: "/data/snapshots.sqlite3".into(),
+            source: std::io::ErrorKind::StorageFull.into(),
+        });
+        let sent = serde_json::to_value(IpcError::from(full)).expect("json");
+        assert_eq!(sent["kind"], "disk_full");
+        let advice = sent["advice"].as_str().expect("advice");
+        assert!(
+            advice.starts_with("The disk is full: nothing more was written"),
+            "{advice}"
+        );
+        let other = serde_json::to_value(IpcError::from(Error::BadRequest("x".into())));
+        assert_eq!(other.expect("json")["advice"], serde_json::Value::Null);
     }
 }
