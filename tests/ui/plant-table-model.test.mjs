@@ -1,17 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from '../../ui/table/plant-table-model.js';
-
-test('a filter box reads as the tests the table knows', () => {
-  assert.equal(parseFilter('  ', 2), null);
-  assert.deepEqual(parseFilter('=', 2), { column: 2, test: 'empty' });
-  assert.deepEqual(parseFilter('!=', 2), { column: 2, test: 'not_empty' });
-  assert.deepEqual(parseFilter('= Acme ', 1), { column: 1, test: { equals: 'Acme' } });
-  assert.deepEqual(parseFilter('>=2015', 1), { column: 1, test: { at_least: '2015' } });
-  assert.deepEqual(parseFilter('<= 2020-01-01', 1), { column: 1, test: { at_most: '2020-01-01' } });
-  assert.deepEqual(parseFilter('~pump', 0), { column: 0, test: { contains: 'pump' } });
-  assert.deepEqual(parseFilter('pump', 0), { column: 0, test: { contains: 'pump' } });
-});
+import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, rowWindow } from '../../ui/table/plant-table-model.js';
 
 test('a header click sorts up, then down, then not', () => {
   let sort = nextSort(null, 3);

@@ -256,7 +256,7 @@ export const tableColumns = (plant, snapshot, assetType) =>
  * total, shown, unreadable}`.
  */
 export const openTable = (request) => tableAsk({ what: 'open', ...request, snapshot: snapshotRef(request.snapshot) });
-/** Sorts (`{column, descending}` or null) and filters (`[{column, test}]`) the open table; its shape. */
+/** Sorts (`{column, descending}` or null) and filters (`[{column, text}]`: each box's text, read by the app) the open table; its shape. */
 export const arrangeTable = (sort, filters) => tableAsk({ what: 'arrange', sort, filters });
 /**
  * Rows `start…start+count` as arranged: `{kinds, texts}`, for each row a string with a

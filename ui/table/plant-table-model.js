@@ -1,23 +1,5 @@
-// The plant table's rules that need no page: what a filter box's text asks, the next
-// sort of a header click, how a cell looks, which rows to draw.
-
-/**
- * The filter `text` (typed in a column's filter box) asks of column `column`:
- * `=` empty or missing, `!=` has a value, `=X` equals, `>=X` at least, `<=X` at most,
- * `~X` or plain `X` contains; null for an empty box.
- */
-export function parseFilter(text, column) {
-  const t = (text ?? '').trim();
-  if (t === '') return null;
-  const test = t === '=' ? 'empty'
-    : t === '!=' ? 'not_empty'
-    : t.startsWith('>=') ? { at_least: t.slice(2).trim() }
-    : t.startsWith('<=') ? { at_most: t.slice(2).trim() }
-    : t.startsWith('=') ? { equals: t.slice(1).trim() }
-    : t.startsWith('~') ? { contains: t.slice(1).trim() }
-    : { contains: t };
-  return { column, test };
-}
+// The plant table's page rules that need no DOM: the next sort of a header click, how a
+// cell looks, which rows to draw. What a filter box's text asks is the app's to read.
 
 /** The sort after a click on column `column`'s header: ascending, descending, none. */
 export function nextSort(sort, column) {

@@ -7,7 +7,7 @@
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import { problemWords, snapshotKey, snapshotName } from '../snapshots/snapshot-model.js';
-import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, parseFilter, rowWindow } from './plant-table-model.js';
+import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, rowWindow } from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;
 const BLOCK = 200; // rows asked at once
@@ -107,7 +107,8 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
 
   async function arrange() {
     performance.mark('table-arrange');
-    const filters = [...filterTexts].map(([column, text]) => parseFilter(text, column)).filter(Boolean);
+    // The app reads what each box asks (aas-table's filter.rs: `=`, `!=`, `>=X`, `<=X`, `~X`, `X`).
+    const filters = [...filterTexts].map(([column, text]) => ({ column, text }));
     try {
       await rearranged(await api.arrangeTable(sort, filters));
     } catch (e) {

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use aas_model::AssetType;
 use aas_snapshot::SnapshotInfo;
 use aas_table::{
-    Cell, Census, Column, ColumnFilter, Query, Shell, Sort, Table, TableColumn, TableFormat, Typed,
-    View,
+    Cell, Census, Column, ColumnFilter, FilterBox, Query, Shell, Sort, Table, TableColumn,
+    TableFormat, Typed, View,
 };
 use serde::{Deserialize, Serialize};
 
@@ -51,9 +51,10 @@ pub enum TableAsk {
         asset_type: Option<AssetType>,
     },
     Open(TableRequest),
+    /// Sorts by `sort` and keeps the rows the filter boxes' texts ask for.
     Arrange {
         sort: Option<Sort>,
-        filters: Vec<ColumnFilter>,
+        filters: Vec<FilterBox>,
     },
     Rows {
         start: usize,
@@ -183,6 +184,7 @@ impl App {
             } => TableAnswer::Columns(self.table_columns(&plant, snapshot, asset_type).await?),
             TableAsk::Open(request) => TableAnswer::Shape(self.open_table(request).await?),
             TableAsk::Arrange { sort, filters } => {
+                let filters: Vec<_> = filters.iter().filter_map(FilterBox::filter).collect();
                 TableAnswer::Shape(self.arrange_table(sort, &filters)?)
             }
             TableAsk::Rows { start, count } => {

@@ -3,7 +3,8 @@
 //! number column by number, a date column by date, text naturally). On the command line
 //! a filter is `COLUMN~TEXT`, `COLUMN=TEXT`, `COLUMN=` (empty), `COLUMN!=` (not empty),
 //! `COLUMN>=VALUE` or `COLUMN<=VALUE`, the column named as in `--column` or by its
-//! header.
+//! header; in a column's filter box of the app the same without the column, where plain
+//! text is "contains" ([`Test::of_box`]).
 
 use std::cmp::Ordering;
 
@@ -14,14 +15,30 @@ use crate::cell::{self, Cell, Typed};
 use crate::order::Key;
 use crate::{Error, Result};
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ColumnFilter {
     pub column: usize,
     pub test: Test,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What a column's filter box holds, as the page sends it: its column and its text.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FilterBox {
+    pub column: usize,
+    pub text: String,
+}
+
+impl FilterBox {
+    /// The filter the box asks for; `None` for an empty box.
+    pub fn filter(&self) -> Option<ColumnFilter> {
+        Test::of_box(&self.text).map(|test| ColumnFilter {
+            column: self.column,
+            test,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub enum Test {
     Contains(String),
     Equals(String),
@@ -29,6 +46,26 @@ pub enum Test {
     NotEmpty,
     AtLeast(String),
     AtMost(String),
+}
+
+impl Test {
+    /// What the text of a column's filter box asks: `=` empty or missing, `!=` has a
+    /// value, `=X` equals, `>=X` at least, `<=X` at most, `~X` or plain `X` contains;
+    /// `None` for an empty box.
+    pub fn of_box(text: &str) -> Option<Test> {
+        let t = text.trim();
+        let after = |op: &str| t[op.len()..].trim().to_owned();
+        Some(match t {
+            "" => return None,
+            "=" => Test::Empty,
+            "!=" => Test::NotEmpty,
+            _ if t.starts_with(">=") => Test::AtLeast(after(">=")),
+            _ if t.starts_with("<=") => Test::AtMost(after("<=")),
+            _ if t.starts_with('=') => Test::Equals(after("=")),
+            _ if t.starts_with('~') => Test::Contains(after("~")),
+            _ => Test::Contains(t.to_owned()),
+        })
+    }
 }
 
 impl ColumnFilter {
@@ -133,4 +170,33 @@ fn bound(text: &str) -> Key {
 /// Whether a bound applies to a value: a number bound to numbers, and so on.
 fn same_kind(value: &Key, bound: &Key) -> bool {
     std::mem::discriminant(value) == std::mem::discriminant(bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_box_reads_as_the_tests_the_table_knows() {
+        let of = |text: &str| Test::of_box(text);
+        assert_eq!(of("  "), None);
+        assert_eq!(of("="), Some(Test::Empty));
+        assert_eq!(of("!="), Some(Test::NotEmpty));
+        assert_eq!(of("= Acme "), Some(Test::Equals("Acme".into())));
+        assert_eq!(of(">=2015"), Some(Test::AtLeast("2015".into())));
+        assert_eq!(of("<= 2020-01-01"), Some(Test::AtMost("2020-01-01".into())));
+        assert_eq!(of("~pump"), Some(Test::Contains("pump".into())));
+        assert_eq!(of("pump"), Some(Test::Contains("pump".into())));
+        let boxed = FilterBox {
+            column: 2,
+            text: "=".into(),
+        };
+        assert_eq!(
+            boxed.filter(),
+            Some(ColumnFilter {
+                column: 2,
+                test: Test::Empty
+            })
+        );
+    }
 }

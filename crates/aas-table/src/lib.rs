@@ -26,7 +26,7 @@ pub use build::{build, listed, Query, Shell, Table, TableColumn};
 pub use cell::{Cell, Date, Typed};
 pub use census::{census, Census, Offered};
 pub use column::{Column, ShellField};
-pub use filter::{ColumnFilter, Test};
+pub use filter::{ColumnFilter, FilterBox, Test};
 pub use order::Sort;
 pub use outline::Outlines;
 pub use view::View;
