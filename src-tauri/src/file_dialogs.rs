@@ -40,8 +40,7 @@ pub async fn ask_open_path(
 fn chosen_path(
     chosen: Result<Option<FilePath>, tokio::task::JoinError>,
 ) -> aas_app::Result<Option<PathBuf>> {
-    let chosen =
-        chosen.map_err(|e| aas_app::Error::Internal(format!("a file dialog failed: {e}")))?;
+    let chosen = chosen.map_err(|e| aas_app::Error::internal("a file dialog failed", e))?;
     Ok(chosen.and_then(|p| p.into_path().ok()))
 }
 

@@ -84,7 +84,7 @@ fn start(
     let preferences = preferences::PluginStore::open(app.handle())?;
     let state = tauri::async_runtime::block_on(demo)??.with_preferences(preferences);
     // Where it fails the last profile is only not remembered: no reason not to start.
-    let empty_web_storage = || window.clear_all_browsing_data().map_err(|e| e.to_string());
+    let empty_web_storage = || Ok(window.clear_all_browsing_data()?);
     if let Err(e) = state.move_old_preferences(empty_web_storage) {
         tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
     }

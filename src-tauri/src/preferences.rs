@@ -36,7 +36,7 @@ impl<R: Runtime> PreferenceStore for PluginStore<R> {
         self.0.set(key, value);
     }
 
-    fn save(&self) -> Result<(), String> {
-        self.0.save().map_err(|e| e.to_string())
+    fn save(&self) -> Result<(), aas_app::Cause> {
+        Ok(self.0.save()?)
     }
 }

@@ -170,9 +170,7 @@ impl App {
         for (key, value) in preferences.entries() {
             self.preferences.set(key, value);
         }
-        self.preferences
-            .save()
-            .map_err(|e| Error::Settings(format!("the preferences were not saved: {e}")))
+        self.preferences.save().map_err(Error::PreferencesNotSaved)
     }
 
     /// At start, what earlier versions kept elsewhere: the last profile moves out of the
@@ -181,13 +179,13 @@ impl App {
     /// why it could not.
     pub fn move_old_preferences(
         &self,
-        empty_web_storage: impl FnOnce() -> std::result::Result<(), String>,
+        empty_web_storage: impl FnOnce() -> std::result::Result<(), crate::error::Cause>,
     ) -> Result<()> {
         let mut preferences = self.preferences();
         let mut changed = preferences.take_last_profile_from(&ProfileStore::app_default()?)?;
         if !preferences.web_storage_cleared {
             empty_web_storage()
-                .map_err(|e| Error::Internal(format!("cannot empty the webview's storage: {e}")))?;
+                .map_err(|e| Error::internal("cannot empty the webview's storage", e))?;
             preferences.web_storage_cleared = true;
             changed = true;
         }

@@ -54,10 +54,21 @@ pub enum Error {
     /// The work was stopped before its end (Ctrl-C, the crawl it served went away).
     #[error("interrupted; what was fetched so far is kept")]
     Interrupted,
-    /// A task of this program failed (a bug): the message says which.
-    #[error("{0}")]
-    Internal(String),
+    /// The preferences could not be written (their file: a full disk, a folder that
+    /// cannot be written).
+    #[error("the preferences were not saved: {0}")]
+    PreferencesNotSaved(#[source] Cause),
+    /// A part of this program failed (a bug, or the desktop under it): what, and why.
+    #[error("{what}: {source}")]
+    Internal {
+        what: &'static str,
+        #[source]
+        source: Cause,
+    },
 }
+
+/// A cause as the library that failed gave it.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
 
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -82,7 +93,14 @@ impl Error {
             Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
             Error::File(_) => ErrorKind::Io,
             Error::Interrupted => ErrorKind::Interrupted,
-            Error::Internal(_) => ErrorKind::Internal,
+            Error::PreferencesNotSaved(cause)
+                if io_cause(cause.as_ref())
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::StorageFull) =>
+            {
+                ErrorKind::DiskFull
+            }
+            Error::PreferencesNotSaved(_) => ErrorKind::Io,
+            Error::Internal { .. } => ErrorKind::Internal,
         }
     }
 
@@ -106,10 +124,30 @@ impl Error {
         }
     }
 
+    /// A part of this program failed: `what`, because of `source`.
+    pub fn internal(what: &'static str, source: impl Into<Cause>) -> Self {
+        Error::Internal {
+            what,
+            source: source.into(),
+        }
+    }
+
     /// A task that ended without finishing its work (it panicked or was aborted).
     pub(crate) fn stopped(e: tokio::task::JoinError) -> Self {
-        Error::Internal(format!("the task stopped before its end: {e}"))
+        Error::internal("the task stopped before its end", e)
     }
+}
+
+/// The I/O error in `cause`'s chain, if any.
+fn io_cause<'e>(cause: &'e (dyn std::error::Error + 'static)) -> Option<&'e std::io::Error> {
+    let mut at = Some(cause);
+    while let Some(e) = at {
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            return Some(io);
+        }
+        at = e.source();
+    }
+    None
 }
 
 impl From<aas_model::UnknownAssetType> for Error {

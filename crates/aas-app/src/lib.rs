@@ -48,7 +48,7 @@ pub use content::SaveAs;
 pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
-pub use error::{Error, Result};
+pub use error::{Cause, Error, Result};
 pub use export_job::{ExportRequest, ExportSummary};
 pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDENTIFIER};
 pub use ipc_error::IpcError;

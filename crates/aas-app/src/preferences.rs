@@ -25,8 +25,8 @@ pub const PREFERENCES_FILE: &str = "preferences.json";
 pub trait PreferenceStore: Send + Sync + std::fmt::Debug {
     fn get(&self, key: &str) -> Option<Value>;
     fn set(&self, key: &str, value: Value);
-    /// Writes what was set; the message says why it could not.
-    fn save(&self) -> std::result::Result<(), String>;
+    /// Writes what was set; the error is why it could not.
+    fn save(&self) -> std::result::Result<(), crate::error::Cause>;
 }
 
 /// Preferences of a program without a file of its own (tests, a front end that keeps
@@ -43,7 +43,7 @@ impl PreferenceStore for InMemory {
         crate::lock(&self.0).insert(key.to_owned(), value);
     }
 
-    fn save(&self) -> std::result::Result<(), String> {
+    fn save(&self) -> std::result::Result<(), crate::error::Cause> {
         Ok(())
     }
 }

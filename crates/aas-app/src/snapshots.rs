@@ -233,9 +233,8 @@ impl App {
         let write = |path: PathBuf, changes: Vec<Change>| async move {
             let bytes = match format {
                 ChangesFormat::Csv => changes_csv(&changes)?,
-                ChangesFormat::Json => serde_json::to_vec_pretty(&changes).map_err(|e| {
-                    Error::Internal(format!("the changes cannot be written as JSON: {e}"))
-                })?,
+                ChangesFormat::Json => serde_json::to_vec_pretty(&changes)
+                    .map_err(|e| Error::internal("the changes cannot be written as JSON", e))?,
             };
             write_bytes(&path, &bytes)
         };
@@ -330,10 +329,10 @@ impl TeamView {
 /// The changes as CSV: change, aas_id, submodel, path (idShorts joined by `/`), old, new.
 pub fn changes_csv(changes: &[Change]) -> Result<Vec<u8>> {
     // Only a bug fails a write into memory.
-    let failed = |e: &dyn std::fmt::Display| Error::Internal(format!("cannot write the CSV: {e}"));
+    let failed = |e: std::io::Error| Error::internal("cannot write the CSV", e);
     let mut out = SafeCsv::new(Vec::new());
     let header = ["change", "aas_id", "submodel", "path", "old", "new"];
-    out.write_row(&header).map_err(|e| failed(&e))?;
+    out.write_row(&header).map_err(|e| failed(e.into()))?;
     for c in changes {
         let path = c.path.join("/");
         let row = [
@@ -344,7 +343,7 @@ pub fn changes_csv(changes: &[Change]) -> Result<Vec<u8>> {
             c.old.as_deref().unwrap_or(""),
             c.new.as_deref().unwrap_or(""),
         ];
-        out.write_row(&row).map_err(|e| failed(&e))?;
+        out.write_row(&row).map_err(|e| failed(e.into()))?;
     }
-    out.into_inner().map_err(|e| failed(&e))
+    out.into_inner().map_err(failed)
 }
