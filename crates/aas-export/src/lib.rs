@@ -10,7 +10,6 @@ mod answers;
 mod convert;
 mod file_name;
 mod format;
-mod in_order;
 mod output;
 mod report;
 mod spreadsheet;
@@ -25,7 +24,6 @@ pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
 pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};
-pub use in_order::{Batches, InOrder, WorkerGone};
 pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
 pub use spreadsheet::{excel_text, fits_excel, SafeCsv, TooLargeForExcel};
@@ -57,7 +55,7 @@ pub enum Error {
     Converted(#[from] aas_v3::Error),
     /// A worker converting answers ended before its work was done (it panicked).
     #[error(transparent)]
-    WorkerGone(#[from] WorkerGone),
+    WorkerGone(#[from] aas_in_order::WorkerGone),
 }
 
 impl Error {

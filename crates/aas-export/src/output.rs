@@ -42,8 +42,8 @@ impl From<aas_source::Error> for Stop {
     }
 }
 
-impl From<crate::WorkerGone> for Stop {
-    fn from(e: crate::WorkerGone) -> Self {
+impl From<aas_in_order::WorkerGone> for Stop {
+    fn from(e: aas_in_order::WorkerGone) -> Self {
         Stop::Other(e.into())
     }
 }

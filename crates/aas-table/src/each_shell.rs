@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
-use aas_export::{Batches, InOrder};
+use aas_in_order::{Batches, InOrder};
 use aas_source::{read_text_into, NodeLevel, NodePath, Source};
 
 use crate::Result;

@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
+use aas_in_order::InOrder;
 use aas_model::aasx::Flavour;
 use aas_source::{read_text, NodeLevel, Source};
 use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, unreadable};
-use crate::in_order::InOrder;
 use crate::output::{package, stage_with, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::Result;

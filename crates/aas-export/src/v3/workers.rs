@@ -1,16 +1,16 @@
-//! The conversion on every core ([`InOrder`](crate::in_order::InOrder)): each worker
+//! The conversion on every core ([`InOrder`](aas_in_order::InOrder)): each worker
 //! parses, selects and converts the items of the list answers in its batch, and the
 //! file and the report come out in the order a single thread would write them.
 
 use std::collections::HashMap;
 
+use aas_in_order::Batches;
 use aas_source::{NodePath, Selection};
 use aas_v3::{Asset, Change, Converter, Node, Tally};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::answers::{unreadable, wanted};
-use crate::in_order::Batches;
 use crate::Result;
 
 /// A batch is sent on when it holds this many bytes of V2 JSON, or this many answers.

@@ -1,13 +1,11 @@
 //! Work on every core, taken back in order: the reading thread gathers what it reads
 //! into batches and hands them to one worker per core in turn; it takes the results
 //! back in the same turn, so what it makes of them is what one thread would have made.
-//! A few batches at most are out at a time, which bounds the memory. The V3.0
-//! conversion, the plant table and its column census read their answers so.
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::Scope;
 
-/// Batches out at a time, per worker.
+/// Batches out at a time, per worker: a few at most, which bounds the memory.
 const IN_FLIGHT: usize = 2;
 
 /// When a batch is handed on: at this many bytes (as the reader counts them), or items.
