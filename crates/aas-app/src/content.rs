@@ -87,7 +87,7 @@ impl SaveAs {
     /// Suggests `name`, made one Windows takes on every platform (a plant code `CON`,
     /// an idShort with `:`): a dialog never proposes a name Windows would refuse.
     pub fn new(name: impl AsRef<str>, extension: &'static str) -> Self {
-        let name = aas_export::windows_safe_name(name.as_ref());
+        let name = aas_output::windows_safe_name(name.as_ref());
         SaveAs { name, extension }
     }
 
@@ -111,7 +111,7 @@ impl App {
         let Some(chosen) = choose(SaveAs::new(name, extension)).await? else {
             return Ok(None);
         };
-        aas_export::write_atomically(&chosen, &blob.bytes)?;
+        aas_output::write_atomically(&chosen, &blob.bytes)?;
         Ok(Some(chosen))
     }
 
@@ -190,7 +190,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("aas-blob-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let file = dir.join("LastConfiguration.json");
-        aas_export::write_atomically(&file, &blob.bytes).expect("written");
+        aas_output::write_atomically(&file, &blob.bytes).expect("written");
         assert_eq!(std::fs::read(&file).expect("read back"), blob.bytes);
         std::fs::remove_dir_all(&dir).expect("cleaned up");
     }

@@ -7,9 +7,12 @@ pub enum Error {
     /// Talking to the service.
     #[error(transparent)]
     Client(#[from] aas_client::Error),
-    /// Writing an export or a file the user chose.
+    /// Writing an export, or converting a file.
     #[error(transparent)]
     Export(#[from] aas_export::Error),
+    /// Writing a file the user chose.
+    #[error(transparent)]
+    Output(#[from] aas_output::Error),
     /// The settings file or a profile is unusable.
     #[error("settings: {0}")]
     Settings(String),
@@ -78,6 +81,7 @@ impl Error {
         match self {
             Error::Client(e) => e.kind(),
             Error::Export(e) => e.kind(),
+            Error::Output(e) => e.kind(),
             Error::Settings(_) => ErrorKind::Config,
             Error::Keychain(_) => ErrorKind::Keychain,
             Error::KeychainUnavailable(_) => ErrorKind::KeychainUnavailable,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use aas_client::{ClientAuth, Connection, Secret, Transport};
-use aas_export::write_atomically;
+use aas_output::write_atomically;
 
 use crate::{app_data_dir, Error, Result};
 use aas_model::FileError;

@@ -37,5 +37,5 @@ impl App {
 
 /// Writes `bytes` made in memory (a table, the findings, the Changes) in one piece.
 pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> Result<()> {
-    Ok(aas_export::write_atomically(path, bytes)?)
+    Ok(aas_output::write_atomically(path, bytes)?)
 }

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use aas_client::{Client, Crawl, CrawlPlan, Progress, Secret};
-use aas_export::{About, Exported, Format};
+use aas_export::{Exported, Format};
 use aas_model::AssetType;
+use aas_output::About;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
 use aas_source::Selection;
 use serde::Serialize;

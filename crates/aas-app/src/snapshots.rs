@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use aas_client::Progress;
-use aas_export::{Format, SafeCsv};
+use aas_export::Format;
+use aas_output::SafeCsv;
 use aas_snapshot::{Change, SnapshotInfo};
 use aas_source::ErrorKind;
 use serde::{Deserialize, Serialize};

@@ -24,7 +24,7 @@ pub enum Error {
     Write(#[from] std::io::Error),
     /// More findings than an Excel sheet holds.
     #[error(transparent)]
-    TooLargeForExcel(#[from] aas_export::TooLargeForExcel),
+    TooLargeForExcel(#[from] aas_output::TooLargeForExcel),
     /// The XLSX workbook could not be made.
     #[error("the XLSX file could not be made: {0}")]
     Xlsx(#[from] rust_xlsxwriter::XlsxError),

@@ -5,8 +5,7 @@
 use std::io::Write;
 use std::str::FromStr;
 
-use aas_export::About;
-
+use aas_output::{About, SafeCsv};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::Serialize;
 
@@ -59,7 +58,7 @@ impl Audit {
 
     /// One row a finding, under a header row.
     pub fn write_csv(&self, out: impl Write) -> Result<()> {
-        let mut csv = aas_export::SafeCsv::new(out);
+        let mut csv = SafeCsv::new(out);
         csv.write_row(&COLUMNS).map_err(std::io::Error::from)?;
         for f in &self.findings {
             (csv.write_row(&Row::of(self, f).fields())).map_err(std::io::Error::from)?;

@@ -66,7 +66,7 @@ pub async fn run(args: &ConnectionArgs, audit: &AuditArgs) -> Result<(), CliErro
         None => text(&summary, audit.top).into_bytes(),
     };
     match &audit.out {
-        Some(out) => aas_export::write_atomically(out, &bytes)?,
+        Some(out) => aas_output::write_atomically(out, &bytes)?,
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout.write_all(&bytes)?;

@@ -13,6 +13,8 @@ pub enum CliError {
     Sandbox(#[from] aas_sandbox::Error),
     #[error(transparent)]
     Export(#[from] aas_export::Error),
+    #[error(transparent)]
+    Output(#[from] aas_output::Error),
     #[error("{0}")]
     Usage(String),
     #[error("cannot write to stdout: {0}")]
@@ -85,6 +87,7 @@ impl CliError {
             CliError::Client(e) => Some(e.kind()),
             CliError::App(e) => Some(e.kind()),
             CliError::Export(e) => Some(e.kind()),
+            CliError::Output(e) => Some(e.kind()),
             CliError::Snapshot(e) => Some(e.kind()),
             _ => None,
         }

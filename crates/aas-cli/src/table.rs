@@ -78,7 +78,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
     let bytes =
         aas_table::render(&built, &view, &about, table.format).map_err(aas_app::Error::from)?;
     match &table.out {
-        Some(out) => aas_export::write_atomically(out, &bytes)?,
+        Some(out) => aas_output::write_atomically(out, &bytes)?,
         None if table.format == TableFormat::Xlsx => {
             return Err(CliError::Usage(
                 "an XLSX table is a binary file: name it with --out FILE.xlsx".into(),

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use aas_model::aasx::{self, Carried, Flavour, Package};
 use aas_model::FileError;
+use aas_output::{stage_with, Out};
 use aas_v3::{Converter, Node};
 
 use crate::answers::unreadable;
-use crate::output::{stage_with, Out, Written};
+use crate::output::Written;
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::{Error, Result};
 
@@ -74,7 +75,7 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
         };
         stage_with(output, |out| v3_package(out, files, &environment))?
     } else {
-        stage_with(output, |mut out| {
+        stage_with(output, |mut out| -> Written {
             Ok(serde_json::to_writer(out.writer(), &environment)?)
         })?
     };

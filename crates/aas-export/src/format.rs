@@ -1,6 +1,6 @@
 //! Writing what a crawl fetched: a raw bundle (the exact answers), an AAS V2.0.1
 //! environment JSON, an AASX package of it, or a CSV of property-like elements, each
-//! through [`crate::output`] (atomic for a file, straight through for a pipe).
+//! through [`aas_output::write_with`] (atomic for a file, straight through for a pipe).
 
 use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
@@ -9,6 +9,7 @@ use std::time::SystemTime;
 
 use aas_model::aasx::Flavour;
 use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
+use aas_output::{write_with, SafeCsv};
 use aas_source::{
     ids_in_list, read_text, unreadable_body, Failure, NodeLevel, NodePath, Selection, Source,
     Unreadable,
@@ -18,9 +19,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, selected, unreadable};
-use crate::output::{package, write_with, Written};
+use crate::output::{package, Written};
 use crate::report::Exported;
-use crate::spreadsheet::SafeCsv;
 use crate::{Error, Result};
 
 /// The export formats.

@@ -3,32 +3,24 @@
 //! property-like elements, or the AAS V3.0 environment (JSON or AASX) with a
 //! conversion report; and converting a V2 file a user has to V3.0. Each reads any source ([`aas_source::Source`]: a crawl held
 //! in memory, a snapshot in the store) one answer at a time, and writes through one
-//! writer that never leaves half a file ([`write_atomically`]).
+//! writer that never leaves half a file ([`aas_output::write_with`]).
 
-mod about;
 mod answers;
 mod convert;
-mod file_name;
 mod format;
 mod output;
 mod report;
-mod spreadsheet;
 mod v3;
 
 use aas_model::FileError;
 use aas_source::ErrorKind;
-use std::path::PathBuf;
 
-pub use about::About;
 pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
-pub use file_name::{windows_name_problem, windows_safe_name};
 pub use format::{export, Format};
-pub use output::write_atomically;
 pub use report::{report_path, Conversion, Exported};
-pub use spreadsheet::{excel_text, fits_excel, SafeCsv, TooLargeForExcel};
 
-/// Why an export (or an atomic write) failed.
+/// Why an export or a conversion failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be written.
@@ -40,16 +32,9 @@ pub enum Error {
     /// An answer no longer reads as what it was read as when it arrived.
     #[error("an answer cannot be read: {0}")]
     BadData(#[from] aas_model::Error),
-    /// The path names no file (a root, `..`).
-    #[error("{} is not a file path", .0.display())]
-    NotAFile(PathBuf),
-    /// A file name Windows refuses (checked on Windows only; see file_name.rs).
-    #[error("{}: {why}; choose another name, e.g. {suggestion:?}", .path.display())]
-    ForbiddenName {
-        path: PathBuf,
-        why: String,
-        suggestion: String,
-    },
+    /// The file could not be put in place, or its path is not one to write.
+    #[error(transparent)]
+    Output(#[from] aas_output::Error),
     /// A V3.0 conversion stopped: `--strict` met a change, or the file holds no AAS.
     #[error(transparent)]
     Converted(#[from] aas_v3::Error),
@@ -66,7 +51,11 @@ impl Error {
 
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, Error::File(e) if e.is_disk_full())
+        match self {
+            Error::File(e) => e.is_disk_full(),
+            Error::Output(e) => e.is_disk_full(),
+            _ => false,
+        }
     }
 
     /// The kind the page and `aasmd`'s exit codes act on.
@@ -77,7 +66,7 @@ impl Error {
             // A store's failure while its answers were read is the store's kind.
             Error::Source(e) => e.kind(),
             Error::BadData(_) => ErrorKind::BadData,
-            Error::NotAFile(_) | Error::ForbiddenName { .. } => ErrorKind::Config,
+            Error::Output(e) => e.kind(),
             Error::Converted(aas_v3::Error::Report(_)) => ErrorKind::Io,
             // A strict conversion that met a change, or a file that holds no AAS.
             Error::Converted(_) => ErrorKind::BadRequest,

@@ -8,10 +8,11 @@ use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use aas_output::{put_in_place, stage_exactly, Staged};
 use aas_v3::{Change, Changes, Tally};
 use serde::Serialize;
 
-use crate::output::{put_in_place, stage_exactly, Staged};
+use crate::output::Written;
 use crate::Result;
 
 /// Changes as JSON lines, one a line, in an unnamed temporary file.
@@ -119,7 +120,7 @@ pub(crate) fn put_in_place_with_report(
         total: tally.total(),
     };
     // A path derived from the user's, not named by them: written exactly there.
-    let report = stage_exactly(&path, "write the conversion report", |mut w| {
+    let report = stage_exactly(&path, "write the conversion report", |mut w| -> Written {
         let w = w.writer();
         let header = serde_json::to_string(&header)?;
         // The header's object, left open for the changes.

@@ -21,7 +21,6 @@ mod xlsx;
 
 use aas_source::ErrorKind;
 
-pub use aas_export::About;
 pub use build::{build, listed, Query, Shell, Table, TableColumn};
 pub use cell::{Cell, Date, Typed};
 pub use census::{census, Census, Offered};
@@ -44,12 +43,15 @@ pub enum Error {
     /// A sort or filter names a column the table does not have.
     #[error("the table has no column {0:?} (name it as in --column, or by its header)")]
     NoSuchColumn(String),
-    /// Reading the answers, or writing the file, failed.
+    /// Reading the answers failed.
     #[error(transparent)]
     Export(#[from] aas_export::Error),
+    /// Writing the file failed.
+    #[error(transparent)]
+    Output(#[from] aas_output::Error),
     /// The table has more rows or columns than an Excel sheet holds.
     #[error(transparent)]
-    TooLargeForExcel(#[from] aas_export::TooLargeForExcel),
+    TooLargeForExcel(#[from] aas_output::TooLargeForExcel),
     /// The spreadsheet library refused the workbook.
     #[error("the spreadsheet could not be made: {0}")]
     Xlsx(#[from] rust_xlsxwriter::XlsxError),
@@ -58,13 +60,18 @@ pub enum Error {
 impl Error {
     /// Whether the disk (or the user's quota) is full.
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, Error::Export(e) if e.is_disk_full())
+        match self {
+            Error::Export(e) => e.is_disk_full(),
+            Error::Output(e) => e.is_disk_full(),
+            _ => false,
+        }
     }
 
     /// The kind the page and `aasmd`'s exit codes act on.
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::Export(e) => e.kind(),
+            Error::Output(e) => e.kind(),
             Error::Xlsx(_) => ErrorKind::Io,
             Error::Column { .. }
             | Error::Filter { .. }

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use aas_export::{write_atomically, SafeCsv};
+use aas_output::{write_atomically, About, SafeCsv};
 use serde_json::{json, Value};
 
 use crate::build::Table;
@@ -15,7 +15,6 @@ use crate::cell::{Cell, Part, Typed};
 use crate::file_column::file_columns;
 use crate::view::View;
 use crate::{Error, Result};
-use aas_export::About;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TableFormat {

@@ -1,89 +1,51 @@
-//! The table as an Excel workbook (rust_xlsxwriter): a sheet of the rows shown, with
-//! numbers, dates and truth values as such, the header row frozen and filterable and
-//! the columns as wide as their text; and a sheet saying what it was made from and each
-//! column's path and semanticId. Rows are streamed to a temporary file as they are
-//! written (constant memory mode), so 100,000 rows cost little more than 100.
+//! The table as an Excel workbook (aas-output's XLSX kit): a sheet of the rows shown,
+//! with numbers, dates and truth values as such; and a sheet saying what it was made
+//! from and each column's path and semanticId.
 
-use rust_xlsxwriter::{ExcelDateTime, Format, Workbook, Worksheet, XlsxError};
+use aas_output::xlsx::{Book, Value};
+use aas_output::{fits_excel, About};
+use rust_xlsxwriter::ExcelDateTime;
 
 use crate::build::Table;
 use crate::cell::{Date, Typed};
 use crate::file_column::file_columns;
 use crate::view::View;
 use crate::Result;
-use aas_export::{excel_text as clipped, fits_excel, About};
-
-/// The rows measured for a column's width.
-const MEASURED: usize = 1000;
 
 pub(crate) fn workbook(table: &Table, view: &View, about: &About) -> Result<Vec<u8>> {
     let columns = file_columns(table, view);
     fits_excel(view.rows.len() + 1, columns.len())?;
-    let mut book = Workbook::new();
-    let bold = Format::new().set_bold();
-    let day = Format::new().set_num_format("yyyy-mm-dd");
-    let moment = Format::new().set_num_format("yyyy-mm-dd hh:mm:ss");
-    let sheet = book.add_worksheet_with_constant_memory()?;
-    sheet.set_name("Table")?;
+    let mut book = Book::new();
     let headers: Vec<String> = columns.iter().map(|c| c.header(table)).collect();
-    for (i, (column, header)) in columns.iter().zip(&headers).enumerate() {
-        let longest = (view.rows.iter().take(MEASURED))
-            .map(|&row| {
-                column
-                    .cell(table, row)
-                    .map_or(0, |(t, _)| t.chars().count())
-            })
-            .chain([header.chars().count()])
-            .max()
-            .unwrap_or(0);
-        sheet.set_column_width(col(i)?, (longest + 2).clamp(8, 60) as f64)?;
+    let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
+    let texts = view.rows.iter().map(|&row| {
+        (columns.iter()).map(move |column| column.cell(table, row).map_or("", |(text, _)| text))
+    });
+    let mut rows = book.records("Table", &headers, texts)?;
+    for &row in &view.rows {
+        rows.push(columns.iter().map(|column| match column.cell(table, row) {
+            Some(cell) => value(cell),
+            None => Value::Empty,
+        }))?;
     }
-    sheet.set_freeze_panes(1, 0)?;
-    for (i, header) in headers.iter().enumerate() {
-        sheet.write_string_with_format(0, col(i)?, clipped(header), &bold)?;
-    }
-    for (n, &row) in view.rows.iter().enumerate() {
-        let at = u32::try_from(n + 1).map_err(|_| XlsxError::RowColumnLimitError)?;
-        for (i, column) in columns.iter().enumerate() {
-            if let Some(cell) = column.cell(table, row) {
-                write_cell(sheet, at, col(i)?, cell, (&day, &moment))?;
-            }
-        }
-    }
-    if let Some(last_column) = columns.len().checked_sub(1) {
-        let last = u32::try_from(view.rows.len()).map_err(|_| XlsxError::RowColumnLimitError)?;
-        sheet.autofilter(0, 0, last, col(last_column)?)?;
-    }
-    about_sheet(book.add_worksheet(), table, view, about, &bold)?;
-    Ok(book.save_to_buffer()?)
+    rows.end()?;
+    about_sheet(&mut book, table, view, about)?;
+    Ok(book.save()?)
 }
 
-fn col(i: usize) -> std::result::Result<u16, XlsxError> {
-    u16::try_from(i).map_err(|_| XlsxError::RowColumnLimitError)
-}
-
-fn write_cell(
-    sheet: &mut Worksheet,
-    row: u32,
-    col: u16,
-    (text, typed): (&str, Typed),
-    (day, moment): (&Format, &Format),
-) -> std::result::Result<(), XlsxError> {
+fn value((text, typed): (&str, Typed)) -> Value<'_> {
     match typed {
-        Typed::Number(n) => sheet.write_number(row, col, n)?,
-        Typed::Bool(b) => sheet.write_boolean(row, col, b)?,
-        Typed::Date(d) => match excel_date(&d) {
-            Some(date) => {
-                let format = if d.time.is_some() { moment } else { day };
-                sheet.write_datetime_with_format(row, col, &date, format)?
-            }
+        Typed::Number(n) => Value::Number(n),
+        Typed::Bool(b) => Value::Bool(b),
+        Typed::Date(d) => match (excel_date(&d), d.time) {
+            (Some(date), None) => Value::Date(date),
+            (Some(date), Some(_)) => Value::DateTime(date),
             // A date Excel cannot hold (before 1900) stays as written.
-            None => sheet.write_string(row, col, clipped(text))?,
+            (None, _) => Value::Text(text),
         },
-        Typed::Empty => return Ok(()),
-        Typed::Text => sheet.write_string(row, col, clipped(text))?,
-    };
-    Ok(())
+        Typed::Empty => Value::Empty,
+        Typed::Text => Value::Text(text),
+    }
 }
 
 fn excel_date(d: &Date) -> Option<ExcelDateTime> {
@@ -94,45 +56,30 @@ fn excel_date(d: &Date) -> Option<ExcelDateTime> {
     }
 }
 
-fn about_sheet(
-    sheet: &mut Worksheet,
-    table: &Table,
-    view: &View,
-    about: &About,
-    bold: &Format,
-) -> std::result::Result<(), XlsxError> {
-    sheet.set_name("About")?;
+fn about_sheet(book: &mut Book, table: &Table, view: &View, about: &About) -> Result<()> {
     let mut facts = about.facts();
     facts.push(("Rows", view.rows.len().to_string()));
     facts.push((
         "Ranges",
         "a column holding a Range is two: its minimums (min) and its maximums (max); a single value in it is both".into(),
     ));
+    let mut sheet = book.about(&facts)?;
     // The columns' list follows the facts after an empty row.
     let first = facts.len() as u32 + 1;
-    for (row, (name, value)) in (0u32..).zip(facts) {
-        sheet.write_string_with_format(row, 0, name, bold)?;
-        sheet.write_string(row, 1, clipped(&value))?;
-    }
-    for (i, name) in ["Column", "Shown as", "semanticId", "Unit"]
-        .into_iter()
-        .enumerate()
-    {
-        sheet.write_string_with_format(first, i as u16, name, bold)?;
-    }
+    sheet.header(first, &["Column", "Shown as", "semanticId", "Unit"])?;
     for (row, column) in (first + 1..).zip(&table.columns) {
-        sheet.write_string(row, 0, clipped(&column.column.to_string()))?;
-        sheet.write_string(row, 1, clipped(&column.label))?;
-        sheet.write_string(
+        let path = column.column.to_string();
+        sheet.row(
             row,
-            2,
-            clipped(column.semantic_id.as_deref().unwrap_or_default()),
+            [
+                Value::Text(&path),
+                Value::Text(&column.label),
+                Value::Text(column.semantic_id.as_deref().unwrap_or_default()),
+                Value::Text(column.unit.as_deref().unwrap_or_default()),
+            ],
         )?;
-        sheet.write_string(row, 3, clipped(column.unit.as_deref().unwrap_or_default()))?;
     }
-    sheet.set_column_width(0, 40)?;
-    sheet.set_column_width(1, 30)?;
-    sheet.set_column_width(2, 40)?;
+    sheet.widths(&[(0, 40), (1, 30), (2, 40)])?;
     Ok(())
 }
 

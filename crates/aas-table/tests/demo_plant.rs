@@ -10,10 +10,11 @@ mod read_xlsx;
 
 use aas_client::{Crawl, CrawlPlan};
 use aas_model::AssetType;
+use aas_output::About;
 use aas_source::NodePath;
 use aas_table::{
-    build, census, listed, render, About, Cell, Column, ColumnFilter, Query, Sort, Table,
-    TableFormat, Test, Typed, View,
+    build, census, listed, render, Cell, Column, ColumnFilter, Query, Sort, Table, TableFormat,
+    Test, Typed, View,
 };
 use read_xlsx::read_xlsx;
 use serde_json::Value;

@@ -9,12 +9,13 @@ use std::path::Path;
 
 use aas_in_order::InOrder;
 use aas_model::aasx::Flavour;
+use aas_output::stage_with;
 use aas_source::{read_text, NodeLevel, Source};
 use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, unreadable};
-use crate::output::{package, stage_with, Stop, Written};
+use crate::output::{package, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::Result;
 use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
