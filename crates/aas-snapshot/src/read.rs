@@ -26,15 +26,10 @@ impl Store {
     /// a fresh crawl of the plant (the raw bundle's manifest names the snapshot's
     /// source); returns what was written. One answer is in memory at a time.
     pub fn export(&self, id: i64, format: Format, out: &Path) -> Result<Exported> {
-        let (info, described) = self.described(id)?;
-        let stored = Stored {
-            store: self,
-            id,
-            count: info.nodes as usize,
-            coverage: described.coverage(),
-            walk: None,
-        };
-        Ok(aas_export::export(&stored, format, &info.source, out)?)
+        self.with_answers(id, |info, stored| {
+            aas_export::export(stored, format, &info.source, out)
+        })?
+        .map_err(Into::into)
     }
 
     /// Hands `read` snapshot `id` as a source of answers (the plant table and the
