@@ -39,6 +39,22 @@ fn team(url: Option<&str>, password: Option<&str>) -> PreferenceChange {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_store_is_removed_even_where_there_is_no_keychain() {
+    // Outside scripts/with-keyring.sh no Secret Service answers: removing the team store
+    // must not need one (no password of it can be in a keychain that is not there).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = App::start_with_demo()
+        .await
+        .expect("demo service")
+        .with_store(SnapshotStore::at(dir.path().join("snapshots.sqlite3")));
+    let url = "postgresql://aas@team-store.invalid/plants";
+    app.set_preference(team(Some(url), None)).expect("named");
+    assert_eq!(app.preferences().team_store.as_deref(), Some(url));
+    app.set_preference(team(None, None)).expect("removed");
+    assert_eq!(app.preferences().team_store, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
 async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_computers_snapshots()
 {
