@@ -318,10 +318,19 @@ impl TeamView {
         }
     }
 
+    /// The team store named but not read, with what to do where its server does not
+    /// answer (said at every opening of the Snapshots dialog until it is fixed).
     fn unread(url: String, e: &Error) -> Self {
+        let problem = match e.kind() {
+            ErrorKind::Offline => format!(
+                "{e}. Check that its server runs and that the address is right, or choose \
+                 No team store to list this computer's snapshots only."
+            ),
+            _ => e.to_string(),
+        };
         TeamView {
             url,
-            problem: Some(e.to_string()),
+            problem: Some(problem),
             problem_kind: Some(e.kind()),
         }
     }
@@ -347,4 +356,26 @@ pub fn changes_csv(changes: &[Change]) -> Result<Vec<u8>> {
         out.write_row(&row).map_err(|e| failed(e.into()))?;
     }
     out.into_inner().map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_team_store_that_does_not_answer_says_what_to_do() {
+        let refused = Error::Client(aas_client::Error::Offline {
+            url: "postgresql://team.invalid/plants".into(),
+            reason: "Connection refused (os error 111)".into(),
+            source: None,
+        });
+        let view = TeamView::unread("postgresql://team.invalid/plants".into(), &refused);
+        let problem = view.problem.expect("a problem");
+        assert!(problem.contains("Connection refused"), "{problem}");
+        assert!(
+            problem.ends_with("or choose No team store to list this computer's snapshots only."),
+            "{problem}"
+        );
+        assert_eq!(view.problem_kind, Some(ErrorKind::Offline));
+    }
 }
