@@ -230,6 +230,15 @@ class AppTestCase(unittest.TestCase):
                 raise AssertionError(f"timed out after {timeout}s: {what() if callable(what) else what}")
             time.sleep(0.2)
 
+    def take_snapshot(self):
+        """Clicks Take snapshot and waits for its line; returns the line."""
+        wd = self.wd
+        wd.script("document.getElementById('load-text').textContent = ''")
+        wd.click(wd.wait_for("#take-snapshot"))
+        self.wait_until(lambda: (wd.text_content("#load-text") or "").startswith("Snapshot taken"), 120,
+                        lambda: wd.text_content("#load-text"))
+        return wd.text_content("#load-text")
+
     def fill(self, field_id, text):
         el = self.wd.wait_for(f"#{field_id}")
 

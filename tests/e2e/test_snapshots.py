@@ -43,14 +43,6 @@ class Snapshots(AppTestCase):
     def shown(self, element_id):
         return not self.wd.script(HIDDEN, element_id)
 
-    def take_snapshot(self):
-        wd = self.wd
-        wd.script("document.getElementById('load-text').textContent = ''")
-        wd.click(wd.wait_for("#take-snapshot"))
-        self.wait_until(lambda: (wd.text_content("#load-text") or "").startswith("Snapshot taken"), 120,
-                        lambda: wd.text_content("#load-text"))
-        return wd.text_content("#load-text")
-
     def search(self, text):
         """Types `text` into the plant search (it searches when the typing pauses)."""
         box = self.wd.wait_for("#plant-search")

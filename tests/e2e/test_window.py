@@ -58,13 +58,6 @@ class _Window(AppTestCase):
         self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
                         lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
 
-    def take_snapshot(self):
-        wd = self.wd
-        wd.script("document.getElementById('load-text').textContent = ''")
-        wd.click(wd.wait_for("#take-snapshot"))
-        self.wait_until(lambda: (wd.text_content("#load-text") or "").startswith("Snapshot taken"), 120,
-                        lambda: wd.text_content("#load-text"))
-
     def theme(self, dark):
         """Switches to the dark (or light) theme."""
         if (self.wd.script("return document.documentElement.dataset.theme ?? null") == "dark") != dark:

@@ -282,10 +282,16 @@ impl Keychain {
             .map_err(keychain_error)
     }
 
+    /// Deletes `account`'s secret; nothing to delete is no error, and neither is a
+    /// keychain that cannot be reached: it holds nothing this app could have kept there.
     fn delete_account(account: &str) -> Result<()> {
-        match Self::entry(account)?.delete_credential() {
+        let deleted = Self::entry(account).and_then(|entry| match entry.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(keychain_error(e)),
+        });
+        match deleted {
+            Err(Error::KeychainUnavailable(_)) => Ok(()),
+            other => other,
         }
     }
 
@@ -345,15 +351,11 @@ impl SecretStore {
             .any(|kind| session.contains_key(&kind.account(profile)))
     }
 
-    /// Forgets `profile`'s secrets in memory and in the keychain. An unreachable
-    /// keychain holds nothing this session could delete, so it does not stop this.
+    /// Forgets `profile`'s secrets in memory and in the keychain.
     pub fn delete(&self, profile: &str) -> Result<()> {
         for kind in SecretKind::ALL {
             self.session().remove(&kind.account(profile));
-            match Keychain.delete(profile, kind) {
-                Ok(()) | Err(Error::KeychainUnavailable(_)) => {}
-                Err(e) => return Err(e),
-            }
+            Keychain.delete(profile, kind)?;
         }
         Ok(())
     }

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use aas_client::Secret;
-use aas_source::ErrorKind;
 
 use crate::snapshot_ref::placed;
 use crate::{
@@ -53,12 +52,8 @@ impl App {
         password: Option<&Secret>,
     ) -> Result<()> {
         if let Some(old) = before.filter(|old| now != Some(*old)) {
-            // Without a keychain, no password of the old store can be in one: the
-            // setting goes all the same (it used to stay, and greet every start).
-            match Keychain.set_team_password(old, None) {
-                Err(e) if e.kind() == ErrorKind::KeychainUnavailable => {}
-                forgotten => forgotten?,
-            }
+            // Without a keychain this forgets nothing and fails not: the setting goes.
+            Keychain.set_team_password(old, None)?;
         }
         if let (Some(url), Some(password)) = (now, password) {
             let password = Some(password).filter(|p| !p.expose().is_empty());

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{temp_dir, Sandbox, AASMD};
+use support::{pump_with_documents, temp_dir, Sandbox, AASMD};
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
@@ -162,19 +162,11 @@ fn strict_refuses_with_exit_code_8_and_writes_nothing() {
 #[test]
 fn a_packages_files_are_carried_into_the_v3_package() {
     let dir = temp_dir("convert-aasx");
-    let env = json!({
-        "assetAdministrationShells": [{"modelType": {"name": "AssetAdministrationShell"}, "idShort": "Pump",
-            "identification": {"idType": "IRI", "id": "urn:x:aas:pump"},
-            "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:pump"}]},
-            "submodels": [{"keys": [{"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:x:sm:docs"}]}]}],
-        "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:pump"}, "kind": "Instance"}],
-        "submodels": [{"modelType": {"name": "Submodel"}, "idShort": "Documentation", "kind": "Instance",
-            "identification": {"idType": "IRI", "id": "urn:x:sm:docs"},
-            "submodelElements": [
-                {"modelType": {"name": "File"}, "idShort": "Manual", "kind": "Instance", "mimeType": "application/pdf", "value": "/aasx/files/manual.pdf"},
-                {"modelType": {"name": "File"}, "idShort": "Gone", "kind": "Instance", "mimeType": "image/png", "value": "/aasx/files/missing.png"},
-                {"modelType": {"name": "File"}, "idShort": "Web", "kind": "Instance", "mimeType": "text/html", "value": "https://example.com/pump"}]}],
-        "conceptDescriptions": []});
+    let env = pump_with_documents(vec![
+        json!({"modelType": {"name": "File"}, "idShort": "Manual", "kind": "Instance", "mimeType": "application/pdf", "value": "/aasx/files/manual.pdf"}),
+        json!({"modelType": {"name": "File"}, "idShort": "Gone", "kind": "Instance", "mimeType": "image/png", "value": "/aasx/files/missing.png"}),
+        json!({"modelType": {"name": "File"}, "idShort": "Web", "kind": "Instance", "mimeType": "text/html", "value": "https://example.com/pump"}),
+    ]);
     let manual = b"%PDF-1.4 a manual".to_vec();
     let input = dir.join("pump.aasx");
     let file = std::fs::File::create(&input).expect("there");

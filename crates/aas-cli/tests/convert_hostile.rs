@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{file_names as names, temp_dir, AASMD};
+use support::{file_names as names, pump_with_documents, temp_dir, AASMD};
 
 /// A V2 environment with one shell whose one submodel holds a File element for each
 /// of `files` (their values as given).
@@ -26,16 +26,7 @@ fn environment(files: &[&str]) -> Value {
                    "mimeType": "application/octet-stream", "value": value})
         })
         .collect();
-    json!({
-        "assetAdministrationShells": [{"modelType": {"name": "AssetAdministrationShell"}, "idShort": "Pump",
-            "identification": {"idType": "IRI", "id": "urn:x:aas:pump"},
-            "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:pump"}]},
-            "submodels": [{"keys": [{"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:x:sm:docs"}]}]}],
-        "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:pump"}, "kind": "Instance"}],
-        "submodels": [{"modelType": {"name": "Submodel"}, "idShort": "Documentation", "kind": "Instance",
-            "identification": {"idType": "IRI", "id": "urn:x:sm:docs"},
-            "submodelElements": elements}],
-        "conceptDescriptions": []})
+    pump_with_documents(elements)
 }
 
 fn deflated() -> zip::write::SimpleFileOptions {

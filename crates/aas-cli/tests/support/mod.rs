@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 pub const AASMD: &str = env!("CARGO_BIN_EXE_aasmd");
 
@@ -184,4 +184,19 @@ pub fn file_names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// A V2 environment with one shell, Pump, whose one submodel, Documentation, holds
+/// `elements`.
+pub fn pump_with_documents(elements: Vec<Value>) -> Value {
+    json!({
+        "assetAdministrationShells": [{"modelType": {"name": "AssetAdministrationShell"}, "idShort": "Pump",
+            "identification": {"idType": "IRI", "id": "urn:x:aas:pump"},
+            "asset": {"keys": [{"type": "Asset", "local": true, "idType": "IRI", "value": "urn:x:asset:pump"}]},
+            "submodels": [{"keys": [{"type": "Submodel", "local": true, "idType": "IRI", "value": "urn:x:sm:docs"}]}]}],
+        "assets": [{"modelType": {"name": "Asset"}, "identification": {"idType": "IRI", "id": "urn:x:asset:pump"}, "kind": "Instance"}],
+        "submodels": [{"modelType": {"name": "Submodel"}, "idShort": "Documentation", "kind": "Instance",
+            "identification": {"idType": "IRI", "id": "urn:x:sm:docs"},
+            "submodelElements": elements}],
+        "conceptDescriptions": []})
 }
