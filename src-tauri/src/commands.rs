@@ -11,11 +11,13 @@ use aas_app::{
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, Runtime, State};
 
 use crate::file_dialogs::{ask_open_path, ask_save_path};
 
-pub(crate) type Reply<T> = Result<T, IpcError>;
+/// The app's state comes last in every command: Tauri reads a command's arguments in
+/// order, so the test of the page's calls, run without an app, sees every argument read.
+pub type Reply<T> = Result<T, IpcError>;
 
 #[tauri::command]
 pub fn connection_info(app: State<'_, App>) -> ProfileView {
@@ -25,12 +27,12 @@ pub fn connection_info(app: State<'_, App>) -> ProfileView {
 /// The tree's questions (`aas_app::TreeAsk`: a node's children, an asset type's count,
 /// a shell's JSON) of the source on screen: live or a snapshot.
 #[tauri::command]
-pub async fn tree(app: State<'_, App>, ask: TreeAsk) -> Reply<TreeReply> {
+pub async fn tree(ask: TreeAsk, app: State<'_, App>) -> Reply<TreeReply> {
     Ok(app.tree(ask).await?)
 }
 
 #[tauri::command]
-pub async fn shell_endpoints(app: State<'_, App>, aas_id: String) -> Reply<Vec<NamedEndpoint>> {
+pub async fn shell_endpoints(aas_id: String, app: State<'_, App>) -> Reply<Vec<NamedEndpoint>> {
     Ok(app.shell_endpoints(&aas_id).await?)
 }
 
@@ -43,10 +45,10 @@ pub async fn refresh_registry(app: State<'_, App>) -> Reply<()> {
 /// The node's request as a curl command, tokens as placeholders (`id_shorts` outermost first).
 #[tauri::command]
 pub fn curl_for(
-    app: State<'_, App>,
     aas_id: String,
     submodel: Option<String>,
     id_shorts: Vec<String>,
+    app: State<'_, App>,
 ) -> String {
     app.curl_for(&aas_id, submodel.as_deref(), &id_shorts)
 }
@@ -63,16 +65,16 @@ pub async fn status(app: State<'_, App>) -> Reply<StatusView> {
 }
 
 #[tauri::command]
-pub async fn save_blob(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn save_blob<R: Runtime>(
+    handle: AppHandle<R>,
     at: ElementAddress,
+    app: State<'_, App>,
 ) -> Reply<Option<PathBuf>> {
     Ok(app.save_blob(&at, |s| ask_save_path(&handle, s)).await?)
 }
 
 #[tauri::command]
-pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply<()> {
+pub async fn open_file_address(at: ElementAddress, app: State<'_, App>) -> Reply<()> {
     let address = app.file_address(&at).await?;
     tauri_plugin_opener::open_url(&address, None::<&str>)
         .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
@@ -80,10 +82,10 @@ pub async fn open_file_address(app: State<'_, App>, at: ElementAddress) -> Reply
 
 #[tauri::command]
 pub async fn take_snapshot(
-    app: State<'_, App>,
     plant: String,
     asset_types: Vec<String>,
     on_progress: Channel<Progress>,
+    app: State<'_, App>,
 ) -> Reply<SnapshotTaken> {
     // The window may be gone; the crawl need not care.
     let progress = |p: &Progress| drop(on_progress.send(*p));
@@ -97,11 +99,11 @@ pub fn cancel_job(app: State<'_, App>) {
 }
 
 #[tauri::command]
-pub async fn export_selection(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn export_selection<R: Runtime>(
+    handle: AppHandle<R>,
     request: ExportRequest,
     on_progress: Channel<Progress>,
+    app: State<'_, App>,
 ) -> Reply<ExportSummary> {
     let progress = |p: &Progress| drop(on_progress.send(*p));
     let chosen = |s| ask_save_path(&handle, s);
@@ -118,7 +120,10 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
 /// Convert a V2 file to V3…: asks for the V2 file (environment JSON or AASX), then where
 /// to save its V3.0 conversion; `None` when either dialog was cancelled.
 #[tauri::command]
-pub async fn convert_file(handle: AppHandle, app: State<'_, App>) -> Reply<Option<SavedFile>> {
+pub async fn convert_file<R: Runtime>(
+    handle: AppHandle<R>,
+    app: State<'_, App>,
+) -> Reply<Option<SavedFile>> {
     let pick = || ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]);
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.convert_file(pick, chosen).await?)
@@ -126,7 +131,7 @@ pub async fn convert_file(handle: AppHandle, app: State<'_, App>) -> Reply<Optio
 
 /// The Profiles dialog: list, save, delete, duplicate, use (`aas_app::ProfileAsk`).
 #[tauri::command]
-pub fn profile(app: State<'_, App>, ask: ProfileAsk) -> Reply<ProfileAnswer> {
+pub fn profile(ask: ProfileAsk, app: State<'_, App>) -> Reply<ProfileAnswer> {
     Ok(app.profile(ask)?)
 }
 
@@ -136,19 +141,19 @@ pub fn get_preferences(app: State<'_, App>) -> Preferences {
 }
 
 #[tauri::command]
-pub fn set_preference(app: State<'_, App>, change: PreferenceChange) -> Reply<()> {
+pub fn set_preference(change: PreferenceChange, app: State<'_, App>) -> Reply<()> {
     Ok(app.set_preference(change)?)
 }
 
 #[tauri::command]
-pub async fn test_connection(app: State<'_, App>, form: ProfileForm) -> Reply<Vec<CheckStep>> {
+pub async fn test_connection(form: ProfileForm, app: State<'_, App>) -> Reply<Vec<CheckStep>> {
     Ok(app.test_profile(form).await?)
 }
 
 /// Copy diagnostics to the clipboard, from here (the webview's clipboard needs a gesture).
 #[tauri::command]
-pub fn copy_diagnostics(
-    handle: AppHandle,
+pub fn copy_diagnostics<R: Runtime>(
+    handle: AppHandle<R>,
     app: State<'_, App>,
     recent: State<'_, RecentErrors>,
 ) -> Reply<()> {

@@ -4,12 +4,15 @@
 use std::path::PathBuf;
 
 use aas_app::SaveAs;
-use tauri::AppHandle;
+use tauri::{AppHandle, Runtime};
 use tauri_plugin_dialog::{DialogExt, FilePath};
 
 /// Asks where to save `offer.name()`, offering files ending in its extension; `None`
 /// when the user cancelled.
-pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Option<PathBuf>> {
+pub async fn ask_save_path<R: Runtime>(
+    app: &AppHandle<R>,
+    offer: SaveAs,
+) -> aas_app::Result<Option<PathBuf>> {
     if let Some(dir) = preset("AAS_BROWSER_SAVE_DIR") {
         return Ok(Some(dir.join(offer.name())));
     }
@@ -24,8 +27,8 @@ pub async fn ask_save_path(app: &AppHandle, offer: SaveAs) -> aas_app::Result<Op
 
 /// Asks for a file to open, offering those ending in one of `extensions` (named `kind`
 /// in the dialog's filter); `None` when the user cancelled.
-pub async fn ask_open_path(
-    app: &AppHandle,
+pub async fn ask_open_path<R: Runtime>(
+    app: &AppHandle<R>,
     kind: &str,
     extensions: &[&str],
 ) -> aas_app::Result<Option<PathBuf>> {

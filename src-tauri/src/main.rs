@@ -4,10 +4,7 @@
 //! The desktop shell: starts the built-in demo service, then serves the web UI in
 //! `ui/` and a few thin commands over `aas-app`.
 
-mod commands;
-mod file_dialogs;
 mod preferences;
-mod snapshot_commands;
 
 fn main() {
     // WebKit's drawing and heap, the log (at AAS_BROWSER_LOG, default warn; stderr and a
@@ -30,37 +27,7 @@ fn main() {
             }
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::connection_info,
-            commands::tree,
-            commands::shell_endpoints,
-            commands::refresh_registry,
-            commands::curl_for,
-            commands::save_blob,
-            commands::open_file_address,
-            commands::take_snapshot,
-            commands::cancel_job,
-            commands::export_selection,
-            commands::reveal_export,
-            commands::convert_file,
-            commands::check_connection,
-            commands::profile,
-            commands::test_connection,
-            commands::status,
-            commands::get_preferences,
-            commands::set_preference,
-            commands::copy_diagnostics,
-            snapshot_commands::snapshots_ask,
-            snapshot_commands::search_snapshot,
-            snapshot_commands::snapshot_changes,
-            snapshot_commands::export_changes,
-            snapshot_commands::export_snapshot,
-            snapshot_commands::table,
-            snapshot_commands::export_table,
-            snapshot_commands::audit_plant,
-            snapshot_commands::audit_group,
-            snapshot_commands::export_audit,
-        ])
+        .invoke_handler(aas_browser::handler())
         .run(tauri::generate_context!());
     if let Err(e) = app {
         aas_app::start_failed(&e);

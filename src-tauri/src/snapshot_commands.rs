@@ -9,57 +9,57 @@ use aas_app::{
     SearchAnswer, SnapshotRef, SnapshotsAnswer, SnapshotsAsk, TableAnswer, TableAsk,
 };
 use tauri::ipc::Channel;
-use tauri::{AppHandle, State};
+use tauri::{AppHandle, Runtime, State};
 
 use crate::commands::Reply;
 use crate::file_dialogs::ask_save_path;
 
 /// The Snapshots dialog: list, delete, move a damaged store aside (`aas_app::SnapshotsAsk`).
 #[tauri::command]
-pub async fn snapshots_ask(app: State<'_, App>, ask: SnapshotsAsk) -> Reply<SnapshotsAnswer> {
+pub async fn snapshots_ask(ask: SnapshotsAsk, app: State<'_, App>) -> Reply<SnapshotsAnswer> {
     Ok(app.snapshots_ask(ask)?)
 }
 
 #[tauri::command]
 pub async fn search_snapshot(
-    app: State<'_, App>,
     plant: String,
     query: String,
     snapshot: Option<SnapshotRef>,
     limit: usize,
+    app: State<'_, App>,
 ) -> Reply<SearchAnswer> {
     Ok(app.search(&plant, &query, snapshot, limit.min(1000))?)
 }
 
 #[tauri::command]
 pub async fn snapshot_changes(
-    app: State<'_, App>,
     plant: String,
     old: Option<SnapshotRef>,
     new: Option<SnapshotRef>,
+    app: State<'_, App>,
 ) -> Reply<PlacedChanges> {
     Ok(app.changes(&plant, old, new)?)
 }
 
 #[tauri::command]
-pub async fn export_changes(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn export_changes<R: Runtime>(
+    handle: AppHandle<R>,
     old: SnapshotRef,
     new: SnapshotRef,
     format: String,
+    app: State<'_, App>,
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.export_changes(old, new, &format, chosen).await?)
 }
 
 #[tauri::command]
-pub async fn export_snapshot(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn export_snapshot<R: Runtime>(
+    handle: AppHandle<R>,
     plant: String,
     snapshot: Option<SnapshotRef>,
     format: String,
+    app: State<'_, App>,
 ) -> Reply<Option<SavedFile>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app
@@ -68,15 +68,15 @@ pub async fn export_snapshot(
 }
 
 #[tauri::command]
-pub async fn table(app: State<'_, App>, ask: TableAsk) -> Reply<TableAnswer> {
+pub async fn table(ask: TableAsk, app: State<'_, App>) -> Reply<TableAnswer> {
     Ok(app.table(ask).await?)
 }
 
 #[tauri::command]
-pub async fn export_table(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn export_table<R: Runtime>(
+    handle: AppHandle<R>,
     format: String,
+    app: State<'_, App>,
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.export_table(&format, chosen).await?)
@@ -84,9 +84,9 @@ pub async fn export_table(
 
 #[tauri::command]
 pub async fn audit_plant(
-    app: State<'_, App>,
     request: AuditRequest,
     on_progress: Channel<AuditProgress>,
+    app: State<'_, App>,
 ) -> Reply<AuditSummary> {
     // The window may be gone; the audit need not care.
     let progress = move |p: AuditProgress| drop(on_progress.send(p));
@@ -95,19 +95,19 @@ pub async fn audit_plant(
 
 #[tauri::command]
 pub fn audit_group(
-    app: State<'_, App>,
     group: usize,
     start: usize,
     count: usize,
+    app: State<'_, App>,
 ) -> Reply<GroupPage> {
     Ok(app.audit_group(group, start, count)?)
 }
 
 #[tauri::command]
-pub async fn export_audit(
-    handle: AppHandle,
-    app: State<'_, App>,
+pub async fn export_audit<R: Runtime>(
+    handle: AppHandle<R>,
     format: String,
+    app: State<'_, App>,
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.export_audit(&format, chosen).await?)
