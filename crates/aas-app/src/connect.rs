@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use aas_client::{ClientAuth, Connection, Secret, Transport};
-use aas_model::AssetType;
+use aas_model::{AssetType, FileError};
 use serde::Deserialize;
 
 use crate::{Error, Keychain, ProfileStore, Result, SecretKind};
@@ -108,10 +108,7 @@ impl ConnectionSource {
             c.user_token,
         )
         else {
-            return Err(Error::Settings(format!(
-                "incomplete connection (missing {}); give --config FILE or --profile NAME, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN",
-                missing.join(", ")
-            )));
+            return Err(Error::IncompleteConnection { missing });
         };
         Ok(Connection {
             registry_url,
@@ -159,10 +156,15 @@ impl ConnectionSource {
         match self {
             ConnectionSource::Nothing => Ok(Partial::default()),
             ConnectionSource::File(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| Error::Settings(format!("cannot read {}: {e}", path.display())))?;
-                serde_json::from_str(&text).map_err(|e| {
-                    Error::Settings(format!("{} is not a connection file: {e}", path.display()))
+                let text = std::fs::read_to_string(path).map_err(|source| FileError {
+                    action: "read",
+                    path: path.clone(),
+                    source,
+                })?;
+                serde_json::from_str(&text).map_err(|source| Error::NotSettings {
+                    what: "a connection file",
+                    path: path.clone(),
+                    source,
                 })
             }
             ConnectionSource::Profile(name) => {

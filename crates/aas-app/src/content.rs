@@ -20,7 +20,10 @@ async fn fetch_content(
     model_type: &str,
 ) -> Result<(String, Blob)> {
     let element = client.element_at(at).await?;
-    let element = element.view().map_err(|e| Error::BadData(e.to_string()))?;
+    let element = element.view().map_err(|e| Error::BadData {
+        what: format!("the element at {}", at.id_shorts.join(".")),
+        source: e.clone().into(),
+    })?;
     match &element.body {
         ElementBody::Blob(b) | ElementBody::File(b) if element.model_type.name == model_type => {
             Ok((element.id_short.clone(), b.clone()))
@@ -49,7 +52,10 @@ impl BlobContent {
         let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(compact)
-            .map_err(|e| Error::BadData(format!("{id_short}: the value is not base64: {e}")))?;
+            .map_err(|e| Error::BadData {
+                what: format!("{id_short}: the value is not base64"),
+                source: e.into(),
+            })?;
         Ok(BlobContent {
             id_short,
             mime_type: blob.mime_type.as_ref().cloned(),

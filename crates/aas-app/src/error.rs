@@ -1,5 +1,9 @@
+use std::path::PathBuf;
+
 use aas_model::FileError;
 use aas_source::{ErrorKind, Heard};
+
+use crate::profiles::SecretKind;
 
 /// What went wrong in the application layer. Messages never hold a secret or a token.
 #[derive(Debug, thiserror::Error)]
@@ -13,9 +17,37 @@ pub enum Error {
     /// Writing a file the user chose.
     #[error(transparent)]
     Output(#[from] aas_output::Error),
-    /// The settings file or a profile is unusable.
-    #[error("settings: {0}")]
-    Settings(String),
+    /// A settings, profiles or connection file is not what it should be.
+    #[error("settings: {} is not {what}: {source}", path.display())]
+    NotSettings {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// No saved profile has the name asked for.
+    #[error("settings: no profile {name:?} in {} (known: {known:?})", path.display())]
+    NoProfile {
+        name: String,
+        path: PathBuf,
+        known: Vec<String>,
+    },
+    /// A saved profile's secret is not in the keychain.
+    #[error("settings: profile {profile:?} has no {} in the keychain; open the profile and enter it", secret.name())]
+    NoSecret { profile: String, secret: SecretKind },
+    /// The command line, a connection file and the environment left fields out.
+    #[error("settings: incomplete connection (missing {}); give --config FILE or --profile NAME, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN", missing.join(", "))]
+    IncompleteConnection { missing: Vec<&'static str> },
+    /// The system names no folder for a user's data.
+    #[error("settings: no user data folder (is HOME set?)")]
+    NoDataFolder,
+    /// The log's folder cannot be written.
+    #[error("cannot log to {}: {source}", path.display())]
+    NoLog {
+        path: PathBuf,
+        #[source]
+        source: tracing_appender::rolling::InitError,
+    },
     /// The OS keychain refused or failed.
     #[error("keychain: {0}")]
     Keychain(String),
@@ -26,12 +58,20 @@ pub enum Error {
     /// A load or export is already running.
     #[error("{0} is running; wait for it or cancel it first")]
     Busy(&'static str),
-    /// The request itself cannot be carried out (nothing ticked, a wrong element type).
+    /// The request itself cannot be carried out (nothing ticked, a wrong element type):
+    /// the app's own words for it, no cause behind them.
     #[error("{0}")]
     BadRequest(String),
-    /// The server's data cannot be used as asked (a Blob that is not base64).
-    #[error("{0}")]
-    BadData(String),
+    /// An asset type no plant has.
+    #[error(transparent)]
+    UnknownAssetType(#[from] aas_model::UnknownAssetType),
+    /// The data cannot be used as asked (a Blob that is not base64): which, and why.
+    #[error("{what}: {source}")]
+    BadData {
+        what: String,
+        #[source]
+        source: Cause,
+    },
     /// The snapshot store failed (damaged, busy, full disk…); the message names it.
     #[error(transparent)]
     Snapshot(#[from] aas_snapshot::Error),
@@ -82,12 +122,17 @@ impl Error {
             Error::Client(e) => e.kind(),
             Error::Export(e) => e.kind(),
             Error::Output(e) => e.kind(),
-            Error::Settings(_) => ErrorKind::Config,
+            Error::NotSettings { .. }
+            | Error::NoProfile { .. }
+            | Error::NoSecret { .. }
+            | Error::IncompleteConnection { .. }
+            | Error::NoDataFolder => ErrorKind::Config,
+            Error::NoLog { .. } => ErrorKind::Io,
             Error::Keychain(_) => ErrorKind::Keychain,
             Error::KeychainUnavailable(_) => ErrorKind::KeychainUnavailable,
             Error::Busy(_) => ErrorKind::Busy,
-            Error::BadRequest(_) => ErrorKind::BadRequest,
-            Error::BadData(_) => ErrorKind::BadData,
+            Error::BadRequest(_) | Error::UnknownAssetType(_) => ErrorKind::BadRequest,
+            Error::BadData { .. } => ErrorKind::BadData,
             Error::Demo(_) => ErrorKind::Server,
             Error::Snapshot(e) => e.kind(),
             Error::NoSnapshot(_) => ErrorKind::NoSnapshot,
@@ -152,10 +197,4 @@ fn io_cause<'e>(cause: &'e (dyn std::error::Error + 'static)) -> Option<&'e std:
         at = e.source();
     }
     None
-}
-
-impl From<aas_model::UnknownAssetType> for Error {
-    fn from(e: aas_model::UnknownAssetType) -> Self {
-        Error::BadRequest(e.to_string())
-    }
 }

@@ -24,7 +24,7 @@ pub fn app_local_data_dir() -> Result<PathBuf> {
 }
 
 fn in_user_folder(dir: Option<PathBuf>) -> Result<PathBuf> {
-    let dir = dir.ok_or_else(|| Error::Settings("no user data folder (is HOME set?)".into()))?;
+    let dir = dir.ok_or(Error::NoDataFolder)?;
     Ok(dir.join(APP_IDENTIFIER))
 }
 

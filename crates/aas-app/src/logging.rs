@@ -75,7 +75,10 @@ pub fn start_logging(dir: &Path, filter: EnvFilter) -> Result<RecentErrors> {
         .filename_suffix("log")
         .max_log_files(KEPT_FILES)
         .build(dir)
-        .map_err(|e| Error::Settings(format!("cannot log to {}: {e}", dir.display())))?;
+        .map_err(|source| Error::NoLog {
+            path: dir.to_owned(),
+            source,
+        })?;
     let recent = RecentErrors::default();
     tracing_subscriber::registry()
         .with(filter)
@@ -87,7 +90,7 @@ pub fn start_logging(dir: &Path, filter: EnvFilter) -> Result<RecentErrors> {
         )
         .with(recent.clone())
         .try_init()
-        .map_err(|e| Error::Settings(format!("logging is already set up: {e}")))?;
+        .map_err(|e| Error::internal("logging is already set up", e))?;
     Ok(recent)
 }
 

@@ -61,12 +61,9 @@ impl Profile {
         lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
     ) -> Result<Connection> {
         let secret = |kind: SecretKind| {
-            lookup(kind)?.ok_or_else(|| {
-                Error::Settings(format!(
-                    "profile {:?} has no {} in the keychain; open the profile and enter it",
-                    self.name,
-                    kind.account("").trim_start_matches('/')
-                ))
+            lookup(kind)?.ok_or_else(|| Error::NoSecret {
+                profile: self.name.clone(),
+                secret: kind,
             })
         };
         let mut transport = self.transport.clone();
@@ -112,28 +109,32 @@ impl ProfileStore {
         let settings = self.settings()?;
         match settings.get(PROFILES_KEY) {
             None => Ok(Vec::new()),
-            Some(list) => serde_json::from_value(list.clone())
-                .map_err(|e| Error::Settings(format!("profiles in {}: {e}", self.path.display()))),
+            Some(list) => {
+                serde_json::from_value(list.clone()).map_err(|source| Error::NotSettings {
+                    what: "a list of profiles",
+                    path: self.path.clone(),
+                    source,
+                })
+            }
         }
     }
 
     pub fn find(&self, name: &str) -> Result<Profile> {
         let profiles = self.load()?;
-        let known: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-        let message = format!(
-            "no profile {name:?} in {} (known: {known:?})",
-            self.path.display()
-        );
-        profiles
-            .iter()
-            .find(|p| p.name == name)
-            .cloned()
-            .ok_or(Error::Settings(message))
+        if let Some(found) = profiles.iter().find(|p| p.name == name) {
+            return Ok(found.clone());
+        }
+        Err(Error::NoProfile {
+            name: name.to_owned(),
+            path: self.path.clone(),
+            known: profiles.into_iter().map(|p| p.name).collect(),
+        })
     }
 
     /// Saves `profiles`, keeping the file's other settings, atomically.
     pub fn save(&self, profiles: &[Profile]) -> Result<()> {
-        let list = serde_json::to_value(profiles).map_err(|e| Error::Settings(e.to_string()))?;
+        let list = serde_json::to_value(profiles)
+            .map_err(|e| Error::internal("the profiles could not be written as JSON", e))?;
         self.set(PROFILES_KEY, list)
     }
 
@@ -183,18 +184,17 @@ impl ProfileStore {
                 })
             })?;
         }
-        let bytes =
-            serde_json::to_vec_pretty(settings).map_err(|e| Error::Settings(e.to_string()))?;
+        let bytes = serde_json::to_vec_pretty(settings)
+            .map_err(|e| Error::internal("the settings could not be written as JSON", e))?;
         Ok(write_atomically(&self.path, &bytes)?)
     }
 
     fn settings(&self) -> Result<Map<String, Value>> {
         match std::fs::read(&self.path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::Settings(format!(
-                    "{} is not a settings file: {e}",
-                    self.path.display()
-                ))
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| Error::NotSettings {
+                what: "a settings file",
+                path: self.path.clone(),
+                source,
             }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Map::new()),
             Err(source) => Err(aas_client::Error::File(FileError {
@@ -223,12 +223,17 @@ impl SecretKind {
         SecretKind::ProxyPassword,
     ];
 
-    fn account(self, profile: &str) -> String {
+    /// The secret as the keychain's account and the messages name it.
+    pub fn name(self) -> &'static str {
         match self {
-            SecretKind::ClientSecret => format!("{profile}/client_secret"),
-            SecretKind::UserToken => format!("{profile}/user_token"),
-            SecretKind::ProxyPassword => format!("{profile}/proxy_password"),
+            SecretKind::ClientSecret => "client_secret",
+            SecretKind::UserToken => "user_token",
+            SecretKind::ProxyPassword => "proxy_password",
         }
+    }
+
+    fn account(self, profile: &str) -> String {
+        format!("{profile}/{}", self.name())
     }
 }
 

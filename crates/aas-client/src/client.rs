@@ -223,8 +223,10 @@ impl Client {
     }
 
     pub(crate) fn aas_list_url(&self, asset_type: AssetType, plant: &str) -> Result<String> {
-        let mut url = reqwest::Url::parse(&self.conn.gateway(&[]))
-            .map_err(|e| Error::Settings(format!("gateway URL: {e}")))?;
+        let mut url = reqwest::Url::parse(&self.conn.gateway(&[])).map_err(|e| Error::Refused {
+            setting: "the gateway URL".into(),
+            source: e.into(),
+        })?;
         url.query_pairs_mut()
             .append_pair("AssetType", asset_type.code())
             .append_pair("PlantCode", plant);

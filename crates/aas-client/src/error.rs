@@ -42,9 +42,17 @@ pub enum Error {
     /// The server answered 2xx with something that is not the expected JSON.
     #[error("the server sent data this app cannot read: {0}")]
     BadData(#[from] aas_model::Error),
-    /// The connection settings are unusable.
+    /// The connection settings are unusable: the client's own words for why.
     #[error("connection settings: {0}")]
     Settings(String),
+    /// A connection setting is refused by the library that reads it (an address, a CA
+    /// file's certificates, the TLS set-up): which setting, and the library's error.
+    #[error("connection settings: {setting}: {source}")]
+    Refused {
+        setting: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// A file could not be read or written (an export, a CA file).
     #[error(transparent)]
     File(#[from] FileError),
@@ -85,7 +93,7 @@ impl Error {
             | Error::TooLarge { .. }
             | Error::DotSegment { .. }
             | Error::TokenAnswer { .. } => ErrorKind::BadData,
-            Error::Settings(_) => ErrorKind::Config,
+            Error::Settings(_) | Error::Refused { .. } => ErrorKind::Config,
             Error::File(e) if e.is_disk_full() => ErrorKind::DiskFull,
             Error::File(_) => ErrorKind::Io,
         }
@@ -101,7 +109,10 @@ impl Error {
             | Error::TokenAnswer { .. }
             | Error::BadData(_) => Some(Heard::Answered),
             Error::Offline { .. } => Some(Heard::Unreachable),
-            Error::DotSegment { .. } | Error::Settings(_) | Error::File(_) => None,
+            Error::DotSegment { .. }
+            | Error::Settings(_)
+            | Error::Refused { .. }
+            | Error::File(_) => None,
         }
     }
 

@@ -50,6 +50,7 @@ impl RetryPolicy {
             | Error::DotSegment { .. }
             | Error::TokenAnswer { .. }
             | Error::Settings(_)
+            | Error::Refused { .. }
             | Error::File(_) => false,
         }
     }

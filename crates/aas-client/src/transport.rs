@@ -92,7 +92,6 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
         .read_timeout(idle)
         .redirect(reqwest::redirect::Policy::custom(same_origin_only));
     if let Some(path) = &transport.ca_file {
-        let bad = |why: String| Error::Settings(format!("CA file {}: {why}", path.display()));
         let pem = std::fs::read(path).map_err(|source| {
             Error::File(FileError {
                 action: "read the CA file",
@@ -101,17 +100,22 @@ pub(crate) fn http_client(transport: &Transport, idle: Duration) -> Result<reqwe
             })
         })?;
         let certificates =
-            reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| bad(e.to_string()))?;
+            reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| Error::Refused {
+                setting: format!("CA file {}", path.display()),
+                source: e.into(),
+            })?;
         if certificates.is_empty() {
-            return Err(bad("holds no PEM certificate".into()));
+            let why = format!("CA file {}: holds no PEM certificate", path.display());
+            return Err(Error::Settings(why));
         }
         for certificate in certificates {
             builder = builder.add_root_certificate(certificate);
         }
     }
-    builder
-        .build()
-        .map_err(|e| Error::Settings(format!("cannot set up HTTP: {e}")))
+    builder.build().map_err(|e| Error::Refused {
+        setting: "the HTTP client".into(),
+        source: e.into(),
+    })
 }
 
 /// This machine, never reached through a proxy: the built-in demo and local services

@@ -79,7 +79,10 @@ impl Browse for Stored {
 }
 
 fn unreadable(e: aas_model::Error) -> Error {
-    Error::BadData(format!("the stored answer cannot be read: {e}"))
+    Error::BadData {
+        what: "the stored answer cannot be read".into(),
+        source: e.into(),
+    }
 }
 
 /// A shell read for its identifier alone.
