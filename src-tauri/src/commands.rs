@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAnswer,
-    ProfileAsk, ProfileForm, ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView,
+    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAsk,
+    ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView,
     TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
@@ -131,7 +131,7 @@ pub async fn convert_file<R: Runtime>(
 
 /// The Profiles dialog: list, save, delete, duplicate, use (`aas_app::ProfileAsk`).
 #[tauri::command]
-pub fn profile(ask: ProfileAsk, app: State<'_, App>) -> Reply<ProfileAnswer> {
+pub fn profile(ask: ProfileAsk, app: State<'_, App>) -> Reply<ProfileReply> {
     Ok(app.profile(ask)?)
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, AuditProgress, AuditRequest, AuditSummary, GroupPage, PlacedChanges, SavedFile,
-    SearchAnswer, SnapshotRef, SnapshotsAnswer, SnapshotsAsk, TableAnswer, TableAsk,
+    SearchReply, SnapshotRef, SnapshotsAsk, SnapshotsReply, TableAsk, TableReply,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -16,7 +16,7 @@ use crate::file_dialogs::ask_save_path;
 
 /// The Snapshots dialog: list, delete, move a damaged store aside (`aas_app::SnapshotsAsk`).
 #[tauri::command]
-pub async fn snapshots_ask(ask: SnapshotsAsk, app: State<'_, App>) -> Reply<SnapshotsAnswer> {
+pub async fn snapshots_ask(ask: SnapshotsAsk, app: State<'_, App>) -> Reply<SnapshotsReply> {
     Ok(app.snapshots_ask(ask)?)
 }
 
@@ -27,7 +27,7 @@ pub async fn search_snapshot(
     snapshot: Option<SnapshotRef>,
     limit: usize,
     app: State<'_, App>,
-) -> Reply<SearchAnswer> {
+) -> Reply<SearchReply> {
     Ok(app.search(&plant, &query, snapshot, limit.min(1000))?)
 }
 
@@ -68,7 +68,7 @@ pub async fn export_snapshot<R: Runtime>(
 }
 
 #[tauri::command]
-pub async fn table(ask: TableAsk, app: State<'_, App>) -> Reply<TableAnswer> {
+pub async fn table(ask: TableAsk, app: State<'_, App>) -> Reply<TableReply> {
     Ok(app.table(ask).await?)
 }
 

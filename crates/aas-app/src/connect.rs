@@ -11,7 +11,7 @@ use crate::{Error, Keychain, ProfileStore, Result, SecretKind};
 
 /// Where a connection's settings start from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConnectionSource {
+pub enum SettingsFrom {
     /// A profile saved by the desktop app: its settings, its secrets from the keychain.
     Profile(String),
     /// A JSON file with the fields of the sandbox's start-up line.
@@ -58,7 +58,7 @@ struct Partial {
     transport: Transport,
 }
 
-impl ConnectionSource {
+impl SettingsFrom {
     /// The connection of this source with `overrides` applied; a missing field is an
     /// error that names it and says how to give it.
     pub fn connection(&self, overrides: Overrides) -> Result<Connection> {
@@ -129,7 +129,7 @@ impl ConnectionSource {
     /// demo) never mix.
     pub fn snapshot_source(&self, conn: &Connection) -> String {
         match self {
-            ConnectionSource::Profile(name) => name.clone(),
+            SettingsFrom::Profile(name) => name.clone(),
             _ => {
                 let url = conn.registry_url.as_str();
                 let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
@@ -142,7 +142,7 @@ impl ConnectionSource {
     /// The asset types to query: those a profile's application requested, else all.
     pub fn requested_types(&self) -> Result<Vec<AssetType>> {
         match self {
-            ConnectionSource::Profile(name) => {
+            SettingsFrom::Profile(name) => {
                 Ok(ProfileStore::app_default()?.find(name)?.requested_types())
             }
             _ => Ok(AssetType::ALL.to_vec()),
@@ -154,8 +154,8 @@ impl ConnectionSource {
     /// in the environment.
     fn partial(&self, overrides: &Overrides) -> Result<Partial> {
         match self {
-            ConnectionSource::Nothing => Ok(Partial::default()),
-            ConnectionSource::File(path) => {
+            SettingsFrom::Nothing => Ok(Partial::default()),
+            SettingsFrom::File(path) => {
                 let text = std::fs::read_to_string(path).map_err(|source| FileError {
                     action: "read",
                     path: path.clone(),
@@ -167,7 +167,7 @@ impl ConnectionSource {
                     source,
                 })
             }
-            ConnectionSource::Profile(name) => {
+            SettingsFrom::Profile(name) => {
                 let mut p = ProfileStore::app_default()?.find(name)?;
                 let keychain = |given: &Option<Secret>, kind| match given {
                     Some(_) => Ok(None),
@@ -204,10 +204,10 @@ fn replace<T>(field: &mut Option<T>, with: Option<T>) {
 mod tests {
     use super::*;
 
-    fn file(dir: &tempfile::TempDir, json: &str) -> ConnectionSource {
+    fn file(dir: &tempfile::TempDir, json: &str) -> SettingsFrom {
         let path = dir.path().join("connection.json");
         std::fs::write(&path, json).expect("write");
-        ConnectionSource::File(path)
+        SettingsFrom::File(path)
     }
 
     #[test]
@@ -230,7 +230,7 @@ mod tests {
         assert_eq!(conn.user_token.expose(), "from-env");
         assert_eq!(conn.client_auth, ClientAuth::Basic);
 
-        let err = ConnectionSource::Nothing
+        let err = SettingsFrom::Nothing
             .connection(Overrides {
                 realm: Some("r".into()),
                 ..Overrides::default()

@@ -43,7 +43,7 @@ mod table_preferences;
 use std::sync::{Mutex, MutexGuard};
 
 pub use app::{App, StatusView};
-pub use connect::{ConnectionSource, Overrides};
+pub use connect::{Overrides, SettingsFrom};
 pub use content::SaveAs;
 pub use convert::{convert_file, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
@@ -59,21 +59,21 @@ pub use plant_audit::{
     GroupPage, PlantAudit, TemplateLine,
 };
 pub use plant_table::{
-    ColumnChoice, ElementPlace, ShownRows, TableAnswer, TableAsk, TableRequest, TableShape,
+    ColumnChoice, ElementPlace, ShownRows, TableAsk, TableReply, TableRequest, TableShape,
 };
 pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
 };
-pub use profile_form::{ProfileAnswer, ProfileAsk, ProfileForm, ProfileList};
+pub use profile_form::{ProfileAsk, ProfileForm, ProfileList, ProfileReply};
 pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{PlacedSnapshot, SnapshotRef, StoreKind};
 pub use snapshot_store::{
-    about_snapshot, ChangesView, MovedAside, PlantHit, SearchAnswer, SnapshotStore, Taken,
+    about_snapshot, ChangesView, MovedAside, PlantHit, SearchReply, SnapshotStore, Taken,
     DEFAULT_KEEP,
 };
 pub use snapshots::{
-    changes_csv, PlacedChanges, SnapshotList, SnapshotTaken, SnapshotsAnswer, SnapshotsAsk,
+    changes_csv, PlacedChanges, SnapshotList, SnapshotTaken, SnapshotsAsk, SnapshotsReply,
     StoreView, TeamView,
 };
 pub use source::{SourceRef, TreeAnswer, TreeAsk, TreeReply};

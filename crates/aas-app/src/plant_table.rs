@@ -70,7 +70,7 @@ pub enum TableAsk {
 /// The answer to a [`TableAsk`].
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum TableAnswer {
+pub enum TableReply {
     Columns(ColumnChoice),
     Shape(TableShape),
     Rows(ShownRows),
@@ -175,23 +175,23 @@ impl SnapshotStore {
 
 impl App {
     /// Answers what the Table tab asks.
-    pub async fn table(&self, ask: TableAsk) -> Result<TableAnswer> {
+    pub async fn table(&self, ask: TableAsk) -> Result<TableReply> {
         Ok(match ask {
             TableAsk::Columns {
                 plant,
                 snapshot,
                 asset_type,
-            } => TableAnswer::Columns(self.table_columns(&plant, snapshot, asset_type).await?),
-            TableAsk::Open(request) => TableAnswer::Shape(self.open_table(request).await?),
+            } => TableReply::Columns(self.table_columns(&plant, snapshot, asset_type).await?),
+            TableAsk::Open(request) => TableReply::Shape(self.open_table(request).await?),
             TableAsk::Arrange { sort, filters } => {
                 let filters: Vec<_> = filters.iter().filter_map(FilterBox::filter).collect();
-                TableAnswer::Shape(self.arrange_table(sort, &filters)?)
+                TableReply::Shape(self.arrange_table(sort, &filters)?)
             }
             TableAsk::Rows { start, count } => {
-                TableAnswer::Rows(self.table_rows(start, count.min(MAX_ROWS_ASKED))?)
+                TableReply::Rows(self.table_rows(start, count.min(MAX_ROWS_ASKED))?)
             }
             TableAsk::Element { row, column } => {
-                TableAnswer::Element(self.table_element(row, column)?)
+                TableReply::Element(self.table_element(row, column)?)
             }
         })
     }

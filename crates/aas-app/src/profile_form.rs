@@ -71,7 +71,7 @@ pub enum ProfileAsk {
 /// The answer to a [`ProfileAsk`]; `Done` is JSON's null.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum ProfileAnswer {
+pub enum ProfileReply {
     List(ProfileList),
     Copy(Box<Profile>),
     Used(ProfileView),
@@ -80,21 +80,21 @@ pub enum ProfileAnswer {
 
 impl App {
     /// What the Profiles dialog asks, answered.
-    pub fn profile(&self, ask: ProfileAsk) -> Result<ProfileAnswer> {
+    pub fn profile(&self, ask: ProfileAsk) -> Result<ProfileReply> {
         Ok(match ask {
-            ProfileAsk::List => ProfileAnswer::List(self.profiles()?),
+            ProfileAsk::List => ProfileReply::List(self.profiles()?),
             ProfileAsk::Save { form, session_only } => {
                 self.save_profile(*form, session_only)?;
-                ProfileAnswer::Done
+                ProfileReply::Done
             }
             ProfileAsk::Delete { name } => {
                 self.delete_profile(&name)?;
-                ProfileAnswer::Done
+                ProfileReply::Done
             }
             ProfileAsk::Duplicate { name } => {
-                ProfileAnswer::Copy(Box::new(self.duplicate_profile(&name)?))
+                ProfileReply::Copy(Box::new(self.duplicate_profile(&name)?))
             }
-            ProfileAsk::Use { name } => ProfileAnswer::Used(self.use_profile(&name)?),
+            ProfileAsk::Use { name } => ProfileReply::Used(self.use_profile(&name)?),
         })
     }
 
@@ -293,7 +293,7 @@ mod tests {
         let used: ProfileAsk =
             serde_json::from_str(r#"{"what": "use", "name": "P"}"#).expect("use");
         assert!(matches!(used, ProfileAsk::Use { name } if name == "P"));
-        let done = serde_json::to_value(ProfileAnswer::Done).expect("json");
+        let done = serde_json::to_value(ProfileReply::Done).expect("json");
         assert_eq!(done, serde_json::Value::Null);
     }
 }

@@ -52,7 +52,7 @@ pub struct Taken {
 
 /// A search's hits and the snapshot they come from.
 #[derive(Debug, Serialize)]
-pub struct SearchAnswer {
+pub struct SearchReply {
     pub snapshot: SnapshotInfo,
     pub hits: Vec<PlantHit>,
 }
@@ -285,12 +285,7 @@ impl SnapshotStore {
 
     /// The first `limit` elements of `snapshot` matching `query`, each with its shell's
     /// asset type.
-    pub fn search(
-        &self,
-        snapshot: SnapshotInfo,
-        query: &str,
-        limit: usize,
-    ) -> Result<SearchAnswer> {
+    pub fn search(&self, snapshot: SnapshotInfo, query: &str, limit: usize) -> Result<SearchReply> {
         let (hits, types) = self.read(|store| {
             let hits = store.search(snapshot.id, query, limit)?;
             Ok((hits, self.shell_types(store, snapshot.id)?))
@@ -302,7 +297,7 @@ impl SnapshotStore {
                 hit,
             })
             .collect();
-        Ok(SearchAnswer { snapshot, hits })
+        Ok(SearchReply { snapshot, hits })
     }
 
     fn shell_types(&self, store: &Store, id: i64) -> aas_snapshot::Result<Arc<TypeOfShell>> {

@@ -19,7 +19,7 @@ use crate::export_job::{plan, save_as};
 use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
-    App, ChangesView, CrawlSummary, Error, MovedAside, PlacedSnapshot, Result, SearchAnswer,
+    App, ChangesView, CrawlSummary, Error, MovedAside, PlacedSnapshot, Result, SearchReply,
     SnapshotRef, SnapshotStore, StoreKind,
 };
 
@@ -79,7 +79,7 @@ pub enum SnapshotsAsk {
 /// The answer to a [`SnapshotsAsk`]; `Done` is JSON's null.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum SnapshotsAnswer {
+pub enum SnapshotsReply {
     List(SnapshotList),
     Moved(MovedAside),
     Done,
@@ -166,14 +166,14 @@ impl App {
     }
 
     /// What the Snapshots dialog asks, answered.
-    pub fn snapshots_ask(&self, ask: SnapshotsAsk) -> Result<SnapshotsAnswer> {
+    pub fn snapshots_ask(&self, ask: SnapshotsAsk) -> Result<SnapshotsReply> {
         Ok(match ask {
-            SnapshotsAsk::List { plant } => SnapshotsAnswer::List(self.snapshots(&plant)?),
+            SnapshotsAsk::List { plant } => SnapshotsReply::List(self.snapshots(&plant)?),
             SnapshotsAsk::Delete { snapshot } => {
                 self.delete_snapshot(snapshot)?;
-                SnapshotsAnswer::Done
+                SnapshotsReply::Done
             }
-            SnapshotsAsk::MoveAside => SnapshotsAnswer::Moved(self.move_store_aside()?),
+            SnapshotsAsk::MoveAside => SnapshotsReply::Moved(self.move_store_aside()?),
         })
     }
 
@@ -185,7 +185,7 @@ impl App {
         query: &str,
         snapshot: Option<SnapshotRef>,
         limit: usize,
-    ) -> Result<SearchAnswer> {
+    ) -> Result<SearchReply> {
         let (store, chosen) = self.snapshot(snapshot, plant)?;
         store.search(chosen.info, query, limit)
     }

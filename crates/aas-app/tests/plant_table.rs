@@ -5,7 +5,7 @@
 //! through its column or, for a column by semanticId, through the cell.
 
 use aas_app::{
-    App, ColumnChoice, ElementPlace, ShownRows, SnapshotRef, SnapshotStore, TableAnswer, TableAsk,
+    App, ColumnChoice, ElementPlace, ShownRows, SnapshotRef, SnapshotStore, TableAsk, TableReply,
     TableRequest, TableShape,
 };
 use aas_model::AssetType;
@@ -29,7 +29,7 @@ async fn open(
         languages: vec!["en".into()],
     };
     match app.table(TableAsk::Open(request)).await.expect("table") {
-        TableAnswer::Shape(shape) => shape,
+        TableReply::Shape(shape) => shape,
         other => panic!("not a shape: {other:?}"),
     }
 }
@@ -41,7 +41,7 @@ async fn columns(app: &App, snapshot: SnapshotRef, asset_type: Option<AssetType>
         asset_type,
     };
     match app.table(ask).await.expect("columns") {
-        TableAnswer::Columns(choice) => choice,
+        TableReply::Columns(choice) => choice,
         other => panic!("not the columns: {other:?}"),
     }
 }
@@ -52,14 +52,14 @@ async fn rows(app: &App, start: usize, count: usize) -> ShownRows {
         .await
         .expect("rows")
     {
-        TableAnswer::Rows(rows) => rows,
+        TableReply::Rows(rows) => rows,
         other => panic!("not rows: {other:?}"),
     }
 }
 
 async fn element(app: &App, row: usize, column: usize) -> ElementPlace {
     match app.table(TableAsk::Element { row, column }).await {
-        Ok(TableAnswer::Element(place)) => place,
+        Ok(TableReply::Element(place)) => place,
         other => panic!("not an element's place: {other:?}"),
     }
 }

@@ -162,7 +162,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
         languages: vec![],
     };
     let shape = match app.table(TableAsk::Open(request)).await.expect("table") {
-        aas_app::TableAnswer::Shape(shape) => shape,
+        aas_app::TableReply::Shape(shape) => shape,
         other => panic!("not a shape: {other:?}"),
     };
     assert_eq!(

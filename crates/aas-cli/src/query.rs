@@ -1,6 +1,6 @@
 use std::io::Write;
 
-use aas_app::{ConnectionSource, Overrides};
+use aas_app::{Overrides, SettingsFrom};
 use aas_client::{Client, Connection, CrawlPlan, Request, Secret};
 
 use crate::cli::{ConnectionArgs, Query};
@@ -79,11 +79,11 @@ pub(crate) fn client(args: &ConnectionArgs, conn: Connection) -> Result<Client, 
 }
 
 /// Where the connection's settings start: `--profile`, `--config`, or nothing.
-pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
+pub(crate) fn source(args: &ConnectionArgs) -> SettingsFrom {
     match (&args.profile, &args.config) {
-        (Some(name), _) => ConnectionSource::Profile(name.clone()),
-        (None, Some(path)) => ConnectionSource::File(path.clone()),
-        (None, None) => ConnectionSource::Nothing,
+        (Some(name), _) => SettingsFrom::Profile(name.clone()),
+        (None, Some(path)) => SettingsFrom::File(path.clone()),
+        (None, None) => SettingsFrom::Nothing,
     }
 }
 
@@ -92,7 +92,7 @@ pub(crate) fn source(args: &ConnectionArgs) -> ConnectionSource {
 /// `AASMD_PROXY_PASSWORD` (or the files their `…_FILE` variables name).
 pub(crate) fn connection(
     args: &ConnectionArgs,
-    source: &ConnectionSource,
+    source: &SettingsFrom,
 ) -> Result<Connection, CliError> {
     Ok(source.connection(Overrides {
         registry_url: args.registry_url.clone(),

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use aas_app::{changes_csv, ConnectionSource, CrawlSummary, Preferences, SnapshotStore, Taken};
+use aas_app::{changes_csv, CrawlSummary, Preferences, SettingsFrom, SnapshotStore, Taken};
 use aas_client::CrawlPlan;
 use aas_export::Format;
 use aas_model::AssetType;
@@ -270,7 +270,7 @@ pub(crate) fn warn_of_store_passwords(args: impl IntoIterator<Item = OsString>) 
 /// as a take from them records it; `None` when none is given.
 pub(crate) fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
     let from = source(args);
-    if matches!(from, ConnectionSource::Nothing) && args.registry_url.is_none() {
+    if matches!(from, SettingsFrom::Nothing) && args.registry_url.is_none() {
         return Ok(None);
     }
     let conn = connection(args, &from)?;

@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
 use crate::transport::{offline, receive, Pace, DEFAULT_IDLE_TIMEOUT};
-use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenSource};
+use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenProvider};
 use aas_model::FileError;
 use aas_source::{check_json, Body, ErrorKind, DEFAULT_MAX_STREAMED, SPOOL_AT};
 
@@ -21,7 +21,7 @@ use aas_source::{check_json, Body, ErrorKind, DEFAULT_MAX_STREAMED, SPOOL_AT};
 pub struct Client {
     http: reqwest::Client,
     conn: Connection,
-    tokens: TokenSource,
+    tokens: TokenProvider,
     retry: RetryPolicy,
     max_body: usize,
     /// The largest answer kept in a temporary file ([`DEFAULT_MAX_STREAMED`]).
@@ -69,7 +69,7 @@ impl Client {
     pub fn new(conn: Connection) -> Result<Self> {
         conn.check()?;
         let http = crate::transport::http_client(&conn.transport, DEFAULT_IDLE_TIMEOUT)?;
-        let tokens = TokenSource::new(http.clone(), &conn);
+        let tokens = TokenProvider::new(http.clone(), &conn);
         Ok(Client {
             http,
             conn,
@@ -90,7 +90,7 @@ impl Client {
     pub fn with_idle_timeout(mut self, idle: Duration) -> Result<Self> {
         self.http = crate::transport::http_client(&self.conn.transport, idle)?;
         self.pace.period = idle;
-        self.tokens = TokenSource::new(self.http.clone(), &self.conn);
+        self.tokens = TokenProvider::new(self.http.clone(), &self.conn);
         Ok(self)
     }
 
@@ -142,7 +142,7 @@ impl Client {
         crate::token::jwt_expiry(self.conn.user_token.expose())
     }
 
-    pub(crate) fn tokens(&self) -> &TokenSource {
+    pub(crate) fn tokens(&self) -> &TokenProvider {
         &self.tokens
     }
 

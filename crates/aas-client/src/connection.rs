@@ -17,7 +17,7 @@ pub struct Connection {
     #[serde(default)]
     pub client_auth: ClientAuth,
     /// The token endpoint itself; unset, it is found from `auth_url` by OpenID Connect
-    /// discovery (see [`crate::TokenSource`]).
+    /// discovery (see [`crate::TokenProvider`]).
     #[serde(default)]
     pub token_url: Option<String>,
     #[serde(flatten)]

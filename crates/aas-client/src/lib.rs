@@ -31,5 +31,5 @@ pub use endpoints::NamedEndpoint;
 pub use error::{Error, Result, MAX_ERROR_BODY};
 pub use retry::RetryPolicy;
 pub use secret::Secret;
-pub use token::{read_token_response, TokenSource};
+pub use token::{read_token_response, TokenProvider};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT, DEFAULT_MIN_RATE};

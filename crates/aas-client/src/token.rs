@@ -10,7 +10,7 @@ use crate::{ClientAuth, Connection, Error, Result, Secret};
 /// Gets access tokens by the client-credentials grant and caches them. The cache lock
 /// is held while a token is fetched, so however many requests wait, one fetch runs.
 #[derive(Debug)]
-pub struct TokenSource {
+pub struct TokenProvider {
     http: reqwest::Client,
     auth_url: String,
     realm: String,
@@ -85,9 +85,9 @@ pub(crate) fn jwt_expiry(token: &str) -> Option<u64> {
     Some(serde_json::from_slice::<Claims>(&bytes).ok()?.exp)
 }
 
-impl TokenSource {
+impl TokenProvider {
     pub fn new(http: reqwest::Client, conn: &Connection) -> Self {
-        TokenSource {
+        TokenProvider {
             http,
             auth_url: conn.auth_url.clone(),
             realm: conn.realm.clone(),

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use aas_client::{ClientAuth, Connection, Secret, TokenSource};
+use aas_client::{ClientAuth, Connection, Secret, TokenProvider};
 use aas_source::ErrorKind;
 use serde_json::Value;
 
@@ -68,7 +68,7 @@ fn connection(server: &Server, client: usize, auth: ClientAuth) -> Connection {
 async fn tokens_from_a_third_party_server_by_form_and_by_basic() {
     let server = start();
     for (client, auth) in [(0, ClientAuth::Form), (1, ClientAuth::Basic)] {
-        let source = TokenSource::new(reqwest::Client::new(), &connection(&server, client, auth));
+        let source = TokenProvider::new(reqwest::Client::new(), &connection(&server, client, auth));
         let first = source
             .token()
             .await
@@ -84,7 +84,7 @@ async fn a_refusal_from_a_third_party_server_is_an_auth_error_without_the_secret
     let server = start();
     let mut conn = connection(&server, 0, ClientAuth::Form);
     conn.client_secret = Secret::new("wrong-canary-secret");
-    let err = TokenSource::new(reqwest::Client::new(), &conn)
+    let err = TokenProvider::new(reqwest::Client::new(), &conn)
         .token()
         .await
         .expect_err("refused");
@@ -103,7 +103,7 @@ async fn todays_keycloak_layout_is_found_by_discovery_from_the_bare_server_addre
     for (client, auth) in [(0, ClientAuth::Form), (1, ClientAuth::Basic)] {
         let conn = connection(&server, client, auth);
         assert_eq!(conn.auth_url, origin, "no /auth, no realm path given");
-        let source = TokenSource::new(reqwest::Client::new(), &conn);
+        let source = TokenProvider::new(reqwest::Client::new(), &conn);
         let token = source
             .token()
             .await
