@@ -383,11 +383,11 @@ def big_environment(path, n):
                    "conceptDescriptions": []}, f)
 
 
-def start_sandbox(aasmd, env_file):
-    """An external sandbox (its memory is not the app's): the generated plant DEMO-01
+def start_demo_service(aasmd, env_file):
+    """An external demo service (its memory is not the app's): the generated plant DEMO-01
     of CRAWL_ASSETS assets, and BENCH-01 with the BIG_TREE machines of `env_file`; its
     admin API changes them between two snapshots."""
-    proc = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(CRAWL_ASSETS),
+    proc = subprocess.Popen([aasmd, "demo-service", "--addr", "127.0.0.1:0", "--demo", str(CRAWL_ASSETS),
                              "--data", env_file, "--plant", BENCH_PLANT, "--asset-type", "machine",
                              "--admin-token"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -398,7 +398,7 @@ FIRST_SHELL = {BENCH_PLANT: "Machine_B00001", "DEMO-01": "Machine_M0001"}
 
 
 def use_bench_profile(w, line, plant=BENCH_PLANT):
-    """Saves a profile of the external sandbox (secrets to the keychain, as the profile
+    """Saves a profile of the external demo service (secrets to the keychain, as the profile
     form does) and switches to it as the profile picker does; `plant` is shown first."""
     profile = {key: line[key] for key in ("registry_url", "gateway_url", "auth_url", "realm", "client_id")}
     profile.update(name="Bench", client_auth="form", plants=sorted(FIRST_SHELL, key=lambda p: p != plant))
@@ -439,7 +439,7 @@ def take_outside(aasmd, w, line, plant=BENCH_PLANT):
 
 class DemoSnapshotInWindow:
     """A fresh window of the release app (AAS_BROWSER_BIN) and its `idle` PSS on the
-    demo profile; then the profile of an external `aasmd sandbox --demo ASSETS`
+    demo profile; then the profile of an external `aasmd demo-service --demo ASSETS`
     (AASMD_BIN), with a snapshot of its plant DEMO-01 (`taken`, its line; `take_s`)
     taken outside the window and listed in it. ASSETS and RUNS (the timings a bench
     repeats) are the environment's NAME_ASSETS (default `assets`) and NAME_RUNS (3)."""
@@ -449,9 +449,9 @@ class DemoSnapshotInWindow:
         self.runs = int(os.environ.get(f"{name}_RUNS", "3"))
         os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix=f"{name.lower()}-bench-"))
         aasmd = os.environ["AASMD_BIN"]
-        self.sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(self.assets)],
+        self.demo_service = subprocess.Popen([aasmd, "demo-service", "--addr", "127.0.0.1:0", "--demo", str(self.assets)],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = json.loads(self.sandbox.stdout.readline())
+        line = json.loads(self.demo_service.stdout.readline())
         self.w = Window.open(os.environ["AAS_BROWSER_BIN"])
         try:
             first_rows_ms(self.w)
@@ -466,8 +466,8 @@ class DemoSnapshotInWindow:
 
     def close(self):
         self.w.close()
-        self.sandbox.terminate()
-        self.sandbox.wait(10)
+        self.demo_service.terminate()
+        self.demo_service.wait(10)
 
 
 def change_machines(line):
@@ -475,7 +475,7 @@ def change_machines(line):
     for i in range(1, BIG_TREE + 1, CHANGED_EVERY):
         body = {"aas_id": f"urn:bench:{BENCH_PLANT}:aas#B-{i:05}", "submodel": "Nameplate",
                 "path": ["ManufacturerName"], "value": f"Changed {i}"}
-        req = urllib.request.Request(f"{line['registry_url']}/sandbox/admin/elements", method="PATCH",
+        req = urllib.request.Request(f"{line['registry_url']}/demo-service/admin/elements", method="PATCH",
                                      data=json.dumps(body).encode(),
                                      headers={"Authorization": f"Bearer {line['admin_token']}",
                                               "Content-Type": "application/json"})
@@ -639,8 +639,8 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "`/proc/PID/smaps_rollup` summed over the app and its WebKit processes, read",
         f"{SETTLE_S} s after each step, over the idle PSS of the same window (three fresh",
         "windows: scrolling, Take snapshot, the 10,000-asset snapshots). The 10,000 AAS and",
-        f"the {CRAWL_ASSETS:,}-asset plant are served by an external `aasmd sandbox` (not counted);",
-        "the demo profile's sandbox runs in the app and is counted.", "",
+        f"the {CRAWL_ASSETS:,}-asset plant are served by an external `aasmd demo-service` (not counted);",
+        "the demo profile's demo service runs in the app and is counted.", "",
         f"Drawing: {drawing_line()}", "",
         "| measure | result | target | |", "|---|---|---|---|",
         *[f"| {m} | {res} | {t} | {verdict[ok]} |" for m, res, t, ok in rows], "",
@@ -656,7 +656,7 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "number and a manufacturer name) were taken outside the window, as its profile and into its",
         f"store (`aasmd --profile Bench snapshot take --plant {BENCH_PLANT}`): {first['shells']:,} shells,",
         f"{first['nodes']:,} answers, {first_s:.1f} s; between the two, 1 machine in {CHANGED_EVERY} got another",
-        f"ManufacturerName through the sandbox's admin API; the second took {second_s:.1f} s. The window",
+        f"ManufacturerName through the demo service's admin API; the second took {second_s:.1f} s. The window",
         "showed the plant live, then read the snapshots again (↻). Browse is timed from its click in the",
         "Snapshots dialog (the live tree of the same shells on screen; back to live between runs);",
         f"Compare in the Changes tab said: {snap['changes_text']!r}.", "",
@@ -703,14 +703,14 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         env_file = os.path.join(workdir, "bench-10000.json")
         big_environment(env_file, BIG_TREE)
-        sandbox, line = start_sandbox(aasmd, env_file)
+        demo_service, line = start_demo_service(aasmd, env_file)
         try:
             big = big_session(app, line)
             take = take_session(app, line)
             snap = snapshot_session(app, aasmd, line)  # last: it changes the plant
         finally:
-            sandbox.terminate()
-            sandbox.wait(10)
+            demo_service.terminate()
+            demo_service.wait(10)
     for name, r in (("big", big), ("take", take), ("snapshots", snap)):
         print(name, json.dumps({k: v for k, v in r.items() if k != "scroll"}), flush=True)
     text = report(machine_line(), runs, start, app_idle, floor, big, take, snap, minimal)

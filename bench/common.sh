@@ -1,5 +1,5 @@
 # What the bench scripts share (sourced, not run): the release
-# aasmd, a sandbox of a generated plant, timing a command, the search queries, changing
+# aasmd, a demo service of a generated plant, timing a command, the search queries, changing
 # 1% of the machines, percentiles, and a throwaway PostgreSQL server.
 # Each script sets `work` (a temporary folder) before calling these.
 
@@ -9,30 +9,30 @@ aasmd=$target/release/aasmd
 # The search queries: serial numbers of machines, and words (each twice: 20 searches).
 QUERIES=(Stuttgart "SN-M-0001" "Acme Tools" "Operating manual" "0173-1#02" pump "SN-T-00" urn:demo-platform Wartung CNC)
 
-# start_sandbox DIR ASSETS [ARGS...]: `aasmd sandbox --demo ASSETS ARGS` in the background,
-# its start-up line in DIR/line.json once it listens; its pid in $sandbox_pid.
-start_sandbox() {
+# start_demo_service DIR ASSETS [ARGS...]: `aasmd demo-service --demo ASSETS ARGS` in the background,
+# its start-up line in DIR/line.json once it listens; its pid in $demo_service_pid.
+start_demo_service() {
   local dir=$1 assets=$2; shift 2
   mkdir -p "$dir"
-  "$aasmd" sandbox --demo "$assets" "$@" >"$dir/line.json" 2>/dev/null &
-  sandbox_pid=$!
+  "$aasmd" demo-service --demo "$assets" "$@" >"$dir/line.json" 2>/dev/null &
+  demo_service_pid=$!
   for _ in $(seq 6000); do [ -s "$dir/line.json" ] && return; sleep 0.1; done
-  echo "the sandbox did not start" >&2; return 1
+  echo "the demo service did not start" >&2; return 1
 }
 
 # demo_snapshot ASSETS: the release aasmd built, then one snapshot of the plant DEMO-01
-# of `aasmd sandbox --demo ASSETS` (a 100,000-asset plant takes minutes to generate) in
-# $work/store.sqlite3, exported as AASMD_STORE; the sandbox stopped again. Sets `work`
+# of `aasmd demo-service --demo ASSETS` (a 100,000-asset plant takes minutes to generate) in
+# $work/store.sqlite3, exported as AASMD_STORE; the demo service stopped again. Sets `work`
 # (a temporary folder, removed at exit), `taken` (the snapshot's line) and `shells`.
 demo_snapshot() {
   cargo build --release -p aas-cli >&2
   work=$(mktemp -d)
-  trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-  start_sandbox "$work" "$1"
+  trap 'kill $demo_service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+  start_demo_service "$work" "$1"
   export AASMD_STORE=$work/store.sqlite3
   taken=$("$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01)
   shells=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["shells"])' "$taken")
-  kill $sandbox_pid
+  kill $demo_service_pid
 }
 
 # median "N N N": the middle of the numbers.
@@ -47,17 +47,17 @@ run() {
   cat "$work/$name.time"
 }
 
-# line_field LINE_FILE NAME: a field of a sandbox's start-up line.
+# line_field LINE_FILE NAME: a field of a demo service's start-up line.
 line_field() {
   python3 -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"
 }
 
 # change_one_percent LINE_FILE ASSETS: a new ManufacturerName for 1% of the assets (the
-# first machines), through the sandbox's admin surface (it needs --admin-token).
+# first machines), through the demo service's admin surface (it needs --admin-token).
 change_one_percent() {
   local token admin
   token=$(line_field "$1" admin_token)
-  admin="$(line_field "$1" registry_url)/sandbox/admin/elements"
+  admin="$(line_field "$1" registry_url)/demo-service/admin/elements"
   python3 - "$2" <<'PY' | while read -r body; do curl -sf -o /dev/null -X PATCH -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d "$body" "$admin" || true; done
 import json, sys
 n = min(int(sys.argv[1]) // 100, int(sys.argv[1]) // 8) or 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 23 item 8: what one large element value costs, on the release build. A sandbox
+# Issue 23 item 8: what one large element value costs, on the release build. A demo service
 # serves one shell whose submodel "Big" holds a Property of SIZE_MB megabytes (read with
 # --data from a generated environment file); GNU time measures each command's peak
 # memory:
@@ -38,7 +38,7 @@ with open(path, "w") as f:
         f.write(chunk)
     f.write(after)
 PY
-"$aasmd" sandbox --demo 0 --data "$work/env.json" --plant LARGE-01 >"$work/line.json" 2>/dev/null &
+"$aasmd" demo-service --demo 0 --data "$work/env.json" --plant LARGE-01 >"$work/line.json" 2>/dev/null &
 pid=$!
 for _ in $(seq 600); do [ -s "$work/line.json" ] && break; sleep 0.1; done
 export AASMD_STORE=$work/store.sqlite3

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Quality view's time and memory (issue 28) in one command, over a snapshot of
-# `aasmd sandbox --demo ASSETS`, in the real window (bench/in-window.sh); prints a
+# `aasmd demo-service --demo ASSETS`, in the real window (bench/in-window.sh); prints a
 # Markdown table.
 #
 #   bench/quality.sh [ASSETS] [RUNS]   (defaults 10000 and 3)

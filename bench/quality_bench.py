@@ -32,7 +32,7 @@ def main():
         bench.close()
     extra = after - idle
     rows = [
-        f"Quality view ({machine_line()}; a {taken['shells']:,}-shell snapshot of `aasmd sandbox --demo {assets}`,"
+        f"Quality view ({machine_line()}; a {taken['shells']:,}-shell snapshot of `aasmd demo-service --demo {assets}`,"
         f" taken outside the app in {take_s:.0f} s)",
         "",
         "| what | measured | target | met |",

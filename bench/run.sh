@@ -6,7 +6,7 @@
 #
 # Knobs (environment): BENCH_ASSETS=1000 BENCH_REPS=3 BENCH_WRK_SECONDS=3
 # BENCH_CONCURRENCY="1 8 32 64" BENCH_SCALING="100 10000" BENCH_LATENCY_MS=20
-# BENCH_PIN=1 (sandbox on CPU 0, clients on the rest; needs taskset)
+# BENCH_PIN=1 (demo service on CPU 0, clients on the rest; needs taskset)
 # BENCH_SKIP_CRITERION=1 (do not run the parse/export benches; report their last figures).
 # Needs: cargo, python3 with venv (apt-get install python3-venv), wrk (apt-get install wrk),
 # and PyPI for the peers' requests and httpx (installed once into a venv).

@@ -1,7 +1,7 @@
 """The plant search's latency in the page: p50, p95 and max per kind of query.
 
 Run by bench/search-p95.sh (under Xvfb, in a D-Bus session with a fresh GNOME Keyring).
-One app window shows BENCH-01 (10,000 machines, served by an external `aasmd sandbox`)
+One app window shows BENCH-01 (10,000 machines, served by an external `aasmd demo-service`)
 from a snapshot taken beside it with aasmd, as bench/app_bench.py's snapshot_session
 does; then SEARCH_BENCH_N queries are typed into the plant search (app_bench's
 search_ms). Per query, in the page (performance.now):
@@ -26,7 +26,7 @@ import tempfile
 
 import app_bench
 from app_bench import (BIG_TREE, app_window, big_environment, browse_ms, drawing_line, machine_line,
-                       search_ms, start_sandbox, take_outside, use_bench_profile)
+                       search_ms, start_demo_service, take_outside, use_bench_profile)
 
 KINDS = ("serial number", "prefix", "word in every shell")
 
@@ -127,7 +127,7 @@ def main():
     with tempfile.TemporaryDirectory() as workdir:
         env_file = os.path.join(workdir, "bench-10000.json")
         big_environment(env_file, BIG_TREE)
-        sandbox, line = start_sandbox(aasmd, env_file)
+        demo_service, line = start_demo_service(aasmd, env_file)
         try:
             with app_window(app) as (w, _):
                 use_bench_profile(w, line)
@@ -141,8 +141,8 @@ def main():
                     print(f"{kind}: {query}: {runs[-1]['painted']:.1f} ms painted, {runs[-1]['answer']:.1f} "
                           f"answer, {runs[-1]['alone']} alone, {runs[-1]['calls']} calls", file=sys.stderr, flush=True)
         finally:
-            sandbox.terminate()
-            sandbox.wait(10)
+            demo_service.terminate()
+            demo_service.wait(10)
     text = report(runs, warm_up, snap, snap_s, browse)
     if os.environ.get("SEARCH_BENCH_OUT"):
         with open(os.environ["SEARCH_BENCH_OUT"], "w") as f:

@@ -4,7 +4,7 @@
 #    crawl of the same plant in the same run;
 #  - how much a second snapshot of the unchanged plant grows the store;
 #  - `aasmd search` wall time (process start included), median and p95 of 20 queries;
-#  - `aasmd diff` after 1% of the assets had a value changed (PATCH /sandbox/admin/elements);
+#  - `aasmd diff` after 1% of the assets had a value changed (PATCH /demo-service/admin/elements);
 #  - `aasmd export --snapshot --format env` peak memory.
 # Usage: bench/snapshot.sh [ASSETS]   (default 30000); prints a Markdown table.
 set -euo pipefail
@@ -13,8 +13,8 @@ assets=${1:-30000}
 source bench/common.sh
 cargo build --release -p aas-cli >&2
 work=$(mktemp -d)
-trap 'kill $sandbox_pid 2>/dev/null || true; rm -rf "$work"' EXIT
-start_sandbox "$work" "$assets" --admin-token
+trap 'kill $demo_service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+start_demo_service "$work" "$assets" --admin-token
 export AASMD_STORE=$work/store.sqlite3
 c=(--config "$work/line.json")
 

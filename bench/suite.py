@@ -5,7 +5,7 @@ the Python peers' venv, then runs this). Writes bench/RESULTS.md.
 Environment (set by run.sh): AASMD (release binary), PEER_PYTHON (the venv's python),
 CARGO_TARGET_DIR, and the knobs BENCH_ASSETS, BENCH_REPS, BENCH_WRK_SECONDS,
 BENCH_CONCURRENCY ("1 8 32 64"), BENCH_SCALING ("100 10000": the other plant sizes),
-BENCH_LATENCY_MS (20), BENCH_PIN (1: the sandbox on CPU 0, every client on the others),
+BENCH_LATENCY_MS (20), BENCH_PIN (1: the demo service on CPU 0, every client on the others),
 BENCH_SKIP_CRITERION=1.
 """
 import datetime
@@ -41,7 +41,7 @@ DEPTH = 3
 
 # With 2 cores shared, the server and the client under test fight over them and the
 # figures say more about the scheduler than about either. So (unless BENCH_PIN=0) the
-# sandbox runs on CPU 0 and every client, ours, wrk and the peers alike, on the rest.
+# demo service runs on CPU 0 and every client, ours, wrk and the peers alike, on the rest.
 NCPU = os.cpu_count() or 1
 PIN = os.environ.get("BENCH_PIN", "1") == "1" and NCPU >= 2 and shutil.which("taskset")
 SERVER_CPUS = "0"
@@ -76,27 +76,27 @@ def fetch_json(url, data=None, headers=None):
         return json.load(r)
 
 
-class Sandbox:
+class DemoService:
     def __init__(self, work, assets=ASSETS, faults=None):
-        self.line = os.path.join(work, "sandbox.json")
-        cmd = [AASMD, "sandbox", "--addr", "127.0.0.1:0", "--demo", str(assets)]
+        self.line = os.path.join(work, "demo-service.json")
+        cmd = [AASMD, "demo-service", "--addr", "127.0.0.1:0", "--demo", str(assets)]
         if faults:
             cmd += ["--faults", faults]
         cmd = on_cpus(SERVER_CPUS, cmd)
-        note(cmd + [">", "sandbox.json"])
+        note(cmd + [">", "demo-service.json"])
         self.out = open(self.line, "w")
         self.proc = subprocess.Popen(cmd, stdout=self.out, stderr=subprocess.DEVNULL)
         for _ in range(3000):
             if os.path.getsize(self.line) > 0 and open(self.line).read().endswith("\n"):
                 break
             if self.proc.poll() is not None:
-                raise SystemExit("bench: the sandbox did not start")
+                raise SystemExit("bench: the demo service did not start")
             time.sleep(0.05)
         self.conf = json.load(open(self.line))
         self.base = self.conf["registry_url"].rstrip("/")
 
     def rss_mb(self):
-        """The sandbox's resident memory now (taskset execs it, so the pid is its own)."""
+        """The demo service's resident memory now (taskset execs it, so the pid is its own)."""
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
@@ -104,7 +104,7 @@ class Sandbox:
         return float("nan")
 
     def stats(self):
-        return fetch_json(self.base + "/sandbox/stats")
+        return fetch_json(self.base + "/demo-service/stats")
 
     def access_token(self):
         url = "{}/auth/realms/{}/protocol/openid-connect/token".format(
@@ -126,7 +126,7 @@ class Sandbox:
 
 
 def counted(sb, run):
-    """Runs `run()` and returns its result with the sandbox's token and request counts
+    """Runs `run()` and returns its result with the demo service's token and request counts
     during it."""
     before = sb.stats()
     result = run()
@@ -146,7 +146,7 @@ def counted(sb, run):
 def crawl(sb, conc, out):
     cmd = on_cpus(CLIENT_CPUS, [AASMD, "--config", sb.line, "crawl", "--plant", PLANT,
                                 "--format", "raw", "--out", out, "--concurrency", str(conc)])
-    note([c if c != sb.line else "sandbox.json" for c in cmd])
+    note([c if c != sb.line else "demo-service.json" for c in cmd])
 
     def run():
         # GNU time for the peak memory: a child forked from this Python would report
@@ -202,7 +202,7 @@ def wrk(sb, conc, paths_file, token, seconds):
 def peer(sb, script, *args):
     cmd = on_cpus(CLIENT_CPUS, [PEER_PYTHON, os.path.join(BENCH, "peers", script), sb.line,
                                 *map(str, args)])
-    note(on_cpus(CLIENT_CPUS, ["python", f"bench/peers/{script}", "sandbox.json",
+    note(on_cpus(CLIENT_CPUS, ["python", f"bench/peers/{script}", "demo-service.json",
                                *map(str, args)]))
 
     def run():
@@ -292,7 +292,7 @@ def versus_ceiling(sb, concs, work):
     row per concurrency with medians and in-round ratios."""
     raw = os.path.join(work, "raw.json")
     paths = os.path.join(work, "paths.txt")
-    # A first crawl (not counted) warms the sandbox and gives the request list.
+    # A first crawl (not counted) warms the demo service and gives the request list.
     first = crawl(sb, max(concs), raw)
     n_paths = paths_of(raw, paths)
     raw_mb = os.path.getsize(raw) / 1e6
@@ -343,7 +343,7 @@ def versus_ceiling(sb, concs, work):
 
 
 def latency_bound(sb, conc, work):
-    """Crawls at `conc` against a sandbox that delays every data request: the crawl's
+    """Crawls at `conc` against a demo service that delays every data request: the crawl's
     own time against the lower bound max(depth, requests / concurrency) × latency."""
     raw = os.path.join(work, "raw.json")
     runs = [crawl(sb, conc, raw) for _ in range(REPS)]
@@ -359,14 +359,14 @@ def main():
     started = time.time()
     work = WORK
     results = {"machine": machine()}
-    sb = Sandbox(work)
+    sb = DemoService(work)
     try:
-        log(f"sandbox with {ASSETS} assets at {sb.base}")
+        log(f"demo service with {ASSETS} assets at {sb.base}")
         rows = versus_ceiling(sb, CONCS, work)
         results["crawl"] = rows
         best = max(rows, key=lambda r: r["rps"])
         results["best"] = best["c"]
-        results["sandbox_rss"] = {ASSETS: sb.rss_mb()}
+        results["demo_service_rss"] = {ASSETS: sb.rss_mb()}
 
         # Peers: the same crawl, round by round beside ours, at the best concurrency.
         raw = os.path.join(work, "raw.json")
@@ -381,19 +381,19 @@ def main():
         sb.stop()
 
     # Scaling: the same crawl and ceiling at the best concurrency on other plant sizes.
-    scaling = {ASSETS: dict(best, assets=ASSETS, sandbox_rss=results["sandbox_rss"][ASSETS])}
+    scaling = {ASSETS: dict(best, assets=ASSETS, demo_service_rss=results["demo_service_rss"][ASSETS])}
     for assets in SCALING:
-        sb = Sandbox(work, assets)
+        sb = DemoService(work, assets)
         try:
-            log(f"scaling: sandbox with {assets} assets")
+            log(f"scaling: demo service with {assets} assets")
             row = versus_ceiling(sb, [best["c"]], work)[0]
-            scaling[assets] = dict(row, assets=assets, sandbox_rss=sb.rss_mb())
+            scaling[assets] = dict(row, assets=assets, demo_service_rss=sb.rss_mb())
         finally:
             sb.stop()
     results["scaling"] = [scaling[a] for a in sorted(scaling)]
 
     if LATENCY_MS > 0:
-        sb = Sandbox(work, ASSETS, f"latency={LATENCY_MS}ms")
+        sb = DemoService(work, ASSETS, f"latency={LATENCY_MS}ms")
         try:
             log(f"latency: {LATENCY_MS} ms per request")
             results["latency"] = [latency_bound(sb, c, work)
@@ -424,7 +424,7 @@ BEFORE_AFTER = [
     "**Before** (2026-11-22 01:44 UTC, unpinned, 1,000 assets, concurrency 64): 0.66 s wall, "
     "0.5 s crawl, 9,351 req/s against wrk's 20,238 — ratio 0.46 (wall), 0.61 (crawl); "
     "11.5× the sequential `requests` script. What changed since: the suite pins the server "
-    "and the clients to separate cores (the client no longer competes with the sandbox "
+    "and the clients to separate cores (the client no longer competes with the demo service "
     "for a core, and wrk gets the same treatment); the crawl reads only the identifiers "
     "it follows from each AAS and submodel list instead of typing every shell and "
     "submodel (which copied every element's JSON once more per list); it no longer "
@@ -444,9 +444,9 @@ BEFORE_AFTER = [
     "above are on an AMD EPYC one, so compare ratios, not seconds): best concurrency 8, "
     "0.52 s wall, 0.46 s crawl, 11,684 req/s against wrk's 12,866 — ratio 0.91 (wall), 1.04 "
     "(crawl), 62 µs of client CPU per request against wrk's 29; 18.7× the sequential script "
-    "(missed). Both clients were held back by the sandbox: it serialised every answer from "
+    "(missed). Both clients were held back by the demo service: it serialised every answer from "
     "`serde_json::Value` trees on each request, and wrk hit the same wall. What changed "
-    "since: the sandbox serialises its answers once at start (`aas-sandbox` `answers.rs`; "
+    "since: the demo service serialises its answers once at start (`aas-demo` `answers.rs`; "
     "pinned wrk against it at concurrency 8: 14.8-17.1k → 21.1-21.3k req/s in one session, "
     "and 209 → 69 MB resident for 1,000 assets), which uncovered the client's own cost: "
     "`strace -c` counted 9,863 futex calls per crawl, a cross-thread wake-up per answer on "
@@ -480,18 +480,18 @@ def write_report(r):
                      ("os", "OS"), ("rustc", "rustc"), ("wrk", "wrk"), ("python", "Python peers")]:
         L.append(f"| {label} | {m[k]} |")
     L.append("")
-    L.append("Everything runs on this one machine: the sandbox, the client under test and the "
+    L.append("Everything runs on this one machine: the demo service, the client under test and the "
              "load generator share its cores, so the figures are of a loaded machine. Ratios "
              "compare runs made in the same round, one right after the other; every figure is "
              f"the median of {REPS} rounds (criterion: the median of its samples).")
     L.append("")
     if PIN:
-        L.append(f"Pinned (`taskset`): the sandbox on CPU {SERVER_CPUS}; every client — "
+        L.append(f"Pinned (`taskset`): the demo service on CPU {SERVER_CPUS}; every client — "
                  f"`aasmd crawl`, `wrk` and the Python peers alike — on CPU {CLIENT_CPUS}, so "
                  "the server and the client under test do not take each other's core "
                  "(`BENCH_PIN=0` runs unpinned).")
     else:
-        L.append("Not pinned: the sandbox and the clients share every core.")
+        L.append("Not pinned: the demo service and the clients share every core.")
     L.append("")
     targets = []
     rows = r["crawl"]
@@ -538,7 +538,7 @@ def write_report(r):
     httpx_t = median([x["seconds"] for x in p["httpx"]])
     s_req = median([a["seconds"] / b["wall"] for a, b in zip(p["requests"], p["ours"])])
     s_httpx = median([a["seconds"] / b["wall"] for a, b in zip(p["httpx"], p["ours"])])
-    L.append(f"## 2. Against the peers (same sandbox, same requests, concurrency {r['best']})")
+    L.append(f"## 2. Against the peers (same demo service, same requests, concurrency {r['best']})")
     L.append("")
     L.append("Each round runs the three one after the other; the speed-up is the median of the "
              "rounds' ratios. Our time is the wall time of `aasmd crawl` (process start, token, "
@@ -573,12 +573,12 @@ def write_report(r):
     L.append("## 3. Tokens")
     L.append("")
     toks = sorted({t for x in rows for t in x["tokens"]} | {x["tokens"] for x in p["ours"]})
-    L.append(f"Token requests the sandbox counted (`GET /sandbox/stats`, difference before/after) "
+    L.append(f"Token requests the demo service counted (`GET /demo-service/stats`, difference before/after) "
              f"during each of the {REPS * len(rows) + len(p['ours'])} timed `aasmd crawl` runs: "
              f"{', '.join(map(str, toks))} (each run is a new process, so one token per run is "
              f"the floor; the token lives 300 s). Each wrk run: "
              f"{', '.join(sorted({str(t) for x in rows for t in x['wrk_tokens']}))} (its token is "
-             "fetched once before). Requests the sandbox counted per crawl: "
+             "fetched once before). Requests the demo service counted per crawl: "
              f"{', '.join(sorted({str(s) for x in rows for s in x['server_requests']}))}, "
              "the registry and gateway requests plus the token request.")
     L.append("")
@@ -588,21 +588,21 @@ def write_report(r):
     if sc:
         L.append(f"## Scaling (crawl at concurrency {r['best']}, the ceiling beside it)")
         L.append("")
-        L.append("Each plant size has its own sandbox; per size, rounds of our crawl and wrk "
+        L.append("Each plant size has its own demo service; per size, rounds of our crawl and wrk "
                  "as in section 1. *Client peak* is `aasmd crawl`'s peak resident memory "
                  "(GNU `time`'s %M), which holds every answer until the export is written; "
-                 "*sandbox* its resident memory after the runs.")
+                 "*demo service* its resident memory after the runs.")
         L.append("")
         L.append("| assets | requests | raw bundle MB | wall s | crawl s | µs per request (crawl) "
                  "| ours req/s (wall) | ceiling req/s | ratio (wall) | ratio (crawl) "
-                 "| client peak MB | sandbox MB |")
+                 "| client peak MB | demo service MB |")
         L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for x in sc:
             n = x["requests"][0]
             L.append(f"| {x['assets']:,} | {n:,} | {fmt(x['raw_mb'])} | {x['wall']:.2f} | "
                      f"{x['reported']:.2f} | {x['reported'] / n * 1e6:.0f} | {fmt(x['rps'])} | "
                      f"{fmt(x['ceiling'])} | {x['ratio']:.2f} | {x['ratio_reported']:.2f} | "
-                     f"{fmt(x['maxrss_mb'])} | {fmt(x['sandbox_rss'])} |")
+                     f"{fmt(x['maxrss_mb'])} | {fmt(x['demo_service_rss'])} |")
         L.append("")
         lo, hi = sc[0], sc[-1]
         per = [x["reported"] / x["requests"][0] for x in sc]
@@ -625,7 +625,7 @@ def write_report(r):
     if lat:
         L.append(f"## Latency-bound crawl ({LATENCY_MS} ms added per request)")
         L.append("")
-        L.append(f"`aasmd sandbox --demo {ASSETS} --faults latency={LATENCY_MS}ms` delays every "
+        L.append(f"`aasmd demo-service --demo {ASSETS} --faults latency={LATENCY_MS}ms` delays every "
                  "registry and gateway answer. No crawl can beat max(depth, ⌈requests / "
                  f"concurrency⌉) × latency (depth {DEPTH}: AAS list, submodels, elements); "
                  "speed against that bound = bound / the crawl's own time.")
@@ -648,7 +648,7 @@ def write_report(r):
                  "`serde_json::from_slice::<serde_json::Value>` of the same bytes. The samples "
                  "are every JSON file under `shared/aas-samples` but the schema, read in one "
                  "iteration; the environments are "
-                 "`aas_sandbox::environment(&demo_plant(\"P\", N, 1))` serialised, what an "
+                 "`aas_demo::environment(&demo_plant(\"P\", N, 1))` serialised, what an "
                  "environment export of an N-asset crawl holds.")
         L.append("")
         L.append("| input | bytes | typed MB/s | Value MB/s | ratio typed / Value |")
@@ -682,7 +682,7 @@ def write_report(r):
         ex = r["export"]
         L.append("## 5. Export of the 1,000-asset crawl (criterion, `cargo bench -p aas-export --bench export`)")
         L.append("")
-        L.append("A sandbox with 1,000 assets is crawled once (concurrency 32) in the bench's set-up; "
+        L.append("A demo service with 1,000 assets is crawled once (concurrency 32) in the bench's set-up; "
                  "each iteration is `aas_export::export(&crawl, format, …)` into a temporary "
                  "folder (temp file, fsync, rename). MB/s counts the bytes written for raw and "
                  "env; for aasx, the bytes of the environment JSON it packs.")
@@ -710,7 +710,7 @@ def write_report(r):
     L.append("")
     L.append("## Commands")
     L.append("")
-    L.append("`bench/run.sh` ran, in this order (`sandbox.json` is the sandbox's start-up line; "
+    L.append("`bench/run.sh` ran, in this order (`demo-service.json` is the demo service's start-up line; "
              "`$BASE` its `registry_url`; `paths.txt` the paths of the raw export's nodes):")
     L.append("")
     L.append("```")

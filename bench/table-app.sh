@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The plant table in the app (issue 27) in one command: build, first paint, scrolling,
-# sort, filter and memory over a snapshot of `aasmd sandbox --demo ASSETS` (80,000
+# sort, filter and memory over a snapshot of `aasmd demo-service --demo ASSETS` (80,000
 # assets: 10,000 machines), in the real window (bench/in-window.sh); prints a Markdown
 # table. The CLI's figures are bench/table.sh's.
 #

@@ -100,7 +100,7 @@ def main():
                 f" | {'yes' if median(times) <= target else 'no'} |")
 
     print("\n".join([
-        f"Plant table in the app ({machine_line()}; a snapshot of `aasmd sandbox --demo {assets}`,"
+        f"Plant table in the app ({machine_line()}; a snapshot of `aasmd demo-service --demo {assets}`,"
         f" {taken['shells']:,} shells, taken outside the app in {take_s:.0f} s; the table shows the machines)",
         "",
         "| what | measured | target | met |",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 26's figures for the team store, on the release build, against a throwaway
 # PostgreSQL cluster (Debian's server, started as the tests start it: initdb into a
-# temporary folder, loopback, scram passwords) and `aasmd sandbox`:
+# temporary folder, loopback, scram passwords) and `aasmd demo-service`:
 #  - `aasmd snapshot take` of a --demo BIG plant into PostgreSQL and into a SQLite file:
 #    each one's time and aasmd's peak memory; how much a second take of the unchanged
 #    plant grows the database;
@@ -25,7 +25,7 @@ cargo build --release -p aas-snapshot --example search_latency >&2
 searcher=$target/release/examples/search_latency
 work=$(mktemp -d)
 chmod 755 "$work"
-trap 'kill $sandbox_pid 2>/dev/null || true; stop_postgres; rm -rf "$work"' EXIT
+trap 'kill $demo_service_pid 2>/dev/null || true; stop_postgres; rm -rf "$work"' EXIT
 start_postgres "$work/pg"
 for db in big small; do
   psql_in postgres "CREATE DATABASE $db"
@@ -33,23 +33,23 @@ for db in big small; do
 done
 db_bytes() { psql_in "$1" "SELECT pg_database_size(current_database())"; }
 ratio() { python3 -c "import sys; print(round(float(sys.argv[1]) / max(float(sys.argv[2]), 0.01), 2))" "$1" "$2"; }
-take() { # NAME STORE [LINE]: a take of DEMO-01 from the sandbox of LINE into STORE
+take() { # NAME STORE [LINE]: a take of DEMO-01 from the demo service of LINE into STORE
   run "$1" "$aasmd" --config "${3:-$work/big/line.json}" snapshot take --plant DEMO-01 --store "$2"
 }
 
 # 1. BIG: into a SQLite file, then into PostgreSQL twice.
 echo "team-store: $big assets" >&2
-start_sandbox "$work/big" "$big"
+start_demo_service "$work/big" "$big"
 read -r sqlite_s sqlite_kb < <(take sqlite "$work/store.sqlite3")
 read -r pg_s pg_kb < <(take pg "$(pg_url_of big)")
 first=$(db_bytes big)
 read -r again_s again_kb < <(take pg-again "$(pg_url_of big)")
 second=$(db_bytes big)
-kill "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true
+kill "$demo_service_pid"; wait "$demo_service_pid" 2>/dev/null || true
 
 # 2. SMALL: takes, searches alone, searches beside a take, a diff.
 echo "team-store: $small assets" >&2
-start_sandbox "$work/small" "$small" --admin-token
+start_demo_service "$work/small" "$small" --admin-token
 small_line=$work/small/line.json
 url=$(pg_url_of small)
 take first "$url" "$small_line" >/dev/null

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Starts `aasmd sandbox`, reads its one-line JSON, and reaches the token endpoint, the
+# Starts `aasmd demo-service`, reads its one-line JSON, and reaches the token endpoint, the
 # registry and all six gateway routes with plain curl (identifiers encoded by hand).
 # Usage: scripts/curl-smoke.sh PATH/TO/aasmd
 set -euo pipefail
 aasmd=$1
 line_file=$(mktemp)
-"$aasmd" sandbox --addr 127.0.0.1:0 >"$line_file" &
+"$aasmd" demo-service --addr 127.0.0.1:0 >"$line_file" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -f "$line_file"' EXIT
 for _ in $(seq 100); do [ -s "$line_file" ] && break; sleep 0.05; done

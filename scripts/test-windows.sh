@@ -45,27 +45,27 @@ ok "portable zip holds aas-browser.exe, aasmd.exe, WebView2Loader.dll, README.tx
 aasmd=$work/zip/$name/aasmd.exe
 gui=$work/zip/$name/aas-browser.exe
 
-# --- aasmd.exe: help, the sandbox's line, a crawl equal to the Linux build's.
+# --- aasmd.exe: help, the demo service's line, a crawl equal to the Linux build's.
 wine "$aasmd" --help > "$work/help.txt" || fail "aasmd.exe --help exited $?"
 grep -q '^Usage: aasmd.exe' "$work/help.txt" || fail "aasmd.exe --help printed no usage"
-wine "$aasmd" sandbox --help | grep -q 'Usage: aasmd.exe sandbox' || fail "aasmd.exe sandbox --help"
-ok "aasmd.exe --help and sandbox --help"
+wine "$aasmd" demo-service --help | grep -q 'Usage: aasmd.exe demo-service' || fail "aasmd.exe demo-service --help"
+ok "aasmd.exe --help and demo service --help"
 
-wine "$aasmd" sandbox --addr 127.0.0.1:0 --admin-token > "$work/sandbox.json" 2> "$work/sandbox.err" &
+wine "$aasmd" demo-service --addr 127.0.0.1:0 --admin-token > "$work/demo-service.json" 2> "$work/demo-service.err" &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$work/sandbox.json" ] && break; sleep 0.2; done
+for _ in $(seq 100); do [ -s "$work/demo-service.json" ] && break; sleep 0.2; done
 python3 -c 'import json,sys; l=json.load(open(sys.argv[1])); assert l["plants"]==["DEMO-01"], l' \
-  "$work/sandbox.json" || fail "the Windows sandbox printed no start-up line: $(cat "$work/sandbox.err")"
-ok "aasmd.exe sandbox printed its line: $(head -c 60 "$work/sandbox.json")…"
-config="Z:${work//\//\\}\\sandbox.json"   # the same file as Windows names it
+  "$work/demo-service.json" || fail "the Windows demo service printed no start-up line: $(cat "$work/demo-service.err")"
+ok "aasmd.exe demo-service printed its line: $(head -c 60 "$work/demo-service.json")…"
+config="Z:${work//\//\\}\\demo-service.json"   # the same file as Windows names it
 
-# The Windows client and the Linux client crawl the same (Windows) sandbox; an --out
+# The Windows client and the Linux client crawl the same (Windows) demo service; an --out
 # with a drive letter and a space. The env JSON holds no times, so it must be equal.
 mkdir -p "$C/aas exports"
 wine "$aasmd" --config "$config" crawl --plant DEMO-01 --format env \
   --out 'C:\aas exports\plant.json' 2> "$work/crawl.err" || fail "crawl exited $?: $(cat "$work/crawl.err")"
 [ -s "$C/aas exports/plant.json" ] || fail "crawl --out 'C:\\aas exports\\plant.json' wrote nothing"
-"$linux_aasmd" --config "$work/sandbox.json" crawl --plant DEMO-01 --format env \
+"$linux_aasmd" --config "$work/demo-service.json" crawl --plant DEMO-01 --format env \
   --out "$work/plant-linux.json" 2>/dev/null || fail "the Linux crawl failed"
 cmp "$C/aas exports/plant.json" "$work/plant-linux.json" || fail "the Windows crawl differs from the Linux one"
 ok "crawl to C:\\aas exports\\plant.json ($(stat -c %s "$work/plant-linux.json") bytes) equals the Linux build's, byte for byte"
@@ -82,27 +82,27 @@ grep -q 'aux is the name of a device on Windows.*"aux_.json"' "$work/aux.err" \
   || fail "crawl --out ...aux.json did not say why: $(cat "$work/aux.err")"
 ok "crawl --out 'C:\\aas exports\\aux.json' refused, exit 2: $(tail -1 "$work/aux.err" | cut -c1-150)"
 
-# The same demo plant served by a Linux sandbox: the whole stack, not only the client.
-"$linux_aasmd" sandbox --addr 127.0.0.1:0 > "$work/sandbox-linux.json" 2>/dev/null &
+# The same demo plant served by a Linux demo service: the whole stack, not only the client.
+"$linux_aasmd" demo-service --addr 127.0.0.1:0 > "$work/demo-service-linux.json" 2>/dev/null &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$work/sandbox-linux.json" ] && break; sleep 0.1; done
-"$linux_aasmd" --config "$work/sandbox-linux.json" crawl --plant DEMO-01 --format env \
+for _ in $(seq 100); do [ -s "$work/demo-service-linux.json" ] && break; sleep 0.1; done
+"$linux_aasmd" --config "$work/demo-service-linux.json" crawl --plant DEMO-01 --format env \
   --out "$work/plant-all-linux.json" 2>/dev/null || fail "the all-Linux crawl failed"
-cmp "$C/aas exports/plant.json" "$work/plant-all-linux.json" || fail "Windows sandbox+client differ from Linux's"
-ok "Windows sandbox + Windows client equal Linux sandbox + Linux client, byte for byte"
+cmp "$C/aas exports/plant.json" "$work/plant-all-linux.json" || fail "Windows demo service+client differ from Linux's"
+ok "Windows demo service + Windows client equal Linux demo service + Linux client, byte for byte"
 
 # --- Snapshots in a store under a Windows path (with a space): take, change, take, search, diff.
 store='C:\aas data\store.sqlite3'
 mkdir -p "$C/aas data"
 wine "$aasmd" snapshot take --config "$config" --plant DEMO-01 --store "$store" 2>/dev/null >/dev/null \
   || fail "snapshot take (1) exited $?"
-line=$work/sandbox.json
+line=$work/demo-service.json
 base=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["registry_url"])' "$line")
 admin=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["admin_token"])' "$line")
 status=$(curl -s -o /dev/null -w '%{http_code}' -X PATCH -H "Authorization: Bearer $admin" \
-  -H 'Content-Type: application/json' "$base/sandbox/admin/elements" \
+  -H 'Content-Type: application/json' "$base/demo-service/admin/elements" \
   -d '{"aas_id":"urn:demo-platform:acme:DEMO-01:aas:machine#M-0001","submodel":"Nameplate","path":["Address","CityTown"],"value":"Esslingen"}')
-[ "$status" = 204 ] || fail "the sandbox's admin PATCH answered $status"
+[ "$status" = 204 ] || fail "the demo service's admin PATCH answered $status"
 wine "$aasmd" snapshot take --config "$config" --plant DEMO-01 --store "$store" 2>/dev/null >/dev/null \
   || fail "snapshot take (2) exited $?"
 [ -s "$C/aas data/store.sqlite3" ] || fail "no store at $store"

@@ -4,7 +4,7 @@ flight (a semaphore, and as many pooled connections). Token, registry, the AAS o
 asset type, the submodels of every AAS, the elements of every submodel (the same
 requests as `aasmd crawl`).
 
-Usage: crawl_httpx.py SANDBOX_LINE_JSON [CONCURRENCY] [PLANT]
+Usage: crawl_httpx.py DEMO_SERVICE_LINE_JSON [CONCURRENCY] [PLANT]
 Prints one JSON line: {"requests": N, "seconds": T, "bytes": B, "concurrency": C}.
 """
 import asyncio

@@ -3,7 +3,7 @@
 request after the other. Token, registry, the AAS of every asset type, the submodels of
 every AAS, the elements of every submodel (the same requests as `aasmd crawl`).
 
-Usage: crawl_requests.py SANDBOX_LINE_JSON [PLANT]
+Usage: crawl_requests.py DEMO_SERVICE_LINE_JSON [PLANT]
 Prints one JSON line: {"requests": N, "seconds": T, "bytes": B}.
 """
 import json

@@ -133,18 +133,18 @@ class AppTestCase(unittest.TestCase):
         """The command that starts the WebDriver server (and so the app under it)."""
         return command
 
-    def start_sandbox(self, port, state, *more):
-        """`aasmd sandbox` on `port` keeping its state in `state` (so a restart on the
+    def start_demo_service(self, port, state, *more):
+        """`aasmd demo-service` on `port` keeping its state in `state` (so a restart on the
         same address accepts the same credentials); returns its start-up line."""
-        self.sandbox = subprocess.Popen(
-            [os.environ["AASMD_BIN"], "sandbox", "--addr", f"127.0.0.1:{port}", "--state", state, *more],
+        self.demo_service = subprocess.Popen(
+            [os.environ["AASMD_BIN"], "demo-service", "--addr", f"127.0.0.1:{port}", "--state", state, *more],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        return json.loads(self.sandbox.stdout.readline())
+        return json.loads(self.demo_service.stdout.readline())
 
-    def stop_sandbox(self):
-        self.sandbox.terminate()
-        self.sandbox.wait(10)
-        self.sandbox.stdout.close()
+    def stop_demo_service(self):
+        self.demo_service.terminate()
+        self.demo_service.wait(10)
+        self.demo_service.stdout.close()
 
     @classmethod
     def setUpClass(cls):
@@ -255,7 +255,7 @@ class AppTestCase(unittest.TestCase):
         self.wd.keys(el, text)
 
     def fill_profile_form(self, name, line, plants="DEMO-01"):
-        """Opens the profile form and fills it from a sandbox start-up `line`."""
+        """Opens the profile form and fills it from a demo service start-up `line`."""
         is_open = "return document.getElementById('profile-dialog').open"
         for _ in range(5):
             # Right after start-up the button may not be wired yet, or the page not shown

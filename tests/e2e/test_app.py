@@ -129,16 +129,16 @@ class DemoProfile(PreferencesFile, AppTestCase):
 
 
 class KeychainProfile(PreferencesFile, AppTestCase):
-    """An app of its own: the profile made here (its sandbox stopped at the end) would be
+    """An app of its own: the profile made here (its demo service stopped at the end) would be
     the one in use for any test after it."""
 
     def test_profile_with_secrets_in_the_keychain(self):
         wd = self.wd
         aasmd = os.environ["AASMD_BIN"]
-        sandbox = subprocess.Popen([aasmd, "sandbox", "--addr", "127.0.0.1:0"],
+        demo_service = subprocess.Popen([aasmd, "demo-service", "--addr", "127.0.0.1:0"],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
-            line = json.loads(sandbox.stdout.readline())
+            line = json.loads(demo_service.stdout.readline())
             name = "Plant via keychain"
 
             # A plain-http URL to another machine is refused with a reason.
@@ -167,9 +167,9 @@ class KeychainProfile(PreferencesFile, AppTestCase):
             self.assertNotIn(line["client_secret"], text)
             self.assertNotIn(line["user_token"], text)
         finally:
-            sandbox.terminate()
-            sandbox.wait(10)
-            sandbox.stdout.close()
+            demo_service.terminate()
+            demo_service.wait(10)
+            demo_service.stdout.close()
 
 
 class DamagedPreferences(PreferencesFile, AppTestCase):

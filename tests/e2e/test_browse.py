@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End to end: ticking shells and submodels and exporting them (files checked, the
-environment by the independent aasv2-check), then a separately started sandbox that
+environment by the independent aasv2-check), then a separately started demo service that
 stops and comes back (offline banner, recovery) and withdraws a grant (node marked)."""
 
 import json
@@ -94,8 +94,8 @@ class ServerComesAndGoes(AppTestCase):
     def test_offline_banner_recovery_and_withdrawn_grant(self):
         wd = self.wd
         port = free_port()
-        state = os.path.join(self.data_home, "sandbox-state.json")
-        line = self.start_sandbox(port, state, "--admin-token")
+        state = os.path.join(self.data_home, "demo-service-state.json")
+        line = self.start_demo_service(port, state, "--admin-token")
         try:
             self.fill_profile_form("Comes and goes", line)
             self.save_profile_and_connect("Comes and goes")
@@ -106,7 +106,7 @@ class ServerComesAndGoes(AppTestCase):
             self.assertTrue(wd.script(banner_hidden))
 
             # The server goes away: the next request fails as offline, the banner shows.
-            self.stop_sandbox()
+            self.stop_demo_service()
             wd.click(wd.wait_for(row("Machine_M0002") + " .twisty"))
             self.wait_until(lambda: not wd.script(banner_hidden), 30, "the offline banner")
             wd.wait_for(row("Machine_M0002") + '[data-failure="offline"]')
@@ -115,7 +115,7 @@ class ServerComesAndGoes(AppTestCase):
 
             # It comes back on the same address: the banner goes by itself and the
             # failed node is fetched again.
-            line = self.start_sandbox(port, state, "--admin-token")
+            line = self.start_demo_service(port, state, "--admin-token")
             self.wait_until(lambda: wd.script(banner_hidden), 75, "the banner to go")
             self.wait_until(lambda: wd.script(
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
@@ -136,12 +136,12 @@ class ServerComesAndGoes(AppTestCase):
             wd.click(wd.wait_for(row("Machine_M0001") + " .label"))
             wd.wait_for('#details dd[data-field="idShort"]', text="Machine_M0001")
         finally:
-            if self.sandbox.poll() is None:
-                self.stop_sandbox()
+            if self.demo_service.poll() is None:
+                self.stop_demo_service()
 
     @staticmethod
     def admin(base, token, method, body=None):
-        req = urllib.request.Request(f"{base}/sandbox/admin/grants", method=method,
+        req = urllib.request.Request(f"{base}/demo-service/admin/grants", method=method,
                                      data=None if body is None else json.dumps(body).encode(),
                                      headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=10) as r:

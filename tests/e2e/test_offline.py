@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End to end: the offline banner listens to the server only. With a separately started
-sandbox stopped, what the app answers by itself (selecting a loaded node, the Raw JSON
-tab's curl command) leaves the banner up and the failed node alone; the sandbox started
+demo service stopped, what the app answers by itself (selecting a loaded node, the Raw JSON
+tab's curl command) leaves the banner up and the failed node alone; the demo service started
 again on the same address makes the banner go by itself."""
 
 import os
@@ -35,8 +35,8 @@ class OfflineBannerListensToTheServer(AppTestCase):
         wd = self.wd
         port = free_port()
         # The state file keeps the client secret and signing key across the restart.
-        state = os.path.join(self.data_home, "sandbox-state.json")
-        line = self.start_sandbox(port, state)
+        state = os.path.join(self.data_home, "demo-service-state.json")
+        line = self.start_demo_service(port, state)
         try:
             self.fill_profile_form("Offline", line)
             self.save_profile_and_connect("Offline")
@@ -46,7 +46,7 @@ class OfflineBannerListensToTheServer(AppTestCase):
             self.assertTrue(wd.script(BANNER_HIDDEN))
 
             # The server goes away: a request fails as offline, the banner shows.
-            self.stop_sandbox()
+            self.stop_demo_service()
             wd.click(wd.wait_for(row("Machine_M0002") + " .twisty"))
             self.wait_until(lambda: not wd.script(BANNER_HIDDEN), 30, "the offline banner")
             failed = row("Machine_M0002") + '[data-failure="offline"]'
@@ -73,7 +73,7 @@ class OfflineBannerListensToTheServer(AppTestCase):
 
             # The server comes back on the same address: the banner goes by itself and
             # the failed node is fetched again.
-            self.start_sandbox(port, state)
+            self.start_demo_service(port, state)
             self.wait_until(lambda: wd.script(BANNER_HIDDEN), 75, "the banner to go")
             self.wait_until(lambda: wd.script(
                 "return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
@@ -81,8 +81,8 @@ class OfflineBannerListensToTheServer(AppTestCase):
             self.assertEqual(wd.script("return window.bannerHidings"), 1)
             self.assertEqual(wd.text_content("#status-connection"), f"Connected to {line['gateway_url']}")
         finally:
-            if self.sandbox.poll() is None:
-                self.stop_sandbox()
+            if self.demo_service.poll() is None:
+                self.stop_demo_service()
 
 
 if __name__ == "__main__":

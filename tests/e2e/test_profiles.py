@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End to end: connection profiles against a separately started `aasmd sandbox`: Test
+"""End to end: connection profiles against a separately started `aasmd demo-service`: Test
 connection (passing, and failing with the server's words), the user token's expiry,
 the status bar, duplicate and delete; then the session-only path without a keychain."""
 
@@ -17,17 +17,17 @@ NAME = "Plant Nord"
 DEMO = "Demo platform (built in)"
 
 
-def start_sandbox():
-    """`aasmd sandbox` on a free port, and its start-up line."""
-    sandbox = subprocess.Popen([os.environ["AASMD_BIN"], "sandbox", "--addr", "127.0.0.1:0"],
+def start_demo_service():
+    """`aasmd demo-service` on a free port, and its start-up line."""
+    demo_service = subprocess.Popen([os.environ["AASMD_BIN"], "demo-service", "--addr", "127.0.0.1:0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return sandbox, json.loads(sandbox.stdout.readline())
+    return demo_service, json.loads(demo_service.stdout.readline())
 
 
-def stop_sandbox(sandbox):
-    sandbox.terminate()
-    sandbox.wait(10)
-    sandbox.stdout.close()
+def stop_demo_service(demo_service):
+    demo_service.terminate()
+    demo_service.wait(10)
+    demo_service.stdout.close()
 
 
 def jwt(claims):
@@ -39,11 +39,11 @@ def jwt(claims):
 class _ProfileForm(AppTestCase):
     @classmethod
     def setUpClass(cls):
-        cls.sandbox, cls.line = start_sandbox()
+        cls.demo_service, cls.line = start_demo_service()
         try:
             super().setUpClass()
         except Exception:
-            stop_sandbox(cls.sandbox)
+            stop_demo_service(cls.demo_service)
             raise
 
     @classmethod
@@ -51,7 +51,7 @@ class _ProfileForm(AppTestCase):
         try:
             super().tearDownClass()
         finally:
-            stop_sandbox(cls.sandbox)
+            stop_demo_service(cls.demo_service)
 
     def fill(self, field_id, text):
         el = self.wd.wait_for(f"#{field_id}")
@@ -67,7 +67,7 @@ class _ProfileForm(AppTestCase):
                         what="the profile dialog opens")
 
     def fill_profile(self, name, **overrides):
-        """Opens the dialog and types the sandbox's connection as profile `name`."""
+        """Opens the dialog and types the demo service's connection as profile `name`."""
         self.open_dialog()
         values = dict(self.line, **overrides)
         self.fill("pf-name", name)
@@ -100,7 +100,7 @@ class ProfilesWithKeychain(_ProfileForm):
             ".map((li) => [li.dataset.step, li.dataset.status, li.textContent])")
 
     def save_profile(self, name):
-        """Saves the sandbox's connection as profile `name` and waits for its machines."""
+        """Saves the demo service's connection as profile `name` and waits for its machines."""
         self.fill_profile(name)
         self.wd.click(self.wd.wait_for("#pf-save"))
         self.wait_until(lambda: self.active_profile() == name, what=lambda: self.wd.text_content("#pf-status"))
@@ -126,7 +126,7 @@ class ProfilesWithKeychain(_ProfileForm):
         screenshot(os.path.join(self.out, "profile-test-failed.png"))
 
         self.fill("pf-user-token", self.line["user_token"])
-        # The sandbox's user token is a JWT: its expiry shows as soon as it is pasted.
+        # The demo service's user token is a JWT: its expiry shows as soon as it is pasted.
         self.assertRegex(wd.text_content("#pf-user-token-note"), r"^JWT expires in \d")
         wd.click(wd.wait_for("#pf-test"))
         wd.wait_for('#pf-test-steps li[data-step="gateway"][data-status="passed"]')

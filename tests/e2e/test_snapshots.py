@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End to end: plant snapshots in the app. Against a separately started sandbox (its
+"""End to end: plant snapshots in the app. Against a separately started demo service (its
 admin surface changes the plant, and it can be stopped): the search says how to get a
 snapshot, Take snapshot makes one, a machine's serial number is found and opened in the
 tree; the admin changes a value and removes an asset; a second snapshot, and the Changes
@@ -32,8 +32,8 @@ class Snapshots(AppTestCase):
         shutil.rmtree(SAVE_DIR, ignore_errors=True)
 
     def admin(self, method, path, body=None):
-        """The sandbox's admin surface: the HTTP status."""
-        req = urllib.request.Request(f"{self.line['registry_url']}/sandbox/admin{path}", method=method,
+        """The demo service's admin surface: the HTTP status."""
+        req = urllib.request.Request(f"{self.line['registry_url']}/demo-service/admin{path}", method=method,
                                      data=None if body is None else json.dumps(body).encode(),
                                      headers={"Authorization": f"Bearer {self.line['admin_token']}",
                                               "Content-Type": "application/json"})
@@ -55,8 +55,8 @@ class Snapshots(AppTestCase):
     def test_snapshots_search_changes_and_offline_browsing(self):
         wd = self.wd
         port = free_port()
-        state = os.path.join(self.data_home, "sandbox-state.json")
-        self.line = self.start_sandbox(port, state, "--admin-token")
+        state = os.path.join(self.data_home, "demo-service-state.json")
+        self.line = self.start_demo_service(port, state, "--admin-token")
         try:
             self.fill_profile_form("Snapshots", self.line)
             self.save_profile_and_connect("Snapshots")
@@ -164,7 +164,7 @@ class Snapshots(AppTestCase):
             # The service stops: live again, the offline banner offers the latest snapshot.
             wd.click(wd.wait_for("#snapshot-live"))
             self.wait_until(lambda: not self.shown("snapshot-banner"), 10, "back to live")
-            self.stop_sandbox()
+            self.stop_demo_service()
             wd.click(wd.wait_for("#refresh"))
             self.wait_until(lambda: self.shown("offline-browse"), 60, "the offer to browse a snapshot")
             self.assertRegex(wd.text_content("#offline-browse"),
@@ -190,8 +190,8 @@ class Snapshots(AppTestCase):
             wd.click(wd.wait_for("#theme"))
             screenshot(os.path.join(self.out, "snapshot-offline-dark.png"))
         finally:
-            if self.sandbox.poll() is None:
-                self.stop_sandbox()
+            if self.demo_service.poll() is None:
+                self.stop_demo_service()
 
 
 if __name__ == "__main__":

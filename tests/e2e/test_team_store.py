@@ -78,14 +78,14 @@ class TeamStore(AppTestCase):
 
         # The scheduler makes the tables and takes a snapshot of a platform of its own.
         state = tempfile.mkdtemp(prefix="aas-e2e-team-")
-        line = self.start_sandbox(free_port(), os.path.join(state, "sandbox.json"))
+        line = self.start_demo_service(free_port(), os.path.join(state, "demo-service.json"))
         config = os.path.join(state, "line.json")
         with open(config, "w") as f:
             json.dump(line, f)
         writer = cluster.url("scheduler", writer_password)
         self.aasmd(config, writer, "store", "init", "--reader", "desktop")
         taken = json.loads(self.aasmd(config, writer, "snapshot", "take", "--plant", "DEMO-01").stdout)
-        self.stop_sandbox()
+        self.stop_demo_service()
         shutil.rmtree(state, ignore_errors=True)
 
         # The desktop names the store, the password in its own box.

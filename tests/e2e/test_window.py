@@ -158,7 +158,7 @@ class SmallWindow(_Window):
 
         # A long profile name and plant code are cut, with the whole text in their tooltip.
         port = free_port()
-        line = self.start_sandbox(port, os.path.join(self.data_home, "sandbox-state.json"))
+        line = self.start_demo_service(port, os.path.join(self.data_home, "demo-service-state.json"))
         try:
             self.set_window(1280, 800)
             self.fill_profile_form(self.LONG_NAME, line, plants=f"DEMO-01, {self.LONG_PLANT}")
@@ -174,7 +174,7 @@ class SmallWindow(_Window):
             self.assertEqual(wd.script("return document.getElementById('plant').title"), self.LONG_PLANT)
             self.assertIn(self.LONG_NAME, wd.script("return document.getElementById('status-profile').title"))
         finally:
-            self.stop_sandbox()
+            self.stop_demo_service()
             self.set_window(1280, 800)
 
 
@@ -260,7 +260,7 @@ class StalePanes(_Window):
         self.wait_until(lambda: "audited" in (wd.text_content("#quality-status") or ""), 60,
                         lambda: wd.text_content("#quality-status"))
         port = free_port()
-        line = self.start_sandbox(port, os.path.join(self.data_home, "sandbox-state.json"))
+        line = self.start_demo_service(port, os.path.join(self.data_home, "demo-service-state.json"))
         try:
             self.fill_profile_form("Plant Nord", line)
             self.save_profile_and_connect("Plant Nord")
@@ -271,7 +271,7 @@ class StalePanes(_Window):
             self.assertEqual(wd.text_content("#quality-gaps-title"), "Shells with the finding")
             self.shot("stale-quality.png")
         finally:
-            self.stop_sandbox()
+            self.stop_demo_service()
             wd.click(wd.wait_for("#tab-details"))
 
 
@@ -294,7 +294,7 @@ class ProfilesList(_Window):
         wd = self.wd
         self.set_window(1024, 700)
         port = free_port()
-        line = self.start_sandbox(port, os.path.join(self.data_home, "sandbox-state.json"))
+        line = self.start_demo_service(port, os.path.join(self.data_home, "demo-service-state.json"))
         try:
             self.fill_profile_form("Nord", line)
             self.save_profile_and_connect("Nord")
@@ -342,7 +342,7 @@ class ProfilesList(_Window):
                             lambda: wd.script(options))
             self.assertEqual(wd.script("return document.getElementById('profile').value"), "Süd")
         finally:
-            self.stop_sandbox()
+            self.stop_demo_service()
 
 
 def tearDownModule():

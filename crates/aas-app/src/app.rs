@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::sync::{Mutex, RwLock};
 
 use aas_client::{ClientAuth, Connection, Secret};
+use aas_demo::{Config, DemoService};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox};
 use serde::Serialize;
 
 use crate::jobs::Jobs;
@@ -42,7 +42,7 @@ pub struct App {
 #[derive(Debug)]
 struct Demo {
     session: Session,
-    _sandbox: Sandbox,
+    _demo_service: DemoService,
 }
 
 impl App {
@@ -65,8 +65,8 @@ impl App {
     /// Starts on the built-in demo profile (a service in this process on a random
     /// loopback port), with the store in the app's local data folder.
     pub async fn start_with_demo() -> Result<Self> {
-        let sandbox = Sandbox::start(Config::default()).await?;
-        let info = sandbox.info();
+        let demo_service = DemoService::start(Config::default()).await?;
+        let info = demo_service.info();
         let conn = Connection {
             registry_url: info.registry_url.clone(),
             gateway_url: info.gateway_url.clone(),
@@ -89,7 +89,7 @@ impl App {
         let mut app = App::new(session.clone(), SnapshotStore::app_default()?);
         app.demo = Some(Demo {
             session,
-            _sandbox: sandbox,
+            _demo_service: demo_service,
         });
         Ok(app)
     }

@@ -14,7 +14,7 @@ use crate::{Error, Keychain, ProfileStore, Result, SecretKind};
 pub enum SettingsFrom {
     /// A profile saved by the desktop app: its settings, its secrets from the keychain.
     Profile(String),
-    /// A JSON file with the fields of the sandbox's start-up line.
+    /// A JSON file with the fields of the demo service's start-up line.
     File(PathBuf),
     /// Nothing: every field comes from the overrides.
     Nothing,

@@ -3,8 +3,6 @@ use std::path::PathBuf;
 use aas_model::FileError;
 use aas_source::{ErrorKind, Heard};
 
-use crate::profiles::SecretKind;
-
 /// What went wrong in the application layer. Messages never hold a secret or a token.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -33,8 +31,11 @@ pub enum Error {
         known: Vec<String>,
     },
     /// A saved profile's secret is not in the keychain.
-    #[error("settings: profile {profile:?} has no {} in the keychain; open the profile and enter it", secret.name())]
-    NoSecret { profile: String, secret: SecretKind },
+    #[error("settings: profile {profile:?} has no {secret} in the keychain; open the profile and enter it")]
+    NoSecret {
+        profile: String,
+        secret: &'static str,
+    },
     /// The command line, a connection file and the environment left fields out.
     #[error("settings: incomplete connection (missing {}); give --config FILE or --profile NAME, or the URL flags, --realm, --client-id and AASMD_CLIENT_SECRET / AASMD_USER_TOKEN", missing.join(", "))]
     IncompleteConnection { missing: Vec<&'static str> },
@@ -93,7 +94,7 @@ pub enum Error {
     File(#[from] FileError),
     /// The built-in demo service did not start.
     #[error("the built-in demo service did not start: {0}")]
-    Demo(#[from] aas_sandbox::Error),
+    Demo(#[from] aas_demo::Error),
     /// The work was stopped before its end (Ctrl-C, the crawl it served went away).
     #[error("interrupted; what was fetched so far is kept")]
     Interrupted,

@@ -63,7 +63,7 @@ impl Profile {
         let secret = |kind: SecretKind| {
             lookup(kind)?.ok_or_else(|| Error::NoSecret {
                 profile: self.name.clone(),
-                secret: kind,
+                secret: kind.name(),
             })
         };
         let mut transport = self.transport.clone();

@@ -8,11 +8,11 @@ use std::time::{Instant, SystemTime};
 
 use aas_audit::{audit, Options, Templates};
 use aas_client::{Crawl, CrawlPlan};
+use aas_demo::{demo_plant, Plant, DEMO_PLANT};
 use aas_model::AssetType;
-use aas_sandbox::{demo_plant, Plant, DEMO_PLANT};
 use aas_source::{Fetched, NodePath, Selection};
 
-/// The answers the sandbox gives for `plant`: its AAS lists and each shell's submodels.
+/// The answers the demo service gives for `plant`: its AAS lists and each shell's submodels.
 fn crawl_of(plant: Plant) -> Crawl {
     let answer = |path: NodePath, json: String| Fetched {
         url: format!("{path:?}"),

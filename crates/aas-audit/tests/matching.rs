@@ -10,7 +10,7 @@ use aas_audit::{audit, Audit, Kind, Languages, Options, Templates};
 use serde_json::Value;
 use support::*;
 
-async fn audited(assets: Vec<aas_sandbox::Asset>) -> Audit {
+async fn audited(assets: Vec<aas_demo::Asset>) -> Audit {
     let crawl = crawl(assets).await;
     let options = Options {
         languages: Languages::Given(vec!["en".into(), "de".into()]),

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use aas_audit::{audit, audit_with_progress, Error, Kind, Languages, Options, Templates};
 use aas_client::{Client, Connection, CrawlPlan};
+use aas_demo::{Config, DemoService, DEMO_PLANT};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use support::*;
 use tokio_util::sync::CancellationToken;
 
@@ -181,11 +181,13 @@ async fn findings_are_written_as_csv_and_json() {
     assert_eq!(findings[0]["severity"], "error");
 }
 
-/// The built-in demo plant, crawled from a sandbox like the app's demo profile.
+/// The built-in demo plant, crawled from a demo service like the app's demo profile.
 #[tokio::test]
 async fn the_demo_plant_is_audited_through_a_crawl() {
-    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("start-up line");
+    let demo_service = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
+    let line = serde_json::to_string(demo_service.info()).expect("start-up line");
     let connection: Connection = serde_json::from_str(&line).expect("connection");
     let client = Arc::new(Client::new(connection).expect("client"));
     let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());

@@ -1,5 +1,5 @@
 //! Each built-in template against hand-made submodels, as the platform serves them (AAS
-//! V2.0.1 JSON from a real sandbox, crawled over loopback): one that passes, and one
+//! V2.0.1 JSON from a real demo service, crawled over loopback): one that passes, and one
 //! for each kind of finding, each in a shell of its own.
 
 mod support;

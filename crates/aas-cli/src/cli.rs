@@ -37,12 +37,12 @@ Exit codes:
      audit: interrupted
 
 Examples:
-  aasmd sandbox --addr 127.0.0.1:0 > sandbox.json &   # prints one JSON line, then serves
-  aasmd --config sandbox.json registry
-  aasmd --config sandbox.json list --plant DEMO-01 --type machine
-  aasmd --config sandbox.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown
-  aasmd --config sandbox.json crawl --plant DEMO-01 --format env --out plant.json
-  aasmd --config sandbox.json snapshot take --plant DEMO-01   # into the local store
+  aasmd demo-service --addr 127.0.0.1:0 > demo-service.json &   # prints one JSON line, then serves
+  aasmd --config demo-service.json registry
+  aasmd --config demo-service.json list --plant DEMO-01 --type machine
+  aasmd --config demo-service.json element 'urn:demo-platform:acme:DEMO-01:aas:machine#M-0001' Nameplate Address CityTown
+  aasmd --config demo-service.json crawl --plant DEMO-01 --format env --out plant.json
+  aasmd --config demo-service.json snapshot take --plant DEMO-01   # into the local store
   aasmd search 'SN-M-0001'                                    # in the latest snapshot
   aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json
   aasmd audit --plant DEMO-01 --type machine                  # is the master data complete?";
@@ -92,8 +92,8 @@ pub enum Command {
     /// Run a local AAS Master Data service with a generated demo plant. Prints ONE JSON
     /// line (registry_url, gateway_url, auth_url, realm, client_id, client_secret,
     /// user_token, plants) once it listens, then serves until killed. The client
-    /// secret is random unless AASMD_SANDBOX_CLIENT_SECRET is set.
-    Sandbox(SandboxArgs),
+    /// secret is random unless AASMD_DEMO_SERVICE_CLIENT_SECRET is set.
+    DemoService(DemoServiceArgs),
     /// Plant snapshots in the local store: take one (a whole crawl, kept by content
     /// hash), list them, remove one.
     #[command(subcommand)]
@@ -266,7 +266,7 @@ pub enum StoreCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct SandboxArgs {
+pub struct DemoServiceArgs {
     /// Address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:0")]
     pub addr: SocketAddr,
@@ -303,11 +303,11 @@ pub struct SandboxArgs {
     /// Inject faults, e.g. "latency=20ms,jitter=5ms,error=0.05,throttle=0.02,retry-after=1,drop=0.01,truncate=0.01,garbage=0.01,seed=7".
     /// Shares are per request; they apply to the registry and the gateway.
     #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
-    pub faults: Option<aas_sandbox::FaultSpec>,
+    pub faults: Option<aas_demo::FaultSpec>,
     /// Keep the customers' grants in FILE across restarts (written atomically).
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Add `admin_token` (for /sandbox/admin/...) to the start-up line.
+    /// Add `admin_token` (for /demo-service/admin/...) to the start-up line.
     #[arg(long)]
     pub admin_token: bool,
     /// Serve https with this PEM certificate chain (needs --tls-key); the start-up
@@ -319,13 +319,13 @@ pub struct SandboxArgs {
     pub tls_key: Option<PathBuf>,
 }
 
-fn parse_faults(s: &str) -> Result<aas_sandbox::FaultSpec, String> {
+fn parse_faults(s: &str) -> Result<aas_demo::FaultSpec, String> {
     s.parse()
 }
 
 #[derive(Debug, Args)]
 pub struct ConnectionArgs {
-    /// A JSON file with the fields of the sandbox's start-up line (registry_url,
+    /// A JSON file with the fields of the demo service's start-up line (registry_url,
     /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
     /// below override its fields.
     #[arg(long, global = true, value_name = "FILE", conflicts_with = "profile")]

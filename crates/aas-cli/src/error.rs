@@ -10,7 +10,7 @@ pub enum CliError {
     #[error(transparent)]
     App(#[from] aas_app::Error),
     #[error(transparent)]
-    Sandbox(#[from] aas_sandbox::Error),
+    DemoService(#[from] aas_demo::Error),
     #[error(transparent)]
     Export(#[from] aas_export::Error),
     #[error(transparent)]

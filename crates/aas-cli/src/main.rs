@@ -5,10 +5,10 @@ mod audit;
 mod cli;
 mod convert;
 mod crawl;
+mod demo_service;
 mod error;
 mod inspect;
 mod query;
-mod sandbox;
 mod snapshot;
 mod table;
 
@@ -34,9 +34,9 @@ fn main() -> ExitCode {
     snapshot::warn_of_store_passwords(std::env::args_os().skip(1));
     // A client mostly waits on sockets: one thread does that without waking other
     // threads for every answer (bench/RESULTS.md: ~40% less CPU per request than the
-    // multi-thread runtime). The sandbox serves many clients at once: every core.
+    // multi-thread runtime). The demo service serves many clients at once: every core.
     let mut runtime = match args.command {
-        cli::Command::Sandbox(_) => tokio::runtime::Builder::new_multi_thread(),
+        cli::Command::DemoService(_) => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
     let runtime = match runtime.enable_all().build() {
@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 
 async fn run(args: cli::Cli) -> Result<(), error::CliError> {
     match args.command {
-        cli::Command::Sandbox(opts) => sandbox::serve(opts).await,
+        cli::Command::DemoService(opts) => demo_service::serve(opts).await,
         cli::Command::Inspect { file, json } => inspect::run(&file, json),
         cli::Command::Convert {
             file, out, strict, ..

@@ -1,4 +1,4 @@
-//! `aasmd audit` as a scheduled job calls it, over a snapshot of the sandbox's demo
+//! `aasmd audit` as a scheduled job calls it, over a snapshot of the demo service's demo
 //! plant (which carries seeded gaps): exit code 1 for error findings and 0 without, the
 //! text summary, JSON, CSV and XLSX (read back by openpyxl) agreeing on the counts, a
 //! user's template folder and files, and exit code 2 with words for bad usage.
@@ -52,7 +52,7 @@ fn complete_lines(text: &str) -> BTreeMap<String, (u64, u64)> {
 
 #[test]
 fn the_demo_plants_gaps_exit_1_and_text_json_csv_and_xlsx_agree() {
-    let (_sandbox, config, store) = snapshot_of_demo("audit");
+    let (_demo_service, config, store) = snapshot_of_demo("audit");
     let data = temp_dir("audit-data");
 
     let text_run = audit(&config, &store, &data, &[]);
@@ -160,7 +160,7 @@ fn serial_number_only() -> Value {
 
 #[test]
 fn a_template_choice_without_errors_exits_0_and_the_users_templates_count() {
-    let (_sandbox, config, store) = snapshot_of_demo("audit-clean");
+    let (_demo_service, config, store) = snapshot_of_demo("audit-clean");
     let data = temp_dir("audit-clean-data");
 
     // The seeded technical-data gaps are in other asset types than machines.
@@ -243,7 +243,7 @@ fn a_template_choice_without_errors_exits_0_and_the_users_templates_count() {
 
 #[test]
 fn bad_usage_exits_2_with_words() {
-    let (_sandbox, config, store) = snapshot_of_demo("audit-usage");
+    let (_demo_service, config, store) = snapshot_of_demo("audit-usage");
     let data = temp_dir("audit-usage-data");
     let broken = data.join("broken.json");
     std::fs::write(&broken, "{\"format\": \"something else\"}").expect("written");

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use support::{aasmd_with_store, snapshot_of_sandbox};
+use support::{aasmd_with_store, snapshot_of_demo_service};
 
 const NAMEPLATE_3: &str = "https://admin-shell.io/idta/nameplate/3/0/Nameplate";
 
@@ -40,7 +40,8 @@ fn shared_tool(name: &str) -> std::path::PathBuf {
 fn missing_mandatory_elements_agree_with_aas_submodel_validate() {
     // 480 assets: 140 shells shared with a Nameplate 3.0, 7 of them lacking its order
     // code (the demo's seeded gaps depend on the asset's number and type, not the seed).
-    let (_sandbox, config, store) = snapshot_of_sandbox("audit-agreement", &["--demo", "480"]);
+    let (_demo_service, config, store) =
+        snapshot_of_demo_service("audit-agreement", &["--demo", "480"]);
     let v3 = store.with_file_name("plant.json");
     let exported = aasmd_with_store(
         &config,

@@ -1,4 +1,4 @@
-//! `aasmd` as users run it: the sandbox's one start-up line, data on stdout, messages
+//! `aasmd` as users run it: the demo service's one start-up line, data on stdout, messages
 //! on stderr, the documented exit codes, and a profile saved the way the app saves it.
 
 use std::path::{Path, PathBuf};
@@ -10,14 +10,14 @@ use serde_json::Value;
 
 mod support;
 
-use support::{temp_dir, Sandbox, AASMD};
+use support::{temp_dir, DemoService, AASMD};
 
 const MACHINE: &str = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
 
-/// `aasmd sandbox` and its start-up line, written where `aasmd --config` reads it.
-fn sandbox() -> (Sandbox, PathBuf) {
-    let sb = Sandbox::start(&["--addr", "127.0.0.1:0"]);
-    let config = temp_dir("cli").join("sandbox.json");
+/// `aasmd demo-service` and its start-up line, written where `aasmd --config` reads it.
+fn demo_service() -> (DemoService, PathBuf) {
+    let sb = DemoService::start(&["--addr", "127.0.0.1:0"]);
+    let config = temp_dir("cli").join("demo-service.json");
     sb.write_config(&config);
     (sb, config)
 }
@@ -28,7 +28,7 @@ fn aasmd(args: &[&str]) -> Output {
 
 #[test]
 fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() {
-    let (sb, config) = sandbox();
+    let (sb, config) = demo_service();
     for field in [
         "registry_url",
         "gateway_url",
@@ -73,7 +73,7 @@ fn the_start_up_line_has_every_field_and_data_commands_print_the_servers_json() 
 
 #[test]
 fn exit_codes_say_what_went_wrong() {
-    let (_sandbox, config) = sandbox();
+    let (_demo_service, config) = demo_service();
     let config = config.to_str().expect("path");
     let not_found = aasmd(&["--config", config, "aas", "urn:nope"]);
     assert_eq!(not_found.status.code(), Some(4));
@@ -118,7 +118,7 @@ fn crawl_demo(config: &std::path::Path, args: &[&str], out: &str) -> Output {
 
 #[test]
 fn a_crawl_over_the_node_limit_ends_partial_and_says_why() {
-    let (_sandbox, config) = sandbox();
+    let (_demo_service, config) = demo_service();
     let out_file = temp_dir("node-limit").join("plant.json");
     let out = crawl_demo(
         &config,
@@ -174,7 +174,7 @@ fn without_clock(format: &str, bytes: Vec<u8>) -> Vec<u8> {
 
 #[test]
 fn a_crawl_past_its_memory_allowance_goes_on_through_a_temporary_store_with_the_same_files() {
-    let (_sandbox, config) = sandbox();
+    let (_demo_service, config) = demo_service();
     let dir = temp_dir("crawl-spill");
     let mut written = Vec::new();
     for format in ["raw", "env", "aasx", "csv"] {
@@ -220,7 +220,7 @@ fn a_crawl_past_its_memory_allowance_goes_on_through_a_temporary_store_with_the_
 
 #[test]
 fn an_output_that_cannot_be_written_names_the_path_and_exits_7() {
-    let (_sandbox, config) = sandbox();
+    let (_demo_service, config) = demo_service();
     let out = crawl_demo(
         &config,
         &["--type", "machine", "--format", "env"],
@@ -239,7 +239,7 @@ fn an_output_that_cannot_be_written_names_the_path_and_exits_7() {
 fn a_reader_that_goes_away_ends_aasmd_quietly() {
     use std::io::Read;
     use std::process::Stdio;
-    let (_sandbox, config) = sandbox();
+    let (_demo_service, config) = demo_service();
     let mut child = Command::new(AASMD)
         .args(["--config", config.to_str().expect("path"), "registry"])
         .stdout(Stdio::piped())
@@ -292,7 +292,7 @@ fn inspect_counts_model_types_and_reports_departures() {
 #[test]
 #[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
 fn profile_from_the_app_settings_and_the_keychain() {
-    let (sb, _config) = sandbox();
+    let (sb, _config) = demo_service();
     let text = |f: &str| sb.line[f].as_str().expect("string").to_owned();
     let name = "Demo via keychain";
     let profile = Profile {

@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{pump_with_documents, temp_dir, Sandbox, AASMD};
+use support::{pump_with_documents, temp_dir, DemoService, AASMD};
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
@@ -210,9 +210,9 @@ fn a_packages_files_are_carried_into_the_v3_package() {
 
 #[test]
 fn a_crawl_exports_v3_and_says_what_changed() {
-    let sb = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let sb = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("convert-crawl");
-    let config = dir.join("sandbox.json");
+    let config = dir.join("demo-service.json");
     sb.write_config(&config);
     for (format, file) in [("v3-env", "plant.json"), ("v3-aasx", "plant.aasx")] {
         let out_file = dir.join(file);

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 mod support;
 
-use support::{file_names, temp_dir, Sandbox, AASMD};
+use support::{file_names, temp_dir, DemoService, AASMD};
 
 const SHELL: &str = "urn:hostile:aas:1";
 
@@ -416,12 +416,12 @@ fn a_server_that_trickles_bytes_is_cut_off_and_the_crawl_ends() {
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
-/// `aasmd crawl` of the demo sandbox into `out`.
+/// `aasmd crawl` of the demo demo service into `out`.
 fn crawl_demo_to(out: &str) -> Output {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("hostile-out");
-    let config = dir.join("sandbox.json");
-    sandbox.write_config(&config);
+    let config = dir.join("demo-service.json");
+    demo_service.write_config(&config);
     aasmd(
         &config,
         &[
@@ -587,7 +587,7 @@ fn peak_of_run(args: &[&std::ffi::OsStr], dir: &Path) -> (std::process::ExitStat
 #[test]
 fn a_dense_unknown_field_is_read_in_a_small_multiple_of_the_file() {
     // Before: 50 MB of `[0,0,…]` in an unknown field took `inspect` 3.0 GB (4.9 GB in
-    // a submodel), `convert` 2.7 GB and `sandbox --data` 3.0 GB (debug build): a
+    // a submodel), `convert` 2.7 GB and `demo-service --data` 3.0 GB (debug build): a
     // `serde_json::Value` of the whole file and copies of it.
     const LIMIT: u64 = 600 << 20;
     let dir = temp_dir("hostile-dense");
@@ -616,29 +616,29 @@ fn a_dense_unknown_field_is_read_in_a_small_multiple_of_the_file() {
     let report = std::fs::metadata(dir.join("v3.conversion.json")).expect("a report");
     assert!(report.len() > 50_000_000, "{} bytes", report.len());
 
-    // The sandbox serves what the file holds: an unknown field of the environment it
+    // The demo service serves what the file holds: an unknown field of the environment it
     // passes over.
-    let mut sandbox = Command::new(AASMD)
-        .args(["sandbox", "--addr", "127.0.0.1:0", "--data"])
+    let mut demo_service = Command::new(AASMD)
+        .args(["demo-service", "--addr", "127.0.0.1:0", "--data"])
         .arg(&at_top)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
-        .expect("aasmd sandbox starts");
+        .expect("aasmd demo-service starts");
     let mut line = String::new();
     std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(sandbox.stdout.take().expect("stdout")),
+        &mut std::io::BufReader::new(demo_service.stdout.take().expect("stdout")),
         &mut line,
     )
     .expect("its start-up line");
-    let served = peak_of(sandbox.id()).expect("running");
-    sandbox.kill().expect("killed");
-    sandbox.wait().expect("reaped");
+    let served = peak_of(demo_service.id()).expect("running");
+    demo_service.kill().expect("killed");
+    demo_service.wait().expect("reaped");
     assert!(line.contains("registry_url"), "{line}");
     // What it would serve it keeps as a tree: more than it can keep is refused in words.
     let (status, stderr, refused) = peak_of_run(
         &[
-            "sandbox".as_ref(),
+            "demo-service".as_ref(),
             "--addr".as_ref(),
             "127.0.0.1:0".as_ref(),
             "--data".as_ref(),
@@ -652,7 +652,7 @@ fn a_dense_unknown_field_is_read_in_a_small_multiple_of_the_file() {
     );
 
     eprintln!(
-        "peak memory for 50 MB of [0,0,…]: inspect {} MB, convert {} MB, sandbox --data {} MB",
+        "peak memory for 50 MB of [0,0,…]: inspect {} MB, convert {} MB, demo service --data {} MB",
         inspect >> 20,
         convert >> 20,
         served >> 20
@@ -660,8 +660,8 @@ fn a_dense_unknown_field_is_read_in_a_small_multiple_of_the_file() {
     for (what, peak) in [
         ("inspect", inspect),
         ("convert", convert),
-        ("sandbox", served),
-        ("sandbox refusing", refused),
+        ("demo-service", served),
+        ("demo service refusing", refused),
     ] {
         assert!(
             peak < LIMIT,

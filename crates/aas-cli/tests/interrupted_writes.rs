@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use serde_json::Value;
-use support::{temp_dir, Sandbox, AASMD};
+use support::{temp_dir, DemoService, AASMD};
 
 const KILLS: usize = 40;
 /// Of those, the kills aimed at the write itself: sent when the temporary file appears.
@@ -57,8 +57,8 @@ fn wait_for_temporary_file(dir: &Path, limit: std::time::Duration) {
 #[test]
 fn an_export_killed_at_random_points_leaves_the_old_file_or_the_complete_new_one() {
     let dir = temp_dir("kill-export");
-    let sb = Sandbox::start(&["--addr", "127.0.0.1:0", "--demo", "200"]);
-    let config = dir.join("sandbox.json");
+    let sb = DemoService::start(&["--addr", "127.0.0.1:0", "--demo", "200"]);
+    let config = dir.join("demo-service.json");
     sb.write_config(&config);
     let out = dir.join("plant.json");
 

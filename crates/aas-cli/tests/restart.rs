@@ -7,12 +7,12 @@ mod support;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
-use support::{crawl, raw_nodes, temp_dir, Sandbox};
+use support::{crawl, raw_nodes, temp_dir, DemoService};
 
 /// Long enough for anything here; only there so a broken client cannot hang the suite.
 const PATIENCE: Duration = Duration::from_secs(120);
 
-fn sandbox_args<'a>(addr: &'a str, state: &'a str) -> [&'a str; 8] {
+fn demo_service_args<'a>(addr: &'a str, state: &'a str) -> [&'a str; 8] {
     // 20 ms per request: the crawl is still running when the server is killed.
     [
         "--addr",
@@ -44,9 +44,9 @@ fn wait_for(lines: &Receiver<String>, text: &str) -> Vec<String> {
 #[test]
 fn a_crawl_waits_out_a_server_restart_and_loses_nothing() {
     let dir = temp_dir("restart");
-    let (state, config) = (dir.join("state.json"), dir.join("sandbox.json"));
+    let (state, config) = (dir.join("state.json"), dir.join("demo-service.json"));
     let state_arg = state.to_str().expect("utf-8 path");
-    let first = Sandbox::start(&sandbox_args("127.0.0.1:0", state_arg));
+    let first = DemoService::start(&demo_service_args("127.0.0.1:0", state_arg));
     first.write_config(&config);
     let addr = first.addr();
 
@@ -80,7 +80,7 @@ fn a_crawl_waits_out_a_server_restart_and_loses_nothing() {
         "the crawl waits for the server instead of ending"
     );
 
-    let second = Sandbox::start(&sandbox_args(&addr, state_arg));
+    let second = DemoService::start(&demo_service_args(&addr, state_arg));
     assert_eq!(second.line["client_secret"], secret, "the same credentials");
     wait_for(&lines, "online again");
     let status = child.wait().expect("crawl ends");

@@ -18,16 +18,16 @@ use serde_json::Value;
 
 mod support;
 
-use support::{Sandbox, AASMD};
+use support::{DemoService, AASMD};
 
 /// Characters that change under percent-encoding and base64, so each form differs.
 const CLIENT_SECRET: &str = "canary-Client/Secret+1=ä&x";
 
-/// `aasmd sandbox` with the canary client secret.
-fn sandbox() -> Sandbox {
-    Sandbox::start_with_env(
+/// `aasmd demo-service` with the canary client secret.
+fn demo_service() -> DemoService {
+    DemoService::start_with_env(
         &["--addr", "127.0.0.1:0", "--admin-token"],
-        &[("AASMD_SANDBOX_CLIENT_SECRET", CLIENT_SECRET)],
+        &[("AASMD_DEMO_SERVICE_CLIENT_SECRET", CLIENT_SECRET)],
     )
 }
 
@@ -35,12 +35,15 @@ fn text(line: &Value, field: &str) -> String {
     line[field].as_str().expect("string field").to_owned()
 }
 
-/// The access tokens the sandbox issued so far, from its admin surface.
+/// The access tokens the demo service issued so far, from its admin surface.
 fn issued_access_tokens(line: &Value) -> Vec<String> {
     let out = Command::new("curl")
         .args([
             "-sf",
-            &format!("{}/sandbox/admin/access-tokens", text(line, "auth_url")),
+            &format!(
+                "{}/demo-service/admin/access-tokens",
+                text(line, "auth_url")
+            ),
         ])
         .args([
             "-H",
@@ -117,7 +120,7 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     found
 }
 
-/// Anything shaped like a JWT (`eyJ…` header and payload): any token of the sandbox.
+/// Anything shaped like a JWT (`eyJ…` header and payload): any token of the demo service.
 fn holds_jwt(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes);
     text.match_indices("eyJ").any(|(at, _)| {
@@ -158,8 +161,8 @@ fn the_search_finds_the_secret_however_it_was_encoded() {
 
 #[test]
 fn no_secret_reaches_a_file_a_log_or_the_terminal() {
-    let sandbox = sandbox();
-    let line = sandbox.line.clone();
+    let demo_service = demo_service();
+    let line = demo_service.line.clone();
     assert_eq!(text(&line, "client_secret"), CLIENT_SECRET);
     let user_token = text(&line, "user_token");
 

@@ -145,7 +145,7 @@ fn a_secret_file_must_be_a_small_regular_file() {
 
 #[test]
 fn a_template_file_must_be_a_small_regular_file() {
-    let (_sandbox, config, store) = snapshot_of_demo("template-files");
+    let (_demo_service, config, store) = snapshot_of_demo("template-files");
     let dir = temp_dir("template-files-data");
     let files = hostile_files(&dir, 64 << 20, "huge.json");
     let config = config.display().to_string();

@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{aasmd_with_store, temp_dir, Sandbox, AASMD};
+use support::{aasmd_with_store, temp_dir, DemoService, AASMD};
 
 fn aasmd(config: &Path, store: &Path, args: &[&str]) -> Output {
     aasmd_with_store(config, store, args)
@@ -38,10 +38,10 @@ fn same_content(file: &Path) -> Value {
 
 #[test]
 fn snapshots_are_taken_listed_searched_and_removed() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("snapshot");
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
 
     let empty = aasmd(&config, &store, &["search", "pump"]);
     assert_eq!(empty.status.code(), Some(4), "no snapshot to search");
@@ -170,10 +170,11 @@ fn snapshots_are_taken_listed_searched_and_removed() {
 
 #[test]
 fn a_snapshot_killed_mid_crawl_is_marked_partial_and_earlier_ones_stay() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0", "--faults", "latency=40ms,seed=1"]);
+    let demo_service =
+        DemoService::start(&["--addr", "127.0.0.1:0", "--faults", "latency=40ms,seed=1"]);
     let dir = temp_dir("snapshot-kill");
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     let take = [
         "snapshot", "take", "--plant", "DEMO-01", "--type", "machine",
     ];
@@ -242,10 +243,12 @@ fn a_snapshot_killed_mid_crawl_is_marked_partial_and_earlier_ones_stay() {
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
-/// `curl` to the sandbox's admin surface: the HTTP status.
-fn admin(sandbox: &Sandbox, method: &str, path: &str, body: Option<&Value>) -> String {
-    let url = format!("http://{}/sandbox/admin{path}", sandbox.addr());
-    let token = sandbox.line["admin_token"].as_str().expect("admin token");
+/// `curl` to the demo service's admin surface: the HTTP status.
+fn admin(demo_service: &DemoService, method: &str, path: &str, body: Option<&Value>) -> String {
+    let url = format!("http://{}/demo-service/admin{path}", demo_service.addr());
+    let token = demo_service.line["admin_token"]
+        .as_str()
+        .expect("admin token");
     let mut curl = Command::new("curl");
     curl.args([
         "-s",
@@ -271,10 +274,10 @@ fn admin(sandbox: &Sandbox, method: &str, path: &str, body: Option<&Value>) -> S
 
 #[test]
 fn a_changed_value_and_a_removed_asset_are_exactly_the_diff() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0", "--admin-token"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0", "--admin-token"]);
     let dir = temp_dir("snapshot-diff");
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     let take = ["snapshot", "take", "--plant", "DEMO-01"];
     json(&aasmd(&config, &store, &take));
 
@@ -282,22 +285,28 @@ fn a_changed_value_and_a_removed_asset_are_exactly_the_diff() {
     let tool = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0002";
     let city = serde_json::json!({"aas_id": machine, "submodel": "Nameplate",
         "path": ["Address", "CityTown"], "value": "Esslingen"});
-    assert_eq!(admin(&sandbox, "PATCH", "/elements", Some(&city)), "204");
+    assert_eq!(
+        admin(&demo_service, "PATCH", "/elements", Some(&city)),
+        "204"
+    );
     let encoded = tool.replace(':', "%3A").replace('#', "%23");
     assert_eq!(
-        admin(&sandbox, "DELETE", &format!("/assets/{encoded}"), None),
+        admin(&demo_service, "DELETE", &format!("/assets/{encoded}"), None),
         "204"
     );
     // Unknown: 404; a collection's value: 400.
     let unknown = serde_json::json!({"aas_id": "urn:nope", "submodel": "Nameplate", "path": ["X"], "value": "v"});
-    assert_eq!(admin(&sandbox, "PATCH", "/elements", Some(&unknown)), "404");
+    assert_eq!(
+        admin(&demo_service, "PATCH", "/elements", Some(&unknown)),
+        "404"
+    );
     let collection = serde_json::json!({"aas_id": machine, "submodel": "Nameplate", "path": ["Address"], "value": "v"});
     assert_eq!(
-        admin(&sandbox, "PATCH", "/elements", Some(&collection)),
+        admin(&demo_service, "PATCH", "/elements", Some(&collection)),
         "400"
     );
     assert_eq!(
-        admin(&sandbox, "DELETE", &format!("/assets/{encoded}"), None),
+        admin(&demo_service, "DELETE", &format!("/assets/{encoded}"), None),
         "404"
     );
 
@@ -325,10 +334,10 @@ fn a_changed_value_and_a_removed_asset_are_exactly_the_diff() {
 
 #[test]
 fn take_keeps_only_the_newest_complete_snapshots_it_is_told_to() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("snapshot-keep");
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     let take = [
         "snapshot", "take", "--plant", "DEMO-01", "--type", "tool", "--keep", "2",
     ];
@@ -368,10 +377,10 @@ fn in_namespace(script: &str, disk: &Path, config: &Path, out: &Path) {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_full_disk_fails_the_take_with_its_words_and_keeps_the_earlier_snapshot() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("snapshot-full");
     let (config, disk) = (dir.join("line.json"), dir.join("disk"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     std::fs::create_dir_all(&disk).expect("mount point");
     // The first take fits; then the disk is filled, so the second finds no space; then
     // the filler goes and the store is read again.
@@ -421,10 +430,10 @@ fn a_full_disk_fails_the_take_with_its_words_and_keeps_the_earlier_snapshot() {
 #[cfg(target_os = "linux")]
 #[test]
 fn store_failures_have_their_words_and_codes_and_reads_work_on_a_read_only_disk() {
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir("snapshot-store-errors");
     let config = dir.join("line.json");
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     let words = |out: &Output| String::from_utf8_lossy(&out.stderr).into_owned();
 
     let missing = dir.join("mistyped.sqlite3");
@@ -494,7 +503,7 @@ fn store_failures_have_their_words_and_codes_and_reads_work_on_a_read_only_disk(
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
 
-/// Two platforms (two sandboxes) with the same plant code in one store: `diff` and
+/// Two platforms (two demo services) with the same plant code in one store: `diff` and
 /// `search` choose by the plant and the source the connection names, as the app does,
 /// and say which they chose; without a source they refuse to mix and name the
 /// sources. Before, `diff` compared the latest two of the plant code whatever their
@@ -502,8 +511,8 @@ fn store_failures_have_their_words_and_codes_and_reads_work_on_a_read_only_disk(
 #[test]
 fn diff_and_search_choose_within_one_source_and_say_which() {
     let (a, b) = (
-        Sandbox::start(&["--addr", "127.0.0.1:0"]),
-        Sandbox::start(&["--addr", "127.0.0.1:0"]),
+        DemoService::start(&["--addr", "127.0.0.1:0"]),
+        DemoService::start(&["--addr", "127.0.0.1:0"]),
     );
     let dir = temp_dir("snapshot-sources");
     let (config_a, config_b, store) = (

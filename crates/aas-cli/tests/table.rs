@@ -1,4 +1,4 @@
-//! `aasmd table` as scripts call it: over a snapshot of the sandbox's demo plant, the
+//! `aasmd table` as scripts call it: over a snapshot of the demo service's demo plant, the
 //! CSV and JSON it prints, the same filter and sort as the app's table, the column
 //! list, and exit code 2 with words for what cannot be read.
 
@@ -18,7 +18,7 @@ fn table(config: &Path, store: &Path, args: &[&str]) -> Output {
 
 #[test]
 fn filtered_sorted_rows_come_out_as_csv_and_json_alike() {
-    let (_sandbox, config, store) = snapshot_of_demo("table");
+    let (_demo_service, config, store) = snapshot_of_demo("table");
     let args = [
         "--column",
         "shell:idShort",
@@ -81,7 +81,7 @@ fn filtered_sorted_rows_come_out_as_csv_and_json_alike() {
 
 #[test]
 fn the_column_list_the_default_columns_and_an_xlsx_file() {
-    let (_sandbox, config, store) = snapshot_of_demo("table-columns");
+    let (_demo_service, config, store) = snapshot_of_demo("table-columns");
     let listed = ok(&table(
         &config,
         &store,
@@ -120,7 +120,7 @@ fn the_column_list_the_default_columns_and_an_xlsx_file() {
 
 #[test]
 fn what_cannot_be_read_is_refused_with_words_and_exit_code_2() {
-    let (_sandbox, config, store) = snapshot_of_demo("table-refused");
+    let (_demo_service, config, store) = snapshot_of_demo("table-refused");
     for (args, words) in [
         (vec!["--column", "Nameplate"], "is not SUBMODEL/ELEMENT"),
         (

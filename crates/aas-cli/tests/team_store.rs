@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use cluster::Cluster;
 use serde_json::Value;
-use support::{aasmd_with_store, temp_dir, Sandbox};
+use support::{aasmd_with_store, temp_dir, DemoService};
 
 /// stderr, checked to hold no password of the cluster's roles.
 fn said(out: &Output, cluster: &Cluster) -> String {
@@ -30,19 +30,19 @@ fn json(out: &Output, cluster: &Cluster) -> Value {
 /// A server with a database owned by a writer role and a reader role, and the demo
 /// service (both kept while held); the writer's and the reader's URLs, and a folder
 /// holding the service's connection file.
-fn team(name: &str) -> (Cluster, Sandbox, String, String, PathBuf, PathBuf) {
+fn team(name: &str) -> (Cluster, DemoService, String, String, PathBuf, PathBuf) {
     let cluster = Cluster::start();
     let (writer, reader) = cluster.writer_and_reader("plants");
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0"]);
     let dir = temp_dir(name);
     let config = dir.join("line.json");
-    sandbox.write_config(&config);
-    (cluster, sandbox, writer, reader, dir, config)
+    demo_service.write_config(&config);
+    (cluster, demo_service, writer, reader, dir, config)
 }
 
 #[test]
 fn the_writer_role_makes_the_store_and_takes_and_a_reader_role_reads_it() {
-    let (cluster, _sandbox, writer, reader, dir, config) = team("team-store");
+    let (cluster, _demo_service, writer, reader, dir, config) = team("team-store");
 
     let out = aasmd_with_store(&config, &writer, &["store", "migrate"]);
     assert_eq!(out.status.code(), Some(2), "{}", said(&out, &cluster));
@@ -128,7 +128,7 @@ fn listed_without_ids(config: &Path, store: &str, cluster: &Cluster) -> Value {
 
 #[test]
 fn snapshots_are_copied_from_a_file_into_the_team_store_and_back() {
-    let (cluster, _sandbox, writer, reader, dir, config) = team("team-copy");
+    let (cluster, _demo_service, writer, reader, dir, config) = team("team-copy");
     let init = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
     assert!(init.status.success(), "{}", said(&init, &cluster));
     let file = dir.join("desktop.sqlite3");
@@ -198,11 +198,11 @@ fn snapshots_are_copied_from_a_file_into_the_team_store_and_back() {
 /// (systemd credentials), the store's password in a PGPASSFILE, not in the URL.
 #[test]
 fn a_scheduled_take_reads_its_profile_and_its_secrets_from_files() {
-    let (cluster, sandbox, writer, _, dir, config) = team("scheduled");
+    let (cluster, demo_service, writer, _, dir, config) = team("scheduled");
     let init = aasmd_with_store(&config, &writer, &["store", "init"]);
     assert!(init.status.success(), "{}", said(&init, &cluster));
 
-    let line = &sandbox.line;
+    let line = &demo_service.line;
     let settings = dir.join("etc/org.aasbrowser.desktop/settings.json");
     std::fs::create_dir_all(settings.parent().expect("a folder")).expect("folder");
     let profile = serde_json::json!({"profiles": [{
@@ -291,10 +291,10 @@ fn until(cluster: &Cluster, sql: &str, what: &str) {
 fn a_team_store_lost_mid_read_is_said_to_be_unreachable() {
     let cluster = Cluster::start();
     let (writer, reader) = cluster.writer_and_reader("plants");
-    let sandbox = Sandbox::start(&["--addr", "127.0.0.1:0", "--demo", "1000"]);
+    let demo_service = DemoService::start(&["--addr", "127.0.0.1:0", "--demo", "1000"]);
     let dir = temp_dir("team-lost");
     let config = dir.join("line.json");
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     let init = aasmd_with_store(&config, &writer, &["store", "init", "--reader", "desktop"]);
     assert!(init.status.success(), "{}", said(&init, &cluster));
     let take = ["snapshot", "take", "--plant", "DEMO-01"];

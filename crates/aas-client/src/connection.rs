@@ -2,7 +2,7 @@ use serde::Deserialize;
 
 use crate::{Secret, Transport};
 
-/// Where the service is and who we are. Field names are those of the sandbox's
+/// Where the service is and who we are. Field names are those of the demo service's
 /// start-up line, so that line (or a file holding it) is a valid connection.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Connection {

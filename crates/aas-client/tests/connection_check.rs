@@ -1,13 +1,13 @@
-//! "Test connection" and the status bar's figures, against a real sandbox over loopback.
+//! "Test connection" and the status bar's figures, against a real demo service over loopback.
 
 use std::time::Duration;
 
 use aas_client::{Activity, CheckStep, Client, Outcome, Secret};
-use aas_sandbox::DEMO_PLANT;
+use aas_demo::DEMO_PLANT;
 
 mod support;
 
-use support::{connection, sandbox};
+use support::{connection, demo_service};
 
 fn statuses(steps: &[CheckStep]) -> Vec<(&str, &str)> {
     steps
@@ -37,7 +37,7 @@ const ALL_PASSED: [(&str, &str); 3] = [
 
 #[tokio::test]
 async fn every_step_passes_with_a_plant_or_with_the_registrys_first_aas() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let client = Client::new(connection(&sb)).expect("client");
     let steps = client.check(Some(DEMO_PLANT)).await;
     assert_eq!(statuses(&steps), ALL_PASSED, "{steps:?}");
@@ -51,7 +51,7 @@ async fn every_step_passes_with_a_plant_or_with_the_registrys_first_aas() {
 
 #[tokio::test]
 async fn a_wrong_user_token_fails_the_gateway_step_in_the_servers_words() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let mut conn = connection(&sb);
     conn.user_token = Secret::new("not-a-user-token");
     let steps = Client::new(conn)
@@ -82,7 +82,7 @@ async fn a_wrong_user_token_fails_the_gateway_step_in_the_servers_words() {
 
 #[tokio::test]
 async fn a_wrong_client_secret_fails_the_token_step_and_skips_the_rest() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let mut conn = connection(&sb);
     conn.client_secret = Secret::new("wrong-secret-5d1e");
     let steps = Client::new(conn)
@@ -105,7 +105,7 @@ async fn a_wrong_client_secret_fails_the_token_step_and_skips_the_rest() {
 
 #[tokio::test]
 async fn the_client_counts_requests_and_failures_and_knows_its_token_lifetime() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let client = Client::new(connection(&sb)).expect("client");
     assert_eq!(client.activity(), Activity::default());
     assert_eq!(
@@ -123,7 +123,7 @@ async fn the_client_counts_requests_and_failures_and_knows_its_token_lifetime() 
         }
     );
     let left = client.token_expires_in().await.expect("a token now");
-    // The sandbox's tokens live 300 s by default.
+    // The demo service's tokens live 300 s by default.
     assert!(
         left <= Duration::from_secs(300) && left > Duration::ZERO,
         "{left:?}"

@@ -15,8 +15,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use aas_client::{Client, Connection, Secret, Transport};
+use aas_demo::{Config, DemoService, TlsFiles, DEMO_PLANT};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, TlsFiles, DEMO_PLANT};
 use aas_source::ErrorKind;
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpListener, TcpStream};
@@ -128,16 +128,16 @@ async fn recording_relay(proxy: SocketAddr) -> (SocketAddr, Arc<Mutex<Vec<u8>>>)
 }
 
 /// The demo service on this machine's network address, over TLS when `tls` is given.
-async fn service(tls: Option<TlsFiles>) -> (Sandbox, Connection) {
-    let sandbox = Sandbox::start(Config {
+async fn service(tls: Option<TlsFiles>) -> (DemoService, Connection) {
+    let demo_service = DemoService::start(Config {
         addr: SocketAddr::new(network_address(), 0),
         tls,
         ..Config::default()
     })
     .await
-    .expect("sandbox");
-    let conn = support::connection(&sandbox);
-    (sandbox, conn)
+    .expect("demo-service");
+    let conn = support::connection(&demo_service);
+    (demo_service, conn)
 }
 
 /// `conn` through the proxy at `proxy` as [`PROXY_USER`] with `password`.
@@ -158,7 +158,7 @@ fn through(conn: &Connection, proxy: SocketAddr, password: &str, transport: Tran
 async fn plain_http_goes_through_the_profiles_proxy_with_its_credentials() {
     let dir = std::env::temp_dir().join(format!("aas-proxy-plain-{}", std::process::id()));
     let proxy = Tinyproxy::start(&dir);
-    let (_sandbox, conn) = service(None).await;
+    let (_demo_service, conn) = service(None).await;
     let plain = Transport {
         allow_plain_http: true,
         ..Transport::default()
@@ -233,7 +233,7 @@ async fn https_is_tunnelled_and_the_proxy_sees_no_token_or_secret() {
     let (relay, sent) = recording_relay(proxy.addr).await;
     let ip = network_address().to_string();
     let (ca, cert, key) = support::certificates::make_certificates(&dir.join("tls"), &[&ip], false);
-    let (_sandbox, conn) = service(Some(TlsFiles { cert, key })).await;
+    let (_demo_service, conn) = service(Some(TlsFiles { cert, key })).await;
     assert!(
         conn.registry_url.starts_with("https://"),
         "{}",

@@ -1,4 +1,4 @@
-//! Crawl and export against a real sandbox over loopback; the exports are judged by the
+//! Crawl and export against a real demo service over loopback; the exports are judged by the
 //! independent `aasv2-check`.
 
 use std::path::{Path, PathBuf};
@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use aas_client::{Client, CrawlPlan, Progress, RetryPolicy};
+use aas_demo::{Config, DemoService, DEMO_PLANT};
 use aas_export::{export, Format};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_source::{ErrorKind, NodePath};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -17,7 +17,7 @@ mod support;
 
 use support::connection;
 
-fn client(sb: &Sandbox) -> Arc<Client> {
+fn client(sb: &DemoService) -> Arc<Client> {
     Arc::new(Client::new(connection(sb)).expect("client"))
 }
 
@@ -48,8 +48,8 @@ fn aasv2_check(args: &[&str]) -> (bool, String) {
     (out.status.success(), text)
 }
 
-async fn stats(sb: &Sandbox) -> Value {
-    reqwest::get(format!("{}/sandbox/stats", sb.info().registry_url))
+async fn stats(sb: &DemoService) -> Value {
+    reqwest::get(format!("{}/demo-service/stats", sb.info().registry_url))
         .await
         .expect("stats")
         .json()
@@ -59,7 +59,9 @@ async fn stats(sb: &Sandbox) -> Value {
 
 #[tokio::test]
 async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
-    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let sb = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
     let c = client(&sb);
     let last = Mutex::new(Progress::default());
     let crawl = c
@@ -184,12 +186,12 @@ async fn a_whole_plant_is_crawled_and_exported_in_every_format() {
 
 #[tokio::test]
 async fn a_cancelled_crawl_keeps_what_it_fetched() {
-    let sb = Sandbox::start(Config {
+    let sb = DemoService::start(Config {
         faults: Some("latency=30ms".parse().expect("faults")),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let c = client(&sb);
     let cancel = CancellationToken::new();
     let crawl = c
@@ -206,12 +208,12 @@ async fn a_cancelled_crawl_keeps_what_it_fetched() {
 
 #[tokio::test]
 async fn failed_nodes_are_recorded_and_the_rest_goes_on() {
-    let sb = Sandbox::start(Config {
+    let sb = DemoService::start(Config {
         faults: Some("error=0.2,seed=4".parse().expect("faults")),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let conn = connection(&sb);
     let no_retry = RetryPolicy {
         attempts: 1,
@@ -241,13 +243,13 @@ async fn failed_nodes_are_recorded_and_the_rest_goes_on() {
 
 #[tokio::test]
 async fn short_lived_tokens_are_refreshed_once_per_lifetime_during_a_long_crawl() {
-    let sb = Sandbox::start(Config {
+    let sb = DemoService::start(Config {
         token_ttl: Duration::from_secs(2),
         faults: Some("latency=100ms".parse().expect("faults")),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let c = client(&sb);
     let started = Instant::now();
     let crawl = c.crawl(&plan(2), &CancellationToken::new(), |_| {}).await;
@@ -272,13 +274,15 @@ async fn short_lived_tokens_are_refreshed_once_per_lifetime_during_a_long_crawl(
 
 #[tokio::test]
 async fn a_grant_revoked_mid_session_gives_not_found_for_that_asset_only() {
-    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let sb = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
     let c = client(&sb);
     let tool = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0001";
     let machine = "urn:demo-platform:acme:DEMO-01:aas:machine#M-0001";
     assert!(c.aas(tool).await.is_ok());
     let revoke = reqwest::Client::new()
-        .put(format!("{}/sandbox/admin/grants", sb.info().registry_url))
+        .put(format!("{}/demo-service/admin/grants", sb.info().registry_url))
         .bearer_auth(sb.admin_token())
         .json(&serde_json::json!({"client_id": sb.info().client_id, "aas_id": tool, "grant": "denied"}))
         .send()
@@ -300,7 +304,9 @@ async fn a_grant_revoked_mid_session_gives_not_found_for_that_asset_only() {
 
 #[tokio::test]
 async fn a_selection_fetches_and_exports_only_the_ticked_shells_and_submodels() {
-    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let sb = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
     let c = client(&sb);
     let id = |code: &str| format!("urn:demo-platform:acme:{DEMO_PLANT}:aas:machine#{code}");
     let selection: aas_source::Selection = serde_json::from_value(serde_json::json!([

@@ -1,7 +1,7 @@
 //! A crawl always ends, and the server's input bounds it, not trust: one URL that
 //! always fails fails alone, a service that stays away is waited for only so long,
 //! repeated ids are fetched once, the node count is capped, and the token answer and
-//! a silent connection are bounded too. The sandbox sits behind a real TCP proxy that
+//! a silent connection are bounded too. The demo service sits behind a real TCP proxy that
 //! resets chosen requests; the repeats come from a small server built to send them.
 
 mod support;
@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aas_client::{Client, Connection, Crawl, CrawlPlan, RetryPolicy};
+use aas_demo::DEMO_PLANT;
 use aas_model::{encode_segment, AssetType};
-use aas_sandbox::DEMO_PLANT;
 use aas_source::{ErrorKind, NodePath};
 use axum::body::{Body, Bytes};
 use axum::http::header::CONTENT_TYPE;
@@ -98,11 +98,11 @@ async fn forward(
     client.shutdown().await
 }
 
-/// The sandbox's connection with every URL pointing at `proxy`. The token endpoint is
-/// given outright: the sandbox's discovery document names its own address, which a
+/// The demo service's connection with every URL pointing at `proxy`. The token endpoint is
+/// given outright: the demo service's discovery document names its own address, which a
 /// client that reaches it through a proxy must not send the secret to.
-fn through(conn: &Connection, sandbox: SocketAddr, proxy: SocketAddr) -> Connection {
-    let swap = |url: &str| url.replace(&sandbox.to_string(), &proxy.to_string());
+fn through(conn: &Connection, demo_service: SocketAddr, proxy: SocketAddr) -> Connection {
+    let swap = |url: &str| url.replace(&demo_service.to_string(), &proxy.to_string());
     Connection {
         registry_url: swap(&conn.registry_url),
         gateway_url: swap(&conn.gateway_url),
@@ -169,7 +169,7 @@ fn assert_each_node_once(crawl: &Crawl) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_url_that_always_resets_fails_alone_and_the_crawl_ends() {
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let conn = support::connection(&sb);
     let whole = Client::new(conn.clone()).expect("client");
     let (baseline, _) = crawl(whole, &demo_plan()).await;
@@ -201,7 +201,7 @@ async fn one_url_that_always_resets_fails_alone_and_the_crawl_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_service_that_stays_away_is_waited_for_only_the_offline_wait() {
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let conn = support::connection(&sb);
     // Thirty requests answer, then nothing does: neither nodes nor probes.
     let proxy = reset_proxy(sb.addr(), |n, _| n >= 30).await;
@@ -237,7 +237,7 @@ async fn a_service_that_stays_away_is_waited_for_only_the_offline_wait() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_node_limit_ends_the_crawl_partial() {
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let client = Client::new(support::connection(&sb)).expect("client");
     let plan = CrawlPlan {
         max_nodes: 40,

@@ -1,5 +1,5 @@
 //! Property test: arbitrary identifiers (with `#`, `/`, `:`, `+`, `%`, `?`, `&`, `=`,
-//! spaces, non-ASCII…) round-trip through the client's one encoder and the sandbox's
+//! spaces, non-ASCII…) round-trip through the client's one encoder and the demo service's
 //! router: what is asked for is what comes back.
 
 mod support;
@@ -7,7 +7,7 @@ mod support;
 use std::collections::BTreeSet;
 
 use aas_client::Client;
-use aas_sandbox::{demo_plant, Config, GrantSeed, Plant, Sandbox};
+use aas_demo::{demo_plant, Config, DemoService, GrantSeed, Plant};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -33,15 +33,15 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
-    fn arbitrary_ids_round_trip_through_the_sandbox(ids in prop::collection::btree_set(id(), 1..10)) {
+    fn arbitrary_ids_round_trip_through_the_demo_service(ids in prop::collection::btree_set(id(), 1..10)) {
         let ids: Vec<String> = ids.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
         let runtime = tokio::runtime::Runtime::new().expect("runtime");
         runtime.block_on(async {
             // Every generated asset shared, whatever its type.
             let grants = GrantSeed::AllowedExcept(Vec::new());
-            let sb = Sandbox::start(Config { plants: vec![plant(&ids)], grants, ..Config::default() })
+            let sb = DemoService::start(Config { plants: vec![plant(&ids)], grants, ..Config::default() })
                 .await
-                .expect("sandbox");
+                .expect("demo-service");
             let client = Client::new(support::connection(&sb)).expect("client");
             for id in &ids {
                 let shell = client.aas(id).await.unwrap_or_else(|e| panic!("{id:?}: {e}"));

@@ -1,4 +1,4 @@
-//! The crawl under each fault the sandbox injects, alone and all mixed, on a 500-asset
+//! The crawl under each fault the demo service injects, alone and all mixed, on a 500-asset
 //! plant: every run must end with exactly what a fault-free crawl got (the raw exports
 //! compared node by node), with every retry counted and bounded, and a node that could
 //! not be fetched reported rather than silently missing. Each test prints one row of
@@ -12,9 +12,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aas_client::{Client, Crawl, CrawlPlan, RetryPolicy};
+use aas_demo::{demo_plant, Config, DemoService, DEMO_PLANT};
 use aas_export::{export, Format};
 use aas_model::AssetType;
-use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
 use aas_source::NodePath;
 use serde_json::Value;
 use tokio::sync::OnceCell;
@@ -35,14 +35,14 @@ struct Run {
 }
 
 async fn crawl(faults: &str, token_ttl: Duration, retry: RetryPolicy) -> Run {
-    let sb = Sandbox::start(Config {
+    let sb = DemoService::start(Config {
         plants: vec![demo_plant(DEMO_PLANT, ASSETS, 1)],
         faults: Some(faults.parse().expect("fault spec")),
         token_ttl,
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let client = Arc::new(
         Client::new(support::connection(&sb))
             .expect("client")
@@ -53,7 +53,7 @@ async fn crawl(faults: &str, token_ttl: Duration, retry: RetryPolicy) -> Run {
         ..CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
     };
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
-    let stats: Value = reqwest::get(format!("{}/sandbox/stats", sb.info().registry_url))
+    let stats: Value = reqwest::get(format!("{}/demo-service/stats", sb.info().registry_url))
         .await
         .expect("stats")
         .json()
@@ -68,7 +68,7 @@ async fn crawl(faults: &str, token_ttl: Duration, retry: RetryPolicy) -> Run {
 }
 
 /// Writes the raw bundle and reads it back, keyed by node, with URLs relative to the
-/// sandbox (each run has its own port).
+/// demo service (each run has its own port).
 fn raw_export(crawl: &Crawl, base: &str) -> Nodes {
     let file = std::env::temp_dir().join(format!(
         "aas-fault-matrix-{}-{}.json",
@@ -84,9 +84,9 @@ fn raw_export(crawl: &Crawl, base: &str) -> Nodes {
         .iter()
         .map(|n| {
             let url = n["url"].as_str().expect("url");
-            let url = url.strip_prefix(base).expect("a URL of the sandbox");
-            // The registry's endpoints name the sandbox's own address.
-            let json = n["json"].to_string().replace(base, "http://sandbox");
+            let url = url.strip_prefix(base).expect("a URL of the demo service");
+            // The registry's endpoints name the demo service's own address.
+            let json = n["json"].to_string().replace(base, "http://demo service");
             (n["path"].to_string(), (url.to_owned(), json))
         })
         .collect();

@@ -1,5 +1,5 @@
 //! Broken and hostile answers, from a small real HTTP server built to send them (the
-//! sandbox is too well-behaved): each gives a clear bad_data error on its node, nothing
+//! demo service is too well-behaved): each gives a clear bad_data error on its node, nothing
 //! panics, and the next request still works.
 
 mod support;

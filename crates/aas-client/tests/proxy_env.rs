@@ -30,7 +30,7 @@ async fn loopback_is_never_proxied_and_other_hosts_are() {
     std::env::remove_var("NO_PROXY");
     std::env::remove_var("no_proxy");
 
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let demo = Client::new(support::connection(&sb)).expect("client");
     let registry = demo
         .registry()

@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use aas_client::{Client, Connection, CrawlPlan};
+use aas_demo::DEMO_PLANT;
 use aas_model::AssetType;
-use aas_sandbox::DEMO_PLANT;
 use aas_source::{Pick, Selection};
 use axum::routing::get;
 use axum::Router;
@@ -38,7 +38,7 @@ async fn counting_server(count: Arc<AtomicUsize>) -> String {
 
 #[tokio::test]
 async fn the_registry_is_read_once_per_session_and_other_hosts_are_only_shown() {
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let demo = support::connection(&sb);
     let elsewhere_hits = Arc::new(AtomicUsize::new(0));
     let elsewhere = counting_server(elsewhere_hits.clone()).await;

@@ -1,5 +1,5 @@
 //! The token endpoint found however the token server is laid out and however the user
-//! gave its address: the sandbox serves Keycloak 16's layout (`/auth/realms/…`) and
+//! gave its address: the demo service serves Keycloak 16's layout (`/auth/realms/…`) and
 //! 17's (`/realms/…`), each with its discovery document; a `token_url` given outright
 //! wins; a document naming another origin is refused before the secret is sent.
 
@@ -8,19 +8,19 @@ mod support;
 use std::sync::{Arc, Mutex};
 
 use aas_client::{Client, Connection, Outcome};
-use aas_sandbox::{Config, Sandbox};
+use aas_demo::{Config, DemoService};
 use aas_source::ErrorKind;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;
 
-async fn sandbox_with_prefix(prefix: &str) -> Sandbox {
-    Sandbox::start(Config {
+async fn demo_service_with_prefix(prefix: &str) -> DemoService {
+    DemoService::start(Config {
         auth_path_prefix: prefix.into(),
         ..Config::default()
     })
     .await
-    .expect("sandbox")
+    .expect("demo-service")
 }
 
 /// The token step of Test connection for `conn`: passed, and its words.
@@ -35,7 +35,7 @@ async fn token_step(conn: Connection) -> String {
 #[tokio::test]
 async fn every_layout_and_every_way_of_giving_the_address_finds_the_token_endpoint() {
     for (prefix, layout) in [("", "Keycloak 17+"), ("/auth", "Keycloak 16")] {
-        let sb = sandbox_with_prefix(prefix).await;
+        let sb = demo_service_with_prefix(prefix).await;
         let conn = support::connection(&sb);
         let base = conn.auth_url.clone();
         let endpoint = format!("{base}{prefix}/realms/demo/protocol/openid-connect/token");
@@ -90,7 +90,7 @@ async fn a_token_endpoint_announced_on_another_origin_gets_no_secret() {
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let sb = support::sandbox().await;
+    let sb = support::demo_service().await;
     let conn = Connection {
         auth_url: base.clone(),
         realm: "r".into(),

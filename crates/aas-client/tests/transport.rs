@@ -1,7 +1,7 @@
 //! Where the tokens may go: redirects only within one origin (checked with two real
 //! servers, one redirecting to the other), plain http only when a profile allows it,
 //! and https only to certificates the client trusts (a CA made at test time, a
-//! sandbox serving https with it).
+//! demo service serving https with it).
 
 mod support;
 
@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use aas_client::{Client, Connection, CrawlPlan, Secret, Transport};
+use aas_demo::{Config, DemoService, TlsFiles, DEMO_PLANT};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, TlsFiles, DEMO_PLANT};
 use aas_source::ErrorKind;
 use axum::http::HeaderMap;
 use axum::response::Redirect;
@@ -214,23 +214,26 @@ fn make_certificates(dir: &Path, wrong: ServerCertificate) -> (PathBuf, PathBuf,
     support::certificates::make_certificates(dir, names, expired)
 }
 
-/// An https sandbox with a certificate made by [`make_certificates`] and its connection
-/// line; the sandbox stops when dropped.
-async fn https_sandbox(dir: &Path, wrong: ServerCertificate) -> (Sandbox, Connection, PathBuf) {
+/// An https demo service with a certificate made by [`make_certificates`] and its connection
+/// line; the demo service stops when dropped.
+async fn https_demo_service(
+    dir: &Path,
+    wrong: ServerCertificate,
+) -> (DemoService, Connection, PathBuf) {
     let (ca, cert, key) = make_certificates(dir, wrong);
-    let sandbox = Sandbox::start(Config {
+    let demo_service = DemoService::start(Config {
         tls: Some(TlsFiles { cert, key }),
         ..Config::default()
     })
     .await
-    .expect("https sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("json");
+    .expect("https demo service");
+    let line = serde_json::to_string(demo_service.info()).expect("json");
     assert!(
         line.contains("\"registry_url\":\"https://127.0.0.1:"),
         "{line}"
     );
     let conn: Connection = serde_json::from_str(&line).expect("connection");
-    (sandbox, conn, ca)
+    (demo_service, conn, ca)
 }
 
 /// `conn` trusting the CA in `ca`.
@@ -255,7 +258,7 @@ async fn a_certificate_for_another_host_or_out_of_date_is_refused_in_its_own_wor
         ),
         (ServerCertificate::Expired, "outside its validity period"),
     ] {
-        let (_sandbox, conn, ca) = https_sandbox(&dir, wrong).await;
+        let (_demo_service, conn, ca) = https_demo_service(&dir, wrong).await;
         let err = trusting(conn, ca).registry().await.expect_err("refused");
         assert_eq!(err.kind(), ErrorKind::Offline, "{err}");
         let text = err.to_string();
@@ -271,7 +274,7 @@ async fn a_certificate_for_another_host_or_out_of_date_is_refused_in_its_own_wor
 #[tokio::test]
 async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
     let dir = std::env::temp_dir().join(format!("aas-tls-{}", std::process::id()));
-    let (_sandbox, conn, ca) = https_sandbox(&dir, ServerCertificate::Good).await;
+    let (_demo_service, conn, ca) = https_demo_service(&dir, ServerCertificate::Good).await;
 
     let untrusting = Client::new(conn.clone()).expect("client");
     let err = untrusting.registry().await.expect_err("unknown CA");

@@ -1,5 +1,5 @@
 //! Export throughput of a 1,000-asset crawl (`cargo bench -p aas-export --bench export`):
-//! a sandbox with a generated 1,000-asset plant is crawled once over loopback, then
+//! a demo service with a generated 1,000-asset plant is crawled once over loopback, then
 //! each format is written into a temporary folder.
 //!
 //! Throughput is counted in bytes written for `raw` and `env`; for `aasx` in the bytes
@@ -11,24 +11,24 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aas_client::{Client, Connection, Crawl, CrawlPlan};
+use aas_demo::{demo_plant, Config, DemoService, DEMO_PLANT};
 use aas_export::{export, Format};
 use aas_model::AssetType;
-use aas_sandbox::{demo_plant, Config, Sandbox, DEMO_PLANT};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tokio_util::sync::CancellationToken;
 
 const ASSETS: usize = 1000;
 
-/// Crawls a fresh 1,000-asset sandbox once.
+/// Crawls a fresh 1,000-asset demo service once.
 fn crawl() -> Crawl {
     let rt = tokio::runtime::Runtime::new().expect("tokio runtime");
     rt.block_on(async {
-        let sb = Sandbox::start(Config {
+        let sb = DemoService::start(Config {
             plants: vec![demo_plant(DEMO_PLANT, ASSETS, 1)],
             ..Config::default()
         })
         .await
-        .expect("sandbox");
+        .expect("demo-service");
         let line = serde_json::to_string(sb.info()).expect("start-up line");
         let conn: Connection = serde_json::from_str(&line).expect("connection");
         let client = Arc::new(Client::new(conn).expect("client"));

@@ -1,5 +1,5 @@
 //! Real AAS files in, the same AAS out: each sample environment is served by the
-//! sandbox, crawled, and exported as environment JSON; every AAS, asset and submodel in
+//! demo service, crawled, and exported as environment JSON; every AAS, asset and submodel in
 //! the export equals the original's as a JSON value. The conforming example of the
 //! independent implementation also passes its own `same` check.
 
@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use aas_client::{Client, CrawlPlan};
+use aas_demo::{load_environment, Config, DemoService, Plant};
 use aas_export::{export, Format};
 use aas_model::AssetType;
-use aas_sandbox::{load_environment, Config, Plant, Sandbox};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -47,16 +47,16 @@ fn by_id(env: &Value, list: &str) -> HashMap<String, Value> {
         .collect()
 }
 
-/// The connection exactly as `aasmd sandbox` prints it: the start-up line's JSON.
-fn connection(sandbox: &Sandbox) -> aas_client::Connection {
-    let line = serde_json::to_string(sandbox.info()).expect("json");
+/// The connection exactly as `aasmd demo-service` prints it: the start-up line's JSON.
+fn connection(demo_service: &DemoService) -> aas_client::Connection {
+    let line = serde_json::to_string(demo_service.info()).expect("json");
     serde_json::from_str(&line).expect("the start-up line is a connection")
 }
 
 /// Serves `file`, crawls it and exports it as environment JSON to `out`.
 async fn round_trip(file: &Path, out: &Path) {
     let assets = load_environment(file, AssetType::Machine).expect("loads");
-    let sb = Sandbox::start(Config {
+    let sb = DemoService::start(Config {
         plants: vec![Plant {
             code: "SAMPLES".into(),
             assets,
@@ -64,7 +64,7 @@ async fn round_trip(file: &Path, out: &Path) {
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let client = Arc::new(Client::new(connection(&sb)).expect("client"));
     let plan = CrawlPlan {
         concurrency: 4,
@@ -95,7 +95,7 @@ async fn every_sample_environment_survives_serve_crawl_and_export() {
             let want = by_id(&original, list);
             let got = by_id(&exported, list);
             for (id, object) in &got {
-                // The sandbox makes up an Asset when a file lacks it; those are not compared.
+                // The demo service makes up an Asset when a file lacks it; those are not compared.
                 if list == "assets" && !want.contains_key(id) {
                     continue;
                 }

@@ -10,9 +10,9 @@ use std::process::Command;
 use std::sync::Arc;
 
 use aas_client::{Client, CrawlPlan};
+use aas_demo::{Config, DemoService};
 use aas_export::{export, Format};
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -198,7 +198,9 @@ fn same_element(v2: &Value, v3: &Value, at: &str, seen: &mut BTreeSet<String>) {
 
 #[tokio::test]
 async fn the_demo_plant_exports_as_v3_that_keeps_every_field_v3_can_hold() {
-    let sb = Sandbox::start(Config::default()).await.expect("sandbox");
+    let sb = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
     let line = serde_json::to_string(sb.info()).expect("json");
     let client =
         Arc::new(Client::new(serde_json::from_str(&line).expect("connection")).expect("client"));

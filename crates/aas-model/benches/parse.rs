@@ -3,7 +3,7 @@
 //!
 //! Three inputs: every public JSON sample under `shared/aas-samples` (the schema aside),
 //! each read as the type its shape calls for, and generated 1,000- and 10,000-asset
-//! environments (`aas_sandbox::environment` of a demo plant, what an environment export
+//! environments (`aas_demo::environment` of a demo plant, what an environment export
 //! of the plant's crawl holds). `bench/run.sh` reads the medians from
 //! `target/criterion/` and writes the ratio to `bench/RESULTS.md`.
 
@@ -95,7 +95,7 @@ fn parse_deep(text: &str) -> usize {
 /// The environment of a generated plant of `assets` assets, as an environment export
 /// of its crawl would hold it.
 fn bench_environment(c: &mut Criterion, assets: usize) {
-    let env = aas_sandbox::environment(&aas_sandbox::demo_plant("P", assets, 1));
+    let env = aas_demo::environment(&aas_demo::demo_plant("P", assets, 1));
     let bytes = serde_json::to_vec(&env).expect("serialisable environment");
     drop(env);
     assert!(

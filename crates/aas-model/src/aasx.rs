@@ -1,7 +1,7 @@
 //! AASX packages (Open Packaging Conventions zips): finding the AAS spec part through
 //! the package relationships (`_rels/.rels` → aasx-origin → its aas-spec parts, or the
 //! first JSON part when a package has none), and writing a package around a JSON
-//! environment. Read by the sandbox and `aasmd inspect`, written by the exports.
+//! environment. Read by the demo service and `aasmd inspect`, written by the exports.
 
 use std::io::{Cursor, Read, Seek, Write};
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! The one way this project creates a file it will put in place of another (an export,
-//! a conversion report, the settings file, the sandbox's state): a new file beside its
+//! a conversion report, the settings file, the demo service's state): a new file beside its
 //! target, created exclusively (`O_CREAT | O_EXCL`: never an existing file, and never
 //! through a symbolic link at that name) under a name nobody can guess
 //! (`.NAME.tmp-XXXXXX`, another one tried on a clash), written, synced, then renamed

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use aas_client::{Client, Crawl};
-use aas_sandbox::{Sandbox, DEMO_PLANT};
+use aas_demo::{DemoService, DEMO_PLANT};
 use aas_snapshot::{Access, Copied, CopyEvent, Error, Outcome, Pick, SnapshotInfo, Store};
 use aas_source::{ErrorKind, Failure, NodePath, Unreadable};
 use cluster::Cluster;
@@ -105,7 +105,7 @@ fn same_snapshot(from: &Store, original: i64, to: &Store, copy: i64, out: &Path)
 struct Stores {
     cluster: Cluster,
     team_url: String,
-    _sandbox: Sandbox,
+    _demo_service: DemoService,
     client: Arc<Client>,
     dir: tempfile::TempDir,
     desktop_path: PathBuf,
@@ -115,14 +115,14 @@ struct Stores {
 async fn stores(db: &str) -> Stores {
     let cluster = Cluster::start();
     let team_url = cluster.team_store(db);
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let dir = tempfile::tempdir().expect("a folder");
     let desktop_path = dir.path().join("desktop.sqlite3");
     let desktop = Store::open(&desktop_path, Access::Create).expect("sqlite");
     Stores {
         cluster,
         team_url,
-        _sandbox,
+        _demo_service,
         client,
         dir,
         desktop_path,

@@ -68,7 +68,7 @@ fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
 /// size, and a copy that carries nothing of the snapshot that holds it.
 #[tokio::test]
 async fn a_body_that_unpacks_past_its_recorded_size_is_damaged_wherever_it_is_read() {
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let (dir, path) = temp("hostile.sqlite3");
     let mut store = Store::open(&path, Access::Create).expect("store");
     let first = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;

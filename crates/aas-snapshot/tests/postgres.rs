@@ -23,7 +23,7 @@ use std::time::SystemTime;
 use aas_client::Client;
 use aas_source::{NodeLevel, NodePath};
 
-use aas_sandbox::{Sandbox, DEMO_PLANT};
+use aas_demo::{DemoService, DEMO_PLANT};
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use cluster::Cluster;
 use demo::{demo, same_exports, take_into};
@@ -45,7 +45,7 @@ fn without_id(list: Vec<SnapshotInfo>) -> Vec<SnapshotInfo> {
 async fn the_team_store_answers_as_the_desktop_store_does() {
     let cluster = Cluster::start();
     let url = cluster.team_store("team");
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let path = sqlite_store("same");
     let mut desktop = Store::open(&path, Access::Create).expect("sqlite");
     let mut team = Store::open(url.as_ref(), Access::Create).expect("postgres");
@@ -138,17 +138,17 @@ fn submodels_of(store: &Store, id: i64, shells: Option<&HashSet<&str>>) -> Vec<(
 
 /// A team store `db` on a server of its own, the demo service and a client of it (the
 /// server and the service kept while held), and the store opened to take into.
-async fn team_with_demo(db: &str) -> (Cluster, Sandbox, Arc<Client>, String, Store) {
+async fn team_with_demo(db: &str) -> (Cluster, DemoService, Arc<Client>, String, Store) {
     let cluster = Cluster::start();
     let url = cluster.team_store(db);
-    let (sandbox, client) = demo().await;
+    let (demo_service, client) = demo().await;
     let store = Store::open(url.as_ref(), Access::Create).expect("postgres");
-    (cluster, sandbox, client, url, store)
+    (cluster, demo_service, client, url, store)
 }
 
 #[tokio::test]
 async fn one_take_per_plant_at_a_time_and_a_server_lost_mid_take_keeps_what_came_before() {
-    let (cluster, _sandbox, client, url, mut store) = team_with_demo("takes").await;
+    let (cluster, _demo_service, client, url, mut store) = team_with_demo("takes").await;
     let mut other = Store::open(url.as_ref(), Access::Write).expect("a second desktop");
     let whole = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
 
@@ -232,7 +232,7 @@ async fn the_writer_role_makes_the_tables_and_a_reader_role_reads_but_cannot_wri
         schema
     );
 
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let mut scheduler = Store::open(writer.as_ref(), Access::Create).expect("writer");
     let taken = take_into(&mut [&mut scheduler], &client, SystemTime::now(), |_| {}).await;
 
@@ -307,7 +307,7 @@ fn tls_is_used_and_checked_as_sslmode_and_sslrootcert_say() {
 
 #[tokio::test]
 async fn a_store_of_schema_1_is_migrated_by_the_writer_keeping_its_snapshots() {
-    let (cluster, _sandbox, client, url, mut store) = team_with_demo("older").await;
+    let (cluster, _demo_service, client, url, mut store) = team_with_demo("older").await;
     let taken = take_into(&mut [&mut store], &client, SystemTime::now(), |_| {}).await;
     drop(store);
     // As schema 1 left it: bodies indexed by (content, snapshot), no take rows.
@@ -451,7 +451,7 @@ fn a_reader_role_cannot_hold_the_lock_of_the_writers_takes() {
 async fn both_stores_bound_a_search_alike_and_quote_only_its_start() {
     let cluster = Cluster::start();
     let url = cluster.team_store("bounds");
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let path = sqlite_store("bounds");
     let mut desktop = Store::open(&path, Access::Create).expect("sqlite");
     let mut team = Store::open(url.as_ref(), Access::Create).expect("postgres");

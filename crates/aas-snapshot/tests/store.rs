@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_client::{Client, Crawl};
+use aas_demo::DEMO_PLANT;
 use aas_export::Format;
-use aas_sandbox::DEMO_PLANT;
 use aas_snapshot::{Access, Error, SnapshotInfo, Store};
 use aas_source::{Body, NodeLevel, NodePath};
 use demo::{crawl_demo, demo};
@@ -49,7 +49,7 @@ fn size(path: &Path) -> u64 {
 
 #[tokio::test]
 async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let path = store_path("whole");
     let mut store = Store::open(&path, Access::Create).expect("store");
     #[cfg(unix)]
@@ -142,7 +142,7 @@ async fn snapshots_keep_every_answer_once_search_and_give_space_back() {
 
 #[tokio::test]
 async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     let path = store_path("writers");
     let mut store = Store::open(&path, Access::Create).expect("store");
     let mut other =
@@ -201,7 +201,7 @@ async fn one_writer_at_a_time_and_an_interrupted_snapshot_is_marked_partial() {
 
 #[tokio::test]
 async fn answers_past_the_spool_size_stream_into_the_store_and_export_as_sent() {
-    let (_sandbox, client) = demo().await;
+    let (_demo_service, client) = demo().await;
     // Past 4 KB, as a 100,000-asset plant's registry passes 16 MiB: the demo registry and
     // the larger elements answers go through temporary files.
     let spooling = |max_streamed| {

@@ -1,4 +1,4 @@
-//! The plant table over the demo plant as the sandbox serves it, crawled over loopback:
+//! The plant table over the demo plant as the demo service serves it, crawled over loopback:
 //! cells are checked against the answers' JSON read by hand (not by the table's own
 //! walk), sorting and filters against the cells, and the XLSX against an independent
 //! reader (openpyxl, Debian's python3-openpyxl).
@@ -21,11 +21,11 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 async fn crawl() -> Crawl {
-    let (_sandbox, client) = demo::demo().await;
+    let (_demo_service, client) = demo::demo().await;
     let types = vec![AssetType::Machine, AssetType::Tool, AssetType::Component];
     let crawl = client
         .crawl(
-            &CrawlPlan::new(aas_sandbox::DEMO_PLANT, types),
+            &CrawlPlan::new(aas_demo::DEMO_PLANT, types),
             &CancellationToken::new(),
             |_| {},
         )
@@ -467,7 +467,7 @@ async fn the_xlsx_reads_back_with_the_same_cells_typed_as_promised() {
     .expect("view");
     let about = About {
         source: "snapshot 3 (demo)".into(),
-        plant: aas_sandbox::DEMO_PLANT.into(),
+        plant: aas_demo::DEMO_PLANT.into(),
         asset_type: "all".into(),
         taken_at: "2026-11-24T08:00:00Z".into(),
         written_at: "2026-11-24T09:00:00Z".into(),
@@ -547,7 +547,7 @@ async fn a_range_is_written_as_its_minimum_and_its_maximum() {
     assert!(ranges.iter().any(|(min, max)| min != max));
     let about = About {
         source: "test".into(),
-        plant: aas_sandbox::DEMO_PLANT.into(),
+        plant: aas_demo::DEMO_PLANT.into(),
         asset_type: "machine".into(),
         taken_at: String::new(),
         written_at: String::new(),

@@ -1,4 +1,4 @@
-//! Hand-made plants served by a real sandbox and crawled over loopback, as the audit
+//! Hand-made plants served by a real demo service and crawled over loopback, as the audit
 //! meets them; and small edits of submodel JSON by idShort path.
 
 #![allow(dead_code)] // Each test file uses its own part of this.
@@ -8,13 +8,13 @@ mod submodels;
 use std::sync::Arc;
 
 use aas_client::{Client, Connection, Crawl, CrawlPlan};
+use aas_demo::elements::{identification, key, model_type, object, reference};
+use aas_demo::{Asset, Config, DemoService, Plant};
 use aas_model::AssetType;
-use aas_sandbox::elements::{identification, key, model_type, object, reference};
-use aas_sandbox::{Asset, Config, Plant, Sandbox};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-pub use aas_sandbox::elements::{collection, file, mlp, property, submodel};
+pub use aas_demo::elements::{collection, file, mlp, property, submodel};
 pub use submodels::*;
 
 pub const PLANT: &str = "AUDIT-01";
@@ -66,7 +66,7 @@ pub fn submodel_of(shell: &str, id_short: &str, semantic_id: &str, elements: Vec
 /// Serves `assets` as one plant and crawls all of it (every asset type the demo
 /// customer shares: all but `user`).
 pub async fn crawl(assets: Vec<Asset>) -> Crawl {
-    let sandbox = Sandbox::start(Config {
+    let demo_service = DemoService::start(Config {
         plants: vec![Plant {
             code: PLANT.into(),
             assets,
@@ -74,8 +74,8 @@ pub async fn crawl(assets: Vec<Asset>) -> Crawl {
         ..Config::default()
     })
     .await
-    .expect("sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("start-up line");
+    .expect("demo-service");
+    let line = serde_json::to_string(demo_service.info()).expect("start-up line");
     let connection: Connection = serde_json::from_str(&line).expect("connection");
     let client = Arc::new(Client::new(connection).expect("client"));
     let shared = AssetType::ALL.into_iter().filter(|t| *t != AssetType::User);

@@ -1,5 +1,5 @@
 #![allow(dead_code)] // each test binary uses part of it
-//! Real `aasmd` processes for the reliability tests: a sandbox that can be killed and
+//! Real `aasmd` processes for the reliability tests: a demo service that can be killed and
 //! started again, and a crawl whose stderr is read line by line as it runs.
 
 use std::ffi::OsStr;
@@ -12,35 +12,35 @@ use serde_json::{json, Value};
 
 pub const AASMD: &str = env!("CARGO_BIN_EXE_aasmd");
 
-/// A running `aasmd sandbox`; killed (SIGKILL) when dropped.
-pub struct Sandbox {
+/// A running `aasmd demo-service`; killed (SIGKILL) when dropped.
+pub struct DemoService {
     pub child: Child,
     /// Its start-up line.
     pub line: Value,
 }
 
-impl Sandbox {
-    /// Starts `aasmd sandbox ARGS` and reads its start-up line.
-    pub fn start(args: &[&str]) -> Sandbox {
+impl DemoService {
+    /// Starts `aasmd demo-service ARGS` and reads its start-up line.
+    pub fn start(args: &[&str]) -> DemoService {
         Self::start_with_env(args, &[])
     }
 
-    /// Like [`Sandbox::start`], with environment variables set for it.
-    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Sandbox {
+    /// Like [`DemoService::start`], with environment variables set for it.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> DemoService {
         let mut child = Command::new(AASMD)
-            .arg("sandbox")
+            .arg("demo-service")
             .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("aasmd sandbox starts");
+            .expect("aasmd demo-service starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
             .expect("start-up line");
         let line = serde_json::from_str(&line).expect("one JSON line");
-        Sandbox { child, line }
+        DemoService { child, line }
     }
 
     /// Writes the start-up line where `aasmd --config` reads it.
@@ -54,10 +54,10 @@ impl Sandbox {
         url.trim_start_matches("http://").to_owned()
     }
 
-    /// Requests served so far, from `/sandbox/stats`.
+    /// Requests served so far, from `/demo-service/stats`.
     pub fn requests(&self) -> u64 {
         let out = Command::new("curl")
-            .args(["-sf", &format!("http://{}/sandbox/stats", self.addr())])
+            .args(["-sf", &format!("http://{}/demo-service/stats", self.addr())])
             .output()
             .expect("curl runs");
         let stats: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
@@ -71,7 +71,7 @@ impl Sandbox {
     }
 }
 
-impl Drop for Sandbox {
+impl Drop for DemoService {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -112,26 +112,26 @@ pub fn aasmd_with_store(config: &Path, store: impl AsRef<OsStr>, args: &[&str]) 
         .expect("aasmd runs")
 }
 
-/// A store with one complete snapshot of the sandbox's demo plant, and the config to
-/// reach the sandbox.
-pub fn snapshot_of_demo(name: &str) -> (Sandbox, PathBuf, PathBuf) {
-    snapshot_of_sandbox(name, &[])
+/// A store with one complete snapshot of the demo service's demo plant, and the config to
+/// reach the demo service.
+pub fn snapshot_of_demo(name: &str) -> (DemoService, PathBuf, PathBuf) {
+    snapshot_of_demo_service(name, &[])
 }
 
-/// [`snapshot_of_demo`] of `aasmd sandbox ARGS` (`--demo N`: a larger plant).
-pub fn snapshot_of_sandbox(name: &str, args: &[&str]) -> (Sandbox, PathBuf, PathBuf) {
+/// [`snapshot_of_demo`] of `aasmd demo-service ARGS` (`--demo N`: a larger plant).
+pub fn snapshot_of_demo_service(name: &str, args: &[&str]) -> (DemoService, PathBuf, PathBuf) {
     let mut all = vec!["--addr", "127.0.0.1:0"];
     all.extend_from_slice(args);
-    let sandbox = Sandbox::start(&all);
+    let demo_service = DemoService::start(&all);
     let dir = temp_dir(name);
     let (config, store) = (dir.join("line.json"), dir.join("store.sqlite3"));
-    sandbox.write_config(&config);
+    demo_service.write_config(&config);
     ok(&aasmd_with_store(
         &config,
         &store,
         &["snapshot", "take", "--plant", "DEMO-01"],
     ));
-    (sandbox, config, store)
+    (demo_service, config, store)
 }
 
 /// The stdout of a command that must have succeeded.

@@ -1,23 +1,23 @@
 #![allow(dead_code)] // each test binary uses part of it
-//! What the client's tests share: a demo sandbox and the connection to it.
+//! What the client's tests share: a demo demo service and the connection to it.
 
 use std::time::Duration;
 
 use aas_client::{Client, ClientAuth, Connection, RetryPolicy, Secret};
-use aas_sandbox::{Config, Sandbox};
+use aas_demo::{Config, DemoService};
 
 pub mod certificates;
 
-/// The demo sandbox on a random loopback port.
-pub async fn sandbox() -> Sandbox {
-    Sandbox::start(Config::default())
+/// The demo demo service on a random loopback port.
+pub async fn demo_service() -> DemoService {
+    DemoService::start(Config::default())
         .await
-        .expect("sandbox starts")
+        .expect("demo service starts")
 }
 
-/// The connection exactly as `aasmd sandbox` prints it: the start-up line's JSON.
-pub fn connection(sandbox: &Sandbox) -> Connection {
-    let line = serde_json::to_string(sandbox.info()).expect("json");
+/// The connection exactly as `aasmd demo-service` prints it: the start-up line's JSON.
+pub fn connection(demo_service: &DemoService) -> Connection {
+    let line = serde_json::to_string(demo_service.info()).expect("json");
     serde_json::from_str(&line).expect("the start-up line is a connection")
 }
 

@@ -7,19 +7,21 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_client::{Client, Connection, Crawl, CrawlPlan};
+use aas_demo::{Config, DemoService, DEMO_PLANT};
 use aas_export::Format;
 use aas_model::AssetType;
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_snapshot::{SnapshotInfo, Store};
 use aas_source::{Fetched, Selection};
 use tokio_util::sync::CancellationToken;
 
-/// The sandbox (kept running while held) and a client built from its start-up line.
-pub async fn demo() -> (Sandbox, Arc<Client>) {
-    let sandbox = Sandbox::start(Config::default()).await.expect("sandbox");
-    let line = serde_json::to_string(sandbox.info()).expect("json");
+/// The demo service (kept running while held) and a client built from its start-up line.
+pub async fn demo() -> (DemoService, Arc<Client>) {
+    let demo_service = DemoService::start(Config::default())
+        .await
+        .expect("demo-service");
+    let line = serde_json::to_string(demo_service.info()).expect("json");
     let conn: Connection = serde_json::from_str(&line).expect("connection");
-    (sandbox, Arc::new(Client::new(conn).expect("client")))
+    (demo_service, Arc::new(Client::new(conn).expect("client")))
 }
 
 /// Crawls the whole demo plant, handing each answer to `answer`.

@@ -1,4 +1,4 @@
-//! The data the sandbox serves, as generated or loaded: plants and their assets.
+//! The data the demo service serves, as generated or loaded: plants and their assets.
 //! `answers` serialises them once for the routes.
 
 use aas_model::{encode_segment as encode, AssetType};

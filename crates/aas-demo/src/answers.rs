@@ -1,4 +1,4 @@
-//! What the data routes send, serialised once when the sandbox starts: answering is
+//! What the data routes send, serialised once when the demo service starts: answering is
 //! then copying bytes instead of walking `serde_json::Value` trees on every request,
 //! and the store is the size of its JSON (Values with ordered maps take ~4× that).
 //! An admin's change replaces one asset's answers whole ([`ArcSwapOption`]): readers

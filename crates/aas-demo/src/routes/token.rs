@@ -73,7 +73,7 @@ pub(super) async fn token(
 }
 
 /// The access tokens issued last, so that a test can search its files for the very
-/// tokens a client was given (`GET /sandbox/admin/access-tokens`). Bounded; its Debug
+/// tokens a client was given (`GET /demo-service/admin/access-tokens`). Bounded; its Debug
 /// shows only how many it holds.
 #[derive(Default)]
 pub(crate) struct IssuedTokens(Mutex<VecDeque<String>>);
@@ -159,7 +159,7 @@ pub(super) async fn discovery(
     })))
 }
 
-/// A realm other than the sandbox's one is not found, as Keycloak answers it.
+/// A realm other than the demo service's one is not found, as Keycloak answers it.
 fn known_realm(s: &AppState, realm: &str) -> Result<(), ApiError> {
     if realm == s.realm {
         Ok(())

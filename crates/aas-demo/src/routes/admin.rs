@@ -131,7 +131,7 @@ struct ValueChange {
     value: Value,
 }
 
-/// `PATCH /sandbox/admin/elements`: sets one element's value; 204, 404 when unknown,
+/// `PATCH /demo-service/admin/elements`: sets one element's value; 204, 404 when unknown,
 /// 400 for other element types. Only that asset's answers are serialised again.
 async fn set_element_value(
     State(s): Shared,
@@ -151,7 +151,7 @@ async fn set_element_value(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `DELETE /sandbox/admin/assets/{aasId}`: the asset is gone from every list and
+/// `DELETE /demo-service/admin/assets/{aasId}`: the asset is gone from every list and
 /// answer; 204, 404 when unknown.
 async fn remove_asset(
     State(s): Shared,

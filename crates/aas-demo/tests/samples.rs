@@ -5,8 +5,8 @@ mod package;
 
 use std::path::{Path, PathBuf};
 
+use aas_demo::{demo_plant, environment, load_environment, Error};
 use aas_model::AssetType;
-use aas_sandbox::{demo_plant, environment, load_environment, Error};
 use serde_json::Value;
 
 fn samples_dir() -> PathBuf {

@@ -1,4 +1,4 @@
-//! Every AAS V2.0.1 environment in ../shared/aas-samples, loaded into a sandbox and
+//! Every AAS V2.0.1 environment in ../shared/aas-samples, loaded into a demo service and
 //! read back over HTTP: each AAS and each submodel equals the file's object as a JSON
 //! value. A new sample file is covered without code changes.
 
@@ -6,8 +6,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use aas_demo::{load_environment, Config, Plant};
 use aas_model::AssetType;
-use aas_sandbox::{load_environment, Config, Plant};
 use common::Fixture;
 use serde_json::Value;
 

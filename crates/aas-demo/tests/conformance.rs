@@ -6,7 +6,7 @@ mod package;
 use std::path::Path;
 use std::process::Command;
 
-use aas_sandbox::{demo_plant, environment};
+use aas_demo::{demo_plant, environment};
 use serde_json::Value;
 
 /// Runs `aasv2-check <check> <file>` and fails the test with its output unless it held.

@@ -1,4 +1,4 @@
-//! The sandbox over https (`aasmd sandbox --tls-cert --tls-key`): for the client's
+//! The demo service over https (`aasmd demo-service --tls-cert --tls-key`): for the client's
 //! certificate checks in tests, and for demos behind a company CA.
 
 use std::path::{Path, PathBuf};

@@ -1,11 +1,11 @@
 //! The token endpoint, identifier encoding, faults, stats and persistence, against a
-//! real sandbox over loopback.
+//! real demo service over loopback.
 
 mod common;
 
 use std::time::Duration;
 
-use aas_sandbox::{Config, FaultSpec, Plant};
+use aas_demo::{Config, FaultSpec, Plant};
 use common::{answer, Fixture, MACHINE, TOOL};
 use serde_json::{json, Value};
 
@@ -24,7 +24,7 @@ async fn post_token(f: &Fixture, form: &[(&str, &str)]) -> common::Answer {
 #[tokio::test]
 async fn token_endpoint_answers_like_keycloak() {
     let f = Fixture::start(Config::default()).await;
-    let info = f.sandbox.info().clone();
+    let info = f.demo_service.info().clone();
     let ok = post_token(
         &f,
         &[
@@ -108,7 +108,7 @@ async fn token_endpoint_answers_like_keycloak() {
 #[tokio::test]
 async fn http_basic_client_authentication_and_the_key_set() {
     let f = Fixture::start(Config::default()).await;
-    let info = f.sandbox.info().clone();
+    let info = f.demo_service.info().clone();
     let basic = f
         .http
         .post(f.token_url())
@@ -135,7 +135,7 @@ async fn http_basic_client_authentication_and_the_key_set() {
 
 /// A plant whose one asset has every awkward character in its ids.
 fn awkward_plant() -> (Plant, String) {
-    let mut plant = aas_sandbox::demo_plant("WEIRD", 1, 1);
+    let mut plant = aas_demo::demo_plant("WEIRD", 1, 1);
     let asset = &mut plant.assets[0];
     let id = "urn:x:WEIRD:aas:machine#A/B?c&d=e+f%25g h:ü#2".to_owned();
     asset.aas_id = id.clone();
@@ -195,7 +195,7 @@ async fn raw_status(addr: std::net::SocketAddr, request: &str) -> String {
 #[tokio::test]
 async fn oversized_requests_get_a_4xx() {
     let f = Fixture::start(Config::default()).await;
-    let addr = f.sandbox.addr();
+    let addr = f.demo_service.addr();
     let long_url = format!(
         "GET /gateway/aasList/{} HTTP/1.1\r\nHost: x\r\n\r\n",
         "x".repeat(1 << 20)
@@ -325,14 +325,13 @@ async fn grants_persist_across_restarts() {
 }
 
 #[tokio::test]
-async fn debug_output_of_the_sandbox_and_its_service_holds_no_secret() {
+async fn debug_output_of_the_demo_service_and_its_service_holds_no_secret() {
     let f = Fixture::start(Config::default()).await;
-    let info = f.sandbox.info();
-    let service =
-        aas_sandbox::Service::new(Config::default(), "http://127.0.0.1:9").expect("service");
-    let shown = format!("{:?} {:?} {:?}", f.sandbox, service, info);
+    let info = f.demo_service.info();
+    let service = aas_demo::Service::new(Config::default(), "http://127.0.0.1:9").expect("service");
+    let shown = format!("{:?} {:?} {:?}", f.demo_service, service, info);
     for secret in [
-        f.sandbox.admin_token(),
+        f.demo_service.admin_token(),
         &info.client_secret,
         &info.user_token,
         &service.admin_token,
@@ -350,7 +349,7 @@ async fn every_endpoint_a_registry_descriptor_names_answers() {
     let registry = f
         .get_as_demo(&format!(
             "{}/api/v1/registry",
-            f.sandbox.info().registry_url
+            f.demo_service.info().registry_url
         ))
         .await;
     let mut addresses = Vec::new();

@@ -1,10 +1,10 @@
-//! Arbitrary sequences of requests to a fresh sandbox router per input, in-process, so
+//! Arbitrary sequences of requests to a fresh demo service router per input, in-process, so
 //! that what one request changes (a grant, a user token) is what the next ones meet and
 //! a failure reproduces from its input alone. The input is requests as text, separated
 //! by a line `===`, so seeds are readable and mutations stay near real requests:
 //!
 //! ```text
-//! PUT /sandbox/admin/grants
+//! PUT /demo-service/admin/grants
 //! Authorization: Bearer $ADMIN_TOKEN
 //!
 //! {"client_id":"$CLIENT_ID","aas_id":"…","grant":"denied"}
@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use aas_model::AssetType;
-use aas_sandbox::{demo_plant, Config, Service, DEMO_PLANT};
+use aas_demo::{demo_plant, Config, Service, DEMO_PLANT};
 use axum::body::Body;
 use axum::http::{header, Request, Response};
 use axum::Router;
@@ -56,7 +56,7 @@ fn state_file() -> &'static Path {
     PATH.get_or_init(|| {
         let shm = Path::new("/dev/shm");
         let dir = if shm.is_dir() { shm.to_owned() } else { std::env::temp_dir() };
-        dir.join(format!("aas-fuzz-sandbox-{}.json", std::process::id()))
+        dir.join(format!("aas-fuzz-demo-service-{}.json", std::process::id()))
     })
 }
 
@@ -70,7 +70,7 @@ fn service() -> Service {
         state_file: Some(state_file().to_owned()),
         ..Config::default()
     });
-    Service::new(config.clone(), "http://127.0.0.1:8080").expect("sandbox")
+    Service::new(config.clone(), "http://127.0.0.1:8080").expect("demo-service")
 }
 
 /// Placeholders and what they stand for in `service`.
@@ -126,10 +126,10 @@ async fn send(router: &Router, request: Request<Body>) -> (Response<()>, axum::b
     (Response::from_parts(parts, ()), body)
 }
 
-/// What `service` answers to `GET /sandbox/admin/grants`.
+/// What `service` answers to `GET /demo-service/admin/grants`.
 fn grants(service: &Service) -> Value {
     let text = format!(
-        "GET /sandbox/admin/grants\nAuthorization: Bearer {}",
+        "GET /demo-service/admin/grants\nAuthorization: Bearer {}",
         service.admin_token
     );
     let (response, body) =

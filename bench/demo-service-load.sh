@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# How many small GETs per second the sandbox serves: wrk replays the drill-down
+# How many small GETs per second the demo service serves: wrk replays the drill-down
 # routes (AAS, submodel list, element list, one element) of every asset of a
-# generated plant, with valid tokens, against `aasmd sandbox` on loopback.
+# generated plant, with valid tokens, against `aasmd demo-service` on loopback.
 #
-# Usage: bench/sandbox-load.sh [ASSETS] [SECONDS] [CONNECTIONS]   (needs wrk: apt install wrk)
+# Usage: bench/demo-service-load.sh [ASSETS] [SECONDS] [CONNECTIONS]   (needs wrk: apt install wrk)
 # Uses the release build: cargo build --release -p aas-cli
 set -euo pipefail
 assets=${1:-1000}; seconds=${2:-10}; conns=${3:-64}
@@ -12,7 +12,7 @@ aasmd=${AASMD:-$target/release/aasmd}
 work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$aasmd" sandbox --demo "$assets" >"$work/line.json" 2>/dev/null &
+"$aasmd" demo-service --demo "$assets" >"$work/line.json" 2>/dev/null &
 pid=$!
 for _ in $(seq 200); do [ -s "$work/line.json" ] && break; sleep 0.05; done
 field() { python3 -c "import json; print(json.load(open('$work/line.json'))['$1'])"; }

@@ -1,11 +1,11 @@
 //! A local, faithful implementation of the AAS Master Data Access Service: token
 //! endpoint, registry and gateway on one loopback port, serving generated demo plants.
 //!
-//! Base URLs of a running sandbox on `http://HOST:PORT`:
+//! Base URLs of a running demo service on `http://HOST:PORT`:
 //! - `auth_url` = `http://HOST:PORT` (token at `/auth/realms/{realm}/protocol/openid-connect/token`)
 //! - `registry_url` = `http://HOST:PORT` (registry at `/api/v1/registry`)
 //! - `gateway_url` = `http://HOST:PORT/gateway` (routes at `/aasList...`)
-//! - admin surface at `/sandbox/admin/...` (admin token), counters at `/sandbox/stats`
+//! - admin surface at `/demo-service/admin/...` (admin token), counters at `/demo-service/stats`
 
 mod access;
 mod answers;
@@ -36,7 +36,7 @@ pub use faults::FaultSpec;
 pub use plant::{Asset, Plant};
 pub use tls::TlsFiles;
 
-/// Why the sandbox could not start.
+/// Why the demo service could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("cannot listen on {addr}: {source}")]
@@ -140,7 +140,7 @@ impl Default for Config {
     }
 }
 
-/// Everything a client needs to talk to a running sandbox; `aasmd sandbox` prints it
+/// Everything a client needs to talk to a running demo service; `aasmd demo-service` prints it
 /// as one JSON line. It holds the run's secrets: it is for local demos and tests.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartupInfo {
@@ -153,7 +153,7 @@ pub struct StartupInfo {
     /// The demo user's token: customer [`DEMO_TENANT`], all of its plants.
     pub user_token: String,
     pub plants: Vec<String>,
-    /// Only present when asked for (`aasmd sandbox --admin-token`).
+    /// Only present when asked for (`aasmd demo-service --admin-token`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
 }
@@ -168,17 +168,17 @@ impl std::fmt::Debug for StartupInfo {
     }
 }
 
-/// A running sandbox; it stops when dropped. Its Debug shows no secret.
-pub struct Sandbox {
+/// A running demo service; it stops when dropped. Its Debug shows no secret.
+pub struct DemoService {
     info: StartupInfo,
     admin_token: String,
     addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
 }
 
-impl std::fmt::Debug for Sandbox {
+impl std::fmt::Debug for DemoService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Sandbox")
+        f.debug_struct("DemoService")
             .field("info", &self.info)
             .field("addr", &self.addr)
             .finish_non_exhaustive()
@@ -188,9 +188,9 @@ impl std::fmt::Debug for Sandbox {
 /// How long the demo user's token lives.
 const DEMO_USER_TTL: Duration = Duration::from_secs(24 * 3600);
 
-impl Sandbox {
+impl DemoService {
     /// Binds `config.addr` and serves on the current tokio runtime.
-    pub async fn start(config: Config) -> Result<Sandbox> {
+    pub async fn start(config: Config) -> Result<DemoService> {
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| Error::Bind {
@@ -213,11 +213,11 @@ impl Sandbox {
         tokio::spawn(async move {
             let served = listen::serve(listener, router, tls, head_timeout, stopped).await;
             if let Err(e) = served {
-                tracing::error!(error = %e, "sandbox server stopped");
+                tracing::error!(error = %e, "demo service server stopped");
             }
         });
-        tracing::info!(%addr, "sandbox listening");
-        Ok(Sandbox {
+        tracing::info!(%addr, "demo service listening");
+        Ok(DemoService {
             info,
             admin_token,
             addr,
@@ -229,7 +229,7 @@ impl Sandbox {
         &self.info
     }
 
-    /// The token of the admin surface (`/sandbox/admin/...`).
+    /// The token of the admin surface (`/demo-service/admin/...`).
     pub fn admin_token(&self) -> &str {
         &self.admin_token
     }
@@ -239,12 +239,12 @@ impl Sandbox {
     }
 }
 
-/// The sandbox's whole HTTP surface without a listener: [`Sandbox::start`] serves it,
+/// The demo service's whole HTTP surface without a listener: [`DemoService::start`] serves it,
 /// the fuzz target sends it requests in-process. Its Debug shows no secret.
 pub struct Service {
     pub router: axum::Router,
     pub info: StartupInfo,
-    /// The token of the admin surface (`/sandbox/admin/...`).
+    /// The token of the admin surface (`/demo-service/admin/...`).
     pub admin_token: String,
 }
 
@@ -372,7 +372,7 @@ impl Service {
     }
 }
 
-impl Drop for Sandbox {
+impl Drop for DemoService {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());

@@ -1,12 +1,12 @@
 //! The authorization matrix, one case per test, each asserting status and error body,
-//! against a real sandbox over loopback.
+//! against a real demo service over loopback.
 
 mod common;
 
 use std::time::Duration;
 
+use aas_demo::{AppSpec, Config};
 use aas_model::AssetType;
-use aas_sandbox::{AppSpec, Config};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use common::{Answer, Fixture, MACHINE, TOOL, USER_ASSET};
@@ -28,16 +28,16 @@ fn assert_invalid_token(a: &Answer) {
 #[tokio::test]
 async fn no_access_token() {
     let f = Fixture::start(Config::default()).await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_invalid_token(&f.get(&f.aas_url(MACHINE, ""), None, Some(&user)).await);
-    let registry = format!("{}/api/v1/registry", f.sandbox.info().registry_url);
+    let registry = format!("{}/api/v1/registry", f.demo_service.info().registry_url);
     assert_invalid_token(&f.get(&registry, None, None).await);
 }
 
 #[tokio::test]
 async fn malformed_access_token() {
     let f = Fixture::start(Config::default()).await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_invalid_token(
         &f.get(&f.aas_url(MACHINE, ""), Some("not-a-jwt"), Some(&user))
             .await,
@@ -52,7 +52,7 @@ async fn expired_access_token() {
     })
     .await;
     let token = f.token().await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_eq!(
         f.get(&f.aas_url(MACHINE, ""), Some(&token), Some(&user))
             .await
@@ -82,7 +82,7 @@ async fn bad_signature() {
     let mut bytes = URL_SAFE_NO_PAD.decode(sig).expect("signature");
     bytes[0] ^= 1;
     let forged = format!("{head}.{}", URL_SAFE_NO_PAD.encode(bytes));
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_invalid_token(
         &f.get(&f.aas_url(MACHINE, ""), Some(&forged), Some(&user))
             .await,
@@ -98,7 +98,7 @@ async fn alg_none() {
         "{}.{payload}.",
         URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#)
     );
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_invalid_token(
         &f.get(&f.aas_url(MACHINE, ""), Some(&none), Some(&user))
             .await,
@@ -110,7 +110,7 @@ async fn token_of_another_realm() {
     let f = Fixture::start(Config::default()).await;
     let other = Fixture::start(Config::default()).await;
     let foreign = other.token().await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_invalid_token(
         &f.get(&f.aas_url(MACHINE, ""), Some(&foreign), Some(&user))
             .await,
@@ -147,7 +147,7 @@ async fn user_token_of_another_customer() {
     let stranger = f.mint_user("globex", &["DEMO-01"]).await;
     let list = format!(
         "{}/aasList?AssetType=machine&PlantCode=DEMO-01",
-        f.sandbox.info().gateway_url
+        f.demo_service.info().gateway_url
     );
     assert_error(
         &f.get(&list, Some(&token), Some(&stranger)).await,
@@ -169,7 +169,7 @@ async fn plant_not_in_the_user_token() {
     let no_plants = f.mint_user("acme", &[]).await;
     let list = format!(
         "{}/aasList?AssetType=machine&PlantCode=DEMO-01",
-        f.sandbox.info().gateway_url
+        f.demo_service.info().gateway_url
     );
     assert_error(
         &f.get(&list, Some(&token), Some(&no_plants)).await,
@@ -199,7 +199,7 @@ async fn denied_asset_looks_exactly_like_a_missing_one() {
     );
     let list = format!(
         "{}/aasList?AssetType=user&PlantCode=DEMO-01",
-        f.sandbox.info().gateway_url
+        f.demo_service.info().gateway_url
     );
     assert_eq!(f.get_as_demo(&list).await.body, serde_json::json!([]));
     let sm = f
@@ -224,7 +224,7 @@ async fn asset_type_the_application_did_not_request() {
     })
     .await;
     let token = f.token_for("narrow", "narrow-secret").await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     assert_eq!(
         f.get(&f.aas_url(MACHINE, ""), Some(&token), Some(&user))
             .await
@@ -236,7 +236,7 @@ async fn asset_type_the_application_did_not_request() {
         404,
         "not_found",
     );
-    let registry = format!("{}/api/v1/registry", f.sandbox.info().registry_url);
+    let registry = format!("{}/api/v1/registry", f.demo_service.info().registry_url);
     let listed = f.get(&registry, Some(&token), None).await.body;
     assert_eq!(
         listed.as_array().map(Vec::len),
@@ -261,7 +261,7 @@ async fn allowed_asset_answers_200_on_every_route() {
     let f = Fixture::start(Config::default()).await;
     let list = format!(
         "{}/aasList?AssetType=machine&PlantCode=DEMO-01",
-        f.sandbox.info().gateway_url
+        f.demo_service.info().gateway_url
     );
     let shells = f.get_as_demo(&list).await;
     assert_eq!(shells.status, 200);
@@ -282,7 +282,10 @@ async fn allowed_asset_answers_200_on_every_route() {
 #[tokio::test]
 async fn admin_surface_needs_its_own_token() {
     let f = Fixture::start(Config::default()).await;
-    let url = format!("{}/sandbox/admin/grants", f.sandbox.info().registry_url);
+    let url = format!(
+        "{}/demo-service/admin/grants",
+        f.demo_service.info().registry_url
+    );
     let token = f.token().await;
     assert_invalid_token(&f.get(&url, Some(&token), None).await);
     let listed = f
@@ -291,7 +294,7 @@ async fn admin_surface_needs_its_own_token() {
     assert_eq!(listed.status, 200);
     assert_eq!(listed.body.as_array().map(Vec::len), Some(24));
     assert!(
-        f.sandbox.info().admin_token.is_none(),
+        f.demo_service.info().admin_token.is_none(),
         "not announced unless asked"
     );
 }
@@ -300,7 +303,7 @@ async fn admin_surface_needs_its_own_token() {
 /// user token (UserToken header), each with the other one genuine.
 async fn assert_both_refused(f: &Fixture, forge: impl Fn(&str) -> String) {
     let token = f.token().await;
-    let user = f.sandbox.info().user_token.clone();
+    let user = f.demo_service.info().user_token.clone();
     let url = f.aas_url(MACHINE, "");
     assert_invalid_token(&f.get(&url, Some(&forge(&token)), Some(&user)).await);
     assert_error(
@@ -329,9 +332,9 @@ async fn same_claims_signed_again_with_another_rsa_key() {
     let other = rsa::RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048).expect("RSA key");
     let der = other.to_pkcs1_der().expect("DER");
     let key = jsonwebtoken::EncodingKey::from_rsa_der(der.as_bytes());
-    // Same algorithm and the sandbox's own key id: only the key differs.
+    // Same algorithm and the demo service's own key id: only the key differs.
     let mut header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::RS256);
-    header.kid = Some("sandbox-1".into());
+    header.kid = Some("demo-service-1".into());
     assert_both_refused(&f, |token| signed(header.clone(), token, &key)).await;
 }
 
@@ -340,7 +343,7 @@ async fn hs256_keyed_with_the_published_public_key() {
     use rsa::pkcs1::EncodeRsaPublicKey;
     use rsa::pkcs8::EncodePublicKey;
     let f = Fixture::start(Config::default()).await;
-    let info = f.sandbox.info();
+    let info = f.demo_service.info();
     let certs = format!(
         "{}/auth/realms/{}/protocol/openid-connect/certs",
         info.auth_url, info.realm
@@ -423,11 +426,11 @@ async fn expired_user_token() {
 
 #[tokio::test]
 async fn other_customers_and_denied_assets_answer_exactly_like_missing_ones() {
-    let globex = aas_sandbox::demo_plant("GLOBEX-01", 8, 2);
+    let globex = aas_demo::demo_plant("GLOBEX-01", 8, 2);
     let foreign = globex.assets[0].aas_id.clone();
     let f = Fixture::start(Config {
-        plants: vec![aas_sandbox::demo_plant("DEMO-01", 24, 1), globex],
-        customers: vec![aas_sandbox::Customer {
+        plants: vec![aas_demo::demo_plant("DEMO-01", 24, 1), globex],
+        customers: vec![aas_demo::Customer {
             tenant: "globex".into(),
             plants: vec!["GLOBEX-01".into()],
         }],
@@ -457,7 +460,7 @@ async fn other_customers_and_denied_assets_answer_exactly_like_missing_ones() {
     let list = |plant: &str| {
         format!(
             "{}/aasList?AssetType=machine&PlantCode={plant}",
-            f.sandbox.info().gateway_url
+            f.demo_service.info().gateway_url
         )
     };
     let theirs = f.get_as_demo(&list("GLOBEX-01")).await;

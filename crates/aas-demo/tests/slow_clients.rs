@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use aas_sandbox::{Config, Sandbox};
+use aas_demo::{Config, DemoService};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -17,16 +17,18 @@ const OPENINGS: [&[u8]; 3] = [
 
 #[tokio::test]
 async fn half_sent_requests_are_cut_off_after_the_head_timeout() {
-    let sandbox = Sandbox::start(Config {
+    let demo_service = DemoService::start(Config {
         head_timeout: Duration::from_secs(1),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
 
     let mut slow = Vec::new();
     for opening in OPENINGS.iter().cycle().take(60) {
-        let mut stream = TcpStream::connect(sandbox.addr()).await.expect("connect");
+        let mut stream = TcpStream::connect(demo_service.addr())
+            .await
+            .expect("connect");
         stream.write_all(opening).await.expect("write");
         slow.push(stream);
     }
@@ -43,7 +45,7 @@ async fn half_sent_requests_are_cut_off_after_the_head_timeout() {
     assert_eq!(closed, 60, "connections the server closed, of 60 slow ones");
 
     // A client that sends its request in time is served as ever.
-    let url = format!("http://{}/sandbox/stats", sandbox.addr());
+    let url = format!("http://{}/demo-service/stats", demo_service.addr());
     let answered = reqwest::get(url)
         .await
         .expect("a prompt request is answered");
@@ -52,14 +54,17 @@ async fn half_sent_requests_are_cut_off_after_the_head_timeout() {
 
 #[tokio::test]
 async fn a_request_sent_in_pieces_within_the_timeout_is_served() {
-    let sandbox = Sandbox::start(Config {
+    let demo_service = DemoService::start(Config {
         head_timeout: Duration::from_secs(2),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
-    let mut stream = TcpStream::connect(sandbox.addr()).await.expect("connect");
-    let request = b"GET /sandbox/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    .expect("demo-service");
+    let mut stream = TcpStream::connect(demo_service.addr())
+        .await
+        .expect("connect");
+    let request =
+        b"GET /demo-service/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     for piece in request.chunks(16) {
         stream.write_all(piece).await.expect("write");
         tokio::time::sleep(Duration::from_millis(100)).await;

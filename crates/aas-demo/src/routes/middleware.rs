@@ -25,7 +25,7 @@ pub(super) fn bearer(headers: &HeaderMap, name: impl header::AsHeaderName) -> Op
         .then_some(token.trim())
 }
 
-/// Counts every answer by route pattern and status, for `/sandbox/stats`.
+/// Counts every answer by route pattern and status, for `/demo-service/stats`.
 pub(super) async fn count(State(s): Shared, req: Request, next: Next) -> Response {
     let route = match req.extensions().get::<MatchedPath>() {
         Some(p) => format!("{} {}", req.method(), p.as_str()),

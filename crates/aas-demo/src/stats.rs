@@ -1,4 +1,4 @@
-//! Counters of what clients really did, served at `GET /sandbox/stats`.
+//! Counters of what clients really did, served at `GET /demo-service/stats`.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};

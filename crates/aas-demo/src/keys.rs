@@ -20,8 +20,8 @@ const ACCESS: &str = "Bearer";
 const USER: &str = "User";
 
 /// The signing key of an issuer. By default one per process: generating a 2048-bit
-/// key takes a noticeable moment, and every sandbox has its own issuer URL, so sharing
-/// the key does not let a token of one sandbox pass another. A sandbox with a state file
+/// key takes a noticeable moment, and every demo service has its own issuer URL, so sharing
+/// the key does not let a token of one demo service pass another. A demo service with a state file
 /// keeps its key there, so its tokens outlive a restart.
 pub struct KeyPair {
     /// PKCS#1 DER of the private key, for the state file.
@@ -42,7 +42,7 @@ impl KeyPair {
             der: der.to_vec(),
             encoding: EncodingKey::from_rsa_der(der),
             decoding,
-            jwk: json!({"kty": "RSA", "use": "sig", "alg": "RS256", "kid": "sandbox-1", "n": n, "e": e}),
+            jwk: json!({"kty": "RSA", "use": "sig", "alg": "RS256", "kid": "demo-service-1", "n": n, "e": e}),
         })
     }
 
@@ -56,13 +56,13 @@ pub fn key_pair() -> Arc<KeyPair> {
     static KEYS: OnceLock<Arc<KeyPair>> = OnceLock::new();
     Arc::clone(KEYS.get_or_init(|| {
         let private = rsa::RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048)
-            .unwrap_or_else(|e| panic!("cannot generate the sandbox's RSA key: {e}"));
+            .unwrap_or_else(|e| panic!("cannot generate the demo service's RSA key: {e}"));
         let der = private
             .to_pkcs1_der()
-            .unwrap_or_else(|e| panic!("cannot encode the sandbox's RSA key: {e}"));
+            .unwrap_or_else(|e| panic!("cannot encode the demo service's RSA key: {e}"));
         Arc::new(
             KeyPair::from_der(der.as_bytes())
-                .unwrap_or_else(|e| panic!("cannot use the sandbox's RSA key: {e}")),
+                .unwrap_or_else(|e| panic!("cannot use the demo service's RSA key: {e}")),
         )
     }))
 }
@@ -92,7 +92,7 @@ pub struct UserClaims {
     pub typ: String,
 }
 
-/// Mints and verifies the tokens of one sandbox (its issuer URLs, its lifetimes).
+/// Mints and verifies the tokens of one demo service (its issuer URLs, its lifetimes).
 /// Verified tokens are remembered, so a busy client does not pay an RSA check per request.
 pub struct Issuer {
     keys: Arc<KeyPair>,

@@ -109,8 +109,8 @@ pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
     Router::new()
         .merge(token_routes)
         .merge(data::routes(state.clone()))
-        .nest("/sandbox/admin", admin)
-        .route("/sandbox/stats", get(stats))
+        .nest("/demo-service/admin", admin)
+        .route("/demo-service/stats", get(stats))
         .fallback(|| async { ApiError::not_found() })
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

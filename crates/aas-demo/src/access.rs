@@ -115,7 +115,7 @@ struct StateFile {
     identity: Option<Identity>,
 }
 
-/// What a restarted sandbox keeps so that its clients carry on: the signing key (the
+/// What a restarted demo service keeps so that its clients carry on: the signing key (the
 /// tokens it issued stay valid) and the applications' client secrets. Server-side
 /// secrets, kept as a real platform keeps them in its own store: in the state file,
 /// readable by its owner only.

@@ -1,15 +1,15 @@
 use std::io::Write;
 use std::time::Duration;
 
-use aas_sandbox::{
-    demo_plant, load_environment, AppSpec, Config, Plant, Sandbox, TlsFiles, DEMO_PLANT,
+use aas_demo::{
+    demo_plant, load_environment, AppSpec, Config, DemoService, Plant, TlsFiles, DEMO_PLANT,
 };
 
-use crate::cli::SandboxArgs;
+use crate::cli::DemoServiceArgs;
 use crate::error::CliError;
 
-/// Starts the sandbox, prints its start-up line, and serves until Ctrl-C or a kill.
-pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
+/// Starts the demo service, prints its start-up line, and serves until Ctrl-C or a kill.
+pub async fn serve(args: DemoServiceArgs) -> Result<(), CliError> {
     let mut plants = Vec::new();
     if args.demo > 0 {
         plants.push(demo_plant(DEMO_PLANT, args.demo, args.seed));
@@ -26,14 +26,14 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
     }
     // A chosen client secret (tests plant canaries); from the environment, since
     // arguments show in the process list.
-    let app = match std::env::var("AASMD_SANDBOX_CLIENT_SECRET") {
+    let app = match std::env::var("AASMD_DEMO_SERVICE_CLIENT_SECRET") {
         Ok(client_secret) => AppSpec {
             client_secret,
             ..AppSpec::demo()
         },
         Err(_) => AppSpec::demo(),
     };
-    let sandbox = Sandbox::start(Config {
+    let demo_service = DemoService::start(Config {
         applications: vec![app],
         addr: args.addr,
         plants,
@@ -48,16 +48,16 @@ pub async fn serve(args: SandboxArgs) -> Result<(), CliError> {
         ..Config::default()
     })
     .await?;
-    let mut info = sandbox.info().clone();
+    let mut info = demo_service.info().clone();
     if args.admin_token {
-        info.admin_token = Some(sandbox.admin_token().to_owned());
+        info.admin_token = Some(demo_service.admin_token().to_owned());
     }
     let line = serde_json::to_string(&info)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "{line}")?;
     out.flush()?;
     drop(out);
-    eprintln!("aasmd: sandbox listening on {}", info.registry_url);
+    eprintln!("aasmd: demo service listening on {}", info.registry_url);
     tokio::signal::ctrl_c().await.map_err(CliError::Signal)?;
     Ok(())
 }

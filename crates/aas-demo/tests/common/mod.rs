@@ -1,9 +1,9 @@
 //! Shared by several test binaries; each uses only part of it.
 #![allow(dead_code)]
 
-//! A sandbox on loopback and a plain HTTP client that builds every request by hand.
+//! A demo service on loopback and a plain HTTP client that builds every request by hand.
 
-use aas_sandbox::{Config, Sandbox};
+use aas_demo::{Config, DemoService};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
@@ -12,7 +12,7 @@ pub const TOOL: &str = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0001";
 pub const USER_ASSET: &str = "urn:demo-platform:acme:DEMO-01:aas:user#U-0001";
 
 pub struct Fixture {
-    pub sandbox: Sandbox,
+    pub demo_service: DemoService,
     pub http: reqwest::Client,
 }
 
@@ -27,13 +27,15 @@ pub struct Answer {
 impl Fixture {
     pub async fn start(config: Config) -> Self {
         Fixture {
-            sandbox: Sandbox::start(config).await.expect("sandbox starts"),
+            demo_service: DemoService::start(config)
+                .await
+                .expect("demo service starts"),
             http: reqwest::Client::new(),
         }
     }
 
     pub fn token_url(&self) -> String {
-        let info = self.sandbox.info();
+        let info = self.demo_service.info();
         format!(
             "{}/auth/realms/{}/protocol/openid-connect/token",
             info.auth_url, info.realm
@@ -61,7 +63,7 @@ impl Fixture {
     }
 
     pub async fn token(&self) -> String {
-        let info = self.sandbox.info();
+        let info = self.demo_service.info();
         self.token_for(&info.client_id, &info.client_secret).await
     }
 
@@ -69,7 +71,7 @@ impl Fixture {
     pub fn aas_url(&self, aas_id: &str, rest: &str) -> String {
         format!(
             "{}/aasList/{}{rest}",
-            self.sandbox.info().gateway_url,
+            self.demo_service.info().gateway_url,
             aas_model::encode_segment(aas_id)
         )
     }
@@ -88,32 +90,42 @@ impl Fixture {
     /// GET with the demo application's token and the demo user's token.
     pub async fn get_as_demo(&self, url: &str) -> Answer {
         let token = self.token().await;
-        self.get(url, Some(&token), Some(&self.sandbox.info().user_token))
-            .await
+        self.get(
+            url,
+            Some(&token),
+            Some(&self.demo_service.info().user_token),
+        )
+        .await
     }
 
     /// A GET with `token` as the access token and the demo user's token.
     pub fn demo_request(&self, url: &str, token: &str) -> reqwest::RequestBuilder {
-        let user = &self.sandbox.info().user_token;
+        let user = &self.demo_service.info().user_token;
         self.http
             .get(url)
             .bearer_auth(token)
             .header("UserToken", format!("Bearer {user}"))
     }
 
-    /// The sandbox's counters (`GET /sandbox/stats`).
+    /// The demo service's counters (`GET /demo-service/stats`).
     pub async fn stats(&self) -> Value {
-        let url = format!("{}/sandbox/stats", self.sandbox.info().registry_url);
+        let url = format!(
+            "{}/demo-service/stats",
+            self.demo_service.info().registry_url
+        );
         let response = self.http.get(url).send().await.expect("GET stats");
         response.json().await.expect("stats JSON")
     }
 
     pub async fn admin(&self, method: reqwest::Method, path: &str, body: Value) -> Answer {
-        let url = format!("{}/sandbox/admin{path}", self.sandbox.info().registry_url);
+        let url = format!(
+            "{}/demo-service/admin{path}",
+            self.demo_service.info().registry_url
+        );
         let request = self
             .http
             .request(method, url)
-            .bearer_auth(self.sandbox.admin_token());
+            .bearer_auth(self.demo_service.admin_token());
         let request = if body.is_null() {
             request
         } else {
@@ -138,7 +150,7 @@ impl Fixture {
     }
 
     pub async fn set_grant(&self, aas_id: &str, grant: &str) {
-        let client_id = self.sandbox.info().client_id.clone();
+        let client_id = self.demo_service.info().client_id.clone();
         let a = self
             .admin(
                 reqwest::Method::PUT,

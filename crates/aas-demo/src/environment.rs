@@ -94,7 +94,7 @@ fn assets(
         kept.set(kept.get() + values_in(raw.get()));
         if kept.get() > MAX_VALUES {
             return Err(format!(
-                "what the local service would serve holds more than {MAX_VALUES} JSON values \
+                "what the demo service would serve holds more than {MAX_VALUES} JSON values \
                  (it keeps them in memory, about 100 bytes each): serve a smaller file"
             ));
         }

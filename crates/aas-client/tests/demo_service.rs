@@ -1,20 +1,20 @@
-//! The client against a real sandbox over loopback: no HTTP mocks.
+//! The client against a real demo service over loopback: no HTTP mocks.
 
 use aas_client::{Client, RetryPolicy, Secret};
+use aas_demo::{Config, DemoService, DEMO_PLANT};
 use aas_model::{AssetType, OutlineNode};
-use aas_sandbox::{Config, Sandbox, DEMO_PLANT};
 use aas_source::ErrorKind;
 
 mod support;
 
-use support::{connection, sandbox};
+use support::{connection, demo_service};
 
-fn client(sandbox: &Sandbox) -> Client {
-    Client::new(connection(sandbox)).expect("client")
+fn client(demo_service: &DemoService) -> Client {
+    Client::new(connection(demo_service)).expect("client")
 }
 
 /// A token response fetched by hand, for the tests that build requests themselves.
-async fn token_response(info: &aas_sandbox::StartupInfo) -> serde_json::Value {
+async fn token_response(info: &aas_demo::StartupInfo) -> serde_json::Value {
     reqwest::Client::new()
         .post(format!(
             "{}/auth/realms/{}/protocol/openid-connect/token",
@@ -35,7 +35,7 @@ async fn token_response(info: &aas_sandbox::StartupInfo) -> serde_json::Value {
 
 #[tokio::test]
 async fn drills_down_every_route_from_registry_to_one_nested_element() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let c = client(&sb);
 
     let registry = c.registry().await.expect("registry");
@@ -103,7 +103,7 @@ async fn drills_down_every_route_from_registry_to_one_nested_element() {
 
 #[tokio::test]
 async fn ids_are_encoded_exactly_once() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let info = sb.info();
     let c = client(&sb);
     let id = "urn:demo-platform:acme:DEMO-01:aas:tool#T-0001";
@@ -131,7 +131,7 @@ async fn ids_are_encoded_exactly_once() {
 
 #[tokio::test]
 async fn a_wrong_secret_is_an_auth_error_that_does_not_echo_the_secret() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let mut conn = connection(&sb);
     conn.client_secret = Secret::new("wrong-secret-canary");
     let err = Client::new(conn)
@@ -147,7 +147,7 @@ async fn a_wrong_secret_is_an_auth_error_that_does_not_echo_the_secret() {
 
 #[tokio::test]
 async fn a_wrong_user_token_is_refused_by_the_gateway() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let mut conn = connection(&sb);
     conn.user_token = Secret::new("not-the-user-token");
     let c = Client::new(conn).expect("client");
@@ -163,7 +163,7 @@ async fn a_wrong_user_token_is_refused_by_the_gateway() {
     assert!(err.to_string().contains("paste a new one"), "{err}");
     // The access token was fine: it is not thrown away and fetched again.
     let stats: serde_json::Value =
-        reqwest::get(format!("{}/sandbox/stats", sb.info().registry_url))
+        reqwest::get(format!("{}/demo-service/stats", sb.info().registry_url))
             .await
             .expect("stats")
             .json()
@@ -174,7 +174,7 @@ async fn a_wrong_user_token_is_refused_by_the_gateway() {
 
 #[tokio::test]
 async fn unknown_ids_plants_and_a_stopped_server_give_distinct_kinds() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let c = client(&sb);
     let err = c.aas("urn:nope#1").await.expect_err("unknown aas");
     assert_eq!(err.kind(), ErrorKind::NotFound);
@@ -198,7 +198,7 @@ async fn unknown_ids_plants_and_a_stopped_server_give_distinct_kinds() {
 
 #[tokio::test]
 async fn aas_list_names_a_missing_query_parameter() {
-    let sb = sandbox().await;
+    let sb = demo_service().await;
     let info = sb.info();
     let token = token_response(info).await;
     assert_eq!(token["expires_in"], 300);
@@ -242,8 +242,8 @@ async fn drill_down(c: &Client) -> aas_client::Result<Vec<String>> {
 
 #[tokio::test]
 async fn transient_faults_are_retried_and_nothing_is_lost() {
-    let clean = sandbox().await;
-    let faulty = Sandbox::start(Config {
+    let clean = demo_service().await;
+    let faulty = DemoService::start(Config {
         faults: Some(
             "error=0.15,throttle=0.1,retry-after=0,drop=0.05,truncate=0.05,garbage=0.05,seed=11"
                 .parse()
@@ -252,7 +252,7 @@ async fn transient_faults_are_retried_and_nothing_is_lost() {
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let patient = RetryPolicy {
         attempts: 12,
         base_delay: std::time::Duration::from_millis(1),
@@ -265,7 +265,7 @@ async fn transient_faults_are_retried_and_nothing_is_lost() {
     assert_eq!(got, expected, "same content as without faults");
 
     let stats: serde_json::Value =
-        reqwest::get(format!("{}/sandbox/stats", faulty.info().registry_url))
+        reqwest::get(format!("{}/demo-service/stats", faulty.info().registry_url))
             .await
             .expect("stats")
             .json()
@@ -282,12 +282,12 @@ async fn transient_faults_are_retried_and_nothing_is_lost() {
 
 #[tokio::test]
 async fn without_retries_the_same_faults_surface_as_errors() {
-    let faulty = Sandbox::start(Config {
+    let faulty = DemoService::start(Config {
         faults: Some("error=0.5,seed=2".parse().expect("faults")),
         ..Config::default()
     })
     .await
-    .expect("sandbox");
+    .expect("demo-service");
     let once = RetryPolicy {
         attempts: 1,
         ..RetryPolicy::default()
