@@ -6,6 +6,7 @@ mod about;
 mod file_name;
 mod spreadsheet;
 mod write;
+#[cfg(feature = "xlsx")]
 pub mod xlsx;
 
 use aas_model::FileError;
