@@ -18,10 +18,10 @@ must_not_link() {
     status=1
   fi
 }
-for crate in aas-source aas-in-order aas-output aas-snapshot aas-export aas-table aas-audit; do
+for crate in aas-source aas-in-order aas-output aas-file aas-snapshot aas-export aas-table aas-audit; do
   must_not_link "$crate" reqwest "the HTTP client"
 done
-for crate in aas-source aas-in-order aas-snapshot aas-export; do
+for crate in aas-source aas-in-order aas-file aas-snapshot aas-export; do
   must_not_link "$crate" rust_xlsxwriter "the spreadsheet writer"
 done
 exit $status

@@ -65,6 +65,8 @@ if [ "$what" = test ]; then
   "$(dirname "$0")/../../shared/tools/aasv2-check" example "$scratch/example.json" >/dev/null
   echo '{}' > "$scratch/empty.json"
   "$(dirname "$0")/../../shared/tools/aasv3-check" verify "$scratch/empty.json" >/dev/null
+  # What independent readers read from a file (crates/aas-file/tests/judged.rs).
+  "$(dirname "$0")/../../shared/tools/aas-dump" --count "$scratch/empty.json" >/dev/null
   rm -rf "$scratch"
 fi
 if [ "$what" = test ]; then

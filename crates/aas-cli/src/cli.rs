@@ -69,6 +69,11 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Print what was read instead, as JSON lines: each shell, submodel and element
+        /// (its path, kind, value type and value). Reads AAS V2.0, V3.0 and V3.1 files:
+        /// JSON, XML, and AASX packages with JSON or XML spec parts.
+        #[arg(long, conflicts_with = "json")]
+        elements: bool,
     },
     /// Convert an AAS V2.0.1 or BaSyx V1 file (an environment as JSON or AASX, or a
     /// shell, submodel or registry answer as JSON) to AAS V3.0: JSON, or AASX when

@@ -31,6 +31,9 @@ pub enum CliError {
     Interrupted,
     #[error(transparent)]
     Model(#[from] aas_model::Error),
+    /// An AAS file that could not be read (not the file system's refusal: that is Usage).
+    #[error(transparent)]
+    File(#[from] aas_file::Error),
     #[error("{0} objects could not be read")]
     Unreadable(usize),
     #[error("{errors} findings are errors, in {shells} shells")]

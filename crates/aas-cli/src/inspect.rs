@@ -25,6 +25,22 @@ pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
     }
 }
 
+/// Prints what the file holds, one JSON line a shell, submodel and element, in the
+/// shape the project's judge (`aas-dump`) prints what independent readers read.
+pub fn elements(file: &Path) -> Result<(), CliError> {
+    let contents = aas_file::read(file).map_err(|e| match e {
+        aas_file::Error::Io { .. } => CliError::Usage(e.to_string()),
+        other => CliError::File(other),
+    })?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in aas_file::dump_lines(&contents) {
+        serde_json::to_writer(&mut out, &line)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
 fn print_text(out: &mut impl Write, report: &Report) -> std::io::Result<()> {
     writeln!(out, "model types:")?;
     for (name, count) in &report.model_types {

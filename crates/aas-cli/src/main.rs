@@ -62,7 +62,12 @@ fn main() -> ExitCode {
 async fn run(args: cli::Cli) -> Result<(), error::CliError> {
     match args.command {
         cli::Command::DemoService(opts) => demo_service::serve(opts).await,
-        cli::Command::Inspect { file, json } => inspect::run(&file, json),
+        cli::Command::Inspect {
+            file,
+            json,
+            elements: false,
+        } => inspect::run(&file, json),
+        cli::Command::Inspect { file, .. } => inspect::elements(&file),
         cli::Command::Convert {
             file, out, strict, ..
         } => convert::run(&file, &out, strict).await,

@@ -15,8 +15,22 @@ use crate::{Error, Result};
 
 type Archive<'a> = ZipArchive<Cursor<&'a [u8]>>;
 
-const ORIGIN: &str = "http://www.admin-shell.io/aasx/relationships/aasx-origin";
-const SPEC: &str = "http://www.admin-shell.io/aasx/relationships/aas-spec";
+/// Relationship types by their last segment: writers use the namespace with and without
+/// `www.` (AASX Package Explorer and V2 tools with, V3 tools without).
+const ORIGIN: &str = "aasx-origin";
+const SPEC: &str = "aas-spec";
+const SPEC_SPLIT: &str = "aas-spec-split";
+const RELATIONSHIP_NAMESPACES: [&str; 2] = [
+    "http://www.admin-shell.io/aasx/relationships/",
+    "http://admin-shell.io/aasx/relationships/",
+];
+
+/// The kind of an AASX relationship type (`aas-spec`…), whichever namespace it is in.
+fn relationship_kind(rel_type: &str) -> Option<&str> {
+    RELATIONSHIP_NAMESPACES
+        .iter()
+        .find_map(|namespace| rel_type.strip_prefix(namespace))
+}
 
 fn package_error(e: impl std::fmt::Display) -> Error {
     Error::Package(e.to_string())
@@ -109,24 +123,66 @@ fn is_packaging(name: &str) -> bool {
     name == "[Content_Types].xml" || name.ends_with(".rels") || name.starts_with("docProps/")
 }
 
-/// The spec parts named by the relationships, in their order; empty without them.
+/// The spec parts named by the relationships, each followed by its split parts, in
+/// their order and each once; empty without them.
 fn spec_parts(zip: &mut Archive) -> Result<Vec<String>> {
-    let Some(root) = read(zip, "_rels/.rels")? else {
-        return Ok(Vec::new());
-    };
-    let mut specs = Vec::new();
-    for origin in targets(&root, ORIGIN, "")? {
-        let (dir, file) = origin.rsplit_once('/').unwrap_or(("", &origin));
-        let dir = if dir.is_empty() {
-            String::new()
-        } else {
-            format!("{dir}/")
-        };
-        if let Some(rels) = read(zip, &format!("{dir}_rels/{file}.rels"))? {
-            specs.extend(targets(&rels, SPEC, &dir)?);
+    let mut specs: Vec<String> = Vec::new();
+    for origin in related(zip, "", ORIGIN)? {
+        for spec in related(zip, &origin, SPEC)? {
+            let split = related(zip, &spec, SPEC_SPLIT)?;
+            for part in std::iter::once(spec).chain(split) {
+                if !specs.contains(&part) {
+                    specs.push(part);
+                }
+            }
         }
     }
     Ok(specs)
+}
+
+/// The targets of part `source`'s relationships of `kind` ("" for the package's own).
+fn related(zip: &mut Archive, source: &str, kind: &str) -> Result<Vec<String>> {
+    let (dir, file) = source.rsplit_once('/').unwrap_or(("", source));
+    let dir = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    };
+    match read(zip, &format!("{dir}_rels/{file}.rels"))? {
+        Some(rels) => targets(without_bom(&rels), kind, &dir),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// A part of a package that holds AAS content (an aas-spec or aas-spec-split part):
+/// its name and its bytes, without a byte order mark.
+#[derive(Debug)]
+pub struct SpecPart {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The spec parts of a package, in the order its relationships name them: each aas-spec
+/// part reached from the aasx-origin, then its aas-spec-split parts. Without any, the
+/// error says so.
+pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let names = spec_parts(&mut zip)?;
+    if names.is_empty() {
+        return Err(package_error(
+            "the package names no AAS spec part (_rels/.rels → aasx-origin → aas-spec)",
+        ));
+    }
+    let mut parts = Vec::new();
+    for name in names {
+        let mut bytes = read(&mut zip, &name)?
+            .ok_or_else(|| package_error(format_args!("the spec part /{name} is missing")))?;
+        let bom = bytes.len() - without_bom(&bytes).len();
+        bytes.drain(..bom);
+        parts.push(SpecPart { name, bytes });
+    }
+    Ok(parts)
 }
 
 /// A part's bytes, `None` if the package has no such part. Part names in
@@ -152,7 +208,13 @@ fn each_part(
     take: impl FnOnce(&str, &mut dyn Read) -> std::io::Result<()>,
 ) -> Result<()> {
     let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
-    for candidate in [name, decoded.as_str()] {
+    // OPC part names are compared without regard to ASCII case.
+    let any_case = zip
+        .file_names()
+        .find(|entry| entry.eq_ignore_ascii_case(name) || entry.eq_ignore_ascii_case(&decoded))
+        .map(str::to_owned)
+        .unwrap_or_default();
+    for candidate in [name, decoded.as_str(), any_case.as_str()] {
         match zip.by_name(candidate) {
             Ok(part) => {
                 let too_large = || {
@@ -226,8 +288,9 @@ fn targets(rels: &[u8], kind: &str, base: &str) -> Result<Vec<String>> {
                     }
                 }
                 if let (Some(t), Some(target)) = (rel_type, target) {
-                    if t == kind {
-                        found.push(resolve(base, &target));
+                    if relationship_kind(&t) == Some(kind) {
+                        let target = target.split('#').next().unwrap_or_default();
+                        found.push(resolve(base, target));
                     }
                 }
             }

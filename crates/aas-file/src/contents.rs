@@ -1,0 +1,173 @@
+//! What a file holds, in one model whatever its version and serialisation.
+
+use base64::Engine as _;
+
+/// The shells and submodels of a file (every spec part of a package, an identifiable
+/// that several parts repeat kept once: the first).
+#[derive(Debug, Default)]
+pub struct Contents {
+    pub shells: Vec<Shell>,
+    pub submodels: Vec<Submodel>,
+    /// Each part read: its name, version and serialisation.
+    pub parts: Vec<(String, Version, Serialisation)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shell {
+    pub id: String,
+    pub id_short: Option<String>,
+    /// V3's `assetInformation.globalAssetId`; in V2 the first key of `assetRef`.
+    pub global_asset_id: Option<String>,
+    /// V3's `assetInformation.assetKind`; in V2 the asset's `kind`, where the file has it.
+    pub asset_kind: Option<String>,
+    /// V3's `assetInformation.assetType`.
+    pub asset_type: Option<String>,
+    /// The identifiers its submodel references name (the first key of each).
+    pub submodels: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submodel {
+    pub id: String,
+    pub id_short: Option<String>,
+    /// The first key's value of its semanticId.
+    pub semantic_id: Option<String>,
+    pub elements: Vec<Element>,
+}
+
+/// A submodel element, its kind named as V3 names it (V2's `SubmodelElementCollection`
+/// stays one, V2's `BasicEvent` is `BasicEventElement`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    pub id_short: Option<String>,
+    pub model_type: &'static str,
+    /// Properties' and Ranges' value type, without the `xs:` prefix V3 writes.
+    pub value_type: Option<String>,
+    pub semantic_id: Option<String>,
+    pub value: Value,
+    /// A collection's or a list's elements, an entity's statements, an annotated
+    /// relationship's annotations, an operation's variables' values.
+    pub children: Vec<Element>,
+}
+
+impl Element {
+    /// Whether its children are addressed by position (a SubmodelElementList's).
+    pub fn is_list(&self) -> bool {
+        self.model_type == "SubmodelElementList"
+    }
+}
+
+/// An element's value, as the file writes it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Kinds whose value is their children, or that have none.
+    None,
+    /// A Property's value text.
+    Text(Option<String>),
+    /// A MultiLanguageProperty's texts by language, in the file's order.
+    Languages(Vec<(String, String)>),
+    Range {
+        min: Option<String>,
+        max: Option<String>,
+    },
+    File {
+        content_type: Option<String>,
+        value: Option<String>,
+    },
+    /// A Blob: its content type and the size of its decoded content.
+    Blob {
+        content_type: Option<String>,
+        bytes: Option<usize>,
+    },
+    /// A ReferenceElement's keys' values.
+    Reference(Option<Vec<String>>),
+}
+
+impl Contents {
+    /// Adds what another part of the same package holds.
+    pub(crate) fn merge(&mut self, other: Contents) {
+        for shell in other.shells {
+            if !self.shells.iter().any(|s| s.id == shell.id) {
+                self.shells.push(shell);
+            }
+        }
+        for submodel in other.submodels {
+            if !self.submodels.iter().any(|s| s.id == submodel.id) {
+                self.submodels.push(submodel);
+            }
+        }
+        self.parts.extend(other.parts);
+    }
+}
+
+/// The V3 name of an element kind, from V2's or V3's name of it (XML's camelCase
+/// element names and JSON's modelType names alike); `None` for a name that is no
+/// submodel element.
+pub(crate) fn model_type(name: &str) -> Option<&'static str> {
+    const KINDS: [(&str, &str); 15] = [
+        ("property", "Property"),
+        ("multiLanguageProperty", "MultiLanguageProperty"),
+        ("range", "Range"),
+        ("blob", "Blob"),
+        ("file", "File"),
+        ("referenceElement", "ReferenceElement"),
+        ("relationshipElement", "RelationshipElement"),
+        (
+            "annotatedRelationshipElement",
+            "AnnotatedRelationshipElement",
+        ),
+        ("capability", "Capability"),
+        ("operation", "Operation"),
+        ("basicEvent", "BasicEventElement"),
+        ("basicEventElement", "BasicEventElement"),
+        ("entity", "Entity"),
+        ("submodelElementCollection", "SubmodelElementCollection"),
+        ("submodelElementList", "SubmodelElementList"),
+    ];
+    let mut chars = name.chars();
+    let first = chars.next()?.to_ascii_lowercase();
+    let camel: String = std::iter::once(first).chain(chars).collect();
+    KINDS
+        .iter()
+        .find(|(xml, _)| *xml == camel)
+        .map(|(_, v3)| *v3)
+}
+
+/// The size of base64 text once decoded (line breaks allowed); `None` if it is not base64.
+pub(crate) fn decoded_size(text: &str) -> Option<usize> {
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .ok()
+        .map(|bytes| bytes.len())
+}
+
+/// A value type as V3 names it without its prefix (`xs:string` → `string`).
+pub(crate) fn bare_value_type(text: &str) -> String {
+    let text = text.trim();
+    text.rsplit_once(':')
+        .map_or(text, |(_, name)| name)
+        .to_owned()
+}
+
+/// The metamodel version a payload is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Version {
+    #[serde(rename = "2.0")]
+    V2,
+    #[serde(rename = "3.0")]
+    V3_0,
+    #[serde(rename = "3.1")]
+    V3_1,
+    /// V3 JSON, which names no version: read as V3.1, which reads V3.0 too.
+    #[serde(rename = "3")]
+    V3,
+}
+
+/// How a payload is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Serialisation {
+    Json,
+    Xml,
+}

@@ -1,0 +1,200 @@
+//! V2.0 and V3 JSON into [`Contents`]. V2 names its kinds `{"modelType": {"name": …}}`
+//! and identifies with `identification.id`; V3 names them `"modelType": "…"` and
+//! identifies with `id`.
+
+use serde_json::Value as Json;
+
+use crate::contents::{
+    bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel, Value, Version,
+};
+
+/// Whether a JSON environment is V2: an `identification` or a `modelType` object anywhere.
+pub(crate) fn is_v2(doc: &Json) -> bool {
+    match doc {
+        Json::Object(map) => {
+            map.contains_key("identification")
+                || map.get("modelType").is_some_and(Json::is_object)
+                || map.values().any(is_v2)
+        }
+        Json::Array(items) => items.iter().any(is_v2),
+        _ => false,
+    }
+}
+
+pub(crate) fn contents(doc: &Json, version: Version) -> Contents {
+    let list = |key: &str| doc.get(key).and_then(Json::as_array).into_iter().flatten();
+    let kinds: Vec<(String, String)> = list("assets")
+        .filter_map(|asset| Some((identifier(asset)?, text(asset, "kind")?)))
+        .collect();
+    Contents {
+        shells: list("assetAdministrationShells")
+            .map(|s| shell(s, version, &kinds))
+            .collect(),
+        submodels: list("submodels").map(submodel).collect(),
+        parts: Vec::new(),
+    }
+}
+
+fn text(node: &Json, key: &str) -> Option<String> {
+    node.get(key).and_then(Json::as_str).map(str::to_owned)
+}
+
+/// A value written as text; numbers and booleans (which some writers use) as written.
+fn value_text(node: &Json, key: &str) -> Option<String> {
+    match node.get(key)? {
+        Json::String(s) => Some(s.clone()),
+        Json::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+fn identifier(node: &Json) -> Option<String> {
+    text(node, "id").or_else(|| node.get("identification").and_then(|i| text(i, "id")))
+}
+
+fn keys(reference: Option<&Json>) -> Vec<String> {
+    reference
+        .and_then(|r| r.get("keys"))
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|key| text(key, "value"))
+        .collect()
+}
+
+fn first_key(reference: Option<&Json>) -> Option<String> {
+    keys(reference).into_iter().next()
+}
+
+fn shell(node: &Json, version: Version, kinds: &[(String, String)]) -> Shell {
+    let references = node
+        .get("submodels")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|r| first_key(Some(r)))
+        .collect();
+    let (global_asset_id, asset_kind, asset_type) = if version == Version::V2 {
+        let asset = first_key(node.get("asset"));
+        let kind = asset
+            .as_ref()
+            .and_then(|id| kinds.iter().find(|(a, _)| a == id))
+            .map(|(_, kind)| kind.clone());
+        (asset, kind, None)
+    } else {
+        let info = node.get("assetInformation");
+        (
+            info.and_then(|i| text(i, "globalAssetId")),
+            info.and_then(|i| text(i, "assetKind")),
+            info.and_then(|i| text(i, "assetType")),
+        )
+    };
+    Shell {
+        id: identifier(node).unwrap_or_default(),
+        id_short: text(node, "idShort"),
+        global_asset_id,
+        asset_kind,
+        asset_type,
+        submodels: references,
+    }
+}
+
+fn submodel(node: &Json) -> Submodel {
+    Submodel {
+        id: identifier(node).unwrap_or_default(),
+        id_short: text(node, "idShort"),
+        semantic_id: first_key(node.get("semanticId")),
+        elements: elements(node.get("submodelElements")),
+    }
+}
+
+fn elements(list: Option<&Json>) -> Vec<Element> {
+    list.and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(element)
+        .collect()
+}
+
+/// The kind's name: V3's string, or V2's `{"name": …}`.
+fn kind_name(node: &Json) -> Option<&str> {
+    let model_type = node.get("modelType")?;
+    model_type
+        .as_str()
+        .or_else(|| model_type.get("name").and_then(Json::as_str))
+}
+
+fn element(node: &Json) -> Option<Element> {
+    let kind = model_type(kind_name(node)?)?;
+    let variables = ["inputVariables", "outputVariables", "inoutputVariables"]
+        .into_iter()
+        .chain(["inputVariable", "outputVariable", "inoutputVariable"]);
+    let children = match kind {
+        "SubmodelElementCollection" | "SubmodelElementList" => elements(node.get("value")),
+        "Entity" => elements(node.get("statements")),
+        "AnnotatedRelationshipElement" => {
+            elements(node.get("annotations").or(node.get("annotation")))
+        }
+        "Operation" => variables
+            .filter_map(|key| node.get(key).and_then(Json::as_array))
+            .flatten()
+            .filter_map(|variable| variable.get("value").and_then(element))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let value_type = match kind {
+        "Property" | "Range" => value_type(node),
+        _ => None,
+    };
+    Some(Element {
+        id_short: text(node, "idShort"),
+        model_type: kind,
+        value_type,
+        semantic_id: first_key(node.get("semanticId")),
+        value: value(node, kind),
+        children,
+    })
+}
+
+/// V3's `"valueType": "xs:int"`; V2's `{"dataObjectType": {"name": "int"}}` or a string.
+fn value_type(node: &Json) -> Option<String> {
+    let value_type = node.get("valueType")?;
+    let name = value_type.as_str().or_else(|| {
+        value_type
+            .get("dataObjectType")
+            .and_then(|d| d.get("name"))
+            .and_then(Json::as_str)
+    })?;
+    (!name.trim().is_empty()).then(|| bare_value_type(name))
+}
+
+fn value(node: &Json, kind: &str) -> Value {
+    let content_type = || text(node, "contentType").or_else(|| text(node, "mimeType"));
+    match kind {
+        "Property" => Value::Text(value_text(node, "value")),
+        "MultiLanguageProperty" => Value::Languages(languages(node.get("value"))),
+        "Range" => Value::Range {
+            min: value_text(node, "min"),
+            max: value_text(node, "max"),
+        },
+        "File" => Value::File {
+            content_type: content_type(),
+            value: text(node, "value"),
+        },
+        "Blob" => Value::Blob {
+            content_type: content_type(),
+            bytes: text(node, "value").and_then(|t| decoded_size(&t)),
+        },
+        "ReferenceElement" => Value::Reference(node.get("value").map(|r| keys(Some(r)))),
+        _ => Value::None,
+    }
+}
+
+/// V3's `[{"language", "text"}]`; V2's `{"langString": [{"language", "text"}]}`.
+fn languages(value: Option<&Json>) -> Vec<(String, String)> {
+    let list = value.and_then(|v| v.as_array().or_else(|| v.get("langString")?.as_array()));
+    list.into_iter()
+        .flatten()
+        .filter_map(|l| Some((text(l, "language")?, text(l, "text").unwrap_or_default())))
+        .collect()
+}

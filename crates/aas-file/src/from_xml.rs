@@ -1,0 +1,232 @@
+//! V2.0, V3.0 and V3.1 XML into [`Contents`]. The versions differ in a few names (V2's
+//! `identification`, `assetRef`, `mimeType`, `langString lang=…`, elements wrapped in
+//! `submodelElement`; V3's `id`, `assetInformation`, `contentType`, `langStringTextType`,
+//! keys with a `value`), handled where they meet rather than in two readers.
+
+use crate::contents::{
+    bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel, Value, Version,
+};
+use crate::xml_tree::Node;
+
+/// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
+/// operation's `operationVariable` and its `value`.
+const WRAPPERS: [&str; 4] = [
+    "submodelElement",
+    "dataElement",
+    "operationVariable",
+    "value",
+];
+
+/// An operation's variables: V2 names each, V3 lists them.
+const VARIABLES: [&str; 6] = [
+    "inputVariable",
+    "outputVariable",
+    "inoutputVariable",
+    "inputVariables",
+    "outputVariables",
+    "inoutputVariables",
+];
+
+pub(crate) fn contents(root: &Node, version: Version) -> Contents {
+    let kinds = asset_kinds(root);
+    let shells = root
+        .children_named("assetAdministrationShells")
+        .flat_map(|list| list.children_named("assetAdministrationShell"))
+        .map(|node| shell(node, version, &kinds))
+        .collect();
+    let submodels = root
+        .children_named("submodels")
+        .flat_map(|list| list.children_named("submodel"))
+        .map(|node| submodel(node, version))
+        .collect();
+    Contents {
+        shells,
+        submodels,
+        parts: Vec::new(),
+    }
+}
+
+/// V2 keeps an asset's kind on the asset, apart from the shell: by the asset's id.
+fn asset_kinds(root: &Node) -> Vec<(String, String)> {
+    root.children_named("assets")
+        .flat_map(|list| list.children_named("asset"))
+        .filter_map(|asset| Some((asset.text_of("identification")?, asset.text_of("kind")?)))
+        .collect()
+}
+
+fn identifier(node: &Node, version: Version) -> String {
+    let name = if version == Version::V2 {
+        "identification"
+    } else {
+        "id"
+    };
+    node.text_of(name).unwrap_or_default().trim().to_owned()
+}
+
+fn shell(node: &Node, version: Version, kinds: &[(String, String)]) -> Shell {
+    let submodels = node
+        .children
+        .iter()
+        .filter(|c| c.name == "submodelRefs" || c.name == "submodels")
+        .flat_map(|list| &list.children)
+        .filter_map(|reference| keys(reference).into_iter().next())
+        .collect();
+    let (global_asset_id, asset_kind, asset_type) = if version == Version::V2 {
+        let asset = node
+            .child("assetRef")
+            .and_then(|r| keys(r).into_iter().next());
+        let kind = asset
+            .as_ref()
+            .and_then(|id| kinds.iter().find(|(a, _)| a == id))
+            .map(|(_, kind)| kind.clone());
+        (asset, kind, None)
+    } else {
+        let info = node.child("assetInformation");
+        let global = info.and_then(|i| i.child("globalAssetId")).and_then(|g| {
+            // V3.0's release candidates wrote a reference here; V3.0 writes the text.
+            keys(g).into_iter().next().or_else(|| some_text(&g.text))
+        });
+        (
+            global,
+            info.and_then(|i| i.text_of("assetKind")),
+            info.and_then(|i| i.text_of("assetType")),
+        )
+    };
+    Shell {
+        id: identifier(node, version),
+        id_short: node.text_of("idShort"),
+        global_asset_id,
+        asset_kind,
+        asset_type,
+        submodels,
+    }
+}
+
+fn submodel(node: &Node, version: Version) -> Submodel {
+    Submodel {
+        id: identifier(node, version),
+        id_short: node.text_of("idShort"),
+        semantic_id: node
+            .child("semanticId")
+            .and_then(|s| keys(s).into_iter().next()),
+        elements: node
+            .child("submodelElements")
+            .map(elements_in)
+            .unwrap_or_default(),
+    }
+}
+
+/// The elements below `node`, through the wrappers V2 and operations put around them.
+fn elements_in(node: &Node) -> Vec<Element> {
+    let mut found = Vec::new();
+    for child in &node.children {
+        if let Some(kind) = model_type(&child.name) {
+            found.push(element(child, kind));
+        } else if WRAPPERS.contains(&child.name.as_str()) {
+            found.extend(elements_in(child));
+        }
+    }
+    found
+}
+
+fn element(node: &Node, kind: &'static str) -> Element {
+    let children = match kind {
+        "SubmodelElementCollection" | "SubmodelElementList" => {
+            node.child("value").map(elements_in).unwrap_or_default()
+        }
+        "Entity" => node
+            .child("statements")
+            .map(elements_in)
+            .unwrap_or_default(),
+        "AnnotatedRelationshipElement" => node
+            .child("annotations")
+            .map(elements_in)
+            .unwrap_or_default(),
+        "Operation" => node
+            .children
+            .iter()
+            .filter(|c| VARIABLES.contains(&c.name.as_str()))
+            .flat_map(elements_in)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let value_type = match kind {
+        "Property" | "Range" => node
+            .text_of("valueType")
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| bare_value_type(&t)),
+        _ => None,
+    };
+    Element {
+        id_short: node.text_of("idShort"),
+        model_type: kind,
+        value_type,
+        semantic_id: node
+            .child("semanticId")
+            .and_then(|s| keys(s).into_iter().next()),
+        value: value(node, kind),
+        children,
+    }
+}
+
+fn value(node: &Node, kind: &str) -> Value {
+    let content_type = || {
+        node.text_of("contentType")
+            .or_else(|| node.text_of("mimeType"))
+    };
+    match kind {
+        "Property" => Value::Text(node.text_of("value")),
+        "MultiLanguageProperty" => Value::Languages(
+            node.child("value")
+                .map(|v| v.children.iter().filter_map(language_text).collect())
+                .unwrap_or_default(),
+        ),
+        "Range" => Value::Range {
+            min: node.text_of("min"),
+            max: node.text_of("max"),
+        },
+        "File" => Value::File {
+            content_type: content_type(),
+            value: node.text_of("value"),
+        },
+        "Blob" => Value::Blob {
+            content_type: content_type(),
+            // An empty <value/> is no content, as XML readers take it.
+            bytes: node
+                .text_of("value")
+                .filter(|text| !text.trim().is_empty())
+                .and_then(|text| decoded_size(&text)),
+        },
+        "ReferenceElement" => Value::Reference(node.child("value").map(keys)),
+        _ => Value::None,
+    }
+}
+
+/// A language and its text: V2's `<langString lang="de">…`, V3's
+/// `<langStringTextType><language>de</language><text>…`.
+fn language_text(node: &Node) -> Option<(String, String)> {
+    match node.attribute("lang") {
+        Some(lang) => Some((lang.to_owned(), node.text.clone())),
+        None => Some((
+            node.text_of("language")?,
+            node.text_of("text").unwrap_or_default(),
+        )),
+    }
+}
+
+/// The values of a reference's keys: V2's key text, V3's key `value`.
+fn keys(reference: &Node) -> Vec<String> {
+    reference
+        .children_named("keys")
+        .flat_map(|list| list.children_named("key"))
+        .map(|key| match key.child("value") {
+            Some(value) => value.text.clone(),
+            None => key.text.clone(),
+        })
+        .collect()
+}
+
+fn some_text(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}

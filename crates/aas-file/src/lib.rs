@@ -1,0 +1,76 @@
+//! AAS files as vendors and tools publish them: an environment as JSON or XML, or an
+//! AASX package holding one or more spec parts, in metamodel V2.0, V3.0 or V3.1. Each is
+//! read into one model ([`Contents`]: shells, submodels, their elements with V3's names
+//! for their kinds), whatever its version and serialisation, so that what a file holds is
+//! shown, searched and compared the same way.
+//!
+//! Files are hostile: the file and every part are read within
+//! [`aas_model::aasx::MAX_FILE_BYTES`], nesting within [`aas_model::MAX_DEPTH`], XML with
+//! a document type declaration (the door to entity expansion) is refused, and nothing is
+//! written anywhere.
+
+mod contents;
+mod dump;
+mod from_json;
+mod from_xml;
+mod payload;
+mod xml_tree;
+
+use std::path::Path;
+
+pub use contents::{Contents, Element, Serialisation, Shell, Submodel, Value, Version};
+pub use dump::dump_lines;
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file itself could not be read (missing, unreadable, too large).
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The package is not a readable AASX, or a part of it is not.
+    #[error(transparent)]
+    Package(#[from] aas_model::Error),
+    /// A payload is neither XML nor JSON of an AAS environment.
+    #[error("{part}: {why}")]
+    NotAas { part: String, why: String },
+    /// A payload is XML that is not well-formed, or XML this reader refuses.
+    #[error("{part}: {why}")]
+    Xml { part: String, why: String },
+    /// A payload in a metamodel version this reader does not read.
+    #[error("{part}: AAS metamodel {version} is not read (only V2.0, V3.0 and V3.1 are)")]
+    Unsupported { part: String, version: String },
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Reads the AAS file at `path`: an AASX package, or an environment as XML or JSON.
+pub fn read(path: &Path) -> Result<Contents> {
+    let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    read_bytes(&path.display().to_string(), bytes)
+}
+
+/// Reads a file's bytes (`name` names it in errors).
+pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
+    let parts = if aas_model::aasx::is_package(&bytes) {
+        aas_model::aasx::spec_payloads(&bytes)?
+            .into_iter()
+            .map(|part| (format!("/{}", part.name), part.bytes))
+            .collect()
+    } else {
+        let bom = bytes.len() - aas_model::aasx::without_bom(&bytes).len();
+        vec![(name.to_owned(), bytes[bom..].to_vec())]
+    };
+    let mut contents = Contents::default();
+    for (part, bytes) in parts {
+        let read = payload::read(&part, &bytes)?;
+        contents.merge(read);
+    }
+    Ok(contents)
+}

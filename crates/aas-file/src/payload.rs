@@ -1,0 +1,76 @@
+//! One payload (a file, or a spec part of a package): XML or JSON, which metamodel
+//! version, then read by the reader for it.
+
+use crate::contents::{Contents, Serialisation, Version};
+use crate::{from_json, from_xml, xml_tree, Error, Result};
+
+/// The XML namespaces of the metamodel versions, as the specifications name them.
+const NAMESPACES: [(&str, Option<Version>); 4] = [
+    ("http://www.admin-shell.io/aas/1/0", None),
+    ("http://www.admin-shell.io/aas/2/0", Some(Version::V2)),
+    ("https://admin-shell.io/aas/3/0", Some(Version::V3_0)),
+    ("https://admin-shell.io/aas/3/1", Some(Version::V3_1)),
+];
+
+/// Reads payload `part` (its bytes without a byte order mark).
+pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    let mut contents = match start.map(|at| bytes[at]) {
+        Some(b'<') => {
+            let root = xml_tree::parse(part, bytes)?;
+            let version = match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
+                Some((_, Some(version))) => *version,
+                Some((_, None)) => {
+                    return Err(Error::Unsupported {
+                        part: part.to_owned(),
+                        version: "V1.0".into(),
+                    })
+                }
+                None => {
+                    return Err(Error::NotAas {
+                        part: part.to_owned(),
+                        why: format!(
+                        "its root element <{}> is in no AAS V2.0, V3.0 or V3.1 namespace ({:?})",
+                        root.name, root.namespace
+                    ),
+                    })
+                }
+            };
+            let mut contents = from_xml::contents(&root, version);
+            contents
+                .parts
+                .push((part.to_owned(), version, Serialisation::Xml));
+            contents
+        }
+        Some(b'{') => {
+            aas_model::check_depth(bytes).map_err(|e| not_aas(part, e))?;
+            let doc: serde_json::Value =
+                serde_json::from_slice(bytes).map_err(|e| not_aas(part, e))?;
+            let version = if from_json::is_v2(&doc) {
+                Version::V2
+            } else {
+                Version::V3
+            };
+            let mut contents = from_json::contents(&doc, version);
+            contents
+                .parts
+                .push((part.to_owned(), version, Serialisation::Json));
+            contents
+        }
+        _ => {
+            return Err(Error::NotAas {
+                part: part.to_owned(),
+                why: "neither XML nor a JSON object (an AAS environment)".into(),
+            })
+        }
+    };
+    contents.parts.dedup();
+    Ok(contents)
+}
+
+fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {
+    Error::NotAas {
+        part: part.to_owned(),
+        why: why.to_string(),
+    }
+}

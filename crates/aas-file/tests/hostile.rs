@@ -1,0 +1,80 @@
+//! Files made to hurt a reader: each is refused with words that say why, or read within
+//! bounds, and nothing else happens.
+
+use aas_file::{read_bytes, Error};
+
+const V3: &str = "https://admin-shell.io/aas/3/0";
+
+fn refused(bytes: &[u8]) -> String {
+    match read_bytes("hostile", bytes.to_vec()) {
+        Ok(contents) => panic!("read: {contents:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn entity_expansion_and_external_entities_are_refused() {
+    let laughs = format!(
+        r#"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+        <environment xmlns="{V3}"><submodels><submodel><id>&lol2;</id></submodel></submodels></environment>"#
+    );
+    assert!(refused(laughs.as_bytes()).contains("document type"));
+    let external = format!(
+        r#"<?xml version="1.0"?><!DOCTYPE e [<!ENTITY x SYSTEM "file:///etc/passwd">]>
+        <environment xmlns="{V3}"><submodels><submodel><id>&x;</id></submodel></submodels></environment>"#
+    );
+    assert!(refused(external.as_bytes()).contains("document type"));
+    // An undeclared entity is not expanded either.
+    let undeclared = format!(
+        r#"<environment xmlns="{V3}"><submodels><submodel><id>&x;</id></submodel></submodels></environment>"#
+    );
+    assert!(refused(undeclared.as_bytes()).contains("cannot be read"));
+}
+
+#[test]
+fn deep_nesting_is_refused_in_xml_and_json() {
+    let depth = 10_000;
+    let xml = format!(
+        r#"<environment xmlns="{V3}">{}{}</environment>"#,
+        "<a>".repeat(depth),
+        "</a>".repeat(depth)
+    );
+    assert!(refused(xml.as_bytes()).contains("nested deeper"));
+    let json = format!(
+        r#"{{"submodels": {}{}}}"#,
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let why = refused(json.as_bytes());
+    assert!(why.contains("deep") || why.contains("nest"), "{why}");
+}
+
+#[test]
+fn other_versions_and_other_documents_are_named() {
+    let v1 = r#"<aasenv xmlns="http://www.admin-shell.io/aas/1/0"/>"#;
+    assert!(matches!(
+        read_bytes("v1", v1.as_bytes().to_vec()),
+        Err(Error::Unsupported { ref version, .. }) if version == "V1.0"
+    ));
+    let svg = r#"<svg xmlns="http://www.w3.org/2000/svg"/>"#;
+    assert!(refused(svg.as_bytes()).contains("no AAS V2.0, V3.0 or V3.1 namespace"));
+    assert!(refused(b"PK\x03\x04 not a zip").contains("AASX"));
+    assert!(refused(b"\x00\x01binary").contains("neither XML nor"));
+    assert!(
+        refused(format!(r#"<environment xmlns="{V3}"><submodels>"#).as_bytes()).contains("XML")
+    );
+}
+
+#[test]
+fn a_huge_attribute_or_text_is_read_within_the_files_own_size() {
+    // 20 MB of text in one value: read as it is, no copy grows past it.
+    let big = "x".repeat(20 << 20);
+    let xml = format!(
+        r#"<environment xmlns="{V3}"><submodels><submodel><id>urn:s</id><submodelElements><property><idShort>p</idShort><valueType>xs:string</valueType><value>{big}</value></property></submodelElements></submodel></submodels></environment>"#
+    );
+    let contents = read_bytes("big", xml.into_bytes()).expect("read");
+    match &contents.submodels[0].elements[0].value {
+        aas_file::Value::Text(Some(text)) => assert_eq!(text.len(), 20 << 20),
+        other => panic!("{other:?}"),
+    }
+}
