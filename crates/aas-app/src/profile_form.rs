@@ -206,21 +206,35 @@ fn with_what_the_form_cannot_edit(mut profile: Profile, saved: &[Profile]) -> Pr
 }
 
 fn validate(p: &Profile) -> Result<()> {
+    // Named as the form labels them, so the user knows which to fill in.
     let fields = [
-        &p.name,
-        &p.registry_url,
-        &p.gateway_url,
-        &p.auth_url,
-        &p.realm,
-        &p.client_id,
+        ("Name", &p.name),
+        ("Registry URL", &p.registry_url),
+        ("Gateway URL", &p.gateway_url),
+        ("Token server URL", &p.auth_url),
+        ("Realm", &p.realm),
+        ("Client ID", &p.client_id),
     ];
-    if fields
-        .iter()
-        .any(|f| f.trim().is_empty() || f.len() > MAX_FIELD)
-    {
-        return Err(Error::BadRequest(
-            "every field is needed, each shorter than 2048 characters".into(),
-        ));
+    let named = |test: fn(&str) -> bool| -> Vec<&str> {
+        fields
+            .iter()
+            .filter(|(_, value)| test(value))
+            .map(|(label, _)| *label)
+            .collect()
+    };
+    let empty = named(|v| v.trim().is_empty());
+    if !empty.is_empty() {
+        return Err(Error::BadRequest(format!(
+            "fill in {}: each is needed",
+            empty.join(", ")
+        )));
+    }
+    let long = named(|v| v.len() > MAX_FIELD);
+    if !long.is_empty() {
+        return Err(Error::BadRequest(format!(
+            "{} must be at most {MAX_FIELD} characters long",
+            long.join(", ")
+        )));
     }
     if p.name == DEMO_PROFILE {
         return Err(Error::BadRequest(
@@ -268,6 +282,19 @@ mod tests {
             validate(&kept).is_ok(),
             "plain http stays allowed for this profile"
         );
+    }
+
+    #[test]
+    fn missing_fields_are_named_as_the_form_labels_them() {
+        let mut form = profile("Plant", true, None);
+        form.gateway_url.clear();
+        form.realm = "  ".into();
+        let why = validate(&form).expect_err("two fields missing").to_string();
+        assert_eq!(why, "fill in Gateway URL, Realm: each is needed");
+        let mut form = profile("Plant", true, None);
+        form.client_id = "c".repeat(MAX_FIELD + 1);
+        let why = validate(&form).expect_err("too long").to_string();
+        assert!(why.starts_with("Client ID must be at most 2048"), "{why}");
     }
 
     #[test]
