@@ -19,6 +19,21 @@ fn page_calls() -> Vec<(String, Value)> {
     serde_json::from_str(&text).expect("a list of [command, arguments]")
 }
 
+/// A mock app with every command the page may call, and no app state.
+fn app_without_state() -> (
+    tauri::App<tauri::test::MockRuntime>,
+    tauri::WebviewWindow<tauri::test::MockRuntime>,
+) {
+    let app = mock_builder()
+        .invoke_handler(aas_browser::handler())
+        .build(mock_context(noop_assets()))
+        .expect("the mock app");
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("the mock window");
+    (app, webview)
+}
+
 fn answer(
     webview: &tauri::WebviewWindow<tauri::test::MockRuntime>,
     command: &str,
@@ -41,13 +56,7 @@ fn answer(
 
 #[test]
 fn every_call_of_the_page_names_a_command_and_arguments_it_reads() {
-    let app = mock_builder()
-        .invoke_handler(aas_browser::handler())
-        .build(mock_context(noop_assets()))
-        .expect("the mock app");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("the mock window");
+    let (_app, webview) = app_without_state();
     let calls = page_calls();
     assert!(calls.len() > 30, "{} calls", calls.len());
     for (command, args) in calls {
@@ -62,13 +71,7 @@ fn every_call_of_the_page_names_a_command_and_arguments_it_reads() {
 
 #[test]
 fn the_check_fails_for_a_wrong_call() {
-    let app = mock_builder()
-        .invoke_handler(aas_browser::handler())
-        .build(mock_context(noop_assets()))
-        .expect("the mock app");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("the mock window");
+    let (_app, webview) = app_without_state();
     let unknown = answer(&webview, "no_such_command", Value::Null);
     let renamed = answer(&webview, "table", serde_json::json!({ "question": {} }));
     let mistyped = answer(

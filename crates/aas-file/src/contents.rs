@@ -142,6 +142,16 @@ pub(crate) fn decoded_size(text: &str) -> Option<usize> {
         .map(|bytes| bytes.len())
 }
 
+/// A V2 asset's kind, which V2 keeps on the asset (`kinds`: each asset's id and kind),
+/// apart from the shell that names the asset.
+pub(crate) fn asset_kind(asset: Option<&str>, kinds: &[(String, String)]) -> Option<String> {
+    let asset = asset?;
+    kinds
+        .iter()
+        .find(|(id, _)| id == asset)
+        .map(|(_, kind)| kind.clone())
+}
+
 /// A value type as V3 names it without its prefix (`xs:string` → `string`).
 pub(crate) fn bare_value_type(text: &str) -> String {
     let text = text.trim();

@@ -5,7 +5,8 @@
 use serde_json::Value as Json;
 
 use crate::contents::{
-    bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel, Value, Version,
+    asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
+    Value, Version,
 };
 
 /// Whether a JSON environment is V2: an `identification` or a `modelType` object anywhere.
@@ -76,10 +77,7 @@ fn shell(node: &Json, version: Version, kinds: &[(String, String)]) -> Shell {
         .collect();
     let (global_asset_id, asset_kind, asset_type) = if version == Version::V2 {
         let asset = first_key(node.get("asset"));
-        let kind = asset
-            .as_ref()
-            .and_then(|id| kinds.iter().find(|(a, _)| a == id))
-            .map(|(_, kind)| kind.clone());
+        let kind = asset_kind(asset.as_deref(), kinds);
         (asset, kind, None)
     } else {
         let info = node.get("assetInformation");

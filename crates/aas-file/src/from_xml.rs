@@ -4,7 +4,8 @@
 //! keys with a `value`), handled where they meet rather than in two readers.
 
 use crate::contents::{
-    bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel, Value, Version,
+    asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
+    Value, Version,
 };
 use crate::xml_tree::Node;
 
@@ -75,10 +76,7 @@ fn shell(node: &Node, version: Version, kinds: &[(String, String)]) -> Shell {
         let asset = node
             .child("assetRef")
             .and_then(|r| keys(r).into_iter().next());
-        let kind = asset
-            .as_ref()
-            .and_then(|id| kinds.iter().find(|(a, _)| a == id))
-            .map(|(_, kind)| kind.clone());
+        let kind = asset_kind(asset.as_deref(), kinds);
         (asset, kind, None)
     } else {
         let info = node.child("assetInformation");
