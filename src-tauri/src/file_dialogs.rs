@@ -16,11 +16,14 @@ pub async fn ask_save_path<R: Runtime>(
     if let Some(dir) = preset("AAS_BROWSER_SAVE_DIR") {
         return Ok(Some(dir.join(offer.name())));
     }
-    let dialog = app
+    let mut dialog = app
         .dialog()
         .file()
         .set_file_name(offer.name())
         .add_filter(offer.extension.to_uppercase(), &[offer.extension]);
+    if let Some(folder) = &offer.folder {
+        dialog = dialog.set_directory(folder);
+    }
     // The dialog blocks until answered: keep it off the async workers.
     chosen_path(tokio::task::spawn_blocking(move || dialog.blocking_save_file()).await)
 }

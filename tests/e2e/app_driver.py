@@ -289,3 +289,9 @@ class AppTestCase(unittest.TestCase):
     def chip_count(self, asset_type, expected, timeout=15):
         count = self.wd.wait_for(f'.chip[data-type="{asset_type}"] .count')
         self.wait_until(lambda: self.wd.text(count) == expected, timeout, lambda: self.wd.text(count))
+
+
+def today_utc():
+    """Today as the app names files with it (UTC, as snapshots' times are)."""
+    import datetime
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")

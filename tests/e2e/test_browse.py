@@ -12,7 +12,7 @@ import time
 import unittest
 import urllib.request
 
-from app_driver import AppTestCase, free_port, row, screenshot
+from app_driver import AppTestCase, free_port, row, screenshot, today_utc
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AASV2_CHECK = os.path.join(REPO, "..", "shared", "tools", "aasv2-check")
@@ -64,7 +64,8 @@ class Browse(AppTestCase):
         self.assertEqual(self.checked("Machine_M0003"), "false")
         screenshot(os.path.join(self.out, "ticked.png"))
 
-        env_path = self.export("env", "aas-environment.json")
+        # Names that say what is inside: plant, asset type, day, format.
+        env_path = self.export("env", f"DEMO-01-machine-{today_utc()}.json")
         with open(env_path) as f:
             env = json.load(f)
         shells = sorted(s["idShort"] for s in env["assetAdministrationShells"])
@@ -80,7 +81,7 @@ class Browse(AppTestCase):
                         "Show in folder is offered")
         screenshot(os.path.join(self.out, "exported.png"))
 
-        raw_path = self.export("raw", "aas-raw-bundle.json")
+        raw_path = self.export("raw", f"DEMO-01-machine-{today_utc()}-raw.json")
         with open(raw_path) as f:
             bundle = json.load(f)
         picks = {p["aas_id"].rsplit("#", 1)[-1]: p["submodels"] for p in bundle["manifest"]["selection"]}

@@ -14,7 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from app_driver import AppTestCase, row, screenshot
+from app_driver import AppTestCase, row, screenshot, today_utc
 
 WORK = Path(__file__).resolve().parents[3]  # the folder holding this repository and ../shared
 AASV3_CHECK = WORK / "shared" / "tools" / "aasv3-check"
@@ -67,7 +67,7 @@ class ConvertToV3(AppTestCase):
         wd.click(wd.wait_for(row("Machine_M0001") + " .check"))
         wd.click(wd.wait_for(row("Machine_M0002") + " .check"))
         wd.script("document.getElementById('export-format').value = 'v3-env'")
-        path = os.path.join(SAVE_DIR, "aas-environment-v3.json")
+        path = os.path.join(SAVE_DIR, f"DEMO-01-machine-{today_utc()}-v3.json")
         wd.click(wd.wait_for("#export"))
         self.wait_until(lambda: self.load_text().startswith("Exported"), 60, self.load_text)
         self.assertTrue(self.load_text().startswith("Exported 2 shells ("), self.load_text())

@@ -5,7 +5,7 @@
 //! the browser (a path inside the AASX package is not served).
 
 use std::future::Future;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use aas_client::{Client, ElementAddress};
 use aas_model::{Blob, ElementBody};
@@ -87,6 +87,9 @@ impl BlobContent {
 pub struct SaveAs {
     name: String,
     pub extension: &'static str,
+    /// The folder the dialog opens in: the one a file was last saved to, else the
+    /// user's documents (set by [`App::ask_where`]).
+    pub folder: Option<PathBuf>,
 }
 
 impl SaveAs {
@@ -94,12 +97,63 @@ impl SaveAs {
     /// an idShort with `:`): a dialog never proposes a name Windows would refuse.
     pub fn new(name: impl AsRef<str>, extension: &'static str) -> Self {
         let name = aas_output::windows_safe_name(name.as_ref());
-        SaveAs { name, extension }
+        SaveAs {
+            name,
+            extension,
+            folder: None,
+        }
+    }
+
+    /// Suggests a name that says what is inside: the non-empty `parts` joined by `-`
+    /// (plant, asset type, date…: `DEMO-01-machine-2026-11-27.xlsx`).
+    pub fn describing(parts: &[&str], extension: &'static str) -> Self {
+        let parts: Vec<&str> = parts.iter().copied().filter(|p| !p.is_empty()).collect();
+        SaveAs::new(format!("{}.{extension}", parts.join("-")), extension)
     }
 
     /// The file name suggested.
     pub fn name(&self) -> &str {
         &self.name
+    }
+}
+
+/// The day of an RFC 3339 time (`2026-11-27T09:53:01Z` → `2026-11-27`).
+pub(crate) fn day_of(time: &str) -> &str {
+    time.get(..10).unwrap_or(time)
+}
+
+/// Today, as a file name gives a day (UTC, as snapshots' times are).
+pub(crate) fn today() -> String {
+    day_of(&humantime::format_rfc3339(std::time::SystemTime::now()).to_string()).to_owned()
+}
+
+impl App {
+    /// Asks `choose` where to save `offer`, in the folder a file was saved to last (else
+    /// the user's documents), and remembers the folder chosen for the next dialog.
+    pub(crate) async fn ask_where<F, Fut>(
+        &self,
+        mut offer: SaveAs,
+        choose: F,
+    ) -> Result<Option<PathBuf>>
+    where
+        F: FnOnce(SaveAs) -> Fut,
+        Fut: Future<Output = Result<Option<PathBuf>>>,
+    {
+        let last = self
+            .preferences()
+            .save_folder
+            .filter(|folder| folder.is_dir());
+        offer.folder = last.or_else(dirs::document_dir);
+        let chosen = choose(offer).await?;
+        if let Some(folder) = chosen.as_deref().and_then(Path::parent) {
+            let mut preferences = self.preferences();
+            preferences.save_folder = Some(folder.to_owned());
+            // Not remembered is no reason to fail the save itself.
+            if let Err(e) = self.keep_preferences(&preferences) {
+                tracing::warn!(error = %e, "the folder saved to is not remembered");
+            }
+        }
+        Ok(chosen)
     }
 }
 
@@ -114,7 +168,7 @@ impl App {
         let blob = BlobContent::fetch(&self.session().client, at).await?;
         let extension = blob.extension();
         let name = format!("{}.{extension}", file_name(&blob.id_short));
-        let Some(chosen) = choose(SaveAs::new(name, extension)).await? else {
+        let Some(chosen) = self.ask_where(SaveAs::new(name, extension), choose).await? else {
             return Ok(None);
         };
         aas_output::write_atomically(&chosen, &blob.bytes)?;
@@ -180,6 +234,51 @@ mod tests {
     async fn fetch(submodel: &str, id_shorts: &[&str]) -> Result<BlobContent> {
         let app = App::start_with_demo().await.expect("demo service");
         BlobContent::fetch(&app.session().client, &at(submodel, id_shorts)).await
+    }
+
+    #[tokio::test]
+    async fn a_save_dialog_opens_where_the_last_file_was_saved() {
+        let app = App::start_with_demo().await.expect("demo service");
+        let offered = std::sync::Mutex::new(Vec::new());
+        let folder = tempfile::tempdir().expect("a folder");
+        let into = folder.path().join("DEMO-01-machine-2026-11-27.xlsx");
+        for _ in 0..2 {
+            let chosen = app
+                .ask_where(
+                    SaveAs::describing(&["DEMO-01", "machine", "2026-11-27"], "xlsx"),
+                    |offer| {
+                        offered
+                            .lock()
+                            .expect("offers")
+                            .push((offer.name().to_owned(), offer.folder));
+                        std::future::ready(Ok(Some(into.clone())))
+                    },
+                )
+                .await
+                .expect("asked");
+            assert_eq!(chosen.as_deref(), Some(into.as_path()));
+        }
+        let offered = offered.into_inner().expect("offers");
+        assert_eq!(offered[0].0, "DEMO-01-machine-2026-11-27.xlsx");
+        assert_eq!(
+            offered[0].1,
+            dirs::document_dir(),
+            "first: the documents folder"
+        );
+        assert_eq!(
+            offered[1].1.as_deref(),
+            Some(folder.path()),
+            "then: where the last file went"
+        );
+        // A cancelled dialog remembers nothing.
+        let cancelled = app.ask_where(SaveAs::new("x.csv", "csv"), |_| {
+            std::future::ready(Ok(None))
+        });
+        assert_eq!(cancelled.await.expect("asked"), None);
+        assert_eq!(
+            app.preferences().save_folder.as_deref(),
+            Some(folder.path())
+        );
     }
 
     #[tokio::test]
@@ -262,7 +361,10 @@ mod tests {
             ("CON", "CON_"),
             ("aux.csv", "aux_.csv"),
             ("A/B:C-findings.csv", "A_B_C-findings.csv"),
-            ("DEMO-01-table.xlsx", "DEMO-01-table.xlsx"),
+            (
+                "DEMO-01-machine-2026-11-27.xlsx",
+                "DEMO-01-machine-2026-11-27.xlsx",
+            ),
         ] {
             assert_eq!(SaveAs::new(name, "csv").name(), offered, "{name:?}");
         }

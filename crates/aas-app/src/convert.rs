@@ -68,7 +68,7 @@ impl App {
         let Some(input) = pick().await? else {
             return Ok(None);
         };
-        let Some(path) = choose(offer(&input)).await? else {
+        let Some(path) = self.ask_where(offer(&input), choose).await? else {
             return Ok(None);
         };
         let exported = convert_file(input, path.clone(), false).await?;

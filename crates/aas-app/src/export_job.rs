@@ -10,7 +10,7 @@ use aas_model::AssetType;
 use aas_source::{Pick, Selection};
 use serde::{Deserialize, Serialize};
 
-use crate::content::SaveAs;
+use crate::content::{today, SaveAs};
 use crate::crawl_to_file::{crawl_to_file, ToFile, DEFAULT_HELD_BYTES};
 use crate::{App, CrawlSummary, Error, Result};
 
@@ -56,7 +56,13 @@ impl App {
         }
         let plan = plan(request.plant, &request.asset_types)?;
         let selection = Selection::from(Some(request.picks));
-        let Some(path) = choose(save_as(format)).await? else {
+        let types: Vec<&str> = plan.asset_types.iter().map(|t| t.code()).collect();
+        let what = match types.as_slice() {
+            [one] => one.to_string(),
+            _ => "selection".to_owned(),
+        };
+        let offer = save_as(format, &[&plan.plant, &what, &today()]);
+        let Some(path) = self.ask_where(offer, choose).await? else {
             return Ok(ExportSummary {
                 path: None,
                 bytes: 0,
@@ -109,15 +115,17 @@ pub(crate) fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
     Ok(CrawlPlan::new(plant, asset_types))
 }
 
-/// The file name a save dialog suggests for `format`.
-pub(crate) fn save_as(format: Format) -> SaveAs {
-    let (name, extension) = match format {
-        Format::Raw => ("aas-raw-bundle.json", "json"),
-        Format::Env => ("aas-environment.json", "json"),
-        Format::Aasx => ("aas-environment.aasx", "aasx"),
-        Format::Csv => ("aas-properties.csv", "csv"),
-        Format::V3Env => ("aas-environment-v3.json", "json"),
-        Format::V3Aasx => ("aas-environment-v3.aasx", "aasx"),
+/// The file name a save dialog suggests for what `about` says (plant, what, day) in
+/// `format`: the format's mark last (`DEMO-01-machine-2026-11-27-v3.json`).
+pub(crate) fn save_as(format: Format, about: &[&str]) -> SaveAs {
+    let (mark, extension) = match format {
+        Format::Raw => ("raw", "json"),
+        Format::Env => ("", "json"),
+        Format::Aasx => ("", "aasx"),
+        Format::Csv => ("properties", "csv"),
+        Format::V3Env => ("v3", "json"),
+        Format::V3Aasx => ("v3", "aasx"),
     };
-    SaveAs::new(name, extension)
+    let parts: Vec<&str> = about.iter().copied().chain([mark]).collect();
+    SaveAs::describing(&parts, extension)
 }

@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use aas_model::AssetType;
 use aas_snapshot::SnapshotInfo;
+
+use crate::content::day_of;
 use aas_table::{
     Cell, Census, Column, ColumnFilter, FilterBox, Query, Shell, Sort, Table, TableColumn,
     TableFormat, Typed, View,
@@ -363,17 +365,12 @@ impl App {
         let format: TableFormat = format.parse().map_err(Error::BadRequest)?;
         let prepare = || {
             let extension = format.extension();
-            let plant = lock(&self.table.open)
-                .as_ref()
-                .ok_or_else(no_table)?
-                .snapshot
-                .info
-                .plant
-                .clone();
-            Ok((
-                SaveAs::new(format!("{plant}-table.{extension}"), extension),
-                (),
-            ))
+            let open = lock(&self.table.open);
+            let open = open.as_ref().ok_or_else(no_table)?;
+            let info = &open.snapshot.info;
+            let what = open.asset_type.map_or("all", |t| t.code());
+            let parts = [info.plant.as_str(), what, day_of(&info.taken_at)];
+            Ok((SaveAs::describing(&parts, extension), ()))
         };
         let write = |path: PathBuf, ()| async move {
             let bytes = {

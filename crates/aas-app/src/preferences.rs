@@ -68,6 +68,9 @@ pub struct Preferences {
     pub tables: TableViews,
     /// Column sets the user named, for any plant.
     pub column_sets: ColumnSets,
+    /// The folder a file was last saved to: where the next save dialog opens. Set by the
+    /// app when the user chose, never by the page.
+    pub save_folder: Option<std::path::PathBuf>,
 }
 
 impl Default for Preferences {
@@ -82,6 +85,7 @@ impl Default for Preferences {
             team_store: None,
             tables: TableViews::new(),
             column_sets: ColumnSets::new(),
+            save_folder: None,
         }
     }
 }
@@ -157,6 +161,7 @@ impl Preferences {
                 .filter(|url| check_team_url(url).is_ok()),
             tables: Default::default(),
             column_sets: Default::default(),
+            save_folder: value(get("save_folder")),
         }
         .with_tables(
             value(get("tables")).unwrap_or_default(),
@@ -194,6 +199,7 @@ impl Preferences {
             ("team_store", json(serde_json::to_value(&self.team_store))),
             ("tables", json(serde_json::to_value(&self.tables))),
             ("column_sets", json(serde_json::to_value(&self.column_sets))),
+            ("save_folder", json(serde_json::to_value(&self.save_folder))),
         ]
     }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use aas_audit::Progress;
 
+use crate::content::day_of;
 use crate::plant_audit::{audit_templates, user_templates_dir};
 use crate::save_export::write_bytes;
 use crate::{lock, App, AuditRequest, AuditSummary, Error, GroupPage, Result, SaveAs};
@@ -65,16 +66,17 @@ impl App {
         let format: aas_audit::Format = format.parse().map_err(Error::BadRequest)?;
         let prepare = || {
             let extension = format.extension();
-            let plant = (lock(&self.audit).as_ref())
-                .ok_or_else(no_audit)?
-                .snapshot
-                .info
-                .plant
-                .clone();
-            Ok((
-                SaveAs::new(format!("{plant}-findings.{extension}"), extension),
-                (),
-            ))
+            let audit = lock(&self.audit);
+            let audit = audit.as_ref().ok_or_else(no_audit)?;
+            let info = &audit.snapshot.info;
+            let what = audit.asset_type.map_or("all", |t| t.code());
+            let parts = [
+                info.plant.as_str(),
+                what,
+                "findings",
+                day_of(&info.taken_at),
+            ];
+            Ok((SaveAs::describing(&parts, extension), ()))
         };
         let write = |path: PathBuf, ()| async move {
             let bytes = lock(&self.audit)

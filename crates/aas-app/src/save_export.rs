@@ -26,7 +26,7 @@ impl App {
     {
         let _job = self.jobs.start("An export")?;
         let (offer, prepared) = prepare()?;
-        let Some(path) = choose(offer).await? else {
+        let Some(path) = self.ask_where(offer, choose).await? else {
             return Ok(None);
         };
         let written = write(path.clone(), prepared).await?;

@@ -13,7 +13,7 @@ use aas_snapshot::{Change, SnapshotInfo};
 use aas_source::ErrorKind;
 use serde::{Deserialize, Serialize};
 
-use crate::content::SaveAs;
+use crate::content::{day_of, SaveAs};
 use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
 use crate::save_export::write_bytes;
@@ -228,8 +228,13 @@ impl App {
         let format: ChangesFormat = format.parse().map_err(Error::BadRequest)?;
         let prepare = || {
             let store = self.store_at(one_store(old, new)?)?;
-            let changes = store.read(|store| store.diff(old.id, new.id))?.changes;
-            Ok((SaveAs::new(format.file_name(), format.extension()), changes))
+            let (from, to, changes) = store.read(|store| {
+                let changes = store.diff(old.id, new.id)?.changes;
+                Ok((store.snapshot(old.id)?, store.snapshot(new.id)?, changes))
+            })?;
+            let (plant, days) = (&to.plant, [day_of(&from.taken_at), day_of(&to.taken_at)]);
+            let parts = [plant.as_str(), "changes", days[0], "to", days[1]];
+            Ok((SaveAs::describing(&parts, format.extension()), changes))
         };
         let write = |path: PathBuf, changes: Vec<Change>| async move {
             let bytes = match format {
@@ -258,7 +263,12 @@ impl App {
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
         let format: Format = format.parse().map_err(Error::BadRequest)?;
-        let prepare = || Ok((save_as(format), self.snapshot(snapshot, plant)?));
+        let prepare = || {
+            let chosen = self.snapshot(snapshot, plant)?;
+            let info = &chosen.1.info;
+            let offer = save_as(format, &[&info.plant, day_of(&info.taken_at)]);
+            Ok((offer, chosen))
+        };
         let write = |path: PathBuf, (store, chosen): (Arc<SnapshotStore>, PlacedSnapshot)| async move {
             store.export(chosen.info.id, format, path).await
         };
@@ -280,10 +290,6 @@ impl ChangesFormat {
             ChangesFormat::Csv => "csv",
             ChangesFormat::Json => "json",
         }
-    }
-
-    fn file_name(self) -> String {
-        format!("aas-changes.{}", self.extension())
     }
 }
 
