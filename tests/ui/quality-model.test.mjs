@@ -55,6 +55,8 @@ test('a gap is placed and named as the tree shows it', () => {
   };
   assert.equal(gapPlace(mistyped), 'Nameplate › YearOfConstruction');
   assert.equal(gapNote(mistyped), 'Value not of its type. The template says: value type xs:gYear. Seen: "last year".');
+  const wrongKind = { ...mistyped, kind: 'wrong_model_type', rule: 'expected MultiLanguageProperty', seen: 'Property' };
+  assert.equal(gapNote(wrongKind), 'Wrong model type: expected MultiLanguageProperty, found Property.');
   assert.equal(gapNote({ ...missing, kind: 'too_many', seen: '2 elements: A, B' }),
     'More Marking here than allowed. The template says: cardinality OneToMany. Seen: 2 elements: A, B.');
 });

@@ -75,6 +75,8 @@ export function gapNote(gap) {
   const seen = gap.seen ? ` Seen: ${gap.seen}.` : '';
   if (gap.kind === 'missing') return `Missing here: ${gap.named}.${rule}`;
   if (gap.kind === 'too_many') return `More ${gap.named} here than allowed.${rule}${seen}`;
+  // The rule says which kind was expected: the note says which was found beside it.
+  if (gap.kind === 'wrong_model_type') return `Wrong model type: ${gap.rule}, found ${gap.seen}.`;
   return `${kindWords(gap.kind).replace(/^./, (c) => c.toUpperCase())}.${rule}${seen}`;
 }
 

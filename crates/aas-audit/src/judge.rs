@@ -150,7 +150,7 @@ impl Judge<'_> {
 
     fn element(&mut self, rule: &Node, el: &SubmodelElement, at: At, depth: usize) {
         if !same_model_type(&rule.model_type, el) {
-            let rule_text = format!("model type {}", rule.model_type);
+            let rule_text = format!("expected {}", rule.model_type);
             let seen = el.model_type.name.clone();
             self.report(
                 Kind::WrongModelType,
