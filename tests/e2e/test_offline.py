@@ -5,6 +5,7 @@ tab's curl command) leaves the banner up and the failed node alone; the demo ser
 again on the same address makes the banner go by itself."""
 
 import os
+import time
 import unittest
 
 from app_driver import AppTestCase, free_port, row, screenshot
@@ -30,6 +31,26 @@ class OfflineBannerListensToTheServer(AppTestCase):
             text = self.wd.text_content("#curl") or ""
             return text if text.startswith("curl ") and all(p in text for p in parts) else None
         return self.wait_until(curl, 15, lambda: self.wd.text_content("#curl"))
+
+    def test_a_token_server_that_does_not_answer_is_named_at_once(self):
+        wd = self.wd
+        state = os.path.join(self.data_home, "demo-service-dead-token.json")
+        line = self.start_demo_service(free_port(), state)
+        try:
+            # Registry and gateway answer; the token server's address leads nowhere.
+            dead = f"http://127.0.0.1:{free_port()}"
+            self.fill_profile_form("Dead token server", {**line, "auth_url": dead})
+            started = time.monotonic()
+            self.save_profile_and_connect("Dead token server")
+            self.wait_until(lambda: not wd.script(BANNER_HIDDEN), 10, "the offline banner")
+            took = time.monotonic() - started
+            words = wd.text_content("#offline-banner .offline-words")
+            self.assertTrue(words.startswith(f"{dead} does not answer. Check"), words)
+            self.assertEqual(wd.text_content("#status-connection"), f"Offline: {dead} does not answer")
+            self.assertLess(took, 2.5, "said within about 2 s of connecting")
+            screenshot(os.path.join(self.out, "offline-token-server.png"))
+        finally:
+            self.stop_demo_service()
 
     def test_local_commands_leave_the_banner_up_until_the_server_is_back(self):
         wd = self.wd
@@ -65,8 +86,11 @@ class OfflineBannerListensToTheServer(AppTestCase):
             screenshot(os.path.join(self.out, "offline-local-clicks.png"))
 
             self.assertFalse(wd.script(BANNER_HIDDEN), "the banner stays while the server is away")
+            origin = f"http://127.0.0.1:{port}"
             self.assertEqual(wd.text_content("#status-connection"),
-                             f"Offline: {line['gateway_url']} does not answer", "the status bar agrees with the banner")
+                             f"Offline: {origin} does not answer", "the status bar agrees with the banner")
+            self.assertTrue(wd.text_content("#offline-banner .offline-words").startswith(
+                f"{origin} does not answer. Check the server's address in the profile"))
             self.assertEqual(wd.script("return window.bannerHidings"), 0,
                              "no local command hid the banner, not even for a moment")
             self.assertIsNotNone(wd.text_content(failed), "M0002 is still marked offline, not being fetched again")

@@ -11,3 +11,11 @@ test('probes back off from 3 s to once a minute', () => {
   assert.deepEqual(waits, [3000, 6000, 12000, 24000, 48000, 60000, 60000, 60000]);
   assert.equal(LAST_PROBE_MS, 60000);
 });
+
+test('the banner names the server that did not answer and what to check', async () => {
+  const { offlineWords } = await import('../../ui/shell/offline.js');
+  const words = offlineWords('https://login.example:8443');
+  assert.ok(words.startsWith('https://login.example:8443 does not answer. Check the server'), words);
+  assert.ok(words.includes('VPN') && words.includes('proxy'), words);
+  assert.ok(offlineWords(null).startsWith('The service does not answer.'));
+});

@@ -49,4 +49,7 @@ test('transportNote says what the settings file sets beyond the form', () => {
 test('connectionText names the gateway and says when it does not answer', () => {
   assert.equal(connectionText('https://gw.example/gateway', true), 'Connected to https://gw.example/gateway');
   assert.equal(connectionText('https://gw.example/gateway', false), 'Offline: https://gw.example/gateway does not answer');
+  // The token server, not the gateway, when it is the one that did not answer.
+  assert.equal(connectionText('https://gw.example/gateway', false, 'https://login.example'),
+    'Offline: https://login.example does not answer');
 });

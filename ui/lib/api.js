@@ -52,7 +52,7 @@ async function sourceCall(command, args) {
 // What an error says of the service, as the app judged it (`service`: 'answered',
 // 'unreachable' or null): only that moves the banner.
 function heardIn(error) {
-  if (error.service === 'unreachable') tellReachable(false);
+  if (error.service === 'unreachable') tellReachable(false, error.unreachable);
   else if (error.service === 'answered') tellReachable(true);
   if (error.kind === 'user_token') for (const fn of userTokenRefusals) fn(error);
   return error;
@@ -69,16 +69,19 @@ function asError(raw) {
   error.detail = raw?.detail ?? null;
   error.advice = raw?.advice ?? null;
   error.service = raw?.service ?? null;
+  error.unreachable = raw?.unreachable ?? null;
   return error;
 }
 
-function tellReachable(up) {
-  for (const fn of reachability) fn(up);
+function tellReachable(up, server = null) {
+  for (const fn of reachability) fn(up, server);
 }
 
 /**
- * Calls `fn(false)` when a call to the service finds it unreachable, `fn(true)` when the
- * service answers. Commands this app answers alone never call it.
+ * Calls `fn(false, server)` when a call to the service finds it unreachable (`server`: the
+ * origin of the one that did not answer, the token server, registry or gateway, as the
+ * app names it), `fn(true)` when the service answers. Commands this app answers alone
+ * never call it.
  */
 export function onReachability(fn) {
   reachability.add(fn);
@@ -252,8 +255,9 @@ export const tableColumns = (plant, snapshot, assetType) =>
   tableAsk({ what: 'columns', plant, snapshot: snapshotRef(snapshot), asset_type: assetType });
 /**
  * Builds and opens the table `{plant, snapshot, asset_type, columns, languages}`
- * (no columns: the defaults): `{snapshot, columns: [{column, label, unit, semantic_id}],
- * total, shown, unreadable}`.
+ * (no columns: the defaults): `{snapshot, columns: [{column, name, label, unit,
+ * semantic_id}], total, shown, unreadable}` (`name`: the element's idShort; `label`:
+ * the header of a written table, the whole column where two share a name).
  */
 export const openTable = (request) => tableAsk({ what: 'open', ...request, snapshot: snapshotRef(request.snapshot) });
 /** Sorts (`{column, descending}` or null) and filters (`[{column, text}]`: each box's text, read by the app) the open table; its shape. */

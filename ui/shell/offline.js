@@ -11,7 +11,14 @@ export const LAST_PROBE_MS = 60000;
 /** The wait before the probe after one that waited `ms`. */
 export const nextProbeWait = (ms) => Math.min(ms * 2, LAST_PROBE_MS);
 
+/** Pure: the banner's words, naming the server that did not answer where known. */
+export const offlineWords = (server) =>
+  `${server ?? 'The service'} does not answer. Check the server's address in the profile, ` +
+  "this computer's network (a VPN the server needs?) and its proxy settings. Checking again " +
+  'in a few seconds, then up to once a minute; what is already loaded stays here.';
+
 export function initOffline(banner, onBack, onAway) {
+  const words = banner.querySelector('.offline-words');
   let timer = null;
   let wait = FIRST_PROBE_MS;
   const probe = () => {
@@ -19,8 +26,9 @@ export function initOffline(banner, onBack, onAway) {
     // An answer of any kind reports itself through onReachability.
     api.checkConnection().catch(() => {});
   };
-  api.onReachability((reachable) => {
+  api.onReachability((reachable, server) => {
     if (!reachable) {
+      words.textContent = offlineWords(server);
       if (banner.hidden) {
         banner.hidden = false;
         onAway();

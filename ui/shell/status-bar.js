@@ -37,9 +37,12 @@ export function initStatusBar(els) {
   setInterval(update, POLL_MS);
 }
 
-/** Pure: the connection's words for the profile's gateway, answering or not. */
-export const connectionText = (gatewayUrl, reachable) =>
-  (reachable ? `Connected to ${gatewayUrl}` : `Offline: ${gatewayUrl} does not answer`);
+/**
+ * Pure: the connection's words for the profile's gateway, answering or not; offline, the
+ * server that did not answer is named (the token server's, say), else the gateway.
+ */
+export const connectionText = (gatewayUrl, reachable, server = null) =>
+  (reachable ? `Connected to ${gatewayUrl}` : `Offline: ${server ?? gatewayUrl} does not answer`);
 
 /**
  * Keeps `el` naming the active profile's gateway and whether the service answers, as
@@ -48,14 +51,16 @@ export const connectionText = (gatewayUrl, reachable) =>
 export function initConnectionStatus(el) {
   let gateway = null;
   let reachable = true;
+  let away = null;
   const paint = () => {
     if (gateway === null) return;
-    el.textContent = connectionText(gateway, reachable);
+    el.textContent = connectionText(gateway, reachable, away);
     el.title = el.textContent; // a long address is cut
     el.dataset.level = reachable ? 'ok' : 'offline';
   };
-  api.onReachability((up) => {
+  api.onReachability((up, server) => {
     reachable = up;
+    away = server ?? null;
     paint();
   });
   return {

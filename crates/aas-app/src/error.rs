@@ -163,6 +163,14 @@ impl Error {
         }
     }
 
+    /// The origin of the server that did not answer, where one did not.
+    pub fn unreachable_server(&self) -> Option<String> {
+        match self {
+            Error::Client(e) => e.unreachable_server(),
+            _ => None,
+        }
+    }
+
     /// The server's body for an API error, else the chain of causes.
     pub fn detail(&self) -> Option<String> {
         match self {

@@ -11,7 +11,7 @@ use crate::Error;
 /// words for the user, what to do where the app knows better than the message (a full
 /// disk, a busy app), the detail a bug report needs (the server's body, or causes),
 /// and what it says of the service (`answered`, `unreachable` or null), which moves the
-/// page's offline banner.
+/// page's offline banner, with the server that did not answer (its origin) to name there.
 #[derive(Debug, thiserror::Error, Serialize)]
 #[error("{message}")]
 pub struct IpcError {
@@ -20,6 +20,7 @@ pub struct IpcError {
     advice: Option<&'static str>,
     detail: Option<String>,
     service: Option<Heard>,
+    unreachable: Option<String>,
 }
 
 /// What to do, in the words the page shows for the kinds whose message alone (an OS
@@ -47,6 +48,7 @@ impl From<Error> for IpcError {
             advice: advice(e.kind()),
             detail: e.detail(),
             service: e.heard(),
+            unreachable: e.unreachable_server(),
         }
     }
 }
@@ -61,6 +63,7 @@ impl IpcError {
             advice: None,
             detail: None,
             service: None,
+            unreachable: None,
         }
     }
 }
@@ -85,5 +88,17 @@ mod tests {
         );
         let other = serde_json::to_value(IpcError::from(Error::BadRequest("x".into())));
         assert_eq!(other.expect("json")["advice"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_server_that_does_not_answer_is_named() {
+        let away = Error::Client(aas_client::Error::Offline {
+            url: "https://login.example:8443/auth/realms/p/protocol/openid-connect/token".into(),
+            reason: "connection refused or unreachable".into(),
+            source: None,
+        });
+        let sent = serde_json::to_value(IpcError::from(away)).expect("json");
+        assert_eq!(sent["service"], "unreachable");
+        assert_eq!(sent["unreachable"], "https://login.example:8443");
     }
 }

@@ -99,6 +99,18 @@ impl Error {
         }
     }
 
+    /// The server that did not answer, as its origin (`https://host:port`): the token
+    /// server, the registry or the gateway, whichever the request went to.
+    pub fn unreachable_server(&self) -> Option<String> {
+        match self {
+            Error::Offline { url, .. } => Some(match reqwest::Url::parse(url) {
+                Ok(parsed) => parsed.origin().ascii_serialization(),
+                Err(_) => url.clone(),
+            }),
+            _ => None,
+        }
+    }
+
     /// What the failure says of the server: it answered (a refusal, an answer this app
     /// cannot use), or nothing answered; `None` when no request was made.
     pub fn heard(&self) -> Option<Heard> {
