@@ -55,6 +55,8 @@ smoke:
 # The app built with its test hooks (src-tauri/Cargo.toml, feature e2e-hooks): make run
 # builds it again without them.
 e2e:
+	# axe-core, which test_accessibility.py runs inside the window.
+	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	cargo build -p aas-browser -p aas-cli --features aas-browser/e2e-hooks
 	scripts/e2e.sh $(DEBUG)/aas-browser
 

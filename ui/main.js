@@ -45,7 +45,8 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
     if (node.json) showShellJson(node);
   },
   onMatches: (n) => {
-    $('filter-count').textContent = n === null ? '' : n === 0 ? 'No matches' : plural(n, 'match', 'matches');
+    // The filter sees what is loaded; the plant search sees every shell of a snapshot.
+    $('filter-count').textContent = n === null ? '' : n === 0 ? 'None loaded: Ctrl+K searches all' : plural(n, 'match', 'matches');
   },
   onCheck: () => parts.takeAndExport.update(),
 });
@@ -235,6 +236,7 @@ function initTabs() {
       }
       if (panelId === 'table') parts.table?.show();
       if (panelId === 'quality') parts.quality?.show();
+      if (panelId === 'changes') parts.changes?.show();
     });
   }
 }
@@ -252,28 +254,75 @@ async function readSnapshots() {
   state.listed = list;
   parts.takeAndExport.update();
   parts.changes.refreshChoices();
+  markChanges(); // the banner's date, to the second if another snapshot shares its minute
 }
 
 /**
- * Makes `snapshot` the one on screen, read-only (null: the live data); `comparison` (an
- * answer of snapshot_changes whose newer side is `snapshot`) marks its changes in the tree.
+ * Marks the changes of the comparison in the Changes tab in the tree while the tree shows
+ * its newer snapshot (no marks on another source: they would not be its changes), and
+ * names what is on screen in the banner. Comparing never changes what the tree shows.
  */
-function setBrowsing(snapshot, comparison = null) {
-  state.browsing = snapshot;
-  const marks = comparison && changeMarks(comparison.changes);
+function markChanges() {
+  const comparison = parts.changes?.current();
+  const marked = comparison && sameSnapshot(state.browsing, comparison.new) ? comparison : null;
+  const marks = marked && changeMarks(marked.changes);
   tree.setMarks(marks && ((node) => {
     const at = requestOf(node);
     return at && marks(at);
   }));
-  parts.banner.show(snapshot, comparison?.old);
+  parts.banner.show(state.browsing, marked?.old ?? null, snapshotList());
+}
+
+/** Makes `snapshot` the one on screen, read-only (null: the live data). */
+function setBrowsing(snapshot) {
+  state.browsing = snapshot;
+  markChanges();
   parts.search.reset();
   parts.offer.update();
 }
 
-/** Shows the plant from `snapshot` (null: live), as setBrowsing says. */
-async function browse(snapshot, comparison = null) {
-  setBrowsing(snapshot, comparison);
+/**
+ * Shows the plant from `snapshot` (null: live), as setBrowsing says, the tree kept where
+ * the user had it: the same nodes expanded and selected, as far as they are there.
+ */
+async function browse(snapshot) {
+  const place = placeInTree();
+  setBrowsing(snapshot);
   await selectPlant(state.plant, state.profile.asset_types);
+  await returnTo(place);
+}
+
+/** Where the user is in the tree: the type shown, its nodes expanded and the one selected, as requests. */
+function placeInTree() {
+  const expanded = [];
+  const walk = (nodes) => {
+    for (const node of nodes ?? []) {
+      if (!node.expanded) continue;
+      const at = requestOf(node);
+      if (at) expanded.push(at);
+      walk(node.children);
+    }
+  };
+  walk(tree.roots);
+  return { type: state.assetType, expanded, selected: tree.selected && requestOf(tree.selected) };
+}
+
+/** Expands and selects again what `place` had in the tree now shown, while nothing else was chosen meanwhile. */
+async function returnTo(place) {
+  const asked = state.counts;
+  const still = () => state.counts === asked && state.assetType === place.type && !tree.selected;
+  const nodeAt = async ({ aasId, submodel, path }) => {
+    const shell = tree.roots.find((node) => node.data?.id === aasId);
+    return shell && (submodel == null ? shell : findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
+  };
+  for (const at of place.expanded) {
+    if (!still()) return;
+    const node = await nodeAt(at);
+    if (node && still()) await tree.expand(node);
+  }
+  if (!place.selected || !still()) return;
+  const node = await nodeAt(place.selected);
+  if (node && still()) tree.select(node);
 }
 
 /** The type whose shell list holds shell `aasId`, or null. */
@@ -305,7 +354,7 @@ async function openAt({ aasId, assetType, submodel, path }) {
   const shell = type && state.rootsByType.get(type)?.find((node) => node.data?.id === aasId);
   const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
   if (!node) {
-    const where = state.browsing ? snapshotName(state.browsing) : 'the live data';
+    const where = state.browsing ? snapshotName(state.browsing, snapshotList()) : 'the live data';
     say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);
     return null;
   }
@@ -480,21 +529,26 @@ async function start() {
   );
   parts.changes = initChanges(
     {
-      old: $('changes-old'), new: $('changes-new'), compare: $('changes-compare'), kinds: $('changes-kinds'),
+      panel: $('changes'), old: $('changes-old'), new: $('changes-new'), compare: $('changes-compare'), kinds: $('changes-kinds'),
       exportCsv: $('changes-export-csv'), exportJson: $('changes-export-json'), status: $('changes-status'),
       warnings: $('changes-warnings'), rows: $('changes-rows'), more: $('changes-more'),
     },
     {
       plant: () => state.plant,
       snapshots: snapshotList,
-      onCompared: (comparison) => browse({ ...comparison.new, store: comparison.store }, comparison),
-      open: openAt,
+      onCompared: markChanges,
+      // A change is shown where it is: in the newer snapshot, which the banner then names.
+      open: async (at, newer) => {
+        if (!sameSnapshot(state.browsing, newer)) await browse(newer);
+        return openAt(at);
+      },
       showTab: () => $('tab-changes').click(),
     },
   );
   parts.table = initPlantTable(
     {
-      status: $('table-status'), columns: $('table-columns'), exportXlsx: $('table-export-xlsx'),
+      status: $('table-status'), columns: $('table-columns'), fullWidth: $('table-full-width'),
+      panes: document.querySelector('main.panes'), joins: $('table-joins'), exportXlsx: $('table-export-xlsx'),
       exportCsv: $('table-export-csv'), viewport: $('table-viewport'), head: $('table-head'), body: $('table-body'),
       picker: $('table-picker'), pickerSearch: $('table-picker-search'), pickerList: $('table-picker-list'),
       pickerApply: $('table-picker-apply'), pickerDefaults: $('table-picker-defaults'), pickerCancel: $('table-picker-cancel'),

@@ -77,6 +77,10 @@ class WebDriver:
     def script(self, source, *args):
         return self.cmd("POST", "/execute/sync", {"script": source, "args": list(args)})
 
+    def async_script(self, source, *args):
+        """Runs `source` with a callback as its last argument; the value it is called with."""
+        return self.cmd("POST", "/execute/async", {"script": source, "args": list(args)})
+
     def text_content(self, css):
         return self.script("return document.querySelector(arguments[0])?.textContent ?? null", css)
 

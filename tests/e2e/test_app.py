@@ -9,6 +9,8 @@ import unittest
 
 from app_driver import AppTestCase, row, screenshot
 
+NO_MATCH = "None loaded: Ctrl+K searches all"
+
 
 class PreferencesFile:
     """Mixed into test classes: reads the app's preferences file."""
@@ -100,6 +102,12 @@ class DemoProfile(PreferencesFile, AppTestCase):
         self.assertEqual(wd.text_content(row("CityTown") + " mark"), "Stuttgart")
         screenshot(os.path.join(self.out, "filter.png"))
         wd.keys(wd.wait_for("#filter"), "\ue00c")  # Escape clears
+        wd.wait_for(row("Machine_M0002"))
+        # A word in nothing loaded: the filter points to the plant search.
+        wd.keys(wd.wait_for("#filter"), "Zzyzx")
+        self.wait_until(lambda: wd.text_content("#filter-count") == NO_MATCH, 10,
+                        lambda: wd.text_content("#filter-count"))
+        wd.keys(wd.wait_for("#filter"), "\ue00c")
         wd.wait_for(row("Machine_M0002"))
 
         # Take snapshot: progress, then a summary, and export becomes possible.

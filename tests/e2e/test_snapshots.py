@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 import unittest
 import urllib.parse
 import urllib.request
@@ -137,13 +138,14 @@ class Snapshots(AppTestCase):
                 ["changed", "M-0001", "Nameplate", "Address / CityTown", "Stuttgart → Esslingen"],
                 ["removed", "T-0002", "", "", ""],
             ])
-            self.assertTrue(self.shown("snapshot-banner"), "the newer snapshot is on screen")
-            self.assertIn("what changed since", wd.text_content("#snapshot-banner-text"))
+            self.assertFalse(self.shown("snapshot-banner"), "comparing leaves the live tree on screen")
 
             # Show: the changed node in the newer snapshot's tree, marked.
             wd.click(wd.wait_for('#changes-rows tr[data-change="changed"] button'))
             mark = row("CityTown") + ' .change-mark[data-change="changed"]'
             wd.wait_for(mark)
+            self.assertTrue(self.shown("snapshot-banner"), "the newer snapshot is on screen")
+            self.assertIn("what changed since", wd.text_content("#snapshot-banner-text"))
             self.assertEqual(wd.script("return document.querySelector(arguments[0]).title", mark),
                              "Changed: Stuttgart → Esslingen")
             wd.wait_for(row("Machine_M0001") + ' .change-mark[data-change="inside"]')
@@ -168,10 +170,12 @@ class Snapshots(AppTestCase):
             wd.click(wd.wait_for("#refresh"))
             self.wait_until(lambda: self.shown("offline-browse"), 60, "the offer to browse a snapshot")
             self.assertRegex(wd.text_content("#offline-browse"),
-                             r"^Browse the snapshot of \d{4}-\d\d-\d\d \d\d:\d\d$")
+                             r"^Browse the snapshot of \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?$")
             wd.click(wd.wait_for("#offline-browse"))
             self.wait_until(lambda: self.shown("snapshot-banner"), 10, "the snapshot browsed")
-            self.assertRegex(wd.text_content("#snapshot-banner-text"), r"^Browsing the snapshot of .*, read-only\.$")
+            # The comparison is still in the Changes tab and this is its newer snapshot: marked.
+            self.assertRegex(wd.text_content("#snapshot-banner-text"),
+                             r"^Browsing the snapshot of [\d: -]+, read-only — what changed since [\d: -]+ is marked\.$")
             self.assertFalse(self.shown("offline-browse"), "no offer while a snapshot is on screen")
 
             # Read from the snapshot while the service is away: the new value, no tool T-0002.
@@ -192,6 +196,148 @@ class Snapshots(AppTestCase):
         finally:
             if self.demo_service.poll() is None:
                 self.stop_demo_service()
+
+
+class TwoSnapshotsOfOneMinute(AppTestCase):
+    """Two snapshots taken within one minute (issue "Everyday use", item 9): told apart by
+    their seconds, the one on screen marked in the list, the banner naming both times
+    once, and Changes that leave the tree where the user had it. Each test starts its
+    own app and demo service."""
+
+    app_per_test = True
+
+    def admin(self, method, path, body=None):
+        return Snapshots.admin(self, method, path, body)
+
+    def shown(self, element_id):
+        return not self.wd.script(HIDDEN, element_id)
+
+    def expanded(self, label):
+        return Snapshots.expanded(self, label)
+
+    def set_window(self, width, height):
+        self.wd.cmd("POST", "/window/rect", {"width": width, "height": height})
+        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
+                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
+
+    def two_snapshots(self, change):
+        """Connects to a fresh demo service and takes two snapshots in one minute, the
+        CityTown of M-0001 changed between them when `change`."""
+        port = free_port()
+        self.line = self.start_demo_service(port, os.path.join(self.data_home, "demo-service-state.json"),
+                                            "--admin-token")
+        self.addCleanup(lambda: self.demo_service.poll() is None and self.stop_demo_service())
+        self.fill_profile_form("Minute", self.line)
+        self.save_profile_and_connect("Minute")
+        self.chip_count("machine", "3")
+        while time.time() % 60 > 40:  # both within this minute
+            time.sleep(0.5)
+        self.take_snapshot()
+        if change:
+            self.assertEqual(self.admin("PATCH", "/elements", {
+                "aas_id": MACHINE, "submodel": "Nameplate", "path": ["Address", "CityTown"], "value": "Esslingen"}), 204)
+        time.sleep(1.1)  # another second
+        self.take_snapshot()
+
+    def open_list(self):
+        """Opens the Snapshots dialog; returns the Taken cells, newest first."""
+        wd = self.wd
+        wd.click(wd.wait_for("#snapshots-open"))
+        self.wait_until(lambda: len(wd.find_all(".snapshot-row")) == 2, 10, "two snapshots listed")
+        return [wd.text_content(f".snapshot-row:nth-child({i}) td:nth-child(1)") for i in (1, 2)]
+
+    def test_seconds_tell_two_snapshots_of_one_minute_apart(self):
+        wd = self.wd
+        self.two_snapshots(change=True)
+        newer, older = self.open_list()
+        self.assertRegex(older, r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+        self.assertRegex(newer, r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+        self.assertEqual(newer[:16], older[:16], "one minute")
+        self.assertNotEqual(newer, older)
+        # The older one browsed: the banner names it to the second.
+        wd.click(wd.wait_for(".snapshot-row:nth-child(2) button"))
+        self.wait_until(lambda: self.shown("snapshot-banner"), 10, "the snapshot browsed")
+        self.assertEqual(wd.text_content("#snapshot-banner-text"), f"Browsing the snapshot of {older}, read-only.")
+        # Its changes against the older one: each time said once, the older one's day not repeated.
+        wd.click(wd.wait_for("#tab-changes"))
+        wd.click(wd.wait_for("#changes-compare"))
+        self.wait_until(lambda: (wd.text_content("#changes-status") or "").startswith("1 change "), 20,
+                        lambda: wd.text_content("#changes-status"))
+        self.assertTrue(wd.text_content("#changes-status").startswith(
+            f"1 change from the snapshot of {older} to {newer[11:]}: "), wd.text_content("#changes-status"))
+        wd.click(wd.wait_for('#changes-rows tr[data-change="changed"] button'))
+        wd.wait_for(row("CityTown") + ' .change-mark[data-change="changed"]')
+        self.assertEqual(wd.text_content("#snapshot-banner-text"),
+                         f"Browsing the snapshot of {newer}, read-only — what changed since {older[11:]} is marked.")
+
+    def test_the_snapshot_on_screen_is_marked_in_the_list(self):
+        wd = self.wd
+        self.two_snapshots(change=False)
+        self.open_list()
+        self.assertEqual(wd.find_all('.snapshot-row[aria-current="true"]'), [], "live: no snapshot on screen")
+        self.assertEqual(wd.find_all(".snapshot-row .on-screen"), [])
+        wd.click(wd.wait_for(".snapshot-row:nth-child(2) button"))  # Browse the older one
+        self.wait_until(lambda: self.shown("snapshot-banner"), 10, "the snapshot browsed")
+        self.set_window(1024, 700)
+        older = self.open_list()[1]
+        # Marked in words (read with the row's date), not by colour alone, and for screen readers.
+        self.assertEqual(wd.script("return [...document.querySelectorAll('.snapshot-row')]"
+                                   ".map((tr) => tr.getAttribute('aria-current'))"), [None, "true"])
+        self.assertTrue(older.endswith(" on screen"), older)
+        self.assertEqual(wd.text_content(".snapshot-row:nth-child(2) .on-screen"), "on screen")
+        self.assertTrue(wd.script("const r = document.querySelector('.snapshot-row .on-screen')"
+                                  ".getBoundingClientRect(); return r.width > 0 && r.bottom <= innerHeight"))
+        self.assertIsNone(wd.text_content(".snapshot-row:nth-child(1) .on-screen"))
+        screenshot(os.path.join(self.out, "snapshot-list-on-screen.png"))
+        wd.click(wd.wait_for("#snapshots-close"))
+        wd.click(wd.wait_for("#theme"))
+        self.open_list()
+        screenshot(os.path.join(self.out, "snapshot-list-on-screen-dark.png"))
+
+    def test_compare_leaves_the_tree_where_it_was(self):
+        wd = self.wd
+        self.two_snapshots(change=True)
+        # The user's place in the live tree: M-0001 expanded, its Nameplate selected.
+        wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
+        wd.click(wd.wait_for(row("Nameplate") + " .label"))
+        self.wait_until(lambda: wd.script("return document.querySelector(arguments[0]).getAttribute('aria-selected')",
+                                          row("Nameplate")) == "true", 10, "Nameplate selected")
+        wd.click(wd.wait_for("#tab-changes"))
+        wd.click(wd.wait_for("#changes-compare"))
+        self.wait_until(lambda: (wd.text_content("#changes-status") or "").startswith("1 change "), 20,
+                        lambda: wd.text_content("#changes-status"))
+        self.assertFalse(self.shown("snapshot-banner"), "still the live data")
+        self.assertEqual(self.expanded("Machine_M0001"), "true")
+        self.assertEqual(wd.script("return document.querySelector(arguments[0])?.getAttribute('aria-selected')",
+                                   row("Nameplate")), "true")
+        self.assertEqual(wd.find_all("#tree .change-mark"), [], "the live tree is not marked")
+        # Show goes to the change in the newer snapshot, which the banner names; marked there.
+        wd.click(wd.wait_for('#changes-rows tr[data-change="changed"] button'))
+        wd.wait_for(row("CityTown") + ' .change-mark[data-change="changed"]')
+        self.assertTrue(self.shown("snapshot-banner"))
+        self.assertIn("what changed since", wd.text_content("#snapshot-banner-text"))
+        self.assertTrue(self.shown("changes"), "the Changes tab stays")
+        wd.click(wd.wait_for("#snapshot-live"))
+        self.wait_until(lambda: not self.shown("snapshot-banner"), 10, "back to live")
+        # Live again, the tree where it was: CityTown selected, its ancestors expanded; no marks.
+        self.wait_until(lambda: wd.script("return document.querySelector(arguments[0])?.getAttribute('aria-selected')",
+                                          row("CityTown")) == "true", 15, "CityTown selected again")
+        self.assertEqual([self.expanded(label) for label in ("Machine_M0001", "Nameplate", "Address")],
+                         ["true", "true", "true"])
+        self.assertEqual(wd.find_all("#tree .change-mark"), [])
+
+    def test_the_changes_tab_shows_the_latest_two_unasked(self):
+        wd = self.wd
+        self.two_snapshots(change=True)
+        self.set_window(1024, 700)
+        wd.click(wd.wait_for("#tab-changes"))
+        self.wait_until(lambda: (wd.text_content("#changes-status") or "").startswith("1 change "), 20,
+                        lambda: wd.text_content("#changes-status"))
+        self.assertEqual(len(wd.find_all("#changes-rows tr")), 1)
+        self.assertFalse(self.shown("snapshot-banner"), "the tree stays on the live data")
+        screenshot(os.path.join(self.out, "snapshot-changes-unasked.png"))
+        wd.click(wd.wait_for("#theme"))
+        screenshot(os.path.join(self.out, "snapshot-changes-unasked-dark.png"))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,23 @@ import subprocess
 import tempfile
 import unittest
 
-from app_driver import AppTestCase, screenshot
+from app_driver import AppTestCase, screenshot, today_utc
+
+TAB, ENTER, END, HOME, LEFT = "\ue004", "\ue007", "\ue010", "\ue011", "\ue012"
+CITY = "0173-1#02-AAO132#002"  # CityTown's semanticId, in the ZVEI and the IDTA 3.0 nameplate
+CITY_PATHS = ["Nameplate/Address/CityTown", "Nameplate/AddressInformation/CityTown"]
+HEADERS = ("return [...document.querySelectorAll('#table-head button.sort')].map(b => ({"
+           "name: (b.querySelector('.name') ?? b).textContent, where: b.querySelector('.where')?.textContent ?? '',"
+           "title: b.title, cut: b.scrollWidth > b.clientWidth}))")
+# Where an element is on screen, and whether it is what a click there would reach.
+PLACE = """const el = arguments[0] instanceof Element ? arguments[0] : document.querySelector(arguments[0]);
+const r = el.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, seen: el.contains(hit),
+        visible: getComputedStyle(el).visibility !== 'hidden' && r.width > 0};"""
+# The focused element (whether it is `arguments[0]`) and its ring: its outline.
+RING = """const el = document.activeElement; const s = getComputedStyle(el);
+return {is: el.matches(arguments[0]), style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor,
+        focus: getComputedStyle(document.documentElement).getPropertyValue('--focus').trim()};"""
 
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-table-")
 ROWS = "return [...document.querySelectorAll('#table-body tr:not(.spacer)')].map(r => [...r.cells].map(c => c.textContent))"
@@ -126,7 +142,7 @@ class PlantTable(AppTestCase):
         self.wait_until(lambda: self.rows() == [first], 10, self.rows)
 
         # XLSX of what is shown, read back by openpyxl.
-        path = os.path.join(SAVE_DIR, "DEMO-01-table.xlsx")
+        path = os.path.join(SAVE_DIR, f"DEMO-01-machine-{today_utc()}.xlsx")
         wd.click(wd.wait_for("#table-export-xlsx"))
         self.wait_until(lambda: self.status().startswith("Saved"), 20, self.status)
         reader = os.path.join(os.path.dirname(__file__), "..", "support", "read_xlsx.py")
@@ -147,6 +163,172 @@ class PlantTable(AppTestCase):
                         lambda: wd.text_content("#details"))
         selected = wd.script("return document.querySelector('li[role=\"treeitem\"][aria-selected=\"true\"]')?.dataset.label")
         self.assertEqual(selected, "SerialNumber")
+
+
+class TableRoom(AppTestCase):
+    """At 1024×700, in both themes, by keyboard: the row's name stays in view, the table
+    can take the window's width, a header is the element's name (the path on hover), and
+    two columns of one name and one semanticId are offered joined."""
+
+    app_per_test = True
+
+    def set_window(self, width, height):
+        self.wd.cmd("POST", "/window/rect", {"width": width, "height": height})
+        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
+                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
+
+    def theme(self, dark):
+        if (self.wd.script("return document.documentElement.dataset.theme ?? null") == "dark") != dark:
+            self.wd.click(self.wd.wait_for("#theme"))
+
+    def status(self):
+        return self.wd.text_content("#table-status") or ""
+
+    def headers(self):
+        return self.wd.script(HEADERS)
+
+    def open_table(self):
+        """A snapshot of the demo at 1024×700, its machines in the Table tab."""
+        self.set_window(1024, 700)
+        self.chip_count("machine", "3")
+        self.take_snapshot()
+        self.wd.click(self.wd.wait_for("#tab-table"))
+        self.wait_until(lambda: self.status().startswith("3 shells"), 30, self.status)
+
+    def add_columns(self, search, columns):
+        """Ticks `columns` in the picker, found by `search`, and shows them."""
+        wd = self.wd
+        before = len(self.headers())
+        wd.click(wd.wait_for("#table-columns"))
+        wd.keys(wd.wait_for("#table-picker-search"), search)
+        for column in columns:
+            wd.click(wd.wait_for(f"#table-picker-list input[value='{column}']"))
+        wd.click(wd.wait_for("#table-picker-apply"))
+        self.wait_until(lambda: len(self.headers()) == before + len(columns), 20, self.headers)
+        self.wait_until(lambda: self.status().startswith("3 shells"), 20, self.status)
+
+    def assert_ring(self, css, what):
+        ring = self.wd.script(RING, css)
+        self.assertTrue(ring["is"], f"{what}: the focus is on {css}")
+        self.assertNotEqual(ring["style"], "none", f"{what}: the focus is drawn: {ring}")
+        self.assertGreaterEqual(ring["width"], 2, f"{what}: the focus is drawn: {ring}")
+
+    def test_a_header_is_the_element_name_with_the_path_on_hover(self):
+        self.open_table()
+        self.add_columns("CityTown", CITY_PATHS)
+        city = self.headers()[-2:]
+        self.assertEqual([h["name"] for h in city], ["CityTown", "CityTown"], city)
+        self.assertEqual([h["where"] for h in city], ["Address", "AddressInformation"], city)
+        for header, path in zip(city, CITY_PATHS):
+            self.assertTrue(header["title"].startswith(path + "\n"), header)
+            self.assertIn(f"semanticId {CITY}", header["title"])
+        self.assertEqual([h for h in self.headers() if h["cut"]], [], "no header is cut")
+        screenshot(os.path.join(self.out, "table-headers-1024.png"))
+
+    def test_columns_of_one_semantic_id_are_offered_joined(self):
+        wd = self.wd
+        self.open_table()
+        # In the picker: one column by semanticId, before the paths it joins.
+        wd.click(wd.wait_for("#table-columns"))
+        wd.keys(wd.wait_for("#table-picker-search"), "CityTown")
+        join = f"#table-picker-list li.join input[value='semanticId:{CITY}']"
+        wd.wait_for(join)
+        line = wd.script("return document.querySelector(arguments[0]).closest('li').textContent", join)
+        self.assertIn("CityTown by semanticId — joins " + " and ".join(CITY_PATHS), line)
+        self.assertIn("up to 3 of 3", line)
+        listed = wd.script("return [...document.querySelectorAll('#table-picker-list input')].map(i => i.value)")
+        self.assertEqual(listed, [f"semanticId:{CITY}", *CITY_PATHS])
+        screenshot(os.path.join(self.out, "table-picker-join.png"))
+        wd.click(wd.wait_for("#table-picker-cancel"))
+
+        # Two CityTown columns shown: the table offers to join them.
+        self.add_columns("CityTown", CITY_PATHS)
+        offer = wd.wait_for("#table-joins button")
+        self.assertEqual(wd.text(offer), "Join CityTown by semanticId")
+        self.assertIn(f"share semanticId {CITY}", wd.text_content("#table-joins"))
+        for dark in (False, True):
+            self.theme(dark)
+            wd.keys(wd.wait_for("#table-export-csv"), TAB)  # the next control, by keyboard
+            self.assert_ring("#table-joins button", f"the offer, {'dark' if dark else 'light'}")
+            screenshot(os.path.join(self.out, f"table-join-{'dark' if dark else 'light'}.png"))
+        self.theme(False)
+        wd.keys(offer, ENTER)
+        self.wait_until(lambda: [h["name"] for h in self.headers()].count("CityTown") == 1, 20, self.headers)
+        self.wait_until(lambda: self.status().startswith("3 shells"), 20, self.status)
+        cities = wd.script("return [...document.querySelectorAll('#table-body tr:not(.spacer)')].map(r => r.cells[r.cells.length - 1].textContent)")
+        self.assertEqual(len(cities), 3)
+        self.assertNotIn("—", cities, "every machine's city, from either nameplate")
+        self.assertTrue(wd.script("return document.getElementById('table-joins').hidden"))
+        self.assertEqual(wd.script("return document.activeElement.id"), "table-viewport")
+
+    def test_the_row_name_stays_in_view(self):
+        wd = self.wd
+        self.open_table()
+        self.add_columns("CityTown", CITY_PATHS)
+        self.add_columns("Weight", ["TechnicalData/TechnicalProperties/Weight"])
+        self.assertGreater(wd.script("const v = document.getElementById('table-viewport'); return v.scrollWidth - v.clientWidth"),
+                           100, "the table is wider than its pane")
+        first = "#table-body tr:not(.spacer) td"
+        wd.click(wd.wait_for(first))
+        viewport = wd.wait_for("#table-viewport")
+        for dark in (False, True):
+            self.theme(dark)
+            wd.keys(viewport, HOME)
+            wd.keys(viewport, END)  # the last column, by keyboard
+            self.wait_until(lambda: wd.script("return document.getElementById('table-viewport').scrollLeft") > 100, 10,
+                            "the table scrolls to the cursor")
+            view = wd.script(PLACE, "#table-viewport")
+            cursor = wd.script(PLACE, "#table-body td.cursor")
+            self.assertLessEqual(cursor["right"], view["right"] + 1, f"the cursor's cell is in view: {cursor} {view}")
+            self.assertTrue(cursor["seen"], f"the cursor's cell is in view: {cursor}")
+            name = wd.script(PLACE, first)
+            self.assertTrue(name["seen"] and name["left"] <= view["left"] + 2, f"the row's name stays in view: {name} {view}")
+            self.assertEqual(wd.text_content(first), "Machine_M0001")
+            head = wd.script(PLACE, "#table-head th")
+            self.assertTrue(head["seen"] and head["left"] <= view["left"] + 2, f"its header too: {head}")
+            self.assertEqual(wd.script("return document.activeElement.id"), "table-viewport")
+            self.assertEqual(wd.script("const s = getComputedStyle(document.querySelector('#table-body td.cursor'));"
+                                       "return [s.outlineStyle, parseFloat(s.outlineWidth)]"), ["solid", 2])
+            screenshot(os.path.join(self.out, f"table-frozen-{'dark' if dark else 'light'}.png"))
+            # ← back along the row: each cell comes out from under the row's name.
+            for _ in range(3):
+                wd.keys(viewport, LEFT)
+            name = wd.script(PLACE, first)
+            cursor = wd.script(PLACE, "#table-body td.cursor")
+            self.assertGreaterEqual(cursor["left"], name["right"] - 1, f"not under the name: {cursor} {name}")
+            self.assertTrue(cursor["seen"], cursor)
+        self.theme(False)
+
+    def test_the_table_takes_the_window(self):
+        wd = self.wd
+        self.open_table()
+        narrow = wd.script(PLACE, "#table-viewport")
+        button = wd.wait_for("#table-full-width")
+        self.assertEqual(wd.script("return document.getElementById('table-full-width').getAttribute('aria-pressed')"), "false")
+        wd.keys(button, ENTER)
+        self.wait_until(lambda: wd.script(PLACE, "#table-viewport")["width"] > narrow["width"] + 300, 10,
+                        lambda: wd.script(PLACE, "#table-viewport"))
+        wide = wd.script(PLACE, "#table-viewport")
+        self.assertLessEqual(wide["right"], 1024)
+        self.assertLessEqual(wd.script("return document.documentElement.scrollWidth"), 1024, "no page scrollbar")
+        self.assertEqual(wd.script("return document.getElementById('table-full-width').getAttribute('aria-pressed')"), "true")
+        self.assertFalse(wd.script(PLACE, ".tree-pane")["visible"], "the tree gives its room")
+        for dark in (False, True):
+            self.theme(dark)
+            wd.keys(wd.wait_for("#table-columns"), TAB)  # the next control, by keyboard
+            self.assert_ring("#table-full-width", f"Full width, {'dark' if dark else 'light'}")
+            screenshot(os.path.join(self.out, f"table-full-width-{'dark' if dark else 'light'}.png"))
+        self.theme(False)
+        # Another tab brings the tree back; the Table takes the window again.
+        wd.click(wd.wait_for("#tab-details"))
+        self.wait_until(lambda: wd.script(PLACE, ".tree-pane")["width"] >= 320, 10, "the tree is back")
+        self.assertTrue(wd.script(PLACE, ".tree-pane")["visible"])
+        wd.click(wd.wait_for("#tab-table"))
+        self.wait_until(lambda: wd.script(PLACE, "#table-viewport")["width"] == wide["width"], 10,
+                        lambda: wd.script(PLACE, "#table-viewport"))
+        wd.keys(wd.wait_for("#table-full-width"), ENTER)
+        self.wait_until(lambda: wd.script(PLACE, "#table-viewport")["width"] == narrow["width"], 10,
+                        lambda: wd.script(PLACE, "#table-viewport"))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 
 process.env.TZ = 'UTC'; // dates are shown in local time
 const {
-  formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, placeName, previousOf, problemWords,
-  sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary,
+  bannerText, comparedWords, formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, placeName, previousOf, problemWords,
+  sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary, takenAtAfter, takenAtIn,
 } = await import('../../ui/snapshots/snapshot-model.js');
 
 const snap = (id, day, complete = true) =>
@@ -25,6 +25,36 @@ test('pickers tell apart snapshots taken in the same minute by their seconds', (
   const at = (id, time, complete = true) => ({ id, taken_at: `2024-05-03T${time}Z`, complete });
   assert.deepEqual(pickerLabels([at(3, '14:07:59'), at(2, '14:07:05', false), at(1, '09:00:00')]),
     ['2024-05-03 14:07:59', '2024-05-03 14:07:05 (partial)', '2024-05-03 09:00']);
+});
+
+test('a date is said to the second only where another snapshot shares its minute', () => {
+  const at = (id, when) => ({ id, taken_at: `2026-11-${when}Z`, complete: true });
+  const [newer, older, earlier, lastDay] = [at(3, '27T00:32:41'), at(2, '27T00:32:05'), at(1, '27T00:10:00'), at(0, '26T23:58:00')];
+  const list = [newer, older, earlier, lastDay];
+  assert.equal(takenAtIn(newer, list), '2026-11-27 00:32:41');
+  assert.equal(takenAtIn(earlier, list), '2026-11-27 00:10', 'no other snapshot of 00:10');
+  assert.equal(takenAtIn(newer, [newer]), '2026-11-27 00:32', 'itself does not count');
+  assert.equal(takenAtIn(newer), '2026-11-27 00:32');
+  assert.equal(snapshotName(older, list), 'the snapshot of 2026-11-27 00:32:05');
+  // After the other side's full date: its day left out when it is the same day.
+  assert.equal(takenAtAfter(older, newer), '00:32:05');
+  assert.equal(takenAtAfter(earlier, newer, list), '00:10');
+  assert.equal(takenAtAfter(lastDay, newer, list), '2026-11-26 23:58');
+  assert.equal(takenAtAfter({ taken_at: 'garbled' }, newer), 'garbled');
+});
+
+test('the banner names the snapshot browsed, and the one its marks are since, each once', () => {
+  const at = (id, when, complete = true) => ({ id, taken_at: `2026-11-${when}Z`, complete });
+  const [newer, older, lastDay] = [at(3, '27T00:32:41'), at(2, '27T00:32:05'), at(1, '26T23:58:00')];
+  assert.equal(bannerText(older, null, [newer, older, lastDay]), 'Browsing the snapshot of 2026-11-27 00:32:05, read-only.');
+  assert.equal(bannerText(lastDay, null, [newer, older, lastDay]), 'Browsing the snapshot of 2026-11-26 23:58, read-only.');
+  assert.equal(bannerText(newer, older, []),
+    'Browsing the snapshot of 2026-11-27 00:32:41, read-only — what changed since 00:32:05 is marked.');
+  assert.equal(bannerText(newer, lastDay, []),
+    'Browsing the snapshot of 2026-11-27 00:32, read-only — what changed since 2026-11-26 23:58 is marked.');
+  assert.equal(bannerText(at(4, '27T00:40:00', false), null), 'Browsing the snapshot of 2026-11-27 00:40 (partial), read-only.');
+  assert.equal(comparedWords(older, newer), 'from the snapshot of 2026-11-27 00:32:05 to 00:32:41');
+  assert.equal(comparedWords(lastDay, newer), 'from the snapshot of 2026-11-26 23:58 to 2026-11-27 00:32');
 });
 
 test('the latest complete snapshot is offered while offline, unless one is on screen', () => {

@@ -1,59 +1,97 @@
-// The Changes tab: what changed between two snapshots of the plant (the latest two
-// unless others are picked), filtered by kind, old → new values, exported as CSV or
-// JSON. Comparing shows the newer snapshot in the tree with its changes marked.
+// The Changes tab: what changed between two snapshots of the plant (the latest two,
+// compared as soon as the tab is shown, unless others are picked and compared), filtered
+// by kind, old → new values, exported as CSV or JSON. Comparing leaves the tree as it is
+// (its source, what is expanded and selected): the changes are marked there while it shows
+// the newer snapshot, and Show on a change opens it there.
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import { KINDS, changeCells, countByKind, openTarget, shownChanges } from './changes-model.js';
 import {
-  formatTakenAt, pickerLabels, placeName, problemWords, sameSnapshot, snapshotKey, snapshotName,
+  comparedWords, pickerLabels, placeName, problemWords, sameSnapshot, snapshotKey, storeOf,
 } from './snapshot-model.js';
 
 /**
- * `els`: old, new (the two selects), compare, kinds (the filter buttons' group),
- * exportCsv, exportJson, status, warnings, rows (the tbody), more. `plant()` is the
- * plant shown, `snapshots()` its snapshots (newest first), `onCompared(result)` shows
- * the newer snapshot marked, `open(location)` shows a node in the tree, `showTab()`
- * brings this tab forward. Returns `{compare, refreshChoices, clear, dropped}`.
+ * `els`: panel (the tab's), old, new (the two selects), compare, kinds (the filter
+ * buttons' group), exportCsv, exportJson, status, warnings, rows (the tbody), more.
+ * `plant()` is the plant shown, `snapshots()` its snapshots (newest first),
+ * `onCompared(result)` hears that the comparison on screen changed (null: none),
+ * `open(location, newer)` shows a node in snapshot `newer` in the tree, `showTab()`
+ * brings this tab forward. Returns `{compare, refreshChoices, clear, dropped, show, current}`;
+ * call `show()` when the tab is shown.
  */
 export function initChanges(els, { plant, snapshots, onCompared, open, showTab }) {
   let result = null; // the comparison on screen
+  let asks = 0; // comparisons asked; an answer to an earlier one is dropped
+  let pending = false; // a comparison is being made
+  let unasked = null; // the pair compared because the tab was shown, while that fails: not tried so again
   /** A side of the comparison on screen, with the store both are in. */
   const placed = (side) => ({ ...side, store: result.store });
   const kinds = new Set(KINDS);
 
+  /** The latest two complete snapshots of one store, [older, newer], or nulls. */
+  function latestTwo() {
+    const complete = snapshots().filter((s) => s.complete);
+    const newer = complete[0] ?? null;
+    return [newer && (complete.find((s) => s !== newer && storeOf(s) === storeOf(newer)) ?? null), newer];
+  }
+
+  /** Compares the latest two when the tab is on screen and shows no comparison (once a pair). */
+  function compareUnasked() {
+    if (result || pending || els.panel.hidden) return;
+    const [old, newer] = latestTwo();
+    if (!old || !newer) return;
+    const pair = `${snapshotKey(old)} ${snapshotKey(newer)}`;
+    if (pair === unasked) return; // it failed: the status says why; Compare tries again
+    unasked = pair;
+    compare(old, newer);
+  }
+
+  /** Fills the two pickers again from `snapshots()`. */
   function refreshChoices() {
+    choices();
+    compareUnasked();
+  }
+
+  function choices() {
     const list = snapshots();
-    const complete = list.filter((s) => s.complete);
     // The pair on screen stays chosen; without one, the latest two complete snapshots.
     const labels = pickerLabels(list);
     // Where each lives is said once both stores are in the list (two stores are not compared).
     const places = new Set(list.map(placeName)).size > 1;
-    const [old, newer] = result ? [placed(result.old), placed(result.new)] : [complete[1], complete[0]];
+    const [old, newer] = result ? [placed(result.old), placed(result.new)] : latestTwo();
     for (const [select, chosen] of [[els.old, old], [els.new, newer]]) {
       select.replaceChildren(...list.map((s, i) => new Option(places ? `${labels[i]} · ${placeName(s)}` : labels[i], snapshotKey(s))));
       select.value = chosen ? snapshotKey(chosen) : '';
     }
     els.compare.disabled = list.length < 2;
-    if (!result) {
+    if (!result && !pending) {
       els.status.textContent = list.length < 2
         ? 'Changes compare two snapshots of the plant: take one now and another later (Take snapshot).'
-        : 'Pick two snapshots (the latest two are chosen) and press Compare.';
+        : 'Pick two snapshots and press Compare.';
     }
   }
 
   /** Compares snapshots `old` and `newer`, two of one store (both null: the latest two complete). */
   async function compare(old, newer) {
+    const asked = ++asks;
+    pending = true;
     showTab();
     els.status.textContent = 'Comparing…';
+    let answer;
     try {
-      result = await api.snapshotChanges(plant(), old, newer);
+      answer = await api.snapshotChanges(plant(), old, newer);
     } catch (e) {
+      if (asked !== asks) return;
       clear();
       els.status.textContent = problemWords(e);
       return;
     }
-    refreshChoices();
+    if (asked !== asks) return; // another comparison asked, or another plant, meanwhile
+    pending = false;
+    unasked = null;
+    result = answer;
+    choices();
     render();
     onCompared(result);
   }
@@ -64,7 +102,7 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
       button.setAttribute('aria-pressed', String(kinds.has(button.dataset.kind)));
       button.querySelector('.count').textContent = String(counts[button.dataset.kind]);
     }
-    const between = `from ${snapshotName(result.old)} to ${formatTakenAt(result.new.taken_at)}`;
+    const between = comparedWords(result.old, result.new, snapshots());
     els.status.textContent = result.changes.length === 0
       ? `No changes ${between}`
       : `${plural(result.changes.length, 'change')} ${between}: ${KINDS.map((k) => `${counts[k]} ${k}`).join(', ')}`;
@@ -99,20 +137,25 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     if (target) {
       const show = Object.assign(document.createElement('button'), { type: 'button', className: 'ghost', textContent: 'Show' });
       show.title = change.change === 'removed' ? 'Show where it was, in the newer snapshot' : 'Show in the newer snapshot';
-      show.addEventListener('click', () => open(target));
+      show.addEventListener('click', () => open(target, placed(result.new)));
       action.append(show);
     }
     return tr;
   }
 
-  function clear() {
+  /** No comparison on screen; `quiet`: not said to `onCompared` (at start-up). */
+  function clear(quiet = false) {
+    const had = result;
     result = null;
+    asks += 1;
+    pending = false;
     els.rows.replaceChildren();
     els.warnings.replaceChildren();
     els.more.textContent = '';
     els.exportCsv.disabled = true;
     els.exportJson.disabled = true;
-    refreshChoices();
+    if (had && !quiet) onCompared(null);
+    choices();
   }
 
   async function exportAs(format) {
@@ -140,12 +183,17 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
   });
   els.exportCsv.addEventListener('click', () => exportAs('csv'));
   els.exportJson.addEventListener('click', () => exportAs('json'));
-  clear();
+  clear(true);
   /** `snapshot` is gone (null: all of this computer's, the store moved aside): so is a comparison with it. */
   function dropped(snapshot) {
     const gone = (side) => (snapshot === null ? result.store !== 'team' : sameSnapshot(placed(side), snapshot));
     if (result && (gone(result.old) || gone(result.new))) clear();
   }
 
-  return { compare, refreshChoices, clear, dropped };
+  return {
+    compare, refreshChoices, clear, dropped,
+    show: compareUnasked,
+    /** The comparison on screen, its sides with their store, or null. */
+    current: () => result && { ...result, old: placed(result.old), new: placed(result.new) },
+  };
 }

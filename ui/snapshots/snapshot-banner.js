@@ -3,18 +3,21 @@
 // browse the latest snapshot instead of an empty tree while the service is away.
 
 import * as api from '../lib/api.js';
-import { formatTakenAt, offlineOffer, snapshotName } from './snapshot-model.js';
+import { bannerText, offlineOffer, snapshotName } from './snapshot-model.js';
 
 /** `els`: banner, text, live (the Back to live button, which calls `onLive()`). */
 export function initSnapshotBanner(els, onLive) {
   els.live.addEventListener('click', onLive);
   return {
-    /** Names `snapshot` (null hides the banner); `since`: the older snapshot of a comparison shown. */
-    show(snapshot, since = null) {
+    /**
+     * Names `snapshot` (null hides the banner); `since`: the older snapshot of the
+     * comparison marked in the tree; `others`: the plant's snapshots (a date that shares
+     * its minute with another's is given to the second).
+     */
+    show(snapshot, since = null, others = []) {
       els.banner.hidden = !snapshot;
       if (!snapshot) return;
-      const marked = since ? ` — what changed since ${formatTakenAt(since.taken_at)} is marked` : '';
-      els.text.textContent = `Browsing ${snapshotName(snapshot)}, read-only${marked}.`;
+      els.text.textContent = bannerText(snapshot, since, others);
     },
   };
 }
@@ -34,7 +37,7 @@ export function initOfflineOffer(banner, button, { plant, browsing, browse }) {
       const snapshots = wanted ? (await api.listSnapshots(plant()).catch(() => null))?.snapshots ?? [] : [];
       offered = offlineOffer(snapshots, browsing());
       button.hidden = !offered;
-      if (offered) button.textContent = `Browse ${snapshotName(offered)}`;
+      if (offered) button.textContent = `Browse ${snapshotName(offered, snapshots)}`;
     },
   };
 }

@@ -14,14 +14,31 @@ export function formatTakenAt(takenAt, seconds = false) {
   return seconds ? `${minute}:${two(d.getSeconds())}` : minute;
 }
 
+/**
+ * `snapshot`'s date as the page writes it: to the second when another snapshot of
+ * `others` (one taken at another time) reads the same to the minute, else to the minute.
+ */
+export function takenAtIn(snapshot, others = []) {
+  const minute = formatTakenAt(snapshot.taken_at);
+  const shared = others.some((o) => o && o.taken_at !== snapshot.taken_at && formatTakenAt(o.taken_at) === minute);
+  return formatTakenAt(snapshot.taken_at, shared);
+}
+
+/**
+ * `snapshot`'s date written after `named`'s (the other side of a comparison, named in
+ * full just before): without the day when both are of one day, to the second as
+ * `takenAtIn` says with `named` among the others.
+ */
+export function takenAtAfter(snapshot, named, others = []) {
+  const full = takenAtIn(snapshot, [named, ...others]);
+  const day = (text) => /^\d{4}-\d\d-\d\d /.test(text) && text.slice(0, 10);
+  return day(full) && day(full) === day(formatTakenAt(named.taken_at)) ? full.slice(11) : full;
+}
+
 /** Each snapshot's label in a picker: its date, to the second where two share a minute,
  * "(partial)" added to one cut short. */
 export function pickerLabels(snapshots) {
-  const minutes = snapshots.map((s) => formatTakenAt(s.taken_at));
-  return snapshots.map((s, i) => {
-    const shared = minutes.indexOf(minutes[i]) !== minutes.lastIndexOf(minutes[i]);
-    return `${formatTakenAt(s.taken_at, shared)}${s.complete ? '' : ' (partial)'}`;
-  });
+  return snapshots.map((s) => `${takenAtIn(s, snapshots)}${s.complete ? '' : ' (partial)'}`);
 }
 
 /** A size in bytes for people: "0 B", "950 B", "12.3 kB", "4.5 MB", "1.2 GB". */
@@ -36,9 +53,27 @@ export function formatBytes(bytes) {
   return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
-/** "the snapshot of 2024-05-03 14:07", "(partial)" added to one cut short. */
-export function snapshotName(snapshot) {
-  return `the snapshot of ${formatTakenAt(snapshot.taken_at)}${snapshot.complete ? '' : ' (partial)'}`;
+/** "the snapshot of 2024-05-03 14:07", "(partial)" added to one cut short; to the second
+ * when one of `others` was taken in the same minute (see `takenAtIn`). */
+export function snapshotName(snapshot, others = []) {
+  return `the snapshot of ${takenAtIn(snapshot, others)}${snapshot.complete ? '' : ' (partial)'}`;
+}
+
+/**
+ * The snapshot banner's words for `snapshot` browsed, `since` the older snapshot whose
+ * changes are marked in the tree (or null), `others` the plant's snapshots: each date
+ * said once, to the second where two share a minute, the older one's day left out when
+ * it is the same: "Browsing the snapshot of 2026-11-27 00:32:41, read-only — what
+ * changed since 00:32:05 is marked."
+ */
+export function bannerText(snapshot, since = null, others = []) {
+  if (!since) return `Browsing ${snapshotName(snapshot, others)}, read-only.`;
+  return `Browsing ${snapshotName(snapshot, [since, ...others])}, read-only — what changed since ${takenAtAfter(since, snapshot, others)} is marked.`;
+}
+
+/** "from the snapshot of 2026-11-27 00:32:05 to 00:32:41": the two sides of a comparison. */
+export function comparedWords(old, newer, others = []) {
+  return `from ${snapshotName(old, [newer, ...others])} to ${takenAtAfter(newer, old, others)}`;
 }
 
 /** The store a snapshot is in: "here" (this computer) or "team"; a take's own record says none: here. */

@@ -7,7 +7,8 @@
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import {
-  formatBytes, formatTakenAt, keepValue, placeName, previousOf, problemWords, sameSnapshot, snapshotKey, snapshotName,
+  formatBytes, keepValue, placeName, previousOf, problemWords, sameSnapshot, snapshotKey, snapshotName, takenAtAfter,
+  takenAtIn,
 } from './snapshot-model.js';
 
 /**
@@ -61,11 +62,15 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     const tr = document.createElement('tr');
     tr.className = 'snapshot-row';
     tr.dataset.id = snapshotKey(snapshot);
-    if (sameSnapshot(browsing(), snapshot)) tr.setAttribute('aria-current', 'true');
     tr.title = `From ${snapshot.source}`;
-    for (const text of [formatTakenAt(snapshot.taken_at), placeName(snapshot), String(snapshot.shells),
+    // Dates to the second where two share a minute; the one on screen says so in words.
+    for (const text of [takenAtIn(snapshot, all), placeName(snapshot), String(snapshot.shells),
       formatBytes(snapshot.bytes), snapshot.complete ? 'complete' : 'partial']) {
       tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+    }
+    if (sameSnapshot(browsing(), snapshot)) {
+      tr.setAttribute('aria-current', 'true');
+      tr.cells[0].append(' ', Object.assign(document.createElement('span'), { className: 'on-screen', textContent: 'on screen' }));
     }
     const actions = document.createElement('td');
     actions.className = 'row-actions';
@@ -75,7 +80,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
         els.dialog.close();
         browse(snapshot);
       }),
-      button('Changes', previous ? `What changed since ${formatTakenAt(previous.taken_at)}` : 'No earlier complete snapshot to compare with', () => {
+      button('Changes', previous ? `What changed since ${takenAtAfter(previous, snapshot, all)}` : 'No earlier complete snapshot to compare with', () => {
         els.dialog.close();
         compare(previous, snapshot);
       }, !snapshot.complete || !previous),
@@ -86,7 +91,7 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
         offer();
         actions.querySelector('button').focus();
       });
-      actions.replaceChildren(document.createTextNode('Delete it? '), button('Delete', '', () => remove(snapshot)), keep);
+      actions.replaceChildren(document.createTextNode('Delete it? '), button('Delete', '', () => remove(snapshot, all)), keep);
       keep.focus(); // the safe choice has the focus
     };
     offer();
@@ -94,10 +99,10 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     return tr;
   }
 
-  async function remove(snapshot) {
+  async function remove(snapshot, all) {
     try {
       await api.deleteSnapshot(snapshot);
-      say(`Deleted ${snapshotName(snapshot)}.`, 'ok');
+      say(`Deleted ${snapshotName(snapshot, all)}.`, 'ok');
     } catch (e) {
       say(`Not deleted: ${problemWords(e)}`);
     }

@@ -33,8 +33,80 @@ export function offeredLabel(offered, shells) {
   return `${offered.column} — ${n(offered.shells)} of ${n(shells)}`;
 }
 
-/** Whether the picker's search `query` (words, any order) finds `offered`. */
+/** Whether the picker's search `query` (words, any order) finds `offered` (a join by its paths too). */
 export function offeredMatches(offered, query) {
-  const text = `${offered.column} ${offered.semantic_id ?? ''} ${offered.model_type}`.toLowerCase();
+  const text = `${offered.column} ${offered.semantic_id ?? ''} ${offered.model_type} ${(offered.joins ?? []).join(' ')}`.toLowerCase();
   return (query ?? '').toLowerCase().split(/\s+/).filter(Boolean).every((w) => text.includes(w));
+}
+
+const isPath = (column) => !column.startsWith('semanticId:') && !column.startsWith('shell:');
+
+/** The element's name of column `c` (`{column, name?}`): the name the app gave, else the path's last idShort. */
+export const columnName = (c) => c.name ?? (isPath(c.column) ? c.column.split('/').at(-1) : c.column);
+
+/**
+ * The table's headers for `columns` (`{column, name, unit, semantic_id}`): each the
+ * element's name (with its unit), and where two columns have the same name, `where`:
+ * the part of the path that tells them apart (`Address`, `AddressInformation`);
+ * `title`: the whole column and its semanticId, shown on hover.
+ */
+export function headers(columns) {
+  const names = columns.map(columnName);
+  const parents = columns.map((c) => (isPath(c.column) ? c.column.split('/').slice(0, -1) : null));
+  return columns.map((c, i) => {
+    const twins = names.map((n, j) => j).filter((j) => j !== i && names[j] === names[i]);
+    let where = '';
+    if (twins.length) {
+      const parent = parents[i];
+      if (!parent) where = c.column.startsWith('semanticId:') ? 'semanticId' : 'shell';
+      else if (twins.some((j) => parents[j]?.at(-1) === parent.at(-1))) where = parent.join('/');
+      else where = parent.at(-1);
+    }
+    const text = c.unit ? `${names[i]} [${c.unit}]` : names[i];
+    const title = [c.column, c.semantic_id && `semanticId ${c.semantic_id}`, 'Click to sort'].filter(Boolean).join('\n');
+    return { text, where, title };
+  });
+}
+
+/**
+ * The columns one semanticId column would join: paths with the same element name and
+ * the same semanticId (`Nameplate/Address/CityTown` of a ZVEI nameplate and
+ * `Nameplate/AddressInformation/CityTown` of an IDTA 3.0 one). Each join: `{column:
+ * 'semanticId:ID', name, semantic_id, joins: [the paths' columns], shells}` (`shells`:
+ * the paths' shells added up, at most `total`), in the order its first path comes;
+ * none for a semanticId column `columns` has already.
+ */
+export function joinable(columns, total = Infinity) {
+  const groups = new Map();
+  for (const c of columns) {
+    if (!c.semantic_id || !isPath(c.column)) continue;
+    const key = `${columnName(c)}\n${c.semantic_id}`;
+    if (!groups.has(key)) groups.set(key, []);
+    if (!groups.get(key).some((o) => o.column === c.column)) groups.get(key).push(c);
+  }
+  const shown = new Set(columns.map((c) => c.column));
+  return [...groups.values()]
+    .filter((g) => g.length > 1 && !shown.has(`semanticId:${g[0].semantic_id}`))
+    .map((g) => ({
+      column: `semanticId:${g[0].semantic_id}`,
+      name: columnName(g[0]),
+      semantic_id: g[0].semantic_id,
+      model_type: g[0].model_type,
+      joins: g.map((c) => c.column),
+      shells: Math.min(total, g.reduce((n, c) => n + (c.shells ?? 0), 0)),
+    }));
+}
+
+/** A join's line in the picker: `CityTown by semanticId — joins Nameplate/Address/CityTown and … — up to 3 of 3`. */
+export function joinLabel(join, shells) {
+  const n = (x) => x.toLocaleString('en-US');
+  const paths = join.joins.length === 2 ? join.joins.join(' and ') : `${join.joins.slice(0, -1).join(', ')} and ${join.joins.at(-1)}`;
+  return `${join.name} by semanticId — joins ${paths} — up to ${n(join.shells)} of ${n(shells)}`;
+}
+
+/** The columns after joining `join`'s paths: its semanticId column where the first of them was. */
+export function joined(columns, join) {
+  const at = columns.findIndex((c) => join.joins.includes(c));
+  if (at < 0) return [...columns, join.column];
+  return columns.flatMap((c, i) => (i === at ? [join.column] : join.joins.includes(c) ? [] : [c]));
 }

@@ -3,11 +3,16 @@
 // table lives on the Rust side; this view draws only the rows in sight, asks for them
 // a block at a time, sorts on a header click, filters per column as the user types,
 // moves a cell cursor with the keyboard and opens a cell's element in the tree (Enter).
+// The first column stays in view as the table scrolls sideways (style.css); Full width
+// lets the table take the window's width; columns one semanticId column would join are
+// offered joined, under the table's bar and in the picker.
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import { problemWords, snapshotKey, snapshotName } from '../snapshots/snapshot-model.js';
-import { cellClass, cellText, cellTitle, nextSort, offeredLabel, offeredMatches, rowWindow } from './plant-table-model.js';
+import {
+  cellClass, cellText, cellTitle, headers, joinable, joined, joinLabel, nextSort, offeredLabel, offeredMatches, rowWindow,
+} from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;
 const BLOCK = 200; // rows asked at once
@@ -15,7 +20,9 @@ const KEPT_BLOCKS = 6; // blocks kept, the last used: a scroll through the table
 const FILTER_WAIT_MS = 200;
 
 /**
- * `els`: status, columns (the Columns… button), exportXlsx, exportCsv, viewport, head,
+ * `els`: status, columns (the Columns… button), fullWidth (its button) and panes (the
+ * window's panes, marked data-full-width), joins (the offers to join columns),
+ * exportXlsx, exportCsv, viewport, head,
  * body, and the picker's dialog, search, list, apply, defaults, cancel, sets (the named
  * sets' select), setName, saveSet, deleteSet. `plant()`, `snapshot()` (the one on
  * screen, or null) and `assetType()` say what to show; `open(location)` shows an
@@ -61,6 +68,8 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   /** No table on screen; `text` says why. */
   function empty(text) {
     shape = null;
+    els.joins.replaceChildren();
+    els.joins.hidden = true;
     els.head.replaceChildren();
     els.body.replaceChildren();
     els.status.textContent = text;
@@ -71,14 +80,18 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     const labels = document.createElement('tr');
     const boxes = document.createElement('tr');
     boxes.className = 'filters';
+    const named = headers(shape.columns);
     shape.columns.forEach((c, i) => {
       const th = document.createElement('th');
       th.scope = 'col';
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'sort';
-      button.textContent = c.unit ? `${c.label} [${c.unit}]` : c.label;
-      button.title = [c.column, c.semantic_id && `semanticId ${c.semantic_id}`, 'Click to sort'].filter(Boolean).join('\n');
+      // The element's name; where two columns share it, what tells them apart.
+      const name = Object.assign(document.createElement('span'), { className: 'name', textContent: named[i].text });
+      button.append(name);
+      if (named[i].where) button.append(' ', Object.assign(document.createElement('span'), { className: 'where', textContent: named[i].where }));
+      button.title = named[i].title;
       button.addEventListener('click', () => {
         sort = nextSort(sort, i);
         arrange();
@@ -103,6 +116,27 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       boxes.append(cell);
     });
     els.head.replaceChildren(labels, boxes);
+    drawJoins();
+  }
+
+  /** Offers to join the columns shown that one semanticId column would show as one. */
+  function drawJoins() {
+    const joins = joinable(shape.columns);
+    els.joins.replaceChildren(...joins.map((join) => {
+      const line = document.createElement('p');
+      const button = Object.assign(document.createElement('button'), {
+        type: 'button', className: 'ghost', textContent: `Join ${join.name} by semanticId`,
+        title: `One column, semanticId:${join.semantic_id}: each shell's first element with this semanticId`,
+      });
+      button.addEventListener('click', async () => {
+        memory.remember(plant(), assetType(), joined(shape.columns.map((c) => c.column), join));
+        await show(true);
+        els.viewport.focus();
+      });
+      line.append(`${join.joins.length} columns named ${join.name} share semanticId ${join.semantic_id}. `, button);
+      return line;
+    }));
+    els.joins.hidden = joins.length === 0;
   }
 
   async function arrange() {
@@ -255,6 +289,16 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     else if (top + ROW_HEIGHT > view.scrollTop + view.clientHeight - headHeight) {
       view.scrollTop = top + ROW_HEIGHT - view.clientHeight + headHeight;
     }
+    // Sideways, the cell comes out from under the first column, which stays in view.
+    const ths = els.head.querySelectorAll('tr:first-child th');
+    const th = ths[cursor.col];
+    if (th && cursor.col > 0) {
+      const frozen = ths[0].getBoundingClientRect().width;
+      const box = th.getBoundingClientRect();
+      const left = box.left - view.getBoundingClientRect().left - view.clientLeft + view.scrollLeft;
+      if (left - frozen < view.scrollLeft) view.scrollLeft = left - frozen;
+      else if (left + box.width > view.scrollLeft + view.clientWidth) view.scrollLeft = left + box.width - view.clientWidth;
+    }
     drawRows();
   }
 
@@ -282,6 +326,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       const [dr, dc] = moves[event.key];
       moveTo(cursor.row + dr, cursor.col + dc);
     } else if (event.key === 'Home') {
+      els.viewport.scrollLeft = 0; // the row's start
       moveTo(event.ctrlKey ? 0 : cursor.row, 0);
     } else if (event.key === 'End') {
       moveTo(event.ctrlKey ? shape.shown - 1 : cursor.row, shape.columns.length - 1);
@@ -325,7 +370,9 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     const current = new Set(shape?.columns.map((c) => c.column) ?? choice.defaults);
     const shellFields = ['shell:idShort', 'shell:id', 'shell:assetType']
       .map((column) => ({ column, shells, model_type: 'shell', semantic_id: null }));
-    offered = [...shellFields, ...offered];
+    // A join by semanticId comes before the first of the paths it joins.
+    const joins = new Map(joinable(offered, shells).map((j) => [j.joins[0], j]));
+    offered = [...shellFields, ...offered.flatMap((o) => (joins.has(o.column) ? [joins.get(o.column), o] : [o]))];
     drawPicker(current);
     drawSets();
     els.pickerSearch.focus();
@@ -389,8 +436,10 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       box.value = o.column;
       box.checked = checked.has(o.column);
       box.addEventListener('change', () => (box.checked ? checked.add(o.column) : checked.delete(o.column)));
-      label.append(box, ` ${offeredLabel(o, shells)}`);
-      label.title = [o.model_type, o.value_type, o.unit, o.semantic_id].filter(Boolean).join(' · ');
+      label.append(box, ` ${o.joins ? joinLabel(o, shells) : offeredLabel(o, shells)}`);
+      label.title = o.joins ? `One column, ${o.column}: each shell's first element with this semanticId`
+        : [o.model_type, o.value_type, o.unit, o.semantic_id].filter(Boolean).join(' · ');
+      if (o.joins) li.className = 'join';
       li.append(label);
       return li;
     });
@@ -404,6 +453,12 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   }
 
   els.columns.addEventListener('click', openPicker);
+  // Full width: the tree gives its room to the table while the Table tab is shown (style.css).
+  els.fullWidth.addEventListener('click', () => {
+    const full = els.fullWidth.getAttribute('aria-pressed') !== 'true';
+    els.fullWidth.setAttribute('aria-pressed', String(full));
+    els.panes.toggleAttribute('data-full-width', full);
+  });
   els.pickerDefaults.addEventListener('click', () => {
     memory.remember(plant(), assetType(), []);
     els.picker.close();

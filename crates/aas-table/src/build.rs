@@ -33,9 +33,11 @@ pub type Shell = aas_export::ListedShell;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct TableColumn {
     pub column: Column,
-    /// The header: the element's idShort (a semanticId column's first element's), or a
-    /// shell field's name; the whole column as written when two headers would be the
-    /// same.
+    /// The element's idShort (a semanticId column's first element's), or a shell field's
+    /// name: the page's header, with the column on hover.
+    pub name: String,
+    /// The header of a written table: the name, or the whole column as written when two
+    /// columns have the same name.
     pub label: String,
     /// The unit every element in the column that has one gives (IEC 61360); none when
     /// they disagree.
@@ -172,32 +174,41 @@ pub fn build(
         }
     })?;
     let mut columns: Vec<TableColumn> = (query.columns.iter().zip(found.0))
-        .map(|(column, facts)| TableColumn {
-            label: facts.label.unwrap_or_else(|| match column {
+        .map(|(column, facts)| {
+            let name = facts.label.unwrap_or_else(|| match column {
                 Column::Shell(ShellField::IdShort) => "idShort".to_owned(),
                 Column::Shell(ShellField::Id) => "id".to_owned(),
                 Column::Shell(ShellField::AssetType) => "asset type".to_owned(),
                 Column::SemanticId(id) => id.clone(),
                 Column::Path { path, .. } => path.last().cloned().unwrap_or_default(),
-            }),
-            column: column.clone(),
-            unit: facts.units.agreed(),
-            semantic_id: facts.semantic_id,
+            });
+            TableColumn {
+                label: name.clone(),
+                name,
+                column: column.clone(),
+                unit: facts.units.agreed(),
+                semantic_id: facts.semantic_id,
+            }
         })
         .collect();
-    // A header two columns share says their whole path (or semanticId) instead.
-    let labels: Vec<String> = columns.iter().map(|c| c.label.clone()).collect();
-    for column in &mut columns {
-        if labels.iter().filter(|l| **l == column.label).count() > 1 {
-            column.label = column.column.to_string();
-        }
-    }
+    distinct_labels(&mut columns);
     Ok(Table {
         columns,
         shells,
         cells,
         unreadable,
     })
+}
+
+/// A label two columns share says their whole column (path or semanticId) instead; the
+/// name stays the element's.
+fn distinct_labels(columns: &mut [TableColumn]) {
+    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+    for column in columns {
+        if names.iter().filter(|n| **n == column.name).count() > 1 {
+            column.label = column.column.to_string();
+        }
+    }
 }
 
 /// What a row's columns look for: an element of a named submodel by its path, or any
@@ -603,6 +614,34 @@ mod tests {
             cells(json, &columns),
             [shown("Hauptstr. 1"), shown("S-1"), shown("Ulm"), None, None]
         );
+    }
+
+    #[test]
+    fn a_shared_name_labels_the_columns_by_path_and_keeps_the_name() {
+        let column = |text: &str, name: &str| TableColumn {
+            column: text.parse().expect("a column"),
+            name: name.to_owned(),
+            label: name.to_owned(),
+            unit: None,
+            semantic_id: None,
+        };
+        let mut columns = [
+            column("Nameplate/Address/CityTown", "CityTown"),
+            column("Nameplate/AddressInformation/CityTown", "CityTown"),
+            column("Nameplate/SerialNumber", "SerialNumber"),
+        ];
+        distinct_labels(&mut columns);
+        let labels: Vec<_> = columns.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "Nameplate/Address/CityTown",
+                "Nameplate/AddressInformation/CityTown",
+                "SerialNumber"
+            ]
+        );
+        let names: Vec<_> = columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["CityTown", "CityTown", "SerialNumber"]);
     }
 
     #[test]

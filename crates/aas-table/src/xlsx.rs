@@ -91,6 +91,7 @@ mod tests {
     fn table(columns: usize, unit: &str) -> Table {
         let column = TableColumn {
             column: "Nameplate/ManufacturerName".parse().expect("column"),
+            name: "ManufacturerName".into(),
             label: "ManufacturerName".into(),
             unit: Some(unit.into()),
             semantic_id: None,
