@@ -108,11 +108,13 @@ class WebDriver:
                 print(f"warning: deleting the session failed: {e}", file=sys.stderr)
 
 
-def screenshot(path):
-    """What the X display shows. (WebKitWebDriver's own screenshot was seen here to
-    return the first paint of the page, not its current state.)"""
+def screenshot(path, size=None):
+    """What the X display shows (its top left `size`, (width, height), if given: a window
+    smaller than the display). WebKitWebDriver's own screenshot was seen here to return
+    the first paint of the page, not its current state."""
     time.sleep(0.5)  # let the window repaint after the last command
-    subprocess.run(["import", "-window", "root", path], check=True, timeout=30)
+    crop = ["-crop", f"{size[0]}x{size[1]}+0+0", "+repage"] if size else []
+    subprocess.run(["import", "-window", "root", *crop, path], check=True, timeout=30)
 
 
 def row(label):

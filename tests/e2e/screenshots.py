@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""The book's pictures of the window, taken anew: not a test (the e2e run's discovery,
+test_*.py, does not pick it up). Run with a display large enough for the largest size:
+
+    make e2e   # or just the build it makes, then:
+    E2E_SCREEN=1600x1000 E2E_TESTS=screenshots.py scripts/e2e.sh $CARGO_TARGET_DIR/debug/aas-browser
+
+It writes the demo plant, a shell opened to its Nameplate and an element's details, at
+1600×1000 as docs/screenshot.png (the README's, light) and docs/dark.png, and at 1024×700
+as docs/window-1024x700-{light,dark}.png. Look at each before committing it."""
+
+import os
+import unittest
+
+from app_driver import AppTestCase, row, screenshot
+
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
+
+
+class Screenshots(AppTestCase):
+    def size(self, width, height):
+        self.wd.cmd("POST", "/window/rect", {"x": 0, "y": 0, "width": width, "height": height})
+        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
+                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
+
+    def test_take_the_books_pictures(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
+        wd.click(wd.wait_for(row("Nameplate") + " .twisty"))
+        wd.click(wd.wait_for(row("ManufacturerName") + " .label"))
+        wd.wait_for('#details dd[data-field="idShort"]', text="ManufacturerName")
+        for width, height in ((1600, 1000), (1024, 700)):
+            self.size(width, height)
+            for theme in ("light", "dark"):
+                wd.script("document.documentElement.dataset.theme = arguments[0]", theme)
+                name = {(1600, "light"): "screenshot.png", (1600, "dark"): "dark.png"}.get(
+                    (width, theme), f"window-{width}x{height}-{theme}.png")
+                screenshot(os.path.join(DOCS, name), (width, height))
+
+
+if __name__ == "__main__":
+    unittest.main()
