@@ -1,5 +1,7 @@
 //! What a file holds, in one model whatever its version and serialisation.
 
+use std::collections::HashSet;
+
 use base64::Engine as _;
 
 /// The shells and submodels of a file (every spec part of a package, an identifiable
@@ -84,18 +86,21 @@ pub enum Value {
 }
 
 impl Contents {
-    /// Adds what another part of the same package holds.
+    /// Adds what another part of the same package holds: an identifiable met before (in
+    /// an earlier part, or earlier in this one) is kept as it was first met.
     pub(crate) fn merge(&mut self, other: Contents) {
-        for shell in other.shells {
-            if !self.shells.iter().any(|s| s.id == shell.id) {
-                self.shells.push(shell);
-            }
-        }
-        for submodel in other.submodels {
-            if !self.submodels.iter().any(|s| s.id == submodel.id) {
-                self.submodels.push(submodel);
-            }
-        }
+        let mut shells: HashSet<String> = self.shells.iter().map(|s| s.id.clone()).collect();
+        let mut submodels: HashSet<String> = self.submodels.iter().map(|s| s.id.clone()).collect();
+        let new_shells = other
+            .shells
+            .into_iter()
+            .filter(|s| shells.insert(s.id.clone()));
+        self.shells.extend(new_shells);
+        let new_submodels = other
+            .submodels
+            .into_iter()
+            .filter(|s| submodels.insert(s.id.clone()));
+        self.submodels.extend(new_submodels);
         self.parts.extend(other.parts);
     }
 }

@@ -27,8 +27,16 @@ fn rels(entries: &[(&str, &str)]) -> String {
 }
 
 fn submodel_xml(id: &str) -> String {
+    submodels_xml(&[id])
+}
+
+fn submodels_xml(ids: &[&str]) -> String {
+    let submodels: String = ids
+        .iter()
+        .map(|id| format!("<submodel><id>{id}</id></submodel>"))
+        .collect();
     format!(
-        "\u{feff}<environment xmlns=\"https://admin-shell.io/aas/3/1\"><submodels><submodel><id>{id}</id></submodel></submodels></environment>"
+        "\u{feff}<environment xmlns=\"https://admin-shell.io/aas/3/1\"><submodels>{submodels}</submodels></environment>"
     )
 }
 
@@ -51,7 +59,11 @@ fn spec_and_split_parts_are_read_whichever_namespace_and_case() {
             "aasx/_rels/main.xml.rels",
             &rels(&[(&format!("{new}aas-spec-split"), "split.xml")]),
         ),
-        ("aasx/split.xml", &submodel_xml("urn:split")),
+        // The main part's submodel again, and one twice: each is read once, the first met.
+        (
+            "aasx/split.xml",
+            &submodels_xml(&["urn:main", "urn:split", "urn:split"]),
+        ),
     ]);
     let contents = aas_file::read_bytes("p.aasx", bytes).expect("read");
     let ids: Vec<&str> = contents.submodels.iter().map(|s| s.id.as_str()).collect();
