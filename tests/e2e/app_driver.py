@@ -292,6 +292,17 @@ class AppTestCase(unittest.TestCase):
         self.wait_until(lambda: self.wd.script("return document.getElementById('profile').value") == name,
                         15, lambda: self.wd.text_content("#pf-status"))
 
+    def set_window(self, width, height):
+        """Resizes the window, at the display's top left, and waits for the page to follow."""
+        self.wd.cmd("POST", "/window/rect", {"x": 0, "y": 0, "width": width, "height": height})
+        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
+                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
+
+    def theme(self, dark):
+        """Switches to the dark (or light) theme with the theme button."""
+        if (self.wd.script("return document.documentElement.dataset.theme ?? null") == "dark") != dark:
+            self.wd.click(self.wd.wait_for("#theme"))
+
     def chip_count(self, asset_type, expected, timeout=15):
         count = self.wd.wait_for(f'.chip[data-type="{asset_type}"] .count')
         self.wait_until(lambda: self.wd.text(count) == expected, timeout, lambda: self.wd.text(count))

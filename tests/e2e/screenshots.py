@@ -18,11 +18,6 @@ DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
 
 
 class Screenshots(AppTestCase):
-    def size(self, width, height):
-        self.wd.cmd("POST", "/window/rect", {"x": 0, "y": 0, "width": width, "height": height})
-        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
-                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
-
     def test_take_the_books_pictures(self):
         wd = self.wd
         self.chip_count("machine", "3")
@@ -31,7 +26,7 @@ class Screenshots(AppTestCase):
         wd.click(wd.wait_for(row("ManufacturerName") + " .label"))
         wd.wait_for('#details dd[data-field="idShort"]', text="ManufacturerName")
         for width, height in ((1600, 1000), (1024, 700)):
-            self.size(width, height)
+            self.set_window(width, height)
             for theme in ("light", "dark"):
                 wd.script("document.documentElement.dataset.theme = arguments[0]", theme)
                 name = {(1600, "light"): "screenshot.png", (1600, "dark"): "dark.png"}.get(

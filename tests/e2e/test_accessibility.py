@@ -24,9 +24,12 @@ window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa',
 class Accessibility(AppTestCase):
     def violations(self):
         # The page's Content Security Policy allows no eval: axe-core comes in as part of
-        # the script WebDriver runs, which the policy does not govern.
-        with open(AXE) as f:
-            source = f.read()
+        # the script WebDriver runs, which the policy does not govern; once, as the page
+        # is never loaded again.
+        source = ""
+        if not self.wd.script("return Boolean(window.axe)"):
+            with open(AXE) as f:
+                source = f.read()
         return self.wd.async_script(source + "\n" + RUN_AXE)
 
     def collect(self, found, theme, where):

@@ -215,11 +215,6 @@ class TwoSnapshotsOfOneMinute(AppTestCase):
     def expanded(self, label):
         return Snapshots.expanded(self, label)
 
-    def set_window(self, width, height):
-        self.wd.cmd("POST", "/window/rect", {"width": width, "height": height})
-        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
-                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
-
     def two_snapshots(self, change):
         """Connects to a fresh demo service and takes two snapshots in one minute, the
         CityTown of M-0001 changed between them when `change`."""

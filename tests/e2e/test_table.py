@@ -172,15 +172,6 @@ class TableRoom(AppTestCase):
 
     app_per_test = True
 
-    def set_window(self, width, height):
-        self.wd.cmd("POST", "/window/rect", {"width": width, "height": height})
-        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
-                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
-
-    def theme(self, dark):
-        if (self.wd.script("return document.documentElement.dataset.theme ?? null") == "dark") != dark:
-            self.wd.click(self.wd.wait_for("#theme"))
-
     def status(self):
         return self.wd.text_content("#table-status") or ""
 

@@ -53,16 +53,6 @@ class _Window(AppTestCase):
     app_env = {"AAS_BROWSER_SAVE_DIR": SAVE_DIR}
     maxDiff = None
 
-    def set_window(self, width, height):
-        self.wd.cmd("POST", "/window/rect", {"width": width, "height": height})
-        self.wait_until(lambda: self.wd.script("return [innerWidth, innerHeight]") == [width, height], 10,
-                        lambda: f"the page is {self.wd.script('return [innerWidth, innerHeight]')}")
-
-    def theme(self, dark):
-        """Switches to the dark (or light) theme."""
-        if (self.wd.script("return document.documentElement.dataset.theme ?? null") == "dark") != dark:
-            self.wd.click(self.wd.wait_for("#theme"))
-
     def shot(self, name):
         screenshot(os.path.join(self.out, name))
 

@@ -15,7 +15,7 @@ const NAMESPACES: [(&str, Option<Version>); 4] = [
 /// Reads payload `part` (its bytes without a byte order mark).
 pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let mut contents = match start.map(|at| bytes[at]) {
+    let contents = match start.map(|at| bytes[at]) {
         Some(b'<') => {
             let root = xml_tree::parse(part, bytes)?;
             let version = match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
@@ -64,7 +64,6 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
             })
         }
     };
-    contents.parts.dedup();
     Ok(contents)
 }
 
