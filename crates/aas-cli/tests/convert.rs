@@ -130,6 +130,34 @@ fn a_v2_environment_becomes_v3_with_a_report_of_every_change() {
 }
 
 #[test]
+fn a_v3_file_is_refused_not_damaged() {
+    // Read as V2, a V3 file came out "converted" with its asset kinds and globalAssetIds
+    // replaced and no word said.
+    let dir = temp_dir("convert-v3");
+    for (name, sample) in [
+        (
+            "v3.1-env",
+            "aas-files/D-v3.1/aas-specs-metamodel/maximal.json",
+        ),
+        (
+            "v3.0-aasx",
+            "aas-files/C-v3.0/basyx-python-sdk/test_demo_full_example_json.aasx",
+        ),
+    ] {
+        let out_file = dir.join(format!("{name}.json"));
+        let out = convert(&shared().join(sample), &out_file, false);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("AAS V3 already")
+                && stderr(&out).contains("s[0] is written as V3"),
+            "{name}: {}",
+            stderr(&out)
+        );
+        assert!(!out_file.exists(), "{name}: nothing is written");
+    }
+}
+
+#[test]
 fn strict_refuses_with_exit_code_8_and_writes_nothing() {
     let dir = temp_dir("convert-strict");
     let sample = shared().join("aas-samples/v2-json/aas-specs/test_demo_full_example.json");

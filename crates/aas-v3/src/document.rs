@@ -38,6 +38,16 @@ fn kind_of(item: &Node) -> Option<Kind> {
     })
 }
 
+/// Whether an identifiable is written as V3 writes it: `modelType` a name rather than
+/// V2's `{"name": …}`, an `id` text where V2 has `identification`, or V3's
+/// `assetInformation`.
+fn written_as_v3(item: &Node) -> bool {
+    item.get("modelType").is_some_and(|t| t.as_str().is_some())
+        || item.get("assetInformation").is_some()
+        || (item.get("identification").is_none()
+            && item.get("id").is_some_and(|id| id.as_str().is_some()))
+}
+
 /// The V2 objects of a file, each with its path, sorted by what they are.
 #[derive(Default)]
 struct Objects<'a> {
@@ -101,6 +111,16 @@ impl Converter<'_> {
     }
 
     fn objects<'a>(&mut self, objects: Objects<'a>) -> Result<Node<'a>> {
+        // Read as V2, a V3 object would come out damaged with no warning (its asset kind
+        // lost, its globalAssetId replaced): refused before anything is written.
+        let identifiables = [&objects.shells, &objects.submodels, &objects.concepts];
+        if let Some((_, at)) = identifiables
+            .into_iter()
+            .flatten()
+            .find(|(value, _)| written_as_v3(value))
+        {
+            return Err(Error::AlreadyV3(crate::display_path(at).to_owned()));
+        }
         let ids = |list: &[(Node, String)]| -> Vec<String> {
             list.iter()
                 .filter_map(|(v, _)| {

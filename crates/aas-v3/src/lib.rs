@@ -39,6 +39,9 @@ pub enum Error {
     /// The file holds nothing this converter reads.
     #[error("{0}")]
     NotAas(String),
+    /// The file is V3 already (its object at the path named is written as V3 writes it).
+    #[error("the file is AAS V3 already ({0} is written as V3); only V2 files are converted, and nothing was written")]
+    AlreadyV3(String),
 }
 
 fn display_path(path: &str) -> &str {
