@@ -8,7 +8,7 @@ export CARGO_TARGET_DIR ?= $(HOME)/.cache/aas-browser/target
 export CARGO_TERM_COLOR ?= never
 DEBUG := $(CARGO_TARGET_DIR)/debug
 
-.PHONY: run test lint docs unit ui-unit smoke e2e package fuzz-replay package-windows test-windows package-aasmd
+.PHONY: run test lint docs unit ui-unit smoke e2e bench-smoke package fuzz-replay package-windows test-windows package-aasmd
 
 run:
 	scripts/install-deps.sh run
@@ -17,7 +17,7 @@ run:
 
 test: 
 	scripts/install-deps.sh test
-	$(MAKE) lint docs unit ui-unit smoke e2e fuzz-replay
+	$(MAKE) lint docs unit ui-unit smoke e2e bench-smoke fuzz-replay
 	@echo "all checks and tests passed"
 
 lint:
@@ -59,6 +59,12 @@ e2e:
 	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
 	cargo build -p aas-browser -p aas-cli --features aas-browser/e2e-hooks
 	scripts/e2e.sh $(DEBUG)/aas-browser
+
+# Every bench of bench/ once, small, one round, on the debug builds (the app as e2e builds
+# it): that each still runs to its end against today's app and aasmd. No figure is judged;
+# the reports go to $(CARGO_TARGET_DIR)/bench-smoke, not bench/*RESULTS.md (bench/smoke.sh).
+bench-smoke:
+	bench/smoke.sh
 
 # Each fuzz target over its saved corpus once, no new inputs: what was found and fixed
 # stays fixed. Nightly Rust and cargo-fuzz, own target dir (fuzz/README.md).

@@ -8,7 +8,12 @@ of the app's process tree: the app and its WebKit processes.
 
 Environment: AAS_BROWSER_BIN, EMPTY_WINDOW_BIN, AASMD_BIN (release builds),
 APP_BENCH_RUNS (app starts for the start-up and idle figures, default 5),
-APP_BENCH_OUT (default bench/APP-RESULTS.md).
+APP_BENCH_OUT (default bench/APP-RESULTS.md). Smaller runs (`make bench-smoke`, which
+only checks that every step still runs): APP_BENCH_SHELLS (the machines of BENCH-01,
+default 10000), APP_BENCH_ASSETS (the plant taken in the window, 1000), APP_BENCH_REPEATS
+(of each snapshot timing, 3), APP_BENCH_FRAMES (a scroll's frames, 300), APP_BENCH_SETTLE_S
+(the wait before a memory reading, 3); bench/table_app_bench.py, quality_bench.py and
+search_p95.py read them too.
 """
 
 import contextlib
@@ -26,13 +31,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from app_driver import AppTestCase, row  # noqa: E402
 
 BENCH_PLANT = "BENCH-01"
-BIG_TREE = 10_000  # AAS of one asset type, served from a generated environment file
-CRAWL_ASSETS = 1_000  # the generated demo plant taken as a snapshot
+BIG_TREE = int(os.environ.get("APP_BENCH_SHELLS", "10000"))  # AAS of one asset type, served from a generated environment file
+CRAWL_ASSETS = int(os.environ.get("APP_BENCH_ASSETS", "1000"))  # the generated demo plant taken as a snapshot
 CHANGED_EVERY = 100  # between the two snapshots of BENCH_PLANT: 1% of its machines change
-SEARCHES = {"one serial number": "SN-B-04321", "a word in every shell": "Maschinenbau"}
+SEARCHES = {"one serial number": f"SN-B-{min(4321, BIG_TREE):05}", "a word in every shell": "Maschinenbau"}
 TYPING_GAP_MS = 60  # between keystrokes, under the search box's typing pause
-REPEATS = 3  # of each snapshot timing (the search: of each query)
-SETTLE_S = 3  # let the page and WebKit's caches settle before reading memory
+REPEATS = int(os.environ.get("APP_BENCH_REPEATS", "3"))  # of each snapshot timing (the search: of each query)
+FRAMES = int(os.environ.get("APP_BENCH_FRAMES", "300"))  # of each scroll
+SETTLE_S = float(os.environ.get("APP_BENCH_SETTLE_S", "3"))  # let the page and WebKit's caches settle before reading memory
 MB = 1024 * 1024
 
 # --- the app's process tree and its memory -------------------------------------------
@@ -74,6 +80,12 @@ def alive(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def e2e_out(prefix):
+    """E2E_OUT (where the driver's logs go), a new temporary folder unless it is set."""
+    if "E2E_OUT" not in os.environ:
+        os.environ["E2E_OUT"] = tempfile.mkdtemp(prefix=prefix)
 
 
 def settled_pss(root):
@@ -176,10 +188,11 @@ def big_tree_paint_ms(w):
 SCROLL_ROWS = 30  # rows a frame
 
 
-def scroll_frames(w, frames=300, rows_per_frame=SCROLL_ROWS, viewport="tree-viewport"):
+def scroll_frames(w, frames=None, rows_per_frame=SCROLL_ROWS, viewport="tree-viewport"):
     """Scrolls the tree (or another viewport of 26-pixel rows) by `rows_per_frame` rows
     each frame. Per frame: the main thread's work (the viewport's scroll handler, then
     style, layout and paint up to the end of the frame) and the interval between frames."""
+    frames = frames or FRAMES
     return w.run_async(AFTER_PAINT + """
         const [frames, step] = [arguments[0], arguments[1] * 26];
         const viewport = document.getElementById(arguments[2]);
@@ -222,9 +235,11 @@ SNAPSHOT_ROWS = "#tree li[role=treeitem]:not([aria-checked])"
 
 def browse_ms(w, snapshot_id):
     """Browse in the Snapshots dialog to the paint of the snapshot's tree (the live
-    tree of the same shells is on screen before)."""
+    tree of the same shells is on screen before). `snapshot_id`: its id in this
+    computer's store (a row's data-id is its store and id, ui/snapshots/snapshot-model.js
+    snapshotKey; its first button is Browse)."""
     w.wd.click(w.wd.wait_for("#snapshots-open"))
-    browse = f'.snapshot-row[data-id="{snapshot_id}"] button'
+    browse = f'.snapshot-row[data-id="here:{snapshot_id}"] button'
     w.wd.wait_for(browse)
     return time_until_rows(w, "target.click();", SNAPSHOT_ROWS, browse)
 
@@ -447,7 +462,7 @@ class DemoSnapshotInWindow:
     def __init__(self, name, assets):
         self.assets = int(os.environ.get(f"{name}_ASSETS", str(assets)))
         self.runs = int(os.environ.get(f"{name}_RUNS", "3"))
-        os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix=f"{name.lower()}-bench-"))
+        e2e_out(prefix=f"{name.lower()}-bench-")
         aasmd = os.environ["AASMD_BIN"]
         self.demo_service = subprocess.Popen([aasmd, "demo-service", "--addr", "127.0.0.1:0", "--demo", str(self.assets)],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -580,7 +595,7 @@ def search_rows(snap):
     rows = []
     for what, runs in snap["search"].items():
         after = [x["total"] - x["pause"] for x in runs]
-        rows.append((f"Search a 10,000-asset snapshot for {what}: typing pause to hits painted",
+        rows.append((f"Search a {BIG_TREE:,}-asset snapshot for {what}: typing pause to hits painted",
                      timing(after, f"; from the last key {median([x['total'] for x in runs]):.0f} ms, of which "
                                    f"the pause {median([x['pause'] for x in runs]):.0f}"),
                      "≤ 100 ms after typing stops", median(after) <= 100))
@@ -603,24 +618,24 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         ("Cold start to the demo tree painted", f"{median(start):.0f} ms (first {start[0]:.0f}, "
          f"min {min(start):.0f}, max {max(start):.0f}; {runs} starts)", "≤ 1500 ms",
          median(start) <= 1500),
-        ("10,000 AAS: data ready to first paint", timing(big["big_paint"]), "≤ 100 ms",
+        (f"{BIG_TREE:,} AAS: data ready to first paint", timing(big["big_paint"]), "≤ 100 ms",
          median(big["big_paint"]) <= 100),
-        ("Scrolling 10,000 AAS: main-thread work a frame", f"{scroll_work:.2f} ms "
+        (f"Scrolling {BIG_TREE:,} AAS: main-thread work a frame", f"{scroll_work:.2f} ms "
          f"(frame interval: median {median(intervals):.1f} ms, p95 "
          f"{sorted(intervals)[int(len(intervals) * .95)]:.1f} ms)", "≤ 16 ms", scroll_work <= 16),
         ("Expand an AAS to its submodels painted", timing(big["expand"]), "—", None),
         *search_rows(snap),
-        ("Open a 10,000-asset snapshot: Browse to its tree painted",
+        (f"Open a {BIG_TREE:,}-asset snapshot: Browse to its tree painted",
          timing(snap["browse"], f"; first {snap['browse'][0]:.1f}"), "≤ 100 ms", median(snap["browse"]) <= 100),
-        ("Changes of two 10,000-asset snapshots, 1% changed: Compare to the list painted",
+        (f"Changes of two {BIG_TREE:,}-asset snapshots, 1% changed: Compare to the list painted",
          timing(snap["changes"], f"; first {snap['changes'][0]:.1f}"), "≤ 1500 ms", median(snap["changes"]) <= 1500),
         ("PSS: empty Tauri window (floor)", f"{median(floor) / MB:.1f} MB", "—", None),
         ("PSS: idle on the demo profile", f"{idle / MB:.1f} MB (floor + {(idle - median(floor)) / MB:.1f})",
          "≤ floor + 30 MB", idle - median(floor) <= 30 * MB),
-        memory_row("PSS: 10,000 AAS in the tree", big, "big", 80),
+        memory_row(f"PSS: {BIG_TREE:,} AAS in the tree", big, "big", 80),
         memory_row("PSS: after scrolling through them 3 times", big, "scrolled", 80,
                    f"; {scrolled_rows(big):,} rows scrolled into view"),
-        memory_row("PSS: a 10,000-asset snapshot open", snap, "opened", 80,
+        memory_row(f"PSS: a {BIG_TREE:,}-asset snapshot open", snap, "opened", 80,
                    f"; its plant shown live before: idle + {live / MB:.1f}"),
         memory_row(f"PSS: after Take snapshot of the {CRAWL_ASSETS:,}-asset plant", take, "taken", 50,
                    f"; shown live before: idle + {(take['live'] - take['idle']) / MB:.1f}; "
@@ -631,6 +646,7 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "# The app: timings and memory", "",
         "Written by `bench/app.sh` (bench/app_bench.py); issue 6, items 7 and 8; issue 17, speed and memory.", "",
         f"Machine: {machine}.", "",
+        f"Binaries: {os.environ['AAS_BROWSER_BIN']}, {os.environ['EMPTY_WINDOW_BIN']}, {os.environ['AASMD_BIN']}.", "",
         "Release builds, under Xvfb (1280×800), started by WebKitWebDriver as the e2e tests",
         "start them. Timings are taken inside the page (`performance.now`, a frame is",
         "painted when a task queued from its `requestAnimationFrame` runs); start-up is from",
@@ -638,7 +654,7 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         "tree rows (a `performance.mark` of ui/tree/tree.js). Memory is PSS from",
         "`/proc/PID/smaps_rollup` summed over the app and its WebKit processes, read",
         f"{SETTLE_S} s after each step, over the idle PSS of the same window (three fresh",
-        "windows: scrolling, Take snapshot, the 10,000-asset snapshots). The 10,000 AAS and",
+        f"windows: scrolling, Take snapshot, the {BIG_TREE:,}-asset snapshots). The {BIG_TREE:,} AAS and",
         f"the {CRAWL_ASSETS:,}-asset plant are served by an external `aasmd demo-service` (not counted);",
         "the demo profile's demo service runs in the app and is counted.", "",
         f"Drawing: {drawing_line()}", "",
@@ -646,13 +662,13 @@ def report(machine, runs, start, app_idle, floor, big, take, snap, minimal):
         *[f"| {m} | {res} | {t} | {verdict[ok]} |" for m, res, t, ok in rows], "",
         f"Idle PSS of each start (MB): {', '.join(f'{x / MB:.1f}' for x in app_idle)}; "
         f"empty window: {', '.join(f'{x / MB:.1f}' for x in floor)}.", "",
-        f"Scrolling: {len(big['scroll'])} runs of 300 frames, 30 rows a frame; rows in the DOM at "
+        f"Scrolling: {len(big['scroll'])} runs of {FRAMES} frames, 30 rows a frame; rows in the DOM at "
         f"the end: {big['scroll'][-1]['rows']}.", "",
         f"The same scrolling (3 runs, {scrolled_rows(big):,} rows into view) of a minimal page in the empty",
         f"window, a list of {BIG_TREE:,} rows of which a pool of 40 <li>s is shown (`MINIMAL_PAGE`):", "",
         *minimal_table(minimal), "",
         f"Take snapshot ended with: {take['take_text']!r}.", "",
-        f"The 10,000-asset snapshots (the machines of {BENCH_PLANT}, each with a nameplate of a serial",
+        f"The {BIG_TREE:,}-asset snapshots (the machines of {BENCH_PLANT}, each with a nameplate of a serial",
         "number and a manufacturer name) were taken outside the window, as its profile and into its",
         f"store (`aasmd --profile Bench snapshot take --plant {BENCH_PLANT}`): {first['shells']:,} shells,",
         f"{first['nodes']:,} answers, {first_s:.1f} s; between the two, 1 machine in {CHANGED_EVERY} got another",
@@ -693,7 +709,7 @@ def main():
     app, floor_bin, aasmd = (os.environ[k] for k in ("AAS_BROWSER_BIN", "EMPTY_WINDOW_BIN", "AASMD_BIN"))
     runs = int(os.environ.get("APP_BENCH_RUNS", "5"))
     out = os.environ.get("APP_BENCH_OUT", os.path.join(os.path.dirname(os.path.abspath(__file__)), "APP-RESULTS.md"))
-    os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="app-bench-"))
+    e2e_out(prefix="app-bench-")
     start, app_idle = starts(app, runs, measure_start=True)
     print(f"start (ms): {[round(x) for x in start]}; idle PSS (MB): {[round(x / MB, 1) for x in app_idle]}", flush=True)
     _, floor = starts(floor_bin, runs, measure_start=False)
@@ -701,7 +717,7 @@ def main():
     minimal = {how: minimal_page_scroll(floor_bin, how) for how in MINIMAL_WAYS}
     print("\n".join(minimal_table(minimal)), flush=True)
     with tempfile.TemporaryDirectory() as workdir:
-        env_file = os.path.join(workdir, "bench-10000.json")
+        env_file = os.path.join(workdir, f"bench-{BIG_TREE}.json")
         big_environment(env_file, BIG_TREE)
         demo_service, line = start_demo_service(aasmd, env_file)
         try:

@@ -4,7 +4,13 @@
 # Each script sets `work` (a temporary folder) before calling these.
 
 target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
-aasmd=$target/release/aasmd
+# AASMD_BIN: that aasmd, nothing built (`make bench-smoke` passes its debug build).
+aasmd=${AASMD_BIN:-$target/release/aasmd}
+
+# build_aasmd: the release aasmd built, unless AASMD_BIN names one.
+build_aasmd() {
+  [ -n "${AASMD_BIN:-}" ] || cargo build --release -p aas-cli >&2
+}
 
 # The search queries: serial numbers of machines, and words (each twice: 20 searches).
 QUERIES=(Stuttgart "SN-M-0001" "Acme Tools" "Operating manual" "0173-1#02" pump "SN-T-00" urn:demo-platform Wartung CNC)
@@ -20,12 +26,12 @@ start_demo_service() {
   echo "the demo service did not start" >&2; return 1
 }
 
-# demo_snapshot ASSETS: the release aasmd built, then one snapshot of the plant DEMO-01
+# demo_snapshot ASSETS: the release aasmd built (build_aasmd), then one snapshot of the plant DEMO-01
 # of `aasmd demo-service --demo ASSETS` (a 100,000-asset plant takes minutes to generate) in
 # $work/store.sqlite3, exported as AASMD_STORE; the demo service stopped again. Sets `work`
 # (a temporary folder, removed at exit), `taken` (the snapshot's line) and `shells`.
 demo_snapshot() {
-  cargo build --release -p aas-cli >&2
+  build_aasmd
   work=$(mktemp -d)
   trap 'kill $demo_service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
   start_demo_service "$work" "$1"
@@ -40,11 +46,33 @@ median() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/
 
 # run NAME COMMAND...: prints "seconds peak-kB" of COMMAND (GNU time; RUN_FORMAT, if
 # set, says what else: "%U %S" adds its user and system CPU seconds); its stdout in
-# $work/NAME.out.
+# $work/NAME.out. An exit status other than RUN_OK's (default "0") is said on stderr
+# and recorded for runs_ok.
 run() {
   local name=$1; shift
-  /usr/bin/time -f "%e %M ${RUN_FORMAT:-}" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || true
-  cat "$work/$name.time"
+  /usr/bin/time -f "%x %e %M ${RUN_FORMAT:-}" -o "$work/$name.time" "$@" >"$work/$name.out" 2>"$work/$name.err" || true
+  local status figures
+  read -r status figures < <(tail -1 "$work/$name.time")
+  case " ${RUN_OK:-0} " in
+    *" $status "*) ;;
+    *) failed "$name: $* exited with $status: $(tail -3 "$work/$name.err")" ;;
+  esac
+  echo "$figures"
+}
+
+# failed WHAT: says WHAT on stderr and records it for runs_ok (run and millis are called
+# in subshells, so in a file).
+failed() {
+  echo "bench: $1" >&2
+  echo "$1" >>"$work/failed"
+}
+
+# runs_ok: exits 1 if a command run by run or millis failed (its figures are not figures).
+runs_ok() {
+  if [ -s "$work/failed" ]; then
+    echo "bench: $(wc -l <"$work/failed") command(s) failed; the figures above are not to be trusted" >&2
+    exit 1
+  fi
 }
 
 # line_field LINE_FILE NAME: a field of a demo service's start-up line.
@@ -72,10 +100,11 @@ median_p95() {
   sort -n | awk '{a[NR]=$1} END {i=int(NR*0.95); if (i < 1) i = 1; print a[int(NR/2)+1], a[i]}'
 }
 
-# millis COMMAND...: runs it, prints its wall time in milliseconds.
+# millis COMMAND...: runs it, prints its wall time in milliseconds (a failure recorded
+# for runs_ok).
 millis() {
   local start; start=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
+  "$@" >/dev/null 2>&1 || failed "$* failed"
   echo $(( ($(date +%s%N) - start) / 1000000 ))
 }
 

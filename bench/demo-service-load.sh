@@ -4,11 +4,12 @@
 # generated plant, with valid tokens, against `aasmd demo-service` on loopback.
 #
 # Usage: bench/demo-service-load.sh [ASSETS] [SECONDS] [CONNECTIONS]   (needs wrk: apt install wrk)
-# Uses the release build: cargo build --release -p aas-cli
+# Uses the release build: cargo build --release -p aas-cli (another aasmd: AASMD_BIN,
+# as `make bench-smoke` passes its debug build).
 set -euo pipefail
 assets=${1:-1000}; seconds=${2:-10}; conns=${3:-64}
 target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
-aasmd=${AASMD:-$target/release/aasmd}
+aasmd=${AASMD_BIN:-${AASMD:-$target/release/aasmd}}
 work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 

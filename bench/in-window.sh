@@ -5,12 +5,17 @@
 #
 #   bench/in-window.sh NAME
 #
-# Needs what `make test` installs (Xvfb, WebKitWebDriver, GNOME Keyring).
+# AAS_BROWSER_BIN and AASMD_BIN, both set: those binaries, nothing built (`make
+# bench-smoke` passes its debug builds). Needs what `make test` installs (Xvfb,
+# WebKitWebDriver, GNOME Keyring).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
 release=$CARGO_TARGET_DIR/release
-cargo build --release -p aas-browser -p aas-cli >&2
-export AAS_BROWSER_BIN=$release/aas-browser AASMD_BIN=$release/aasmd
+if [ -z "${AAS_BROWSER_BIN:-}" ] || [ -z "${AASMD_BIN:-}" ]; then
+  cargo build --release -p aas-browser -p aas-cli >&2
+  AAS_BROWSER_BIN=$release/aas-browser AASMD_BIN=$release/aasmd
+fi
+export AAS_BROWSER_BIN AASMD_BIN
 exec xvfb-run --auto-servernum --server-args="-screen 0 1280x800x24 -nolisten tcp" \
   scripts/with-keyring.sh python3 "bench/$1_bench.py"

@@ -7,12 +7,13 @@
 #  - `aasmd snapshot take` of the plant (the value is stored whole, indexed by its start),
 #  - `aasmd search` of a word at the value's start,
 #  - `aasmd export --snapshot --format env`.
-# Usage: bench/large-value.sh [SIZE_MB]   (default 200); prints a Markdown table.
+# Usage: bench/large-value.sh [SIZE_MB]   (default 200); prints a Markdown table, and
+# exits 1 if a command failed. AASMD_BIN: that aasmd, nothing built (`make bench-smoke`).
 set -euo pipefail
 size_mb=${1:-200}
 target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
-cargo build --release -p aas-cli >&2
-aasmd=$target/release/aasmd
+[ -n "${AASMD_BIN:-}" ] || cargo build --release -p aas-cli >&2
+aasmd=${AASMD_BIN:-$target/release/aasmd}
 work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 python3 - "$work/env.json" "$size_mb" <<'PY'
@@ -61,3 +62,6 @@ cat <<TABLE
 | \`aasmd search LARGE-START\` | ${search_x} | ${search_s} s | $((search_kb / 1024)) MB | $(ratio "$search_kb") |
 | \`aasmd export --snapshot 1 --format env\` | ${export_x} | ${export_s} s | $((export_kb / 1024)) MB | $(ratio "$export_kb") |
 TABLE
+for x in "$el_x" "$take_x" "$search_x" "$export_x"; do
+  [ "$x" = 0 ] || { echo "bench/large-value.sh: a command failed (the exit column)" >&2; exit 1; }
+done

@@ -1,9 +1,9 @@
 """The plant search's latency in the page: p50, p95 and max per kind of query.
 
 Run by bench/search-p95.sh (under Xvfb, in a D-Bus session with a fresh GNOME Keyring).
-One app window shows BENCH-01 (10,000 machines, served by an external `aasmd demo-service`)
-from a snapshot taken beside it with aasmd, as bench/app_bench.py's snapshot_session
-does; then SEARCH_BENCH_N queries are typed into the plant search (app_bench's
+One app window shows BENCH-01 (10,000 machines, APP_BENCH_SHELLS; served by an external
+`aasmd demo-service`) from a snapshot taken beside it with aasmd, as bench/app_bench.py's
+snapshot_session does; then SEARCH_BENCH_N queries are typed into the plant search (app_bench's
 search_ms). Per query, in the page (performance.now):
 
   - call → hits painted: from the page's `search_snapshot` call (its fetch of
@@ -58,7 +58,7 @@ def queries(n):
     out = []
     for i in range(n):
         kind = KINDS[i % len(KINDS)]
-        serial = f"SN-B-{1 + (i * 2477) % 9999:05}"  # 1..9999: SN-B-0xxxx
+        serial = f"SN-B-{1 + (i * 2477) % (BIG_TREE - 1):05}"  # 1..9999 of 10,000: SN-B-0xxxx
         if kind == "serial number":
             out.append((kind, serial))
         elif kind == "prefix":
@@ -123,9 +123,9 @@ def main():
     n = int(os.environ.get("SEARCH_BENCH_N", "40"))
     if "SEARCH_BENCH_GAP_MS" in os.environ:
         app_bench.TYPING_GAP_MS = int(os.environ["SEARCH_BENCH_GAP_MS"])  # search_ms reads it per call
-    os.environ.setdefault("E2E_OUT", tempfile.mkdtemp(prefix="search-bench-"))
+    app_bench.e2e_out(prefix="search-bench-")
     with tempfile.TemporaryDirectory() as workdir:
-        env_file = os.path.join(workdir, "bench-10000.json")
+        env_file = os.path.join(workdir, f"bench-{BIG_TREE}.json")
         big_environment(env_file, BIG_TREE)
         demo_service, line = start_demo_service(aasmd, env_file)
         try:

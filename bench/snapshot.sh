@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 assets=${1:-30000}
 source bench/common.sh
-cargo build --release -p aas-cli >&2
+build_aasmd
 work=$(mktemp -d)
 trap 'kill $demo_service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 start_demo_service "$work" "$assets" --admin-token
@@ -46,3 +46,4 @@ cat <<TABLE
 | diff after 1% of the machines changed: time, peak memory, entries | ${diff_s} s, $((diff_kb / 1024)) MB, ${changes} |
 | export env from a snapshot: time, peak memory | ${export_s} s, $((export_kb / 1024)) MB |
 TABLE
+runs_ok

@@ -6,7 +6,10 @@ Environment (set by run.sh): AASMD (release binary), PEER_PYTHON (the venv's pyt
 CARGO_TARGET_DIR, and the knobs BENCH_ASSETS, BENCH_REPS, BENCH_WRK_SECONDS,
 BENCH_CONCURRENCY ("1 8 32 64"), BENCH_SCALING ("100 10000": the other plant sizes),
 BENCH_LATENCY_MS (20), BENCH_PIN (1: the demo service on CPU 0, every client on the others),
-BENCH_SKIP_CRITERION=1.
+BENCH_SKIP_CRITERION=1, BENCH_CRITERION_TEST=1 (the criterion benches run once each as
+tests, `cargo test --bench`, in the debug build: no figures), BENCH_OUT (the report,
+default bench/RESULTS.md; its JSON beside it as BENCH_OUT.json, else
+$CARGO_TARGET_DIR/bench-results.json).
 """
 import datetime
 import json
@@ -36,6 +39,9 @@ SCALING = [int(a) for a in os.environ.get("BENCH_SCALING", "100 10000").split()]
 LATENCY_MS = int(os.environ.get("BENCH_LATENCY_MS", "20"))
 PLANT = "DEMO-01"
 SKIP_CRITERION = os.environ.get("BENCH_SKIP_CRITERION") == "1"
+CRITERION_TEST = os.environ.get("BENCH_CRITERION_TEST") == "1"
+OUT = os.environ.get("BENCH_OUT") or os.path.join(BENCH, "RESULTS.md")
+OUT_JSON = OUT + ".json" if os.environ.get("BENCH_OUT") else os.path.join(TARGET, "bench-results.json")
 # The longest chain of requests in a crawl: AAS list, then submodels, then elements.
 DEPTH = 3
 
@@ -238,8 +244,15 @@ def criterion_estimate(group, name):
 
 def run_criterion(package, bench, groups):
     """Runs a criterion bench and reads its medians; with BENCH_SKIP_CRITERION=1 only
-    reads those the last `cargo bench` left (benches never run are left out)."""
+    reads those the last `cargo bench` left (benches never run are left out); with
+    BENCH_CRITERION_TEST=1 runs each of its benchmarks once as a test and reads nothing."""
     cmd = ["cargo", "bench", "-p", package, "--bench", bench]
+    if CRITERION_TEST:
+        cmd = ["cargo", "test", "-p", package, "--bench", bench]
+        note(cmd)
+        log(" ".join(cmd))
+        subprocess.run(cmd, cwd=ROOT, check=True, stdout=sys.stderr)
+        return {}
     if SKIP_CRITERION:
         note(["(not run: BENCH_SKIP_CRITERION=1; the last figures of)"] + cmd)
     else:
@@ -408,12 +421,12 @@ def main():
         ("parse-env-10000", "typed"), ("parse-env-10000", "typed-deep"),
         ("parse-env-10000", "value"),
     ])
-    results["export"] = run_criterion("aas-client", "export", [
+    results["export"] = run_criterion("aas-export", "export", [
         ("export-1000", "raw"), ("export-1000", "env"), ("export-1000", "aasx"),
     ])
     results["seconds"] = time.time() - started
     shutil.rmtree(work, ignore_errors=True)
-    with open(os.path.join(TARGET, "bench-results.json"), "w") as f:
+    with open(OUT_JSON, "w") as f:
         json.dump(results, f, indent=1, default=str)
     write_report(results)
 
@@ -639,7 +652,7 @@ def write_report(r):
         top = lat[-1]
         targets.append((f"Latency-bound crawl ≥ 0.8 of the bound's speed (concurrency {top['c']})",
                         f"{top['ratio']:.2f}", verdict(top["ratio"] >= 0.8)))
-    if "parse" in r:
+    if r.get("parse"):
         ps = r["parse"]
         L.append("## 4. Model parse (criterion, `cargo bench -p aas-model --bench parse`)")
         L.append("")
@@ -678,7 +691,7 @@ def write_report(r):
                  "builds `serde_json` with `preserve_order`, so `Value` objects are `IndexMap`s, "
                  "which makes this ceiling slower than a default `serde_json` build.")
         L.append("")
-    if "export" in r:
+    if r.get("export"):
         ex = r["export"]
         L.append("## 5. Export of the 1,000-asset crawl (criterion, `cargo bench -p aas-export --bench export`)")
         L.append("")
@@ -717,7 +730,7 @@ def write_report(r):
     L.extend(commands)
     L.append("```")
     L.append("")
-    out = os.path.join(BENCH, "RESULTS.md")
+    out = OUT
     # The figures of the other benches (recorded by hand, dated) follow KEEP_BELOW in
     # the file; a new run rewrites only what is above it.
     kept = ""

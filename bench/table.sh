@@ -35,3 +35,4 @@ for what in census csv xlsx; do
   peak=$(printf '%s\n' ${kbs[$what]} | sort -n | tail -1)
   printf '| %s | %s| %s | %d |\n' "$what" "${secs[$what]}" "$(median "${secs[$what]}")" $((peak / 1024))
 done
+runs_ok

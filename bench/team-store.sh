@@ -14,15 +14,16 @@
 #    two snapshots after 1% of the machines changed.
 # Usage: bench/team-store.sh [BIG] [SMALL]   (defaults 30000 10000); prints Markdown tables.
 # Knobs (environment): READERS=8, READER_PAUSES="0 0.5" (0: as fast as they can, which on
-# 2 cores is a test of the CPU more than of the store).
+# 2 cores is a test of the CPU more than of the store); AASMD_BIN and SEARCH_LATENCY_BIN
+# (that aasmd, that build of the example: nothing built; `make bench-smoke`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 big=${1:-30000} small=${2:-10000}
 readers=${READERS:-8} pauses=${READER_PAUSES:-0 0.5}
 source bench/common.sh
-cargo build --release -p aas-cli >&2
-cargo build --release -p aas-snapshot --example search_latency >&2
-searcher=$target/release/examples/search_latency
+build_aasmd
+[ -n "${SEARCH_LATENCY_BIN:-}" ] || cargo build --release -p aas-snapshot --example search_latency >&2
+searcher=${SEARCH_LATENCY_BIN:-$target/release/examples/search_latency}
 work=$(mktemp -d)
 chmod 755 "$work"
 trap 'kill $demo_service_pid 2>/dev/null || true; stop_postgres; rm -rf "$work"' EXIT
@@ -97,3 +98,4 @@ cat <<TABLE
 | search (20 queries), the store kept open as a desktop keeps it: median, p95 | ${kept_median} ms, ${kept_p95} ms | p95 ≤ 50 ms |
 ${busy_rows}| diff after 1% of the machines changed: time, peak memory, entries | ${diff_s} s, $((diff_kb / 1024)) MB, ${changes} | ≤ 1 s |
 TABLE
+runs_ok

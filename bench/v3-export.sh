@@ -32,3 +32,4 @@ done
 changes=$(python3 -c "import json; r=json.load(open('$work/out-v3-env.conversion.json')); print(r['total'], r['summary'])" 2>/dev/null || echo "?")
 echo
 echo "v3-env report: $changes"
+runs_ok

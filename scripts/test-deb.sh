@@ -39,6 +39,15 @@ read -r program args <<<"$exec_line"
 bin=$(command -v "$program") || fail "Exec names $program, which is not on PATH"
 [ "$(realpath "$bin")" = /usr/bin/aas-browser ] || fail "Exec starts $bin, not /usr/bin/aas-browser"
 
+# .aasx files open with the app: the entry takes files and names the AASX type, which
+# the package defines for the desktop's MIME database.
+mime=application/asset-administration-shell-package
+grep -q "^MimeType=.*$mime;" "$desktop" || fail "$desktop names no $mime"
+case "$exec_line" in *%F* | *%f*) ;; *) fail "Exec takes no file: $exec_line" ;; esac
+grep -qx /usr/share/mime/packages/aas-browser.xml <<<"$files" || fail "no MIME definition of .aasx in $pkg"
+[ "$(gio info -a standard::content-type "$(dirname "$0")/../../shared/aas-files/C-v3.0/FAAAST-Service/model.aasx" |
+  sed -n 's/^ *standard::content-type: //p')" = "$mime" ] || fail "the desktop does not know .aasx as $mime"
+
 # The icon the entry names, in the hicolor theme at the sizes in icons/.
 for size in 32x32 128x128 512x512; do
   png=/usr/share/icons/hicolor/$size/apps/$icon.png

@@ -16,8 +16,11 @@ import { plural } from './lib/format.js';
 import { applyTheme, initTheme } from './shell/theme.js';
 import { initDiagnostics } from './shell/diagnostics.js';
 import { normalize } from './shell/preferences.js';
-import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from './shell/view-memory.js';
+import {
+  pick, recall, recallTable, remember, rememberColumnSet, rememberFullWidth, rememberTable,
+} from './shell/view-memory.js';
 import { initOffline } from './shell/offline.js';
+import { initTooltips } from './shell/tooltips.js';
 import { findTarget, keysTo } from './tree/reference-target.js';
 import { latestComplete, sameSnapshot, snapshotName, storeOf } from './snapshots/snapshot-model.js';
 import { shortAasId } from './snapshots/plant-search-model.js';
@@ -30,6 +33,7 @@ import { initQuality } from './quality/quality.js';
 import { gapNote } from './quality/quality-model.js';
 import { initOfflineOffer, initSnapshotBanner } from './snapshots/snapshot-banner.js';
 import { snapshotList, sourceOf, state } from './shell/state.js';
+import { initOpenFile } from './shell/open-file.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,7 +43,7 @@ const tree = new TreeView($('tree-viewport'), $('tree'), {
       showNothing();
       return;
     }
-    showDetails($('details'), $('raw-json'), node, tree);
+    showDetails($('details'), $('raw-json'), node, tree, sourceOf(state.plant));
     showGapNote(node);
     showCurl(node);
     if (node.json) showShellJson(node);
@@ -73,7 +77,7 @@ async function showShellJson(node) {
     return;
   }
   if (tree.selected === node) {
-    showDetails($('details'), $('raw-json'), node, tree);
+    showDetails($('details'), $('raw-json'), node, tree, sourceOf(state.plant));
     showGapNote(node);
   }
 }
@@ -138,6 +142,7 @@ function renderChips(types) {
 }
 
 async function selectPlant(plant, types) {
+  if (state.file) leaveFile(types); // a plant chosen, or a snapshot browsed, replaces the file
   const source = sourceOf(plant);
   // The type shown first is asked for its list at once (its length is its count); the
   // others only for their counts: a big plant's lists of every type held 42 MB in the page.
@@ -195,9 +200,10 @@ function shellsOf(type) {
 /** Shows the shells of `type`; `restoreTab`: with the tab left last for it (a user's choice of type). */
 async function selectType(type, restoreTab = true) {
   state.assetType = type;
-  remember(state.prefs, state.profile.name, { assetType: type });
+  // A file's asset types are its own: the profile remembers the plant's.
+  if (!state.file) remember(state.prefs, state.profile.name, { assetType: type });
   // The tab left last for this plant and type, else the one on screen (the table follows the type).
-  const { tab } = recallTable(state.prefs, state.profile.name, state.plant, type);
+  const { tab } = state.file ? {} : recallTable(state.prefs, state.profile.name, state.plant, type);
   if (restoreTab && tab && $(tab).hidden) $(`tab-${tab}`).click();
   else if (!$('table').hidden) parts.table.show();
   for (const chip of document.querySelectorAll('.chip')) {
@@ -215,7 +221,7 @@ async function selectType(type, restoreTab = true) {
     if (state.assetType !== type) return; // another type meanwhile
     const roots = state.rootsByType.get(type);
     message.textContent = roots.length === 0
-      ? `No ${type} assets are ${source.from === 'live' ? 'visible: the customer has not allowed any asset of this type to this application yet' : 'in this snapshot'}.`
+      ? `No ${type} assets are ${NONE_HERE[source.from]}.`
       : `${plural(roots.length, 'shell')} of type ${type}`;
     tree.setRoots(roots);
   } catch (e) {
@@ -223,6 +229,51 @@ async function selectType(type, restoreTab = true) {
     message.textContent = `Cannot list ${type} assets: ${e.message}`;
     tree.setRoots([]);
   }
+}
+
+// Why a type shows no shells, by the kind of source on screen.
+const NONE_HERE = {
+  live: 'visible: the customer has not allowed any asset of this type to this application yet',
+  snapshot: 'in this snapshot',
+  file: 'in this file',
+};
+
+/** Shows `opened` (api.openAasFile's answer) in the tree, read-only, until it is closed. */
+async function showFile(opened) {
+  state.file = opened;
+  document.body.classList.add('file-open');
+  parts.file.show(opened);
+  markChanges(); // the snapshot banner gives way to the file's
+  $('tab-details').click(); // the views of the plant wait while a file is shown
+  const types = opened.asset_types.map((t) => t.asset_type);
+  renderChips(types);
+  const chips = $('asset-types').querySelectorAll('.chip .count');
+  opened.asset_types.forEach((t, i) => { chips[i].textContent = String(t.shells); });
+  state.counts = new Map(opened.asset_types.map((t) => [t.asset_type, Promise.resolve(t.shells)]));
+  state.rootsByType = new Map();
+  state.assetType = null;
+  state.opening = null;
+  tree.setRoots([]);
+  if (types.length > 0) await selectType(types[0], false);
+  else $('tree-message').textContent = `${opened.name} holds no shells.`;
+}
+
+/** Takes the file off screen and the plant's asset types back (`types`), without reading the plant. */
+function leaveFile(types) {
+  state.file = null;
+  document.body.classList.remove('file-open');
+  parts.file.show(null);
+  renderChips(types);
+  markChanges();
+}
+
+/** Close file: the plant is shown again, live or from the snapshot that was on screen. */
+async function closeFile() {
+  const types = state.profile?.asset_types ?? [];
+  leaveFile(types);
+  tree.setRoots([]);
+  if (state.profile && state.plant) await selectPlant(state.plant, types);
+  else $('tree-message').textContent = '';
 }
 
 function initTabs() {
@@ -264,13 +315,13 @@ async function readSnapshots() {
  */
 function markChanges() {
   const comparison = parts.changes?.current();
-  const marked = comparison && sameSnapshot(state.browsing, comparison.new) ? comparison : null;
+  const marked = comparison && !state.file && sameSnapshot(state.browsing, comparison.new) ? comparison : null;
   const marks = marked && changeMarks(marked.changes);
   tree.setMarks(marks && ((node) => {
     const at = requestOf(node);
     return at && marks(at);
   }));
-  parts.banner.show(state.browsing, marked?.old ?? null, snapshotList());
+  parts.banner.show(state.file ? null : state.browsing, marked?.old ?? null, snapshotList());
 }
 
 /** Makes `snapshot` the one on screen, read-only (null: the live data). */
@@ -375,7 +426,8 @@ async function openGap(gap, audited) {
 
 /** The selected node's request as curl (placeholders only, never a token). */
 async function showCurl(node) {
-  const request = requestOf(node);
+  // A file's node was asked of no server: there is no request to show.
+  const request = state.file ? null : requestOf(node);
   $('curl').textContent = '';
   if (!request) return;
   let text;
@@ -443,6 +495,7 @@ function tickedForExport() {
 /** Shows what the active profile offers: its plants, the asset types, the first plant. */
 async function applyProfile(info) {
   state.profile = info;
+  if (state.file) leaveFile(info.asset_types); // another profile: its plant replaces the file
   $('status-fix').hidden = true;
   parts.connection.show(info.gateway_url);
   const plant = $('plant');
@@ -466,6 +519,7 @@ async function start() {
   await loadPreferences();
   initTheme($('theme'), state.prefs, (e) => say(`The theme was not remembered: ${e.message}`));
   initDiagnostics($('diagnostics'), say);
+  initTooltips($('tooltip'), () => [document.querySelector('.tree-pane .filter')]);
   initTabs();
   initFilterBox($('filter'), (query) => tree.setFilter(query));
   initCopy($('copy-raw'), $('raw-json'), $('copy-status'));
@@ -521,6 +575,7 @@ async function start() {
     {
       plant: () => state.plant,
       snapshot: () => state.browsing,
+      snapshots: snapshotList,
       open: (at) => {
         $('tab-details').click(); // a hit opens with its details shown
         return openAt(at);
@@ -549,7 +604,8 @@ async function start() {
     {
       status: $('table-status'), columns: $('table-columns'), fullWidth: $('table-full-width'),
       panes: document.querySelector('main.panes'), joins: $('table-joins'), exportXlsx: $('table-export-xlsx'),
-      exportCsv: $('table-export-csv'), viewport: $('table-viewport'), head: $('table-head'), body: $('table-body'),
+      exportCsv: $('table-export-csv'), viewport: $('table-viewport'), grid: $('table-grid'), head: $('table-head'),
+      body: $('table-body'),
       picker: $('table-picker'), pickerSearch: $('table-picker-search'), pickerList: $('table-picker-list'),
       pickerApply: $('table-picker-apply'), pickerDefaults: $('table-picker-defaults'), pickerCancel: $('table-picker-cancel'),
       sets: $('table-picker-sets'), setName: $('table-picker-set-name'), saveSet: $('table-picker-save-set'),
@@ -558,6 +614,7 @@ async function start() {
     {
       plant: () => state.plant,
       snapshot: () => state.browsing,
+      snapshots: snapshotList,
       assetType: () => state.assetType,
       open: (at) => {
         $('tab-details').click(); // the element opens with its details shown
@@ -569,6 +626,8 @@ async function start() {
         sets: () => state.prefs.column_sets,
         saveSet: (name, columns) => rememberColumnSet(state.prefs, name, columns),
         deleteSet: (name) => rememberColumnSet(state.prefs, name, []),
+        fullWidth: () => state.prefs.table_full_width,
+        rememberFullWidth: (full) => rememberFullWidth(state.prefs, full),
       },
     },
   );
@@ -580,7 +639,14 @@ async function start() {
       gapsTitle: $('quality-gaps-title'), more: $('quality-gaps-more'), exportXlsx: $('quality-export-xlsx'),
       exportCsv: $('quality-export-csv'), exportJson: $('quality-export-json'),
     },
-    { plant: () => state.plant, snapshot: () => state.browsing, assetTypes: () => state.profile?.asset_types ?? [], open: openGap },
+    {
+      plant: () => state.plant, snapshot: () => state.browsing, snapshots: snapshotList,
+      assetTypes: () => state.profile?.asset_types ?? [], open: openGap,
+    },
+  );
+  parts.file = initOpenFile(
+    { button: $('open-file'), banner: $('file-banner'), text: $('file-banner-text'), close: $('file-close') },
+    { onOpened: showFile, onClosed: closeFile, say },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));
@@ -630,6 +696,7 @@ async function start() {
   } catch (e) {
     $('status-connection').textContent = `Not connected: ${e.message}`;
   }
+  await parts.file.openAtStart(); // over the plant: the file was what the user opened the app for
 }
 
 start();

@@ -24,6 +24,9 @@
 !define IDENTIFIER "org.aasbrowser.desktop"
 !define PUBLISHER "AAS Master Data Browser contributors"
 !define UNINSTKEY "Software\Microsoft\Windows\CurrentVersion\Uninstall\${IDENTIFIER}"
+; The AASX file type as this app opens it (AAS Part 5's media type).
+!define PROGID "${IDENTIFIER}.aasx"
+!define AASXMIME "application/asset-administration-shell-package"
 ; WebView2 Runtime's client id, where Microsoft's docs say to look for its version.
 !define WEBVIEW2APPGUID "{F3017226-FE2A-4295-8BDF-00C3A9A7E4C5}"
 !define WEBVIEW2URL "https://go.microsoft.com/fwlink/p/?LinkId=2124703"
@@ -84,6 +87,20 @@ Section "Install"
   WriteRegStr HKCU "${UNINSTKEY}" "QuietUninstallString" "$\"$INSTDIR\uninstall.exe$\" /S"
   WriteRegDWORD HKCU "${UNINSTKEY}" "NoModify" 1
   WriteRegDWORD HKCU "${UNINSTKEY}" "NoRepair" 1
+
+  ; .aasx files open with the app (a double-click passes the path). Offered under
+  ; "Open with" always; the default only where no other app (AASX Package Explorer) is.
+  WriteRegStr HKCU "Software\Classes\${PROGID}" "" "Asset Administration Shell package"
+  WriteRegStr HKCU "Software\Classes\${PROGID}\DefaultIcon" "" "$\"$INSTDIR\aas-browser.exe$\",0"
+  WriteRegStr HKCU "Software\Classes\${PROGID}\shell\open\command" "" "$\"$INSTDIR\aas-browser.exe$\" $\"%1$\""
+  WriteRegStr HKCU "Software\Classes\.aasx\OpenWithProgids" "${PROGID}" ""
+  WriteRegStr HKCU "Software\Classes\.aasx" "Content Type" "${AASXMIME}"
+  ReadRegStr $0 HKCU "Software\Classes\.aasx" ""
+  ${If} $0 == ""
+    WriteRegStr HKCU "Software\Classes\.aasx" "" "${PROGID}"
+  ${EndIf}
+  ; Explorer reads associations at start: tell it they changed (SHCNE_ASSOCCHANGED).
+  System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
 SectionEnd
 
 Section "WebView2"
@@ -132,5 +149,12 @@ Section "Uninstall"
   RMDir "$INSTDIR"
   Delete "$SMPROGRAMS\${PRODUCT}.lnk"
   DeleteRegKey HKCU "${UNINSTKEY}"
+  DeleteRegKey HKCU "Software\Classes\${PROGID}"
+  DeleteRegValue HKCU "Software\Classes\.aasx\OpenWithProgids" "${PROGID}"
+  ReadRegStr $0 HKCU "Software\Classes\.aasx" ""
+  ${If} $0 == "${PROGID}"
+    DeleteRegValue HKCU "Software\Classes\.aasx" ""
+  ${EndIf}
+  System::Call 'shell32::SHChangeNotify(i 0x08000000, i 0, p 0, p 0)'
   ; Settings, snapshots and logs (%APPDATA%\${IDENTIFIER}) are the user's: kept.
 SectionEnd

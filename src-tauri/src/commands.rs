@@ -5,15 +5,16 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, IpcError, PreferenceChange, Preferences, ProfileAsk,
-    ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView,
-    TreeAsk, TreeReply,
+    App, ExportRequest, ExportSummary, FileOpened, IpcError, PreferenceChange, Preferences,
+    ProfileAsk, ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile, SnapshotTaken,
+    StatusView, TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::file_dialogs::{ask_open_path, ask_save_path};
+use crate::opened_files::StartFile;
 
 /// The app's state comes last in every command: Tauri reads a command's arguments in
 /// order, so the test of the page's calls, run without an app, sees every argument read.
@@ -73,6 +74,19 @@ pub async fn save_blob<R: Runtime>(
     Ok(app.save_blob(&at, |s| ask_save_path(&handle, s)).await?)
 }
 
+/// Save to disk… on an element of a file opened: a File's part of the package, a Blob's
+/// content, written where the user chooses; `None` when the dialog was cancelled.
+#[tauri::command]
+pub async fn save_file_content<R: Runtime>(
+    handle: AppHandle<R>,
+    file: u32,
+    at: ElementAddress,
+    app: State<'_, App>,
+) -> Reply<Option<PathBuf>> {
+    let chosen = |s| ask_save_path(&handle, s);
+    Ok(app.save_file_content(file, &at, chosen).await?)
+}
+
 #[tauri::command]
 pub async fn open_file_address(at: ElementAddress, app: State<'_, App>) -> Reply<()> {
     let address = app.file_address(&at).await?;
@@ -127,6 +141,33 @@ pub async fn convert_file<R: Runtime>(
     let pick = || ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]);
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.convert_file(pick, chosen).await?)
+}
+
+/// Open file…: asks for an AAS file (AASX, or an environment as JSON or XML, V2 to
+/// V3.1) and reads it for the tree; `None` when the dialog was cancelled.
+#[tauri::command]
+pub async fn open_aas_file<R: Runtime>(
+    handle: AppHandle<R>,
+    app: State<'_, App>,
+) -> Reply<Option<FileOpened>> {
+    let kinds = ["aasx", "json", "xml"];
+    match ask_open_path(&handle, "AAS files (AASX, JSON, XML)", &kinds).await? {
+        Some(path) => Ok(Some(app.open_file(path).await?)),
+        None => Ok(None),
+    }
+}
+
+/// The file the app was started with (a double-click on an `.aasx`), read for the
+/// tree; `None` when it was started with none, or the page took it already.
+#[tauri::command]
+pub async fn open_start_file(
+    start: State<'_, StartFile>,
+    app: State<'_, App>,
+) -> Reply<Option<FileOpened>> {
+    match start.take() {
+        Some(path) => Ok(Some(app.open_file(path).await?)),
+        None => Ok(None),
+    }
 }
 
 /// The Profiles dialog: list, save, delete, duplicate, use (`aas_app::ProfileAsk`).

@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod desktop_process;
 mod file_dialogs;
+pub mod opened_files;
 pub mod snapshot_commands;
 
 use tauri::ipc::Invoke;
@@ -27,6 +28,9 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::export_selection,
         commands::reveal_export,
         commands::convert_file,
+        commands::open_aas_file,
+        commands::open_start_file,
+        commands::save_file_content,
         commands::check_connection,
         commands::profile,
         commands::test_connection,

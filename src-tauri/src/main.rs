@@ -55,8 +55,14 @@ fn start(
     if let Err(e) = state.move_old_preferences(empty_web_storage) {
         tracing::warn!(error = %e, "preferences: what earlier versions kept was not moved");
     }
+    // A file dropped on the window is opened as Open file… opens one.
+    let handle = app.handle().clone();
+    window.on_window_event(move |event| aas_browser::opened_files::on_window_event(&handle, event));
     app.manage(state);
     app.manage(recent_errors);
+    app.manage(aas_browser::opened_files::StartFile::from_args(
+        std::env::args_os(),
+    ));
     Ok(())
 }
 

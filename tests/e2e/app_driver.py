@@ -74,6 +74,16 @@ class WebDriver:
     def keys(self, element, text):
         self.cmd("POST", f"/element/{element}/value", {"text": text})
 
+    def active(self):
+        """The element that has the focus."""
+        return self.cmd("GET", "/element/active")[ELEMENT]
+
+    def hover(self, element):
+        """Moves the pointer to the centre of `element`."""
+        self.cmd("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": {ELEMENT: element}, "x": 0, "y": 0}]}]})
+
     def script(self, source, *args):
         return self.cmd("POST", "/execute/sync", {"script": source, "args": list(args)})
 
@@ -128,6 +138,8 @@ class AppTestCase(unittest.TestCase):
     `before_start(data_home)` may put files there before the app starts."""
 
     app_env = {}
+    # Arguments the app is started with (a file to open, as a double-click gives one).
+    app_args = []
     app_per_test = False
 
     @classmethod
@@ -168,26 +180,30 @@ class AppTestCase(unittest.TestCase):
             self.addCleanup(self.stop_app)
 
     @classmethod
-    def start_app(cls, log_name):
-        """Starts the driver and the app under it; its log is webdriver-`log_name`.log."""
+    def start_app(cls, log_name, data_home=None):
+        """Starts the driver and the app under it; its log is webdriver-`log_name`.log.
+        `data_home`: the settings folder of an app started before (a restart)."""
         app = os.path.abspath(os.environ["AAS_BROWSER_BIN"])
         cls.out = os.environ.get("E2E_OUT", "tests/e2e/out")
         os.makedirs(cls.out, exist_ok=True)
         cls.log = open(os.path.join(cls.out, f"webdriver-{log_name}.log"), "w")
-        cls.data_home = tempfile.mkdtemp(prefix="aas-e2e-")
-        cls.before_start(cls.data_home)
+        if data_home:
+            cls.data_home = data_home
+        else:
+            cls.data_home = tempfile.mkdtemp(prefix="aas-e2e-")
+            cls.before_start(cls.data_home)
         port = free_port()
         if os.environ.get("E2E_DRIVER") == "tauri-driver":
             # tauri-driver in front of WebKitWebDriver. It was seen here to drop about
             # one request in three runs ("connection closed"), so it is not the default.
             command = [shutil.which("tauri-driver") or os.path.expanduser("~/.cargo/bin/tauri-driver"),
                        "--port", str(port), "--native-port", str(free_port())]
-            capabilities = {"tauri:options": {"application": app}}
+            capabilities = {"tauri:options": {"application": app, "args": cls.app_args}}
             env = dict(os.environ)
         else:
             # WebKitWebDriver directly, which is what tauri-driver forwards to on Linux.
             command = ["WebKitWebDriver", f"--port={port}"]
-            capabilities = {"webkitgtk:browserOptions": {"binary": app, "args": []}}
+            capabilities = {"webkitgtk:browserOptions": {"binary": app, "args": cls.app_args}}
             env = dict(os.environ, TAURI_WEBVIEW_AUTOMATION="true")
         # The app is started by the driver and inherits its environment.
         env["XDG_DATA_HOME"] = cls.data_home
@@ -206,12 +222,19 @@ class AppTestCase(unittest.TestCase):
         cls.wd.start(capabilities)
 
     @classmethod
-    def stop_app(cls):
+    def stop_app(cls, keep_data=False):
         cls.wd.quit()
         cls.driver.terminate()
         cls.driver.wait(10)
         cls.log.close()
-        shutil.rmtree(cls.data_home, ignore_errors=True)
+        if not keep_data:
+            shutil.rmtree(cls.data_home, ignore_errors=True)
+
+    def restart_app(self):
+        """Quits the app and starts it again on the same settings folder, as a user would."""
+        cls = type(self)
+        cls.stop_app(keep_data=True)
+        cls.start_app(f"{cls.__name__}.{self._testMethodName}.restarted", data_home=cls.data_home)
 
     @classmethod
     def app_data_path(cls, name, data_home=None):

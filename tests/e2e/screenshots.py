@@ -7,14 +7,17 @@ test_*.py, does not pick it up). Run with a display large enough for the largest
 
 It writes the demo plant, a shell opened to its Nameplate and an element's details, at
 1600×1000 as docs/screenshot.png (the README's, light) and docs/dark.png, and at 1024×700
-as docs/window-1024x700-{light,dark}.png. Look at each before committing it."""
+as docs/window-1024x700-{light,dark}.png; and a published AASX opened (Opening AAS files),
+an element's XML beside the tree, as docs/open-file.png. Look at each before committing it."""
 
 import os
 import unittest
+from pathlib import Path
 
 from app_driver import AppTestCase, row, screenshot
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
+FAAAST = Path(__file__).resolve().parents[3] / "shared" / "aas-files" / "C-v3.0" / "FAAAST-Service" / "model.aasx"
 
 
 class Screenshots(AppTestCase):
@@ -32,6 +35,21 @@ class Screenshots(AppTestCase):
                 name = {(1600, "light"): "screenshot.png", (1600, "dark"): "dark.png"}.get(
                     (width, theme), f"window-{width}x{height}-{theme}.png")
                 screenshot(os.path.join(DOCS, name), (width, height))
+
+
+class OpenedFileScreenshot(AppTestCase):
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST)}
+
+    def test_take_the_open_file_picture(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        self.set_window(1280, 800)
+        wd.click(wd.wait_for("#open-file"))
+        wd.click(wd.wait_for(row("Werkzeugmaschine") + " .twisty"))
+        wd.click(wd.wait_for(row("Nameplate") + " .twisty"))
+        wd.click(wd.wait_for(row("CountryOfOrigin") + " .label"))
+        wd.click(wd.wait_for("#tab-raw"))
+        screenshot(os.path.join(DOCS, "open-file.png"), (1280, 800))
 
 
 if __name__ == "__main__":

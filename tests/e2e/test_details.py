@@ -10,6 +10,7 @@ instead, and the file written is read back. The decoding and the file name rules
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -111,7 +112,16 @@ class Details(AppTestCase):
         image = self.open("ProductImage")
         self.assertEqual(image["MIME type"], "image/png")
         self.assertIn("/aasx/machine/M-0001/image.png", image["Path"])
-        self.assertIn("cannot be saved from here", image["Path"])
+        # It cannot be opened: said in words, why and what to do; the control there works.
+        self.assertIn("A file inside the asset's AASX package: the AAS Master Data Access Service serves no files, "
+                      "so this app cannot open or save it.", image["Path"])
+        copy = wd.wait_for('#details dd[data-field="Path"] .field-action')
+        self.assertEqual(wd.text(copy), "Copy path")
+        wd.click(copy)
+        self.wait_until(lambda: (wd.text_content('#details dd[data-field="Path"] .action-status') or "") == "Copied", 10,
+                        lambda: wd.text_content('#details dd[data-field="Path"] .action-status'))
+        pasted = subprocess.run(["xclip", "-o", "-selection", "clipboard"], capture_output=True, text=True, timeout=10).stdout
+        self.assertEqual(pasted, "/aasx/machine/M-0001/image.png")
         screenshot(os.path.join(self.out, "details-file.png"))
         self.toggle("TechnicalData", False)
 

@@ -91,7 +91,7 @@ class Snapshots(AppTestCase):
                              r"^\d+ hits? in the snapshot of \d{4}-\d\d-\d\d \d\d:\d\d$")
             self.assertEqual(wd.script("return document.getElementById('plant-hit-0').getAttribute('aria-selected')"),
                              "true", "the first hit is active: Enter opens it")
-            self.assertEqual(wd.text_content("#plant-hit-0 .hit-trail"), "M-0001 › Nameplate › SerialNumber")
+            self.assertEqual(wd.text_content("#plant-hit-0 .hit-trail"), "Machine_M0001 › Nameplate › SerialNumber")
             self.assertEqual(wd.text_content("#plant-hit-0 .hit-value"), serial)
             screenshot(os.path.join(self.out, "snapshot-search.png"))
             # The same hits in the dark theme (the theme button takes the focus: search again).
@@ -265,6 +265,17 @@ class TwoSnapshotsOfOneMinute(AppTestCase):
         self.assertEqual(wd.text_content("#snapshot-banner-text"),
                          f"Browsing the snapshot of {newer}, read-only — what changed since {older[11:]} is marked.")
 
+    def test_the_search_names_its_snapshot_to_the_second(self):
+        wd = self.wd
+        self.two_snapshots(change=False)
+        newer = self.open_list()[0]
+        self.assertRegex(newer, r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$", "the list tells them apart by their seconds")
+        wd.click(wd.wait_for("#snapshots-close"))
+        wd.keys(wd.wait_for("#plant-search"), "SN-M-0001")
+        status = self.wait_until(lambda: self.shown("plant-search-popup") and wd.text_content("#plant-search-status"),
+                                 10, "the search to answer")
+        self.assertTrue(status.endswith(f" in the snapshot of {newer}"), f"{status!r}, as the list says it: {newer!r}")
+
     def test_the_snapshot_on_screen_is_marked_in_the_list(self):
         wd = self.wd
         self.two_snapshots(change=False)
@@ -333,6 +344,36 @@ class TwoSnapshotsOfOneMinute(AppTestCase):
         screenshot(os.path.join(self.out, "snapshot-changes-unasked.png"))
         wd.click(wd.wait_for("#theme"))
         screenshot(os.path.join(self.out, "snapshot-changes-unasked-dark.png"))
+
+
+
+class SearchHitNames(AppTestCase):
+    """The built-in demo's Company C-0001 and Component C-0001: each hit named by the
+    idShort the tree shows for its shell, with its asset type."""
+
+    HITS = ("return [...document.querySelectorAll('#plant-search-results [role=option]')]"
+            ".map((li) => [li.querySelector('.hit-trail').textContent, li.querySelector('.hit-type').textContent])")
+
+    def test_hits_are_named_as_the_tree_names_their_shells(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        self.take_snapshot()
+        box = wd.wait_for("#plant-search")
+        wd.keys(box, "SN-C-0001")
+        hits = self.wait_until(lambda: len(wd.find_all("#plant-search-results [role=option]")) >= 2 and wd.script(self.HITS),
+                               10, "the hits")
+        serials = sorted(h for h in hits if h[0].endswith("SerialNumber"))
+        self.assertEqual(serials, [["Company_C0001 › Nameplate › SerialNumber", "company"],
+                                   ["Component_C0001 › Nameplate › SerialNumber", "component"]])
+        self.assertEqual([h for h in hits if h[0].startswith("C-0001")], [], "no hit named by its identifier's tail")
+        # The Component's hit opened: the tree names its shell the same.
+        for _ in range(hits.index(next(h for h in hits if h[1] == "component"))):
+            wd.keys(box, "\ue015")  # Down
+        wd.keys(box, "\ue007")  # Enter
+        self.wait_until(lambda: wd.script("return document.querySelector('li[role=treeitem][aria-selected=true]')?.dataset.label")
+                        == "SerialNumber", 15, "the hit opened in the tree")
+        self.assertEqual(wd.script("return document.querySelector(arguments[0])?.getAttribute('aria-expanded')",
+                                   row("Component_C0001")), "true")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,10 @@ import subprocess
 import tempfile
 import unittest
 
-from app_driver import AppTestCase, screenshot, today_utc
+from app_driver import ELEMENT, AppTestCase, screenshot, today_utc
 
 TAB, ENTER, END, HOME, LEFT = "\ue004", "\ue007", "\ue010", "\ue011", "\ue012"
+UP, RIGHT, DOWN, PAGE_UP, PAGE_DOWN, CTRL = "\ue013", "\ue014", "\ue015", "\ue00e", "\ue00f", "\ue009"
 CITY = "0173-1#02-AAO132#002"  # CityTown's semanticId, in the ZVEI and the IDTA 3.0 nameplate
 CITY_PATHS = ["Nameplate/Address/CityTown", "Nameplate/AddressInformation/CityTown"]
 HEADERS = ("return [...document.querySelectorAll('#table-head button.sort')].map(b => ({"
@@ -27,10 +28,17 @@ PLACE = """const el = arguments[0] instanceof Element ? arguments[0] : document.
 const r = el.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
 return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, seen: el.contains(hit),
         visible: getComputedStyle(el).visibility !== 'hidden' && r.width > 0};"""
-# The focused element (whether it is `arguments[0]`) and its ring: its outline.
+# The focused element (whether it is `arguments[0]`) and its ring: its outline, and the
+# theme's focus colour as the outline's colour would read.
 RING = """const el = document.activeElement; const s = getComputedStyle(el);
-return {is: el.matches(arguments[0]), style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor,
-        focus: getComputedStyle(document.documentElement).getPropertyValue('--focus').trim()};"""
+const probe = document.body.appendChild(document.createElement('i')); probe.style.color = 'var(--focus)';
+const focus = getComputedStyle(probe).color; probe.remove();
+return {is: el.matches(arguments[0]), style: s.outlineStyle, width: parseFloat(s.outlineWidth), color: s.outlineColor, focus};"""
+# The focused cell: [its row among the rows shown, its column, its text], from the grid's
+# own numbering (aria-rowindex counts the two header rows); else what has the focus.
+FOCUSED_CELL = """const el = document.activeElement;
+if (!el.matches('#table-body td')) return el.id || el.tagName;
+return [Number(el.parentElement.getAttribute('aria-rowindex')) - 3, el.cellIndex, el.textContent];"""
 
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-table-")
 ROWS = "return [...document.querySelectorAll('#table-body tr:not(.spacer)')].map(r => [...r.cells].map(c => c.textContent))"
@@ -154,10 +162,9 @@ class PlantTable(AppTestCase):
         self.assertEqual(str(rows[1][4]), first[4])
 
         # Enter on the serial number cell opens it in the tree, with its details.
-        viewport = wd.wait_for("#table-viewport")
         wd.script("document.querySelectorAll('#table-body tr:not(.spacer) td')[3].scrollIntoView({block: 'nearest', inline: 'nearest'})")
         wd.click(wd.find_all("#table-body tr:not(.spacer) td")[3])
-        wd.keys(viewport, "\ue007")  # Enter
+        wd.keys(wd.active(), ENTER)
         self.wait_until(lambda: not wd.script("return document.getElementById('details').hidden"), 10)
         self.wait_until(lambda: first[3] in (wd.text_content("#details") or ""), 20,
                         lambda: wd.text_content("#details"))
@@ -226,7 +233,8 @@ class TableRoom(AppTestCase):
         wd.wait_for(join)
         line = wd.script("return document.querySelector(arguments[0]).closest('li').textContent", join)
         self.assertIn("CityTown by semanticId — joins " + " and ".join(CITY_PATHS), line)
-        self.assertIn("up to 3 of 3", line)
+        # Two and one machines have the paths; one may have both: 2 to 3 of the 3 have one.
+        self.assertIn("— 2 to 3 of 3", line)
         listed = wd.script("return [...document.querySelectorAll('#table-picker-list input')].map(i => i.value)")
         self.assertEqual(listed, [f"semanticId:{CITY}", *CITY_PATHS])
         screenshot(os.path.join(self.out, "table-picker-join.png"))
@@ -250,7 +258,7 @@ class TableRoom(AppTestCase):
         self.assertEqual(len(cities), 3)
         self.assertNotIn("—", cities, "every machine's city, from either nameplate")
         self.assertTrue(wd.script("return document.getElementById('table-joins').hidden"))
-        self.assertEqual(wd.script("return document.activeElement.id"), "table-viewport")
+        self.assertTrue(wd.script("return document.activeElement.matches('#table-body td.cursor')"), "the grid has the focus")
 
     def test_the_row_name_stays_in_view(self):
         wd = self.wd
@@ -260,12 +268,11 @@ class TableRoom(AppTestCase):
         self.assertGreater(wd.script("const v = document.getElementById('table-viewport'); return v.scrollWidth - v.clientWidth"),
                            100, "the table is wider than its pane")
         first = "#table-body tr:not(.spacer) td"
-        wd.click(wd.wait_for(first))
-        viewport = wd.wait_for("#table-viewport")
         for dark in (False, True):
             self.theme(dark)
-            wd.keys(viewport, HOME)
-            wd.keys(viewport, END)  # the last column, by keyboard
+            wd.click(wd.wait_for(first))
+            wd.keys(wd.active(), HOME)
+            wd.keys(wd.active(), END)  # the last column, by keyboard
             self.wait_until(lambda: wd.script("return document.getElementById('table-viewport').scrollLeft") > 100, 10,
                             "the table scrolls to the cursor")
             view = wd.script(PLACE, "#table-viewport")
@@ -277,13 +284,13 @@ class TableRoom(AppTestCase):
             self.assertEqual(wd.text_content(first), "Machine_M0001")
             head = wd.script(PLACE, "#table-head th")
             self.assertTrue(head["seen"] and head["left"] <= view["left"] + 2, f"its header too: {head}")
-            self.assertEqual(wd.script("return document.activeElement.id"), "table-viewport")
+            self.assertTrue(wd.script("return document.activeElement.matches('#table-body td.cursor')"))
             self.assertEqual(wd.script("const s = getComputedStyle(document.querySelector('#table-body td.cursor'));"
                                        "return [s.outlineStyle, parseFloat(s.outlineWidth)]"), ["solid", 2])
             screenshot(os.path.join(self.out, f"table-frozen-{'dark' if dark else 'light'}.png"))
             # ← back along the row: each cell comes out from under the row's name.
             for _ in range(3):
-                wd.keys(viewport, LEFT)
+                wd.keys(wd.active(), LEFT)
             name = wd.script(PLACE, first)
             cursor = wd.script(PLACE, "#table-body td.cursor")
             self.assertGreaterEqual(cursor["left"], name["right"] - 1, f"not under the name: {cursor} {name}")
@@ -320,6 +327,92 @@ class TableRoom(AppTestCase):
         wd.keys(wd.wait_for("#table-full-width"), ENTER)
         self.wait_until(lambda: wd.script(PLACE, "#table-viewport")["width"] == narrow["width"], 10,
                         lambda: wd.script(PLACE, "#table-viewport"))
+
+    def focused(self):
+        return self.wd.script(FOCUSED_CELL)
+
+    def test_the_cells_are_a_grid_with_one_cell_in_the_tab_order(self):
+        wd = self.wd
+        self.open_table()
+        grid = wd.script("""const grid = document.getElementById('table-grid');
+            const rows = [...document.querySelectorAll('#table-body tr:not(.spacer)')];
+            return {role: grid.getAttribute('role'), rowcount: grid.getAttribute('aria-rowcount'),
+                    rows: rows.map((r) => [r.getAttribute('role'), r.getAttribute('aria-rowindex')]),
+                    cells: [...new Set(rows.flatMap((r) => [...r.cells].map((c) => c.getAttribute('role'))))],
+                    spacers: [...document.querySelectorAll('#table-body tr.spacer')].map((r) => r.getAttribute('role')),
+                    stops: [...document.querySelectorAll('#table-viewport, #table-viewport [tabindex]')]
+                      .filter((e) => e.tabIndex >= 0 && !e.matches('#table-head *'))
+                      .map((e) => (e.classList.contains('cursor') ? 'cursor' : e.id || e.tagName))};""")
+        self.assertEqual(grid["role"], "grid")
+        self.assertEqual(grid["rowcount"], "5", "two header rows and three shells")
+        self.assertEqual(grid["rows"], [["row", "3"], ["row", "4"], ["row", "5"]])
+        self.assertEqual(grid["cells"], ["gridcell"])
+        self.assertEqual(grid["spacers"], ["none", "none"])
+        self.assertEqual(grid["stops"], ["cursor"], "one cell in the tab order: the cursor's")
+
+        # Tab from the last filter box into the grid, onto the cursor's cell; the keys move the focus.
+        wd.keys(wd.find_all("#table-head tr.filters input")[-1], TAB)
+        self.assertEqual(self.focused(), [0, 0, "Machine_M0001"])
+        last = len(self.wd.script(HEADERS)) - 1
+        for keys, row, col in ((RIGHT, 0, 1), (DOWN, 1, 1), (END, 1, last), (HOME, 1, 0), (UP, 0, 0),
+                               (CTRL + END, 2, last), (PAGE_UP, 0, last), (PAGE_DOWN, 2, last), (CTRL + HOME, 0, 0)):
+            wd.keys(wd.active(), keys)
+            self.wait_until(lambda: self.focused()[:2] == [row, col], 5,
+                            lambda: f"{keys!r}: the focus on {self.focused()}, not [{row}, {col}]")
+            self.assertEqual(wd.find_all('#table-body td[tabindex="0"]'), [wd.active()], "the focused cell alone is in the tab order")
+        # A click moves the cursor and the focus there.
+        wd.click(wd.script("return document.querySelectorAll('#table-body tr:not(.spacer)')[1].cells[1]")[ELEMENT])
+        self.wait_until(lambda: self.focused()[:2] == [1, 1], 5, self.focused)
+
+        # The focus ring, in both themes (the theme button takes the focus: Tab back in).
+        for dark in (False, True):
+            self.theme(dark)
+            wd.keys(wd.find_all("#table-head tr.filters input")[-1], TAB)
+            # The last filter box was scrolled to: the cell comes out from under the row's name.
+            self.wait_until(lambda: wd.script(PLACE, "#table-body td.cursor")["seen"], 5,
+                            lambda: wd.script(PLACE, "#table-body td.cursor"))
+            ring = wd.script(RING, "#table-body td.cursor")
+            self.assertTrue(ring["is"], ring)
+            self.assertEqual((ring["style"], ring["color"]), ("solid", ring["focus"]), ring)
+            self.assertGreaterEqual(ring["width"], 2, ring)
+            screenshot(os.path.join(self.out, f"table-grid-focus-{'dark' if dark else 'light'}.png"))
+        self.theme(False)
+
+    def test_full_width_is_remembered(self):
+        wd = self.wd
+        pressed = "return document.getElementById('table-full-width').getAttribute('aria-pressed')"
+        self.open_table()
+        wd.keys(wd.wait_for("#table-full-width"), ENTER)
+        self.assertEqual(wd.script(pressed), "true")
+
+        def stored():
+            try:
+                with open(self.preferences_path()) as f:
+                    return json.load(f).get("table_full_width")
+            except (OSError, ValueError):
+                return None
+        self.wait_until(stored, 10, "Full width in the preferences")
+        # The Table reopened, for another asset type too: still the window's width.
+        wd.click(wd.wait_for("#tab-details"))
+        wd.click(wd.wait_for('.chip[data-type="tool"]'))
+        wd.click(wd.wait_for("#tab-table"))
+        self.wait_until(lambda: self.status().startswith("3 shells"), 30, self.status)
+        self.assertEqual(wd.script(pressed), "true")
+        self.assertFalse(wd.script(PLACE, ".tree-pane")["visible"], "the tree gives its room")
+
+        # After a restart as well.
+        self.restart_app()
+        self.set_window(1024, 700)
+        self.chip_count("machine", "3")
+        wd = self.wd
+        wd.click(wd.wait_for("#tab-table"))
+        self.wait_until(lambda: self.status().startswith("3 shells"), 30, self.status)
+        self.assertEqual(wd.script(pressed), "true")
+        self.assertFalse(wd.script(PLACE, ".tree-pane")["visible"], "the tree gives its room")
+        # Pressed again: back, and so it stays.
+        wd.keys(wd.wait_for("#table-full-width"), ENTER)
+        self.wait_until(lambda: stored() is False, 10, "Full width off in the preferences")
+        self.assertTrue(wd.script(PLACE, ".tree-pane")["visible"])
 
 
 if __name__ == "__main__":

@@ -335,6 +335,58 @@ class ProfilesList(_Window):
             self.stop_demo_service()
 
 
+class Tooltips(_Window):
+    """The page draws the tooltips (shell/tooltips.js): none covers the tree's filter box,
+    none stays over a dialog a click opened, and a dialog's own controls have theirs."""
+
+    # The page's tooltip, if shown: its text, where it is, whether it covers the filter
+    # box and whether it is what the window shows there (on top of everything, a
+    # dialog's top layer too; the pointer passes through it, so it is asked to stop it).
+    TIP = """const tip = document.getElementById('tooltip');
+    if (!tip || tip.hidden) return null;
+    const r = tip.getBoundingClientRect(); const f = document.querySelector('.tree-pane .filter').getBoundingClientRect();
+    tip.style.pointerEvents = 'auto';
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    tip.style.pointerEvents = '';
+    return {text: tip.textContent, top: r.top, bottom: r.bottom, seen: tip.contains(hit),
+            covers: r.top < f.bottom && r.bottom > f.top && r.left < f.right && r.right > f.left};"""
+    TITLE = "return document.querySelector(arguments[0]).getAttribute('title')"
+
+    def hovered_tip(self, css):
+        """Hovers `css`; its tooltip, once shown."""
+        self.wd.hover(self.wd.wait_for(css))
+        return self.wait_until(lambda: self.wd.script(self.TIP), 5, f"the tooltip of {css}")
+
+    def test_no_tooltip_covers_the_filter_box_or_stays_over_a_dialog(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        # The type bar's buttons, just above the filter box, and the toolbar's.
+        for css in ("#take-snapshot", "#snapshots-open", "#export", "#refresh"):
+            title = wd.script(self.TITLE, css)
+            tip = self.hovered_tip(css)
+            self.assertEqual(tip["text"], title)
+            self.assertFalse(tip["covers"], f"{css}: {tip}")
+            self.assertTrue(tip["seen"], tip)
+            self.assertIsNone(wd.script(self.TITLE, css), "the webview has no title to show a tooltip of its own")
+            if css == "#snapshots-open":
+                self.shot("tooltip-above-the-filter-box.png")
+        wd.hover(wd.wait_for("#filter"))
+        self.assertIsNone(wd.script(self.TIP), "gone with the pointer")
+        self.assertEqual(wd.script(self.TITLE, "#refresh"), title, "the title given back")
+
+        # Clicked, the Profiles… button opens its dialog: no tooltip over it.
+        self.hovered_tip("#profiles-edit")
+        wd.click(wd.wait_for("#profiles-edit"))
+        wd.wait_for("#profile-dialog[open]")
+        time.sleep(1)  # longer than a tooltip waits to show
+        self.assertIsNone(wd.script(self.TIP), "no tooltip over the dialog")
+        self.shot("tooltip-none-over-a-dialog.png")
+        # The dialog's own controls have their tooltips, drawn in it.
+        tip = self.hovered_tip("#pf-test")
+        self.assertTrue(tip["seen"], f"the dialog's tooltip is seen over it: {tip}")
+        wd.click(wd.wait_for("#pf-close"))
+
+
 def tearDownModule():
     shutil.rmtree(SAVE_DIR, ignore_errors=True)
 

@@ -157,6 +157,10 @@ const everyCall = [
   () => api.exportSelection({ plant: 'DEMO-01', assetTypes: ['machine'], picks: [{ aas_id: 'urn:aas:1', submodels: null }], format: 'v3-env' }, () => {}),
   () => api.revealExport(),
   () => api.convertFile(),
+  () => api.openAasFile(),
+  () => api.openStartFile(),
+  () => api.saveFileContent(api.fileSource({ file: 2 }), element),
+  () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),
   () => api.listSnapshots('DEMO-01'),
   () => api.deleteSnapshot(snapshot),
   () => api.moveStoreAside(),
@@ -171,6 +175,7 @@ const everyCall = [
   () => api.useProfile('Nord'),
   () => api.getPreferences(),
   () => api.setPreference({ keep_snapshots: 5 }),
+  () => api.setPreference({ table_full_width: true }),
   () => api.duplicateProfile('Nord'),
   () => api.testConnection(profile, secrets),
   () => api.status(),
@@ -198,7 +203,7 @@ test('the calls api.js makes are those the commands are checked against', async 
     'api.js sends other calls than tests/ui/command-calls.json: run UPDATE_COMMAND_CALLS=1 node --test tests/ui/api.test.mjs, then cargo test -p aas-browser --test commands');
   const exported = Object.entries(api).filter(([, f]) => typeof f === 'function');
   const called = new Set(everyCall.map((call) => call.toString().match(/api\.(\w+)\(/)[1]));
-  const listeners = ['onReachability', 'onUserTokenRefused', 'liveSource', 'snapshotSource'];
+  const listeners = ['onReachability', 'onUserTokenRefused', 'onFileDropped', 'liveSource', 'snapshotSource', 'fileSource'];
   for (const [name] of exported) {
     assert.ok(called.has(name) || listeners.includes(name), `${name} is not in the list of every call`);
   }

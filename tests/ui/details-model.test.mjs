@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  base64Size, byteSize, childSummary, detailFields, isWebAddress, orderByLanguage, readRaw, referenceKeys,
+  base64Size, byteSize, childSummary, detailFields, isWebAddress, orderByLanguage, readRaw, referenceKeys, unopenedFileNote,
 } from '../../ui/details/details-model.js';
 
 // The outline node the Rust side sends for an element, with its raw JSON.
@@ -47,14 +47,19 @@ test('a Range shows min – max with its unit', () => {
   assert.equal(asObject(detailFields({ ...data, value: null })).Value, undefined);
 });
 
-test('a File in the package says it cannot be saved; a web address can be opened', () => {
+test('a File that cannot be opened says why, its path can be copied; a web address can be opened', () => {
   const file = outline({ idShort: 'Manual', modelType: { name: 'File' }, mimeType: 'application/pdf', value: '/aasx/manual.pdf' },
     { value: '/aasx/manual.pdf' });
   assert.deepEqual(asObject(detailFields(file)), {
     idShort: 'Manual', 'Model type': 'File', 'MIME type': 'application/pdf', Path: '/aasx/manual.pdf', Kind: 'Instance',
   });
-  assert.match(fieldNamed(file, 'Path').note, /cannot be saved/);
-  assert.equal(fieldNamed(file, 'Path').action, undefined);
+  assert.match(fieldNamed(file, 'Path').note, /^A file inside the asset's AASX package: .* serves no files, so this app cannot open or save it/);
+  assert.equal(fieldNamed(file, 'Path').action, 'copy');
+  assert.match(unopenedFileNote('docs/manual.pdf'), /^A path on the asset's server: /);
+  assert.match(unopenedFileNote('ftp://x.example/m.pdf'), /^Not a web address: only http and https/);
+  const none = outline({ idShort: 'Manual', modelType: { name: 'File' }, mimeType: 'application/pdf' });
+  assert.deepEqual(fieldNamed(none, 'Path'),
+    { name: 'Path', text: 'none', note: 'The File names no path or address: there is no file to open.', action: null });
   const web = outline({ idShort: 'Manual', modelType: { name: 'File' }, mimeType: 'application/pdf', value: 'https://x.example/m.pdf' });
   assert.deepEqual(fieldNamed(web, 'Address'), { name: 'Address', text: 'https://x.example/m.pdf', action: 'open' });
   assert.equal(fieldNamed(web, 'Path'), undefined);
@@ -179,4 +184,15 @@ test('base64 size counts the decoded bytes', () => {
   assert.equal(base64Size('aGVsbG8='), 5);
   assert.equal(base64Size('aGVs\nbG8h'), 6);
   assert.equal(base64Size('aA=='), 1);
+});
+
+test('in a file opened, a File of its package and a Blob are offered to save', () => {
+  const file = { model_type: 'File', id_short: 'Manual', value: '/aasx/suppl/manual.pdf', raw: '<file/>' };
+  const path = detailFields(file, [], { inFile: true }).find((f) => f.name === 'Path');
+  assert.deepEqual([path.text, path.action, path.note], ['/aasx/suppl/manual.pdf', 'save', undefined]);
+  // From the service the same path cannot be had: it says why and offers to copy it.
+  assert.equal(detailFields(file).find((f) => f.name === 'Path').action, 'copy');
+  const blob = { model_type: 'Blob', id_short: 'Logo', value: '2048 bytes', raw: '<blob/>' };
+  const size = detailFields(blob, [], { inFile: true }).find((f) => f.name === 'Size');
+  assert.deepEqual([size.text, size.action], ['2048 bytes', 'save']);
 });

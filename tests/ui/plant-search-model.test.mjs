@@ -25,6 +25,8 @@ test('a shell identifier is made short for a row', () => {
 test('a hit reads as its place in the tree', () => {
   assert.deepEqual(hitTrail(city), ['M-0001', 'Nameplate', 'Address', 'CityTown']);
   assert.deepEqual(hitTrail(shellHit), ['M-0001']);
+  // Named as the tree names the shell: a Company and a Component both "C-0001" are told apart.
+  assert.deepEqual(hitTrail({ ...city, id_short: 'Machine_M0001' }), ['Machine_M0001', 'Nameplate', 'Address', 'CityTown']);
   assert.deepEqual(locationOf(city), { aasId: machine, assetType: 'machine', submodel: 'Nameplate', path: ['Address', 'CityTown'] });
   assert.equal(locationOf(shellHit).assetType, null);
 });
@@ -34,6 +36,9 @@ test('the status line counts the hits and says when there may be more', () => {
   assert.equal(hitsStatus({ snapshot, hits: [city] }, 100), '1 hit in the snapshot of 2024-05-04 08:30');
   assert.equal(hitsStatus({ snapshot, hits: Array(100).fill(city) }, 100),
     'The first 100 hits in the snapshot of 2024-05-04 08:30: type more to narrow them');
+  // Another snapshot of the same minute: to the second, as the snapshots list says it.
+  const sameMinute = { id: 3, taken_at: '2024-05-04T08:30:41Z', complete: true };
+  assert.equal(hitsStatus({ snapshot, hits: [city] }, 100, [snapshot, sameMinute]), '1 hit in the snapshot of 2024-05-04 08:30:00');
 });
 
 test('arrow keys move through the hits and wrap around', () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  cellClass, cellText, cellTitle, headers, joinable, joined, joinLabel, nextSort, offeredLabel, offeredMatches, rowWindow,
+  cellClass, cellText, cellTitle, headers, joinable, joined, joinLabel, joinTitle, nextSort, offeredLabel, offeredMatches,
+  rowWindow,
 } from '../../ui/table/plant-table-model.js';
 
 test('a header click sorts up, then down, then not', () => {
@@ -66,10 +67,14 @@ test('paths of one name and one semanticId are offered joined by a semanticId co
   assert.equal(more.length, 0, 'differently named elements of one semanticId are not joined');
   assert.deepEqual(join, {
     column: `semanticId:${CITY}`, name: 'CityTown', semantic_id: CITY, model_type: 'Property',
-    joins: [zvei.column, idta.column], shells: 3,
+    joins: [zvei.column, idta.column], least: 2, most: 3,
   });
+  // A shell may have both paths: 2 to 3 of the 3 have one of them.
   assert.equal(joinLabel(join, 3),
-    'CityTown by semanticId — joins Nameplate/Address/CityTown and Nameplate/AddressInformation/CityTown — up to 3 of 3');
+    'CityTown by semanticId — joins Nameplate/Address/CityTown and Nameplate/AddressInformation/CityTown — 2 to 3 of 3');
+  assert.equal(joinLabel({ ...join, least: 3 }, 3).split(' — ').at(-1), '3 of 3', 'exact where the bounds meet');
+  assert.match(joinTitle(join), /\n2 to 3: .* a shell with two of them counts once$/);
+  assert.equal(joinTitle({ ...join, least: 3 }), `One column, semanticId:${CITY}: each shell's first element with this semanticId`);
   assert.ok(offeredMatches(join, 'addressinformation'));
   // Shown already, or one path only: nothing to offer.
   assert.deepEqual(joinable([zvei, idta, { column: `semanticId:${CITY}`, semantic_id: CITY }]), []);

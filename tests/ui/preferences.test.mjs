@@ -12,21 +12,25 @@ const plain = (prefs) => ({
 });
 
 test('preferences of the wrong shape fall back to their defaults', () => {
-  const defaults = { theme: null, last_profile: null, views: {}, export_format: null, tables: {}, column_sets: {} };
+  const defaults = {
+    theme: null, last_profile: null, views: {}, export_format: null, tables: {}, column_sets: {}, table_full_width: false,
+  };
   assert.deepEqual(plain(normalize(null)), defaults);
   assert.deepEqual(plain(normalize('nonsense')), defaults);
-  assert.deepEqual(plain(normalize({ theme: 'purple', views: [1], export_format: 'exe' })), defaults);
+  assert.deepEqual(plain(normalize({ theme: 'purple', views: [1], export_format: 'exe', table_full_width: 'yes' })), defaults);
   const prefs = normalize({
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
     views: { 'Plant Nord': { plant: 'P1', asset_type: null }, broken: 'x', odd: { plant: 5, asset_type: 'tool' } },
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 5, 'b'], tab: 'table' }, bad: 3 }, odd: 'x' },
     column_sets: { Nameplate: ['a', null], broken: 'x' },
+    table_full_width: true,
   });
   assert.deepEqual(plain(prefs), {
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
     views: { 'Plant Nord': { plant: 'P1', asset_type: null }, odd: { plant: null, asset_type: 'tool' } },
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 'b'], tab: 'table' } } },
     column_sets: { Nameplate: ['a'], broken: [] },
+    table_full_width: true,
   });
 });
 

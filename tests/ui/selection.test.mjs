@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { adopt, checkState, createNode, setChecked, ticked } from '../../ui/tree/tree-model.js';
-import { pick, recall, recallTable, remember, rememberColumnSet, rememberTable } from '../../ui/shell/view-memory.js';
+import {
+  pick, recall, recallTable, remember, rememberColumnSet, rememberFullWidth, rememberTable,
+} from '../../ui/shell/view-memory.js';
 import { normalize } from '../../ui/shell/preferences.js';
 
 function shells() {
@@ -123,4 +125,20 @@ test('a column set is named, then forgotten; a refusal keeps nothing', async () 
   assert.deepEqual(sent, [{ column_set: { name: ' Nameplate ', columns: ['a', 'b'] } }, { column_set: { name: 'Nameplate', columns: [] } }]);
   await assert.rejects(rememberColumnSet(prefs, '', ['a'], async () => { throw new Error('a column set needs a name'); }));
   assert.deepEqual(Object.keys(prefs.column_sets), []);
+});
+
+test('Full width is remembered for every plant, and kept for this run when it cannot be stored', async () => {
+  const prefs = normalize(null);
+  const sent = [];
+  await rememberFullWidth(prefs, true, async (c) => sent.push(c));
+  assert.equal(prefs.table_full_width, true);
+  assert.deepEqual(sent, [{ table_full_width: true }]);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    await rememberFullWidth(prefs, false, async () => { throw new Error('disk full'); });
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(prefs.table_full_width, false);
 });

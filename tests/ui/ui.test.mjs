@@ -1,7 +1,7 @@
 // Unit tests of the UI's pure modules, with Node's built-in runner: node --test tests/ui
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prettyJson } from '../../ui/lib/json-text.js';
+import { dedented, prettyJson } from '../../ui/lib/json-text.js';
 import { adopt, createNode, isExpandable, navigate, visibleRows } from '../../ui/tree/tree-model.js';
 import { badgeFor, plural } from '../../ui/lib/format.js';
 
@@ -121,4 +121,12 @@ test('a node knows the request it came from', async () => {
   assert.deepEqual(requestOf(leaf), { aasId: 'urn:a#1', submodel: 'Nameplate', path: ['Address', 'CityTown'] });
   assert.deepEqual(requestOf(sm), { aasId: 'urn:a#1', submodel: 'Nameplate', path: [] });
   assert.deepEqual(requestOf(aas), { aasId: 'urn:a#1', submodel: null, path: [] });
+});
+
+test('an XML element from a file starts at the left margin, its lines as indented as before', () => {
+  const element = '<property>\n      <idShort>A</idShort>\n      <value>1</value>\n    </property>';
+  assert.equal(dedented(element), '<property>\n  <idShort>A</idShort>\n  <value>1</value>\n</property>');
+  assert.equal(dedented('<value>1</value>'), '<value>1</value>');
+  // A line less indented than the end tag (text with line breaks) is kept as it is.
+  assert.equal(dedented('<text>a\nb\n  </text>'), '<text>a\nb\n</text>');
 });

@@ -121,20 +121,39 @@ function iec61360(raw) {
   return specs.map((s) => s?.dataSpecificationContent).find((c) => c && typeof c === 'object') ?? {};
 }
 
-function fileFields(data, raw) {
-  const path = raw.value ?? data.value;
-  const fields = [{ name: 'MIME type', text: raw.mimeType }];
-  if (isWebAddress(path)) fields.push({ name: 'Address', text: path, action: 'open' });
-  else if (path) {
-    fields.push({
-      name: 'Path', text: path,
-      note: 'A path inside the asset\'s AASX package: this service does not serve package files, so it cannot be saved from here.',
-    });
+/**
+ * Why a File whose value is `path`, no web address, cannot be opened here: the service
+ * serves elements, never files (its gateway has no route for them), and only http(s)
+ * addresses are handed to a browser.
+ */
+export function unopenedFileNote(path) {
+  if (!path) return 'The File names no path or address: there is no file to open.';
+  if (/^[a-z][a-z0-9+.-]+:/i.test(path)) {
+    return 'Not a web address: only http and https addresses are opened, so this app cannot open it.';
   }
+  const where = /^\/?aasx\//i.test(path) ? 'A file inside the asset\'s AASX package' : 'A path on the asset\'s server';
+  return `${where}: the AAS Master Data Access Service serves no files, so this app cannot open or save it. `
+    + 'Copy the path to ask the asset\'s supplier for the file.';
+}
+
+// A web address opens in the browser; anything else says why it cannot be opened, and
+// a path can be copied.
+function fileFields(data, raw, inFile) {
+  const path = raw.value ?? data.value;
+  const fields = [{ name: 'MIME type', text: raw.mimeType ?? raw.contentType }];
+  if (isWebAddress(path)) fields.push({ name: 'Address', text: path, action: 'open' });
+  else if (inFile && path) fields.push({ name: 'Path', text: path, action: 'save' }); // in the package opened
+  else fields.push({ name: 'Path', text: path || 'none', note: unopenedFileNote(path), action: path ? 'copy' : null });
   return fields;
 }
 
-function blobFields(data, raw) {
+function blobFields(data, raw, inFile) {
+  if (inFile) {
+    return [
+      { name: 'MIME type', text: raw.mimeType ?? raw.contentType },
+      { name: 'Size', text: data.value ?? 'empty', action: data.value ? 'save' : null },
+    ];
+  }
   const content = typeof raw.value === 'string' ? raw.value : data.value;
   return [
     { name: 'MIME type', text: raw.mimeType },
@@ -142,16 +161,16 @@ function blobFields(data, raw) {
   ];
 }
 
-function valueFields(data, raw) {
+function valueFields(data, raw, inFile) {
   switch (data.model_type) {
     case 'MultiLanguageProperty':
       return Array.isArray(raw.value) ? [{ name: 'Value', langs: raw.value }] : [{ name: 'Value', text: data.value }];
     case 'Range': // "min – max" as the Rust side wrote it, keeping the digits sent
       return [{ name: 'Value', text: data.value && (data.unit ? `${data.value} ${data.unit}` : data.value) }];
     case 'File':
-      return fileFields(data, raw);
+      return fileFields(data, raw, inFile);
     case 'Blob':
-      return blobFields(data, raw);
+      return blobFields(data, raw, inFile);
     case 'ReferenceElement': // its target is in the Keys field
     case 'SubmodelElementCollection':
       return [];
@@ -163,10 +182,12 @@ function valueFields(data, raw) {
 /**
  * The fields of a node's details, in order, each `{name}` with `text`, `langs`
  * ([{language, text}]), `lines` or `keys` (of a reference); a text may have a `note`
- * and an `action` ('save' a Blob, 'open' a web address). Empty ones are left out.
- * `children` are the outline nodes under it (loaded lazily for shells and submodels).
+ * and an `action` ('save' a Blob, or a File of a file opened; 'open' a web address, 'copy'
+ * a path). Empty ones are left out. `children` are the outline nodes under it (loaded
+ * lazily for shells and submodels); `inFile`: the node is of an AAS file opened, whose
+ * package holds its Files and whose outline gives a Blob's size as its value.
  */
-export function detailFields(data, children = data.children ?? []) {
+export function detailFields(data, children = data.children ?? [], { inFile = false } = {}) {
   const raw = readRaw(data.raw) ?? {};
   const type = data.model_type;
   const spec = iec61360(raw);
@@ -175,7 +196,7 @@ export function detailFields(data, children = data.children ?? []) {
     { name: 'Identifier', text: data.id },
     { name: 'Model type', text: type },
     { name: 'Category', text: raw.category },
-    ...valueFields(data, raw),
+    ...valueFields(data, raw, inFile),
     { name: 'Value type', text: data.value_type },
     { name: 'Unit', text: type === 'Range' ? null : data.unit },
     { name: 'Preferred name', langs: langList(spec.preferredName) },

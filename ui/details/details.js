@@ -1,10 +1,11 @@
 // The details pane: the fields of the selected node per element type (chosen in
 // details-model.js), with the actions some offer (go to a reference's target, save a
-// Blob, open or copy a File's web address), and its raw JSON exactly as the server sent it.
+// Blob, open or copy a File's web address, copy its path), and its raw JSON exactly as
+// the server sent it.
 
 import * as api from '../lib/api.js';
 import { badgeFor } from '../lib/format.js';
-import { prettyJson } from '../lib/json-text.js';
+import { dedented, prettyJson } from '../lib/json-text.js';
 import { detailFields, orderByLanguage } from './details-model.js';
 import { findTarget, followKeys } from '../tree/reference-target.js';
 import { requestOf } from '../tree/request-path.js';
@@ -12,7 +13,7 @@ import { requestOf } from '../tree/request-path.js';
 let chosenLanguage = null; // the user's last pick in a language switch, for every node
 
 /** Shows `node` of `tree` (a TreeView, for going to a reference's target). */
-export function showDetails(pane, rawPre, node, tree) {
+export function showDetails(pane, rawPre, node, tree, source = null) {
   const data = node.data ?? {};
   const heading = document.createElement('h2');
   const badge = badgeFor(data.model_type);
@@ -24,7 +25,8 @@ export function showDetails(pane, rawPre, node, tree) {
   const list = document.createElement('dl');
   list.className = 'fields';
   // Loaded tree children cover shells and submodels, whose outline has none.
-  for (const field of detailFields(data, node.children?.map((c) => c.data) ?? data.children)) {
+  const inFile = source?.from === 'file';
+  for (const field of detailFields(data, node.children?.map((c) => c.data) ?? data.children, { inFile })) {
     const dt = document.createElement('dt');
     dt.textContent = field.name;
     const dd = document.createElement('dd');
@@ -32,7 +34,7 @@ export function showDetails(pane, rawPre, node, tree) {
     if (field.langs) dd.append(languageSwitch(field.langs));
     else if (field.lines) dd.append(lineList(field.lines));
     else if (field.keys) dd.append(...referenceView(field.keys, node, tree));
-    else if (field.action || field.note) dd.append(...textWithExtras(field, node));
+    else if (field.action || field.note) dd.append(...textWithExtras(field, node, inFile ? source : null));
     else dd.textContent = field.text;
     list.append(dt, dd);
   }
@@ -51,7 +53,11 @@ export function showDetails(pane, rawPre, node, tree) {
     parts.push(shown?.dataset.aasId === data.id ? shown : endpointsView(data.id));
   }
   pane.replaceChildren(...parts);
-  rawPre.textContent = data.raw ? prettyJson(data.raw) : '';
+  // A file's XML is shown as the file has it, under a tab that says so; JSON is indented.
+  const xml = Boolean(data.raw) && isXml(data.raw);
+  rawPre.textContent = !data.raw ? '' : xml ? dedented(data.raw) : prettyJson(data.raw);
+  const rawTab = document.getElementById('tab-raw');
+  if (rawTab) rawTab.textContent = xml ? 'Raw XML' : 'Raw JSON';
 }
 
 /**
@@ -155,8 +161,11 @@ function referenceView(keys, node, tree) {
   return [table, bar];
 }
 
-/** A text with a note under it and its actions: save a Blob, open or copy an address. */
-function textWithExtras(field, node) {
+/**
+ * A text with a note under it and its actions: save a Blob (or, from a file opened,
+ * `file`, a File's part of the package), open or copy an address, copy a path.
+ */
+function textWithExtras(field, node, file) {
   const parts = [element('span', 'field-text', field.text)];
   if (field.note) parts.push(element('p', 'field-note', field.note));
   const status = statusSpan();
@@ -164,21 +173,29 @@ function textWithExtras(field, node) {
     parts.push(actionButton('Save to disk…', async () => {
       status.textContent = 'Saving…';
       const request = requestOf(node);
-      const path = request && await api.saveBlob(request);
+      const save = file ? (at) => api.saveFileContent(file, at) : api.saveBlob;
+      const path = request && await save(request);
       status.textContent = path ? `Saved to ${path}` : 'Not saved';
     }, status));
   } else if (field.action === 'open') {
     parts.push(actionButton('Open in browser', async () => {
       const request = requestOf(node);
       if (request) await api.openFileAddress(request);
-    }, status), actionButton('Copy address', async () => {
-      if (!navigator.clipboard) throw new Error('no clipboard access here');
-      await navigator.clipboard.writeText(field.text);
-      status.textContent = 'Copied';
-    }, status));
+    }, status), copyButton('Copy address', field.text, status));
+  } else if (field.action === 'copy') {
+    parts.push(copyButton('Copy path', field.text, status));
   }
   if (field.action) parts.push(status);
   return parts;
+}
+
+/** A button that copies `text` to the clipboard and says so in `status`. */
+function copyButton(label, text, status) {
+  return actionButton(label, async () => {
+    if (!navigator.clipboard) throw new Error('no clipboard access here');
+    await navigator.clipboard.writeText(text);
+    status.textContent = 'Copied';
+  }, status);
 }
 
 /** A button running `act`; a failure is said in `status`. */
@@ -229,3 +246,6 @@ export function initCopy(button, source, status) {
     timer = setTimeout(() => { status.textContent = ''; }, 3000);
   });
 }
+
+/** Whether a node's text is XML (a node of an XML file) rather than JSON. */
+const isXml = (text) => text.trimStart().startsWith('<');

@@ -94,10 +94,29 @@ export function onUserTokenRefused(fn) {
 
 export const connectionInfo = () => localCall('connection_info');
 // How the page names the source on screen (shell/state.js `sourceOf`): the service
-// (`liveSource(plant)`) or a snapshot on this computer or in the team store
-// (`snapshotSource(snapshot)`). The app opens it; the page never routes by it.
+// (`liveSource(plant)`), a snapshot on this computer or in the team store
+// (`snapshotSource(snapshot)`) or a file opened (`fileSource(opened)`: by the number the
+// app gave it, never its path). The app opens it; the page never routes by it.
 export const liveSource = (plant) => ({ from: 'live', plant });
 export const snapshotSource = (snapshot) => ({ from: 'snapshot', ...snapshotRef(snapshot) });
+export const fileSource = (opened) => ({ from: 'file', file: opened.file });
+/**
+ * Open file…: asks for an AAS file (AASX, or an environment as JSON or XML, AAS V2.0 to
+ * V3.1) and reads it. Resolves to `{file, name, asset_types: [{asset_type, shells}],
+ * shells, submodels, parts: [{name, version, serialisation}]}`, or null if the dialog
+ * was cancelled.
+ */
+export const openAasFile = () => localCall('open_aas_file');
+/** The file the app was started with (a double-click on an .aasx), read as openAasFile reads one; null if none. */
+export const openStartFile = () => localCall('open_start_file');
+/**
+ * Calls `fn({opened, error})` for each file dropped on the window: `opened` as
+ * openAasFile answers, or `error` (as a failed call rejects with) when it was not read.
+ */
+export function onFileDropped(fn) {
+  return window.__TAURI__.event.listen('file-dropped', ({ payload }) =>
+    fn({ opened: payload.opened, error: payload.error && asError(payload.error) }));
+}
 const treeAsk = (ask) => sourceCall('tree', { ask });
 /**
  * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's
@@ -237,6 +256,13 @@ export const testConnection = (profile, secrets) =>
 export const status = () => localCall('status');
 /** Asks where to save the Blob at `{aasId, submodel, path}` and writes its decoded content; resolves to the path, or null if cancelled. */
 export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', { at: { aas_id: aasId, submodel, id_shorts: path } });
+/**
+ * Asks where to save what the element at `{aasId, submodel, path}` of the file opened
+ * (`fileSource`) holds: a File's part of the package, a Blob's decoded content; writes
+ * it there and resolves to the path, or null if cancelled.
+ */
+export const saveFileContent = (source, { aasId, submodel, path }) =>
+  localCall('save_file_content', { file: source.file, at: { aas_id: aasId, submodel, id_shorts: path } });
 /** Opens the web address of the File at `{aasId, submodel, path}` in the browser. */
 export const openFileAddress = ({ aasId, submodel, path }) =>
   serverCall('open_file_address', { at: { aas_id: aasId, submodel, id_shorts: path } });

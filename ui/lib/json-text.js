@@ -1,6 +1,7 @@
-// Pretty-prints JSON text without parsing it into values, so what is shown is exactly
-// what the server sent: numbers keep their digits (1.50 stays 1.50), keys keep their
-// order and duplicates, strings keep their escapes. Only whitespace changes.
+// A node's text shown as it came, only its whitespace changed. JSON is pretty-printed
+// without parsing it into values, so what is shown is exactly what the server sent:
+// numbers keep their digits (1.50 stays 1.50), keys keep their order and duplicates,
+// strings keep their escapes. A file's XML keeps its own layout, moved to the margin.
 
 const WHITESPACE = new Set([' ', '\n', '\r', '\t']);
 
@@ -46,4 +47,15 @@ export function prettyJson(text, indent = '  ') {
     }
   }
   return out;
+}
+
+/**
+ * An XML element's text from its start tag: its later lines keep the indentation they
+ * had in the file, which its end tag's line shows; taken off, the element starts at the
+ * left margin as its first line does. Only whitespace changes.
+ */
+export function dedented(xml) {
+  const lines = xml.split('\n');
+  const indent = lines.length > 1 ? /^[ \t]*/.exec(lines[lines.length - 1])[0] : '';
+  return lines.map((line, i) => (i > 0 && line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n');
 }

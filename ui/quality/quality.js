@@ -18,11 +18,12 @@ const GAPS_PAGE = 100; // gaps asked at once
  * `els`: type (the asset type select), run, bar, cancel, status, verdict, groups (the
  * groups' tbody), groupsViewport, gaps (tbody), gapsViewport, gapsTitle, more,
  * exportXlsx, exportCsv, exportJson. `plant()`, `snapshot()` (the one on screen, or
- * null) and `assetTypes()` say what to audit; `open(gap, snapshot)` shows a gap of
- * the snapshot audited in the tree.
+ * null) and `assetTypes()` say what to audit; `snapshots()` the plant's (to name the one
+ * audited as the snapshots list does); `open(gap, snapshot)` shows a gap of the
+ * snapshot audited in the tree.
  * Returns `{show}`: audits what is on screen, unless the view shows its audit already.
  */
-export function initQuality(els, { plant, snapshot, assetTypes, open }) {
+export function initQuality(els, { plant, snapshot, snapshots, assetTypes, open }) {
   let summary = null;
   let audited = null; // the key the audit on screen was made for
   let running = false;
@@ -106,7 +107,7 @@ export function initQuality(els, { plant, snapshot, assetTypes, open }) {
 
   function drawSummary() {
     const s = summary;
-    els.status.textContent = `${summaryLine(s)} · ${snapshotName(s.snapshot)}`;
+    els.status.textContent = `${summaryLine(s)} · ${snapshotName(s.snapshot, snapshots())}`;
     const lines = s.templates.filter((t) => t.shells > 0 || t.near_misses > 0).map((t) => {
       const li = document.createElement('li');
       const meter = document.createElement('meter');

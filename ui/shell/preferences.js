@@ -1,5 +1,6 @@
 // The app's own preferences (theme, plant and asset type last shown per profile, export
-// format, the table's columns and tab per plant and asset type, named column sets), kept by the Rust side in its preferences store and read once at start-up.
+// format, the table's columns and tab per plant and asset type, named column sets, the
+// table's Full width), kept by the Rust side in its preferences store and read once at start-up.
 // The page keeps nothing in the webview's storage.
 
 import { FORMAT_VALUES as FORMATS } from '../snapshots/export-formats.js';
@@ -47,5 +48,6 @@ export function normalize(raw) {
     export_format: FORMATS.includes(prefs.export_format) ? prefs.export_format : null,
     tables,
     column_sets: columnSets,
+    table_full_width: prefs.table_full_width === true,
   };
 }

@@ -19,6 +19,9 @@ export const state = {
   assetType: null,
   // The snapshot on screen, read-only; null: the service's live data.
   browsing: null,
+  // The AAS file on screen, read-only, as api.openAasFile answered; null: none. While
+  // one is open the tree shows it, whatever plant or snapshot was on screen before.
+  file: null,
   // The plant's snapshots as listSnapshots answered; null while unknown.
   listed: null,
   // Asset type -> Promise of how many shells of it the plant on screen has. A new Map
@@ -33,8 +36,11 @@ export const state = {
   openedGap: null,
 };
 
-/** The source on screen for `plant`: the snapshot browsed, else the service. */
-export const sourceOf = (plant) => (state.browsing ? api.snapshotSource(state.browsing) : api.liveSource(plant));
+/** The source on screen for `plant`: the file open, else the snapshot browsed, else the service. */
+export function sourceOf(plant) {
+  if (state.file) return api.fileSource(state.file);
+  return state.browsing ? api.snapshotSource(state.browsing) : api.liveSource(plant);
+}
 
 /** The plant's snapshots, newest first; none while they are unknown or unreadable. */
 export const snapshotList = () => state.listed?.snapshots ?? [];

@@ -1,7 +1,8 @@
 // Remembers, per profile, the plant and asset type last shown, so the next start opens
 // where the user left off, and per plant and asset type the table's columns and the tab
-// shown; and the column sets the user named. They live in the preferences (see preferences.js): read from
-// the object loaded at start-up, and each change is also sent to the Rust side.
+// shown; the column sets the user named, and whether the Table takes the window's
+// width. They live in the preferences (see preferences.js): read from the object loaded
+// at start-up, and each change is also sent to the Rust side.
 
 import * as api from '../lib/api.js';
 
@@ -82,4 +83,14 @@ export async function rememberColumnSet(prefs, name, columns, send = api.setPref
   await send({ column_set: { name, columns } });
   if (columns.length) define(prefs.column_sets, name.trim(), columns);
   else delete prefs.column_sets[name];
+}
+
+/** Stores whether the Table takes the window's width (Full width), for every plant; a failed send only loses the memory. */
+export async function rememberFullWidth(prefs, full, send = api.setPreference) {
+  prefs.table_full_width = full;
+  try {
+    await send({ table_full_width: full });
+  } catch (e) {
+    console.warn('preferences: Full width was not remembered', e);
+  }
 }

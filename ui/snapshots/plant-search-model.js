@@ -10,9 +10,12 @@ export function shortAasId(id) {
   return tail || id;
 }
 
-/** A hit's place as its parts: the shell, then the submodel and the element path. */
+/**
+ * A hit's place as its parts: the shell by the idShort the tree shows (its identifier
+ * made short where the app names none), then the submodel and the element path.
+ */
 export function hitTrail(hit) {
-  return [shortAasId(hit.aas_id), ...(hit.submodel == null ? [] : [hit.submodel, ...hit.path])];
+  return [hit.id_short ?? shortAasId(hit.aas_id), ...(hit.submodel == null ? [] : [hit.submodel, ...hit.path])];
 }
 
 /** How much of a hit's value a row shows, in characters; the details pane has it all. */
@@ -34,9 +37,12 @@ export function locationOf(entry) {
   return { aasId: entry.aas_id, assetType: entry.asset_type ?? null, submodel: entry.submodel, path: entry.path };
 }
 
-/** The status line over the hits of `{snapshot, hits}` when at most `limit` were asked. */
-export function hitsStatus({ snapshot, hits }, limit) {
-  const where = `in ${snapshotName(snapshot)}`;
+/**
+ * The status line over the hits of `{snapshot, hits}` when at most `limit` were asked;
+ * the snapshot's time to the second where one of `others` (the plant's) shares its minute.
+ */
+export function hitsStatus({ snapshot, hits }, limit, others = []) {
+  const where = `in ${snapshotName(snapshot, others)}`;
   if (hits.length === 0) return `No hits ${where}`;
   if (hits.length >= limit) return `The first ${hits.length} hits ${where}: type more to narrow them`;
   return `${plural(hits.length, 'hit')} ${where}`;

@@ -15,11 +15,12 @@ const TYPING_PAUSE_MS = 40;
 
 /**
  * `els`: input, popup, status, list (the listbox). `plant()` is the plant shown,
- * `snapshot()` the id of the snapshot on screen (null: live), `open(location)` shows
+ * `snapshot()` the id of the snapshot on screen (null: live), `snapshots()` the plant's
+ * (to name the one searched as the snapshots list does), `open(location)` shows
  * `{aasId, assetType, submodel, path}` in the tree. Returns `{reset}`, for when the
  * plant or the snapshot on screen changed.
  */
-export function initPlantSearch(els, { plant, snapshot, open }) {
+export function initPlantSearch(els, { plant, snapshot, snapshots, open }) {
   let hits = [];
   let active = -1;
   let timer = null;
@@ -83,7 +84,7 @@ export function initPlantSearch(els, { plant, snapshot, open }) {
       if (mine !== asked) return;
       shown = query;
       hits = result.hits;
-      els.status.textContent = hitsStatus(result, SEARCH_LIMIT);
+      els.status.textContent = hitsStatus(result, SEARCH_LIMIT, snapshots());
     } catch (e) {
       if (mine !== asked) return;
       shown = query;

@@ -72,9 +72,11 @@ export function headers(columns) {
  * The columns one semanticId column would join: paths with the same element name and
  * the same semanticId (`Nameplate/Address/CityTown` of a ZVEI nameplate and
  * `Nameplate/AddressInformation/CityTown` of an IDTA 3.0 one). Each join: `{column:
- * 'semanticId:ID', name, semantic_id, joins: [the paths' columns], shells}` (`shells`:
- * the paths' shells added up, at most `total`), in the order its first path comes;
- * none for a semanticId column `columns` has already.
+ * 'semanticId:ID', name, semantic_id, joins: [the paths' columns], least, most}`, in the
+ * order its first path comes; none for a semanticId column `columns` has already. The
+ * census counts each path's shells, not which: a shell may have two of the paths, so
+ * the shells the join finds something in are known only to be `least` (the most any
+ * path has) to `most` (the paths' shells added up, at most `total`).
  */
 export function joinable(columns, total = Infinity) {
   const groups = new Map();
@@ -93,15 +95,27 @@ export function joinable(columns, total = Infinity) {
       semantic_id: g[0].semantic_id,
       model_type: g[0].model_type,
       joins: g.map((c) => c.column),
-      shells: Math.min(total, g.reduce((n, c) => n + (c.shells ?? 0), 0)),
+      least: Math.max(...g.map((c) => c.shells ?? 0)),
+      most: Math.min(total, g.reduce((n, c) => n + (c.shells ?? 0), 0)),
     }));
 }
 
-/** A join's line in the picker: `CityTown by semanticId — joins Nameplate/Address/CityTown and … — up to 3 of 3`. */
+/**
+ * A join's line in the picker: `CityTown by semanticId — joins Nameplate/Address/CityTown
+ * and … — 2 to 3 of 3`, its shells exact where `least` and `most` meet (see `joinable`).
+ */
 export function joinLabel(join, shells) {
   const n = (x) => x.toLocaleString('en-US');
   const paths = join.joins.length === 2 ? join.joins.join(' and ') : `${join.joins.slice(0, -1).join(', ')} and ${join.joins.at(-1)}`;
-  return `${join.name} by semanticId — joins ${paths} — up to ${n(join.shells)} of ${n(shells)}`;
+  const found = join.least === join.most ? n(join.most) : `${n(join.least)} to ${n(join.most)}`;
+  return `${join.name} by semanticId — joins ${paths} — ${found} of ${n(shells)}`;
+}
+
+/** A join's tooltip in the picker: what its column shows, and why its shells may be a span. */
+export function joinTitle(join) {
+  const what = `One column, ${join.column}: each shell's first element with this semanticId`;
+  return join.least === join.most ? what
+    : `${what}\n${join.least} to ${join.most}: the census counts each path's shells, and a shell with two of them counts once`;
 }
 
 /** The columns after joining `join`'s paths: its semanticId column where the first of them was. */

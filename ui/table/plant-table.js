@@ -2,36 +2,42 @@
 // as columns, from the snapshot on screen or the plant's latest complete one. The
 // table lives on the Rust side; this view draws only the rows in sight, asks for them
 // a block at a time, sorts on a header click, filters per column as the user types,
-// moves a cell cursor with the keyboard and opens a cell's element in the tree (Enter).
-// The first column stays in view as the table scrolls sideways (style.css); Full width
-// lets the table take the window's width; columns one semanticId column would join are
-// offered joined, under the table's bar and in the picker.
+// and opens a cell's element in the tree (Enter). The cells are a WAI-ARIA grid: the
+// cursor's cell is the one in the tab order and has the focus while the grid has it,
+// and the keys move it. The first column stays in view as the table scrolls sideways
+// (style.css); Full width (remembered) lets the table take the window's width; columns
+// one semanticId column would join are offered joined, under the table's bar and in
+// the picker.
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import { problemWords, snapshotKey, snapshotName } from '../snapshots/snapshot-model.js';
 import {
-  cellClass, cellText, cellTitle, headers, joinable, joined, joinLabel, nextSort, offeredLabel, offeredMatches, rowWindow,
+  cellClass, cellText, cellTitle, headers, joinable, joined, joinLabel, joinTitle, nextSort, offeredLabel, offeredMatches,
+  rowWindow,
 } from './plant-table-model.js';
 
 const ROW_HEIGHT = 26;
 const BLOCK = 200; // rows asked at once
 const KEPT_BLOCKS = 6; // blocks kept, the last used: a scroll through the table holds no more
 const FILTER_WAIT_MS = 200;
+const HEAD_ROWS = 2; // the names and the filter boxes
 
 /**
  * `els`: status, columns (the Columns… button), fullWidth (its button) and panes (the
  * window's panes, marked data-full-width), joins (the offers to join columns),
- * exportXlsx, exportCsv, viewport, head,
+ * exportXlsx, exportCsv, viewport, grid (the table), head,
  * body, and the picker's dialog, search, list, apply, defaults, cancel, sets (the named
  * sets' select), setName, saveSet, deleteSet. `plant()`, `snapshot()` (the one on
- * screen, or null) and `assetType()` say what to show; `open(location)` shows an
+ * screen, or null) and `assetType()` say what to show; `snapshots()` the plant's (to
+ * name the one shown as the snapshots list does); `open(location)` shows an
  * element in the tree. `memory` keeps the columns: `columns(plant, type)` (empty: the
  * defaults), `remember(plant, type, columns)`, `sets()` (name -> columns),
- * `saveSet(name, columns)`, `deleteSet(name)`. Returns `{show, reset}`: show builds
- * the table for what is on screen, unless it shows that already.
+ * `saveSet(name, columns)`, `deleteSet(name)`; and Full width: `fullWidth()`,
+ * `rememberFullWidth(full)`. Returns `{show, reset}`: show builds the table for what is
+ * on screen, unless it shows that already.
  */
-export function initPlantTable(els, { plant, snapshot, assetType, open, memory }) {
+export function initPlantTable(els, { plant, snapshot, snapshots, assetType, open, memory }) {
   let shape = null;
   let sort = null;
   const filterTexts = new Map(); // column index -> the text in its box
@@ -72,6 +78,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     els.joins.hidden = true;
     els.head.replaceChildren();
     els.body.replaceChildren();
+    els.grid.removeAttribute('tabindex'); // no cells, no place in the tab order
     els.status.textContent = text;
     els.exportXlsx.disabled = els.exportCsv.disabled = true;
   }
@@ -80,6 +87,9 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     const labels = document.createElement('tr');
     const boxes = document.createElement('tr');
     boxes.className = 'filters';
+    // The grid's first two rows, of `aria-rowcount` (the body's rows follow them).
+    labels.setAttribute('aria-rowindex', '1');
+    boxes.setAttribute('aria-rowindex', '2');
     const named = headers(shape.columns);
     shape.columns.forEach((c, i) => {
       const th = document.createElement('th');
@@ -131,7 +141,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       button.addEventListener('click', async () => {
         memory.remember(plant(), assetType(), joined(shape.columns.map((c) => c.column), join));
         await show(true);
-        els.viewport.focus();
+        focusGrid();
       });
       line.append(`${join.joins.length} columns named ${join.name} share semanticId ${join.semantic_id}. `, button);
       return line;
@@ -155,6 +165,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     generation += 1;
     blocks = new Map();
     cursor.row = Math.min(cursor.row, Math.max(0, shape.shown - 1));
+    els.grid.setAttribute('aria-rowcount', String(shape.shown + HEAD_ROWS));
     for (const [i, th] of [...els.head.querySelectorAll('tr:first-child th')].entries()) {
       th.setAttribute('aria-sort', sort?.column === i ? (sort.descending ? 'descending' : 'ascending') : 'none');
     }
@@ -164,7 +175,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     els.exportXlsx.disabled = els.exportCsv.disabled = false;
     // The count is said once its rows are on screen, so the two never disagree.
     if ((await drawRows()) && drawing === generation) {
-      els.status.textContent = `${of} · ${snapshotName(shape.snapshot)}${unread}`;
+      els.status.textContent = `${of} · ${snapshotName(shape.snapshot, snapshots())}${unread}`;
       performance.mark('table-drawn');
     }
   }
@@ -216,15 +227,22 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   // object a frame leaves grows the page's heap until the next collection (a scroll
   // through the table had left +28 MB), so a cell's text is changed in place, and only
   // when it differs.
-  const spacer = () => Object.assign(document.createElement('tr'), { className: 'spacer' });
+  const spacer = () => {
+    const tr = Object.assign(document.createElement('tr'), { className: 'spacer' });
+    tr.setAttribute('role', 'none'); // room for the rows not drawn, no row of the grid
+    return tr;
+  };
   const [above, below] = [spacer(), spacer()];
   let pool = []; // {tr, tds, index (the row shown), kinds and texts (what each cell shows)}
   let cursorCell = null;
 
   function emptyRow(width) {
     const tr = document.createElement('tr');
+    tr.setAttribute('role', 'row');
     const tds = Array.from({ length: width }, () => {
       const td = document.createElement('td');
+      td.setAttribute('role', 'gridcell');
+      td.tabIndex = -1; // focusable, out of the tab order: the cursor's cell alone is in it
       td.append(document.createTextNode(''));
       return td;
     });
@@ -233,6 +251,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   }
 
   function fillRow(slot, kinds, texts, index) {
+    if (slot.index !== index) slot.tr.setAttribute('aria-rowindex', String(index + HEAD_ROWS + 1));
     slot.index = index;
     for (let col = 0; col < slot.tds.length; col += 1) {
       const kind = kinds ? kinds[col] : '';
@@ -248,14 +267,36 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
     }
   }
 
-  /** Marks the cursor's cell, if it is in view. */
+  /**
+   * Marks the cursor's cell, if it is drawn: the one cell in the tab order, with the
+   * focus while the grid has it. Scrolled out of the rows drawn, the grid itself holds
+   * its place in the tab order (and the focus) until the cell is back.
+   */
   function markCursor() {
-    cursorCell?.classList.remove('cursor');
-    cursorCell?.removeAttribute('aria-selected');
+    const focused = document.activeElement === els.grid || els.body.contains(document.activeElement);
     const slot = pool.find((s) => s.index === cursor.row);
-    cursorCell = slot?.tds[cursor.col] ?? null;
-    cursorCell?.classList.add('cursor');
-    cursorCell?.setAttribute('aria-selected', 'true');
+    const cell = slot?.tds[cursor.col] ?? null;
+    if (cell !== cursorCell) {
+      if (cursorCell) {
+        cursorCell.classList.remove('cursor');
+        cursorCell.removeAttribute('aria-selected');
+        cursorCell.tabIndex = -1;
+      }
+      cursorCell = cell;
+      if (cell) {
+        cell.classList.add('cursor');
+        cell.setAttribute('aria-selected', 'true');
+        cell.tabIndex = 0;
+      }
+    }
+    els.grid.tabIndex = cell || shape.shown === 0 ? -1 : 0;
+    if (focused) focusGrid();
+  }
+
+  /** The focus to the cursor's cell (the grid while it is not drawn); the view scrolls itself (moveTo). */
+  function focusGrid() {
+    const target = cursorCell ?? els.grid;
+    if (document.activeElement !== target) target.focus({ preventScroll: true });
   }
 
   // One listener each for every cell.
@@ -282,6 +323,12 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       row: Math.max(0, Math.min(shape.shown - 1, row)),
       col: Math.max(0, Math.min(shape.columns.length - 1, col)),
     };
+    reveal();
+    drawRows();
+  }
+
+  /** Scrolls the cursor's cell into view: below the header, and out from under the first column. */
+  function reveal() {
     const top = cursor.row * ROW_HEIGHT;
     const view = els.viewport;
     const headHeight = els.head.getBoundingClientRect().height;
@@ -299,8 +346,14 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       if (left - frozen < view.scrollLeft) view.scrollLeft = left - frozen;
       else if (left + box.width > view.scrollLeft + view.clientWidth) view.scrollLeft = left + box.width - view.clientWidth;
     }
-    drawRows();
   }
+  // Tab into the grid scrolls the cell into view as the webview sees it, which may be
+  // under the first column: out from under it, once that scroll is done. (Within the
+  // grid the focus follows the cursor, and the view is the user's to scroll.)
+  els.body.addEventListener('focusin', (event) => {
+    const within = event.relatedTarget === els.grid || els.body.contains(event.relatedTarget);
+    if (event.target === cursorCell && !within) requestAnimationFrame(reveal);
+  });
 
   async function openCell() {
     if (!shape || shape.shown === 0) return;
@@ -315,8 +368,8 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
   }
 
   els.viewport.addEventListener('scroll', () => requestAnimationFrame(drawRows));
-  els.viewport.addEventListener('keydown', (event) => {
-    if (event.target !== els.viewport) return; // typing in a filter box
+  els.grid.addEventListener('keydown', (event) => {
+    if (event.target !== els.grid && !els.body.contains(event.target)) return; // typing in a filter box
     const page = Math.max(1, Math.floor(els.viewport.clientHeight / ROW_HEIGHT) - 2);
     const moves = {
       ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1],
@@ -437,7 +490,7 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
       box.checked = checked.has(o.column);
       box.addEventListener('change', () => (box.checked ? checked.add(o.column) : checked.delete(o.column)));
       label.append(box, ` ${o.joins ? joinLabel(o, shells) : offeredLabel(o, shells)}`);
-      label.title = o.joins ? `One column, ${o.column}: each shell's first element with this semanticId`
+      label.title = o.joins ? joinTitle(o)
         : [o.model_type, o.value_type, o.unit, o.semantic_id].filter(Boolean).join(' · ');
       if (o.joins) li.className = 'join';
       li.append(label);
@@ -454,10 +507,15 @@ export function initPlantTable(els, { plant, snapshot, assetType, open, memory }
 
   els.columns.addEventListener('click', openPicker);
   // Full width: the tree gives its room to the table while the Table tab is shown (style.css).
-  els.fullWidth.addEventListener('click', () => {
-    const full = els.fullWidth.getAttribute('aria-pressed') !== 'true';
+  function setFullWidth(full) {
     els.fullWidth.setAttribute('aria-pressed', String(full));
     els.panes.toggleAttribute('data-full-width', full);
+  }
+  setFullWidth(memory.fullWidth());
+  els.fullWidth.addEventListener('click', () => {
+    const full = els.fullWidth.getAttribute('aria-pressed') !== 'true';
+    setFullWidth(full);
+    memory.rememberFullWidth(full);
   });
   els.pickerDefaults.addEventListener('click', () => {
     memory.remember(plant(), assetType(), []);

@@ -36,6 +36,8 @@ pub struct App {
     pub(crate) table: TableState,
     /// The audit the Quality view shows, kept so its groups open without auditing again.
     pub(crate) audit: Mutex<Option<crate::plant_audit::PlantAudit>>,
+    /// The AAS file the tree browses, if one was opened.
+    pub(crate) opened_file: Mutex<Option<std::sync::Arc<crate::opened_file::OpenedFile>>>,
 }
 
 /// The built-in demo service and its session.
@@ -59,6 +61,7 @@ impl App {
             last_export: Mutex::new(None),
             table: TableState::default(),
             audit: Mutex::new(None),
+            opened_file: Mutex::new(None),
         }
     }
 
@@ -84,7 +87,7 @@ impl App {
             true,
             conn,
             info.plants.clone(),
-            &AssetType::ALL,
+            &AssetType::PLATFORM,
         )?;
         let mut app = App::new(session.clone(), SnapshotStore::app_default()?);
         app.demo = Some(Demo {

@@ -145,7 +145,7 @@ impl SettingsFrom {
             SettingsFrom::Profile(name) => {
                 Ok(ProfileStore::app_default()?.find(name)?.requested_types())
             }
-            _ => Ok(AssetType::ALL.to_vec()),
+            _ => Ok(AssetType::PLATFORM.to_vec()),
         }
     }
 

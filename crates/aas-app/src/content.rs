@@ -48,14 +48,7 @@ impl BlobContent {
     async fn fetch(client: &Client, at: &ElementAddress) -> Result<Self> {
         let (id_short, blob) = fetch_content(client, at, "Blob").await?;
         let text = blob.value.as_ref().map(String::as_str).unwrap_or_default();
-        // Some servers wrap long base64 lines.
-        let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(compact)
-            .map_err(|e| Error::BadData {
-                what: format!("{id_short}: the value is not base64"),
-                source: e.into(),
-            })?;
+        let bytes = blob_bytes(&id_short, text)?;
         Ok(BlobContent {
             id_short,
             mime_type: blob.mime_type.as_ref().cloned(),
@@ -63,23 +56,57 @@ impl BlobContent {
         })
     }
 
-    /// The file name extension for the MIME type; `bin` for one not listed here.
     fn extension(&self) -> &'static str {
-        let essence = self.mime_type.as_deref().unwrap_or_default();
-        let essence = essence.split(';').next().unwrap_or_default().trim();
-        match essence.to_ascii_lowercase().as_str() {
-            "application/json" => "json",
-            "application/pdf" => "pdf",
-            "application/xml" | "text/xml" => "xml",
-            "application/zip" => "zip",
-            "image/png" => "png",
-            "image/jpeg" => "jpg",
-            "image/svg+xml" => "svg",
-            "text/csv" => "csv",
-            "text/plain" => "txt",
-            _ => "bin",
-        }
+        extension_for(self.mime_type.as_deref())
     }
+}
+
+/// A Blob's base64 value (`text`) decoded; `id_short` names it when it is not base64.
+pub(crate) fn blob_bytes(id_short: &str, text: &str) -> Result<Vec<u8>> {
+    // Some servers wrap long base64 lines.
+    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    base64::engine::general_purpose::STANDARD
+        .decode(compact)
+        .map_err(|e| Error::BadData {
+            what: format!("{id_short}: the value is not base64"),
+            source: e.into(),
+        })
+}
+
+/// The MIME types whose files a save dialog names by their extension.
+const EXTENSIONS: [(&str, &str); 10] = [
+    ("application/json", "json"),
+    ("application/pdf", "pdf"),
+    ("application/xml", "xml"),
+    ("text/xml", "xml"),
+    ("application/zip", "zip"),
+    ("image/png", "png"),
+    ("image/jpeg", "jpg"),
+    ("image/svg+xml", "svg"),
+    ("text/csv", "csv"),
+    ("text/plain", "txt"),
+];
+
+/// The file name extension for a MIME type; `bin` for one not listed here.
+pub(crate) fn extension_for(mime_type: Option<&str>) -> &'static str {
+    let essence = mime_type.unwrap_or_default();
+    let essence = essence.split(';').next().unwrap_or_default().trim();
+    (EXTENSIONS.iter())
+        .find(|(mime, _)| mime.eq_ignore_ascii_case(essence))
+        .map_or("bin", |(_, extension)| extension)
+}
+
+/// A file name's extension as [`EXTENSIONS`] lists it (`Manual.PDF` → `pdf`), if it is one.
+pub(crate) fn listed_extension(name: &str) -> Option<&'static str> {
+    let (_, extension) = name.rsplit_once('.')?;
+    let extension = if extension.eq_ignore_ascii_case("jpeg") {
+        "jpg"
+    } else {
+        extension
+    };
+    (EXTENSIONS.iter())
+        .map(|(_, listed)| *listed)
+        .find(|listed| listed.eq_ignore_ascii_case(extension))
 }
 
 /// What a save dialog is asked for: a suggested file name and its extension.
@@ -188,7 +215,7 @@ impl App {
 
 /// A file name from the server's idShort that stays in the folder the user chose: no
 /// folder separators, no `..`, no control characters, no leading dot.
-fn file_name(id_short: &str) -> String {
+pub(crate) fn file_name(id_short: &str) -> String {
     let plain: String = id_short
         .chars()
         .map(|c| match c {

@@ -15,6 +15,9 @@ pub enum Error {
     /// Writing a file the user chose.
     #[error(transparent)]
     Output(#[from] aas_output::Error),
+    /// An AAS file the user opened could not be read.
+    #[error(transparent)]
+    Opened(#[from] aas_file::Error),
     /// A settings, profiles or connection file is not what it should be.
     #[error("settings: {} is not {what}: {source}", path.display())]
     NotSettings {
@@ -123,6 +126,8 @@ impl Error {
             Error::Client(e) => e.kind(),
             Error::Export(e) => e.kind(),
             Error::Output(e) => e.kind(),
+            Error::Opened(aas_file::Error::Io { .. }) => ErrorKind::Io,
+            Error::Opened(_) => ErrorKind::BadData,
             Error::NotSettings { .. }
             | Error::NoProfile { .. }
             | Error::NoSecret { .. }

@@ -110,7 +110,7 @@ impl App {
 pub(crate) fn plan(plant: String, asset_types: &[String]) -> Result<CrawlPlan> {
     let asset_types = asset_types
         .iter()
-        .map(|t| t.parse::<AssetType>())
+        .map(|t| AssetType::platform(t))
         .collect::<std::result::Result<Vec<_>, _>>()?;
     Ok(CrawlPlan::new(plant, asset_types))
 }

@@ -16,11 +16,13 @@ mod crawl_to_file;
 mod diagnostics;
 mod error;
 mod export_job;
+mod file_content;
 mod folders;
 mod ipc_error;
 mod jobs;
 mod logging;
 mod open_table;
+mod opened_file;
 mod plant_audit;
 mod plant_table;
 mod preference_bounds;
@@ -54,6 +56,7 @@ pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDE
 pub use ipc_error::IpcError;
 pub use logging::{start_app_logging, start_failed, start_logging, RecentErrors};
 pub use open_table::KnownRows;
+pub use opened_file::{AssetTypeCount, FileOpened, FilePart};
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
     GroupPage, PlantAudit, TemplateLine,

@@ -44,7 +44,7 @@ pub struct KnownRows {
 
 impl KeptRows {
     /// Whether these are the rows of `snapshot`'s `asset_type`.
-    pub fn of(&self, snapshot: &crate::PlacedSnapshot, asset_type: Option<AssetType>) -> bool {
-        self.snapshot == *snapshot && self.asset_type == asset_type
+    pub fn of(&self, snapshot: &crate::PlacedSnapshot, asset_type: Option<&AssetType>) -> bool {
+        self.snapshot == *snapshot && self.asset_type.as_ref() == asset_type
     }
 }

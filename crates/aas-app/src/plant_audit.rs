@@ -42,7 +42,7 @@ impl AuditRequest {
     /// The engine's options.
     pub fn options(&self) -> Options {
         Options {
-            asset_type: self.asset_type,
+            asset_type: self.asset_type.clone(),
             templates: self.templates.clone(),
             languages: match self.languages.is_empty() {
                 true => Languages::FromData,
@@ -210,7 +210,7 @@ impl PlantAudit {
         let rules = first_rules(audit);
         AuditSummary {
             snapshot: self.snapshot.clone(),
-            asset_type: self.asset_type,
+            asset_type: self.asset_type.clone(),
             shells: audit.verdict.shells,
             without_template: audit.verdict.without_template,
             partial: audit.partial,
@@ -262,7 +262,7 @@ impl PlantAudit {
 
     /// The findings as a file of `format`, saying which snapshot they were found in.
     pub fn render(&self, format: aas_audit::Format) -> Result<Vec<u8>> {
-        let about = about_snapshot(&self.snapshot.info, self.asset_type);
+        let about = about_snapshot(&self.snapshot.info, self.asset_type.as_ref());
         Ok(self.audit.render(format, &about)?)
     }
 
@@ -294,7 +294,7 @@ impl PlantAudit {
         Gap {
             aas_id: shell.id.clone(),
             id_short: shell.id_short.clone(),
-            asset_type: shell.asset_type,
+            asset_type: shell.asset_type.clone(),
             submodel: f.submodel.to_string(),
             open,
             named,

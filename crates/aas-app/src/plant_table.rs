@@ -140,7 +140,7 @@ impl SnapshotStore {
             store.with_answers(id, |info, answers| {
                 let (shells, outlines) = match known {
                     Some(known) => (Ok(known.shells), known.outlines),
-                    None => (aas_table::listed(answers, asset_type), None),
+                    None => (aas_table::listed(answers, asset_type.as_ref()), None),
                 };
                 let table = shells.and_then(|shells| {
                     aas_table::build(answers, shells, outlines.as_deref(), query)
@@ -161,7 +161,8 @@ impl SnapshotStore {
     ) -> Result<(SnapshotInfo, Census, KnownRows)> {
         let (info, census) = self.read(|store| {
             store.with_answers(id, |info, answers| {
-                let listed = listed.map_or_else(|| aas_table::listed(answers, asset_type), Ok);
+                let listed =
+                    listed.map_or_else(|| aas_table::listed(answers, asset_type.as_ref()), Ok);
                 let census = listed.and_then(|shells| {
                     let (census, outlines) = aas_table::census(answers, &shells)?;
                     let outlines = Some(Arc::new(outlines));
@@ -208,15 +209,17 @@ impl App {
         asset_type: Option<AssetType>,
     ) -> Result<Census> {
         let kept = (lock(&self.table.rows).as_ref())
-            .filter(|k| k.of(snapshot, asset_type))
+            .filter(|k| k.of(snapshot, asset_type.as_ref()))
             .and_then(|k| k.census.clone());
         if let Some(census) = kept {
             return Ok(census);
         }
-        let listed = self.kept_rows(snapshot, asset_type).map(|k| k.shells);
-        let (store, id) = (Arc::clone(store), snapshot.info.id);
+        let listed = self
+            .kept_rows(snapshot, asset_type.as_ref())
+            .map(|k| k.shells);
+        let (store, id, kept_type) = (Arc::clone(store), snapshot.info.id, asset_type.clone());
         let (_, census, rows) =
-            off_the_workers(move || store.census(id, asset_type, listed)).await?;
+            off_the_workers(move || store.census(id, kept_type, listed)).await?;
         *lock(&self.table.rows) = Some(KeptRows {
             snapshot: snapshot.clone(),
             asset_type,
@@ -231,7 +234,7 @@ impl App {
     fn kept_rows(
         &self,
         snapshot: &PlacedSnapshot,
-        asset_type: Option<AssetType>,
+        asset_type: Option<&AssetType>,
     ) -> Option<KnownRows> {
         (lock(&self.table.rows).as_ref())
             .filter(|k| k.of(snapshot, asset_type))
@@ -261,7 +264,7 @@ impl App {
         let columns = match request.columns.is_empty() {
             false => request.columns,
             true => self
-                .census_of(&store, &snapshot, request.asset_type)
+                .census_of(&store, &snapshot, request.asset_type.clone())
                 .await?
                 .default_columns(),
         };
@@ -269,8 +272,8 @@ impl App {
             columns,
             languages: request.languages,
         };
-        let (asset_type, id) = (request.asset_type, snapshot.info.id);
-        let known = self.kept_rows(&snapshot, asset_type);
+        let (asset_type, id) = (request.asset_type.clone(), snapshot.info.id);
+        let known = self.kept_rows(&snapshot, asset_type.as_ref());
         let read_now = known.is_none();
         let (info, table) =
             off_the_workers(move || store.plant_table(id, asset_type, known, &query)).await?;
@@ -278,7 +281,7 @@ impl App {
             let shells = table.shells.clone();
             *lock(&self.table.rows) = Some(KeptRows {
                 snapshot: snapshot.clone(),
-                asset_type,
+                asset_type: request.asset_type.clone(),
                 rows: KnownRows {
                     shells,
                     outlines: None,
@@ -349,7 +352,7 @@ impl App {
         };
         Ok(ElementPlace {
             aas_id: shell.id.clone(),
-            asset_type: shell.asset_type,
+            asset_type: shell.asset_type.clone(),
             submodel,
             path,
         })
@@ -368,7 +371,7 @@ impl App {
             let open = lock(&self.table.open);
             let open = open.as_ref().ok_or_else(no_table)?;
             let info = &open.snapshot.info;
-            let what = open.asset_type.map_or("all", |t| t.code());
+            let what = open.asset_type.as_ref().map_or("all", |t| t.code());
             let parts = [info.plant.as_str(), what, day_of(&info.taken_at)];
             Ok((SaveAs::describing(&parts, extension), ()))
         };
@@ -376,7 +379,7 @@ impl App {
             let bytes = {
                 let open = lock(&self.table.open);
                 let open = open.as_ref().ok_or_else(no_table)?;
-                let about = about_snapshot(&open.snapshot.info, open.asset_type);
+                let about = about_snapshot(&open.snapshot.info, open.asset_type.as_ref());
                 aas_table::render(&open.table, &open.view, &about, format)?
             };
             write_bytes(&path, &bytes)

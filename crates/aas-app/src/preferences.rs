@@ -68,6 +68,8 @@ pub struct Preferences {
     pub tables: TableViews,
     /// Column sets the user named, for any plant.
     pub column_sets: ColumnSets,
+    /// The Table takes the window's width (its *Full width* button), for every plant.
+    pub table_full_width: bool,
     /// The folder a file was last saved to: where the next save dialog opens. Set by the
     /// app when the user chose, never by the page.
     pub save_folder: Option<std::path::PathBuf>,
@@ -85,6 +87,7 @@ impl Default for Preferences {
             team_store: None,
             tables: TableViews::new(),
             column_sets: ColumnSets::new(),
+            table_full_width: false,
             save_folder: None,
         }
     }
@@ -139,6 +142,8 @@ pub enum PreferenceChange {
         #[serde(default)]
         columns: Option<Vec<String>>,
     },
+    /// Whether the Table takes the window's width.
+    TableFullWidth(bool),
 }
 
 impl Preferences {
@@ -161,6 +166,7 @@ impl Preferences {
                 .filter(|url| check_team_url(url).is_ok()),
             tables: Default::default(),
             column_sets: Default::default(),
+            table_full_width: value(get("table_full_width")).unwrap_or(false),
             save_folder: value(get("save_folder")),
         }
         .with_tables(
@@ -199,6 +205,7 @@ impl Preferences {
             ("team_store", json(serde_json::to_value(&self.team_store))),
             ("tables", json(serde_json::to_value(&self.tables))),
             ("column_sets", json(serde_json::to_value(&self.column_sets))),
+            ("table_full_width", Value::Bool(self.table_full_width)),
             ("save_folder", json(serde_json::to_value(&self.save_folder))),
         ]
     }
@@ -248,6 +255,7 @@ impl Preferences {
             PreferenceChange::ColumnSet { name, columns } => {
                 apply_column_set(&mut self.column_sets, &name, columns)?
             }
+            PreferenceChange::TableFullWidth(full) => self.table_full_width = full,
         }
         Ok(())
     }
@@ -362,6 +370,10 @@ mod tests {
             .apply(change(json!({"keep_snapshots": 3})))
             .expect("keep 3");
         assert_eq!(prefs.keep_snapshots, 3);
+        prefs
+            .apply(change(json!({"table_full_width": true})))
+            .expect("full width");
+        assert!(prefs.table_full_width);
     }
 
     #[test]

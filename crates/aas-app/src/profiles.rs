@@ -39,17 +39,31 @@ pub struct Profile {
     pub plants: Vec<String>,
     /// The asset types the profile's application requested: only those are queried and
     /// shown. Empty (the default): all eight.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "platform_types"
+    )]
     pub asset_types: Vec<aas_model::AssetType>,
     #[serde(flatten)]
     pub transport: Transport,
+}
+
+/// A profile's asset types are the platform's: its gateway lists no other.
+fn platform_types<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<aas_model::AssetType>, D::Error> {
+    let codes = Vec::<String>::deserialize(d)?;
+    (codes.iter())
+        .map(|code| aas_model::AssetType::platform(code).map_err(serde::de::Error::custom))
+        .collect()
 }
 
 impl Profile {
     /// The asset types to query: the requested ones, or all eight.
     pub fn requested_types(&self) -> Vec<aas_model::AssetType> {
         if self.asset_types.is_empty() {
-            aas_model::AssetType::ALL.to_vec()
+            aas_model::AssetType::PLATFORM.to_vec()
         } else {
             self.asset_types.clone()
         }
@@ -450,6 +464,23 @@ mod tests {
             "other settings kept: {text}"
         );
         std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
+    fn a_profile_names_only_the_platforms_asset_types() {
+        let mut json = serde_json::to_value(profile("P")).expect("JSON");
+        json["asset_types"] = serde_json::json!(["tool", "site"]);
+        let read: Profile = serde_json::from_value(json.clone()).expect("read");
+        assert_eq!(
+            read.asset_types,
+            [aas_model::AssetType::TOOL, aas_model::AssetType::SITE]
+        );
+        json["asset_types"] = serde_json::json!(["tool", "Tools"]);
+        let refused = serde_json::from_value::<Profile>(json).expect_err("refused");
+        assert!(
+            refused.to_string().contains("unknown asset type \"Tools\""),
+            "{refused}"
+        );
     }
 
     #[test]

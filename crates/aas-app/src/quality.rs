@@ -69,7 +69,7 @@ impl App {
             let audit = lock(&self.audit);
             let audit = audit.as_ref().ok_or_else(no_audit)?;
             let info = &audit.snapshot.info;
-            let what = audit.asset_type.map_or("all", |t| t.code());
+            let what = audit.asset_type.as_ref().map_or("all", |t| t.code());
             let parts = [
                 info.plant.as_str(),
                 what,

@@ -26,7 +26,7 @@ pub struct ProfileView {
     pub builtin: bool,
     pub gateway_url: String,
     pub plants: Vec<String>,
-    pub asset_types: Vec<&'static str>,
+    pub asset_types: Vec<String>,
 }
 
 impl Session {
@@ -44,7 +44,7 @@ impl Session {
             builtin,
             gateway_url: conn.gateway_url.clone(),
             plants,
-            asset_types: asset_types.iter().map(|t| t.code()).collect(),
+            asset_types: asset_types.iter().map(|t| t.code().to_owned()).collect(),
         };
         Ok(Session {
             client: Arc::new(Client::new(conn)?),

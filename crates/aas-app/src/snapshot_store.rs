@@ -34,12 +34,12 @@ pub struct SnapshotStore {
     password: Option<Secret>,
     /// Opened on the first read; a store that is not there yet is looked for again.
     reader: Mutex<Option<Store>>,
-    /// The asset type of each shell of the snapshot searched last: hits name it without
-    /// reading the AAS lists again as the user types.
+    /// The asset type and idShort of each shell of the snapshot searched last: hits name
+    /// them without reading the AAS lists again as the user types.
     shell_types: Mutex<Option<(i64, Arc<TypeOfShell>)>>,
 }
 
-type TypeOfShell = HashMap<String, AssetType>;
+type TypeOfShell = HashMap<String, (AssetType, Option<String>)>;
 
 /// A snapshot taken: what the store recorded, the crawl behind it, and the older
 /// snapshots removed to keep the newest ones only.
@@ -57,12 +57,14 @@ pub struct SearchReply {
     pub hits: Vec<PlantHit>,
 }
 
-/// A hit with the asset type whose list holds its shell, so the page can open it.
+/// A hit with the asset type whose list holds its shell, so the page can open it, and
+/// the shell's idShort there, so the page names it as the tree does.
 #[derive(Debug, Serialize)]
 pub struct PlantHit {
     #[serde(flatten)]
     pub hit: Hit,
     pub asset_type: Option<AssetType>,
+    pub id_short: Option<String>,
 }
 
 /// The changes between two snapshots.
@@ -284,7 +286,7 @@ impl SnapshotStore {
     }
 
     /// The first `limit` elements of `snapshot` matching `query`, each with its shell's
-    /// asset type.
+    /// asset type and idShort.
     pub fn search(&self, snapshot: SnapshotInfo, query: &str, limit: usize) -> Result<SearchReply> {
         let (hits, types) = self.read(|store| {
             let hits = store.search(snapshot.id, query, limit)?;
@@ -292,9 +294,13 @@ impl SnapshotStore {
         })?;
         let hits = hits
             .into_iter()
-            .map(|hit| PlantHit {
-                asset_type: types.get(&hit.aas_id).copied(),
-                hit,
+            .map(|hit| {
+                let shell = types.get(&hit.aas_id);
+                PlantHit {
+                    asset_type: shell.map(|(asset_type, _)| asset_type.clone()),
+                    id_short: shell.and_then(|(_, id_short)| id_short.clone()),
+                    hit,
+                }
             })
             .collect();
         Ok(SearchReply { snapshot, hits })
@@ -359,7 +365,7 @@ impl SnapshotStore {
 
 /// What a file made from `snapshot` (a table, an audit's findings) says it was made
 /// from.
-pub fn about_snapshot(snapshot: &SnapshotInfo, asset_type: Option<AssetType>) -> About {
+pub fn about_snapshot(snapshot: &SnapshotInfo, asset_type: Option<&AssetType>) -> About {
     About {
         source: format!("snapshot {} ({})", snapshot.id, snapshot.source),
         plant: snapshot.plant.clone(),

@@ -95,14 +95,14 @@ async fn take(app: &App, types: &[String]) -> SnapshotRef {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     let app = demo_app("plant-table").await;
-    let types: Vec<String> = (AssetType::ALL.iter())
+    let types: Vec<String> = (AssetType::PLATFORM.iter())
         .map(|t| t.code().to_owned())
         .collect();
     let all_types = take(&app, &types).await;
     let machines_only = take(&app, &["machine".to_owned()]).await;
 
     // The default columns: the census of the machines, which the picker then lists.
-    let machines = open(&app, all_types, Some(AssetType::Machine), &[]).await;
+    let machines = open(&app, all_types, Some(AssetType::MACHINE), &[]).await;
     let machine_rows = shells(&app, machines.shown).await;
     let id_shorts = rows(&app, 0, machines.shown).await.texts;
     assert_eq!(machines.total, id_shorts.len());
@@ -110,7 +110,7 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
         (id_shorts.iter()).all(|r| r[0].as_deref().is_some_and(|s| s.starts_with("Machine"))),
         "{id_shorts:?}"
     );
-    let offered = columns(&app, all_types, Some(AssetType::Machine)).await;
+    let offered = columns(&app, all_types, Some(AssetType::MACHINE)).await;
     assert_eq!(offered.census.shells, machines.total);
 
     // Every type of the same snapshot: more rows than the machines kept from before.
@@ -129,7 +129,7 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     let again = open(
         &app,
         all_types,
-        Some(AssetType::Machine),
+        Some(AssetType::MACHINE),
         &["Nameplate/SerialNumber"],
     )
     .await;
@@ -137,12 +137,12 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
     assert_eq!(shells(&app, again.shown).await, machine_rows);
 
     // The tools, then the tools of another snapshot, which holds the machines alone.
-    let tools = open(&app, all_types, Some(AssetType::Tool), &["shell:idShort"]).await;
+    let tools = open(&app, all_types, Some(AssetType::TOOL), &["shell:idShort"]).await;
     assert!(tools.total > 0);
     let no_tools = open(
         &app,
         machines_only,
-        Some(AssetType::Tool),
+        Some(AssetType::TOOL),
         &["shell:idShort"],
     )
     .await;
@@ -154,7 +154,7 @@ async fn each_table_has_the_rows_of_its_own_asset_type_and_snapshot() {
 async fn a_cell_opens_where_its_element_is_by_path_or_semantic_id() {
     let app = demo_app("table-cells").await;
     let snapshot = take(&app, &["machine".to_owned()]).await;
-    let census = columns(&app, snapshot, Some(AssetType::Machine))
+    let census = columns(&app, snapshot, Some(AssetType::MACHINE))
         .await
         .census;
     let serial = (census.columns.iter())
@@ -168,7 +168,7 @@ async fn a_cell_opens_where_its_element_is_by_path_or_semantic_id() {
         "shell:idShort",
         "Nameplate/NoSuchElement",
     ];
-    let shape = open(&app, snapshot, Some(AssetType::Machine), &columns).await;
+    let shape = open(&app, snapshot, Some(AssetType::MACHINE), &columns).await;
     assert!(shape.shown > 1);
 
     let first = rows(&app, 0, 2).await;

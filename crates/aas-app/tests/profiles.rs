@@ -16,7 +16,7 @@ async fn a_profile_offers_only_the_asset_types_its_application_requested() {
     let app = App::start_with_demo().await.expect("demo service");
     let demo = app.session().client.connection().clone();
     let profile = Profile {
-        asset_types: vec![AssetType::Machine, AssetType::Tool],
+        asset_types: vec![AssetType::MACHINE, AssetType::TOOL],
         ..support::demo_profile(&app, "Two types")
     };
     // Written as an administrator would, in the settings file.

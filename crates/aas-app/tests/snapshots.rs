@@ -79,7 +79,12 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     let hit = found.hits.first().expect("the serial number");
     let serial = hit.hit.value.as_deref().unwrap_or_default();
     assert!(serial.starts_with("SN-M-0001"), "{serial}");
-    assert_eq!(hit.asset_type.map(|t| t.code()), Some("machine"));
+    assert_eq!(hit.asset_type.as_ref().map(|t| t.code()), Some("machine"));
+    assert_eq!(
+        hit.id_short.as_deref(),
+        Some("Machine_M0001"),
+        "as the tree names it"
+    );
     let submodel = hit.hit.submodel.clone().expect("in a submodel");
 
     let live_source = SourceRef::Live {
@@ -90,7 +95,7 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
         id,
     });
     let machines = NodePath::AasList {
-        asset_type: AssetType::Machine,
+        asset_type: AssetType::MACHINE,
     };
     let live = app.children(&live_source, &machines).await.expect("live");
     let stored = app
@@ -103,21 +108,22 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
     assert_eq!(ids(&stored), ids(&live));
     // An asset type's chip counts its shells without the page holding their list.
     for source in [&live_source, &stored_source] {
-        let count = app.shell_count(source, AssetType::Machine).await;
+        let count = app.shell_count(source, &AssetType::MACHINE).await;
         assert_eq!(count.expect("counted"), live.len(), "{source:?}");
     }
     assert!(!live.is_empty());
     // The list comes without each shell's JSON; it is asked for one shell at a time.
     assert!(live.iter().all(|n| n.raw.is_empty()), "{live:?}");
     for shell in live.iter().filter_map(|n| n.id.as_deref()) {
-        let of = |source| app.shell_json(source, AssetType::Machine, shell);
+        let machine = AssetType::MACHINE;
+        let of = |source| app.shell_json(source, &machine, shell);
         let (live, stored) = (of(&live_source).await, of(&stored_source).await);
         let live = live.expect("live");
         assert_eq!(stored.expect("stored"), live);
         assert!(live.contains(shell), "{live}");
     }
     let unknown = app
-        .shell_json(&stored_source, AssetType::Machine, "urn:x:none")
+        .shell_json(&stored_source, &AssetType::MACHINE, "urn:x:none")
         .await;
     assert_eq!(
         unknown.expect_err("no such shell").kind(),
@@ -136,7 +142,7 @@ async fn a_snapshot_browses_as_the_service_answers_and_search_names_the_asset_ty
 
     // A type that was not crawled is not in the snapshot; the tree has no registry.
     let products = NodePath::AasList {
-        asset_type: AssetType::Product,
+        asset_type: AssetType::PRODUCT,
     };
     let missing = app
         .children(&stored_source, &products)

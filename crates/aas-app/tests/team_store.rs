@@ -69,7 +69,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
 
     // The scheduler's take, then one of this computer.
     let scheduler = SnapshotStore::at(PathBuf::from(&writer));
-    let plan = CrawlPlan::new(PLANT, AssetType::ALL.to_vec());
+    let plan = CrawlPlan::new(PLANT, AssetType::PLATFORM.to_vec());
     let scheduled = scheduler
         .take(
             &app.session().client,
@@ -131,7 +131,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
         id: scheduled.id,
     };
     let machines = NodePath::AasList {
-        asset_type: AssetType::Machine,
+        asset_type: AssetType::MACHINE,
     };
     let live = SourceRef::Live {
         plant: PLANT.into(),
@@ -157,7 +157,7 @@ async fn a_team_store_with_its_password_in_the_keychain_is_browsed_beside_this_c
     let request = TableRequest {
         plant: PLANT.into(),
         snapshot: Some(at),
-        asset_type: Some(AssetType::Machine),
+        asset_type: Some(AssetType::MACHINE),
         columns: vec![],
         languages: vec![],
     };

@@ -20,7 +20,7 @@ fn crawl_of(plant: Plant) -> Crawl {
         raw: json.into(),
     };
     let mut fetched = Vec::new();
-    for asset_type in AssetType::ALL {
+    for asset_type in AssetType::PLATFORM {
         let shells: Vec<&serde_json::Value> = (plant.assets.iter())
             .filter(|a| a.asset_type == asset_type)
             .map(|a| &a.shell)
@@ -36,7 +36,7 @@ fn crawl_of(plant: Plant) -> Crawl {
         fetched.push(answer(path, json));
     }
     Crawl {
-        plan: CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec()),
+        plan: CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec()),
         selection: Selection::everything(),
         started: SystemTime::now(),
         finished: SystemTime::now(),

@@ -84,7 +84,7 @@ pub fn audit_with_progress(
     progress: &mut dyn FnMut(Progress) -> bool,
 ) -> Result<Audit> {
     let templates = templates.select(&options.templates)?;
-    let mut shells = ShellTable::read(answers, options.asset_type)?;
+    let mut shells = ShellTable::read(answers, options.asset_type.as_ref())?;
     let mut walk = Walk {
         index: Index::new(
             (templates.iter().enumerate())
@@ -104,7 +104,7 @@ pub fn audit_with_progress(
     // One asset type's audit reads its shells' answers alone.
     // (The ids are copied: the walk adds to `shells`.)
     let ids: Option<Vec<String>> =
-        (options.asset_type).map(|_| shells.list.iter().map(|s| s.id.clone()).collect());
+        (options.asset_type.as_ref()).map(|_| shells.list.iter().map(|s| s.id.clone()).collect());
     let only: Option<HashSet<&str>> =
         (ids.as_ref()).map(|ids| ids.iter().map(String::as_str).collect());
     each(

@@ -44,7 +44,11 @@ impl<'a> Row<'a> {
         Row {
             shell_id: &shell.id,
             shell_id_short: &shell.id_short,
-            asset_type: shell.asset_type.map(|t| t.code()).unwrap_or_default(),
+            asset_type: shell
+                .asset_type
+                .as_ref()
+                .map(|t| t.code())
+                .unwrap_or_default(),
             submodel: &f.submodel,
             path: &f.path,
             template: &template.name,

@@ -28,7 +28,7 @@ pub(crate) struct ShellTable {
 impl ShellTable {
     /// The shells of the AAS lists of `asset_type` (all types when `None`) that the
     /// crawl's selection wants; a list that no longer reads ends the audit.
-    pub fn read(answers: &dyn Source, asset_type: Option<AssetType>) -> Result<ShellTable> {
+    pub fn read(answers: &dyn Source, asset_type: Option<&AssetType>) -> Result<ShellTable> {
         let listed = aas_export::listed_shells(answers, asset_type)?;
         if let Some(e) = listed.unreadable {
             return Err(e.into());

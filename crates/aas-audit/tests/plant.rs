@@ -44,17 +44,17 @@ async fn options_choose_the_asset_type_and_the_templates() {
     remove(&mut technical, "GeneralInformation");
     let crawl = crawl(vec![
         machine("m", vec![nameplate]),
-        asset(AssetType::Tool, "t", vec![technical]),
+        asset(AssetType::TOOL, "t", vec![technical]),
     ])
     .await;
     let templates = Templates::builtin();
     let tools = Options {
-        asset_type: Some(AssetType::Tool),
+        asset_type: Some(AssetType::TOOL),
         ..Options::default()
     };
     let audit_of_tools = audit(&crawl, &templates, &tools).expect("audit");
     assert_eq!(audit_of_tools.shells.len(), 1);
-    assert_eq!(audit_of_tools.shells[0].asset_type, Some(AssetType::Tool));
+    assert_eq!(audit_of_tools.shells[0].asset_type, Some(AssetType::TOOL));
     let paths: Vec<&str> = audit_of_tools.findings.iter().map(|f| &*f.path).collect();
     assert_eq!(paths, ["GeneralInformation"]);
 
@@ -190,7 +190,7 @@ async fn the_demo_plant_is_audited_through_a_crawl() {
     let line = serde_json::to_string(demo_service.info()).expect("start-up line");
     let connection: Connection = serde_json::from_str(&line).expect("connection");
     let client = Arc::new(Client::new(connection).expect("client"));
-    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
+    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec());
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     let options = Options {
         languages: Languages::Given(vec!["en".into(), "de".into()]),

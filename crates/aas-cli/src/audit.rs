@@ -37,7 +37,7 @@ pub async fn run(args: &ConnectionArgs, audit: &AuditArgs) -> Result<(), CliErro
         plant: chosen.plant.clone(),
         // Chosen above, in the store of --store.
         snapshot: None,
-        asset_type: audit.shells.asset_type,
+        asset_type: audit.shells.asset_type.clone(),
         templates: audit.templates.clone(),
         template_files: audit.template_files.clone(),
         languages: audit.languages.clone(),
@@ -116,7 +116,7 @@ fn progress_bar() -> ProgressBar {
 /// The summary for people: the snapshot, per template how many shells are complete,
 /// the templates no shell carries, then the `top` most frequent groups of findings.
 fn text(s: &AuditSummary, top: usize) -> String {
-    let shells = |n: usize| shells(n, s.asset_type);
+    let shells = |n: usize| shells(n, s.asset_type.clone());
     let mut out = format!(
         "Snapshot {} of {} ({}, taken {}): {} {} audited, {} without a known template{}\n",
         s.snapshot.info.id,
@@ -162,7 +162,7 @@ fn text(s: &AuditSummary, top: usize) -> String {
     }
     out += "; the most frequent:\n";
     for g in s.groups.iter().take(top) {
-        out += &group_line(g, s.asset_type);
+        out += &group_line(g, s.asset_type.clone());
     }
     if let Some(more) = s.groups.len().checked_sub(top).filter(|m| *m > 0) {
         out += &format!(

@@ -461,8 +461,7 @@ fn parse_format(s: &str) -> Result<aas_export::Format, String> {
 }
 
 fn parse_asset_type(s: &str) -> Result<AssetType, String> {
-    s.parse()
-        .map_err(|e: aas_model::UnknownAssetType| e.to_string())
+    AssetType::platform(s).map_err(|e| e.to_string())
 }
 
 /// The snapshot and the shells `table` and `audit` read.

@@ -17,7 +17,7 @@ pub async fn serve(args: DemoServiceArgs) -> Result<(), CliError> {
     if !args.data.is_empty() {
         let mut assets = Vec::new();
         for path in &args.data {
-            assets.extend(load_environment(path, args.asset_type)?);
+            assets.extend(load_environment(path, args.asset_type.clone())?);
         }
         plants.push(Plant {
             code: args.plant.clone(),

@@ -15,7 +15,7 @@ pub async fn run(conn: &ConnectionArgs, query: Query) -> Result<(), CliError> {
     let request = match &query {
         Query::Registry => Request::Registry,
         Query::List { plant, asset_type } => Request::AasList {
-            asset_type: *asset_type,
+            asset_type: asset_type.clone(),
             plant,
         },
         Query::Aas { aas_id } => Request::Aas { aas_id },

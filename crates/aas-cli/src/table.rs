@@ -21,7 +21,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         say_chosen("reading", &chosen);
     }
     if table.list_columns {
-        let (_, census, _) = store.census(chosen.id, table.shells.asset_type, None)?;
+        let (_, census, _) = store.census(chosen.id, table.shells.asset_type.clone(), None)?;
         let lines: Vec<String> = census
             .columns
             .iter()
@@ -45,7 +45,8 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
     let (columns, known) = match table.columns.is_empty() {
         false => (table.columns.clone(), None),
         true => {
-            let (_, census, rows) = store.census(chosen.id, table.shells.asset_type, None)?;
+            let (_, census, rows) =
+                store.census(chosen.id, table.shells.asset_type.clone(), None)?;
             (census.default_columns(), Some(rows))
         }
     };
@@ -53,7 +54,8 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         columns,
         languages: table.languages.clone(),
     };
-    let (info, built) = store.plant_table(chosen.id, table.shells.asset_type, known, &query)?;
+    let (info, built) =
+        store.plant_table(chosen.id, table.shells.asset_type.clone(), known, &query)?;
     let filters = (table.filters.iter())
         .map(|f| ColumnFilter::parse(f, &built.columns))
         .collect::<Result<Vec<_>, _>>()
@@ -74,7 +76,7 @@ pub fn run(args: &ConnectionArgs, table: &TableArgs) -> Result<(), CliError> {
         view.rows.len(),
         built.shells.len()
     );
-    let about = aas_app::about_snapshot(&info, table.shells.asset_type);
+    let about = aas_app::about_snapshot(&info, table.shells.asset_type.as_ref());
     let bytes =
         aas_table::render(&built, &view, &about, table.format).map_err(aas_app::Error::from)?;
     match &table.out {

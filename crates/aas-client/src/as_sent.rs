@@ -13,7 +13,7 @@ use crate::{Client, Result};
 use aas_source::{check_json, Body};
 
 /// What one of the command line's data commands asks for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Request<'a> {
     Registry,
     AasList {
@@ -59,7 +59,7 @@ impl Client {
     /// The answer to `request` as the server sent it: valid JSON of the request's
     /// shape, retried as every request is.
     pub async fn as_sent(&self, request: &Request<'_>) -> Result<Body> {
-        let (url, service) = match *request {
+        let (url, service) = match request {
             Request::Registry => (self.connection().registry_list_url(), Service::Registry),
             Request::AasList { asset_type, plant } => {
                 (self.aas_list_url(asset_type, plant)?, Service::Gateway)

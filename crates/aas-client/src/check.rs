@@ -55,8 +55,8 @@ impl Client {
         };
         let gateway_outcome = match plant {
             Some(plant) => {
-                let asset_type = AssetType::ALL[0];
-                match self.aas_list(asset_type, plant).await {
+                let asset_type = AssetType::MACHINE;
+                match self.aas_list(&asset_type, plant).await {
                     Ok(list) => Outcome::Passed(format!(
                         "{} AAS of type {} at {plant}",
                         list.len(),

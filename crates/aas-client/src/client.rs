@@ -200,7 +200,7 @@ impl Client {
     /// `GET {gateway}/aasList?AssetType=..&PlantCode=..`
     pub async fn aas_list(
         &self,
-        asset_type: AssetType,
+        asset_type: &AssetType,
         plant: &str,
     ) -> Result<Vec<Parsed<AssetAdministrationShell>>> {
         let url = self.aas_list_url(asset_type, plant)?;
@@ -215,14 +215,14 @@ impl Client {
     /// How many shells the AAS list of `asset_type` in `plant` holds, read past rather
     /// than kept: an asset type's count of a big plant, where the list itself would
     /// hold each of its 10,000 shells a second time while counted.
-    pub async fn aas_list_len(&self, asset_type: AssetType, plant: &str) -> Result<usize> {
+    pub async fn aas_list_len(&self, asset_type: &AssetType, plant: &str) -> Result<usize> {
         let url = self.aas_list_url(asset_type, plant)?;
         Ok(aas_model::count_list(
             &self.get(&url, Service::Gateway).await?,
         )?)
     }
 
-    pub(crate) fn aas_list_url(&self, asset_type: AssetType, plant: &str) -> Result<String> {
+    pub(crate) fn aas_list_url(&self, asset_type: &AssetType, plant: &str) -> Result<String> {
         let mut url = reqwest::Url::parse(&self.conn.gateway(&[])).map_err(|e| Error::Refused {
             setting: "the gateway URL".into(),
             source: e.into(),

@@ -207,11 +207,9 @@ impl<'p> Walk<'p> {
             .is_none()
             .then_some(NodePath::Registry)
             .into_iter()
-            .chain(
-                plan.asset_types
-                    .iter()
-                    .map(|&asset_type| NodePath::AasList { asset_type }),
-            )
+            .chain(plan.asset_types.iter().map(|asset_type| NodePath::AasList {
+                asset_type: asset_type.clone(),
+            }))
             .take(usize::try_from(plan.max_nodes).unwrap_or(usize::MAX))
             .collect();
         if let Some(registry) = registry {
@@ -556,7 +554,7 @@ impl Client {
     fn node_url(&self, plant: &str, path: &NodePath) -> Result<String> {
         match path {
             NodePath::Registry => Ok(self.connection().registry_list_url()),
-            NodePath::AasList { asset_type } => self.aas_list_url(*asset_type, plant),
+            NodePath::AasList { asset_type } => self.aas_list_url(asset_type, plant),
             NodePath::Submodels { aas_id } => Ok(self.submodels_url(aas_id)),
             NodePath::Elements { aas_id, submodel } => Ok(self.elements_url(aas_id, submodel, &[])),
         }

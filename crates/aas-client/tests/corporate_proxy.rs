@@ -165,7 +165,7 @@ async fn plain_http_goes_through_the_profiles_proxy_with_its_credentials() {
     };
     let client = through(&conn, proxy.addr, PROXY_PASSWORD, plain.clone());
     let list = client
-        .aas_list(AssetType::Machine, DEMO_PLANT)
+        .aas_list(&AssetType::MACHINE, DEMO_PLANT)
         .await
         .expect("through the proxy");
     assert_eq!(list.len(), 3);
@@ -245,7 +245,7 @@ async fn https_is_tunnelled_and_the_proxy_sees_no_token_or_secret() {
     };
     let client = through(&conn, relay, PROXY_PASSWORD, trusted.clone());
     let list = client
-        .aas_list(AssetType::Machine, DEMO_PLANT)
+        .aas_list(&AssetType::MACHINE, DEMO_PLANT)
         .await
         .expect("through the tunnel");
     assert_eq!(list.len(), 3);

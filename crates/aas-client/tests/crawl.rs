@@ -24,7 +24,7 @@ fn client(sb: &DemoService) -> Arc<Client> {
 fn plan(concurrency: usize) -> CrawlPlan {
     CrawlPlan {
         concurrency,
-        ..CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
+        ..CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec())
     }
 }
 
@@ -315,7 +315,7 @@ async fn a_selection_fetches_and_exports_only_the_ticked_shells_and_submodels() 
     ]))
     .expect("picks");
     let plan = CrawlPlan {
-        asset_types: vec![AssetType::Machine],
+        asset_types: vec![AssetType::MACHINE],
         ..plan(8)
     };
     let crawl = c

@@ -116,7 +116,7 @@ fn through(conn: &Connection, demo_service: SocketAddr, proxy: SocketAddr) -> Co
 }
 
 fn demo_plan() -> CrawlPlan {
-    CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
+    CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec())
 }
 
 /// Runs a crawl that must end, recording whether it ever reported the service offline.
@@ -350,7 +350,7 @@ fn pieces(pace: Pace) -> impl futures_util::Stream<Item = Result<Bytes, std::io:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ids_a_list_repeats_are_fetched_once() {
     let base = repeating_server().await;
-    let plan = CrawlPlan::new("P", vec![AssetType::Machine, AssetType::Tool]);
+    let plan = CrawlPlan::new("P", vec![AssetType::MACHINE, AssetType::TOOL]);
     let (crawl, _) = crawl(support::quick_client(&base, "r"), &plan).await;
     assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);
     let levels: Vec<&str> = crawl

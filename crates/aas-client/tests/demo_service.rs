@@ -45,7 +45,7 @@ async fn drills_down_every_route_from_registry_to_one_nested_element() {
     assert_eq!(first.submodel_descriptors.len(), 6);
 
     let machines = c
-        .aas_list(AssetType::Machine, DEMO_PLANT)
+        .aas_list(&AssetType::MACHINE, DEMO_PLANT)
         .await
         .expect("aasList");
     assert_eq!(machines.len(), 3);
@@ -156,7 +156,7 @@ async fn a_wrong_user_token_is_refused_by_the_gateway() {
         "the registry needs no user token"
     );
     let err = c
-        .aas_list(AssetType::Tool, DEMO_PLANT)
+        .aas_list(&AssetType::TOOL, DEMO_PLANT)
         .await
         .expect_err("refused");
     assert_eq!(err.kind(), ErrorKind::UserToken);
@@ -184,7 +184,7 @@ async fn unknown_ids_plants_and_a_stopped_server_give_distinct_kinds() {
         .expect_err("unknown submodel");
     assert_eq!(err.kind(), ErrorKind::NotFound);
     let err = c
-        .aas_list(AssetType::Site, "NOT-A-PLANT")
+        .aas_list(&AssetType::SITE, "NOT-A-PLANT")
         .await
         .expect_err("plant not granted");
     assert_eq!(err.kind(), ErrorKind::NotAllowed);
@@ -222,8 +222,8 @@ async fn aas_list_names_a_missing_query_parameter() {
 /// Everything a drill-down of the machines and tools reads, as the server's raw texts.
 async fn drill_down(c: &Client) -> aas_client::Result<Vec<String>> {
     let mut texts = Vec::new();
-    for t in [AssetType::Machine, AssetType::Tool] {
-        for shell in c.aas_list(t, DEMO_PLANT).await? {
+    for t in [AssetType::MACHINE, AssetType::TOOL] {
+        for shell in c.aas_list(&t, DEMO_PLANT).await? {
             texts.push(shell.raw().to_owned());
             let id = shell.view().expect("shell").identification.id.clone();
             for sm in c.submodels(&id).await? {

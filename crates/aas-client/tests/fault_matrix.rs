@@ -50,7 +50,7 @@ async fn crawl(faults: &str, token_ttl: Duration, retry: RetryPolicy) -> Run {
     );
     let plan = CrawlPlan {
         concurrency: CONCURRENCY,
-        ..CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec())
+        ..CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec())
     };
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     let stats: Value = reqwest::get(format!("{}/demo-service/stats", sb.info().registry_url))

@@ -91,7 +91,7 @@ async fn the_registry_is_read_once_per_session_and_other_hosts_are_only_shown() 
     );
 
     // Two exports of a ticked shell: the session's registry answer, not two more reads.
-    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
+    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec());
     let ticked = Selection::from(Some(vec![Pick {
         aas_id: aas_id.clone(),
         submodels: None,

@@ -288,7 +288,7 @@ async fn https_works_with_the_company_ca_and_fails_clearly_without_it() {
     let trusting = Arc::new(trusting(conn, ca));
     let plan = CrawlPlan {
         concurrency: 4,
-        ..CrawlPlan::new(DEMO_PLANT, vec![AssetType::Machine])
+        ..CrawlPlan::new(DEMO_PLANT, vec![AssetType::MACHINE])
     };
     let crawl = trusting
         .crawl(&plan, &CancellationToken::new(), |_| {})

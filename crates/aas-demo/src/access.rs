@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn secrets_are_checked_against_their_hash() {
-        let app = Application::new("a", "s3cret", [AssetType::Tool]);
+        let app = Application::new("a", "s3cret", [AssetType::TOOL]);
         assert!(app.secret_matches("s3cret"));
         assert!(!app.secret_matches("s3cret "));
         assert!(!format!("{app:?}").contains("s3cret"));
@@ -323,14 +323,14 @@ mod tests {
         let apps = [Application::new(
             "a",
             "s",
-            [AssetType::Tool, AssetType::User],
+            [AssetType::TOOL, AssetType::USER],
         )];
         let assets = [
-            ("t1".to_owned(), AssetType::Tool),
-            ("u1".to_owned(), AssetType::User),
-            ("m1".to_owned(), AssetType::Machine),
+            ("t1".to_owned(), AssetType::TOOL),
+            ("u1".to_owned(), AssetType::USER),
+            ("m1".to_owned(), AssetType::MACHINE),
         ];
-        let seed = GrantSeed::AllowedExcept(vec![AssetType::User]);
+        let seed = GrantSeed::AllowedExcept(vec![AssetType::USER]);
         let mut specs = [crate::AppSpec::demo()];
         let identity = Identity::restore(&path, &crate::keys::key_pair(), &mut specs).expect("new");
         let state = Some((path.clone(), identity));
@@ -367,9 +367,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("aas-grants-{}", rand::random::<u64>()));
         std::fs::create_dir_all(&dir).expect("dir");
         let path = dir.join("state.json");
-        let apps = [Application::new("a", "s", [AssetType::Tool])];
+        let apps = [Application::new("a", "s", [AssetType::TOOL])];
         let assets: Vec<(String, AssetType)> = (0..50)
-            .map(|i| (format!("t{i}"), AssetType::Tool))
+            .map(|i| (format!("t{i}"), AssetType::TOOL))
             .collect();
         let mut specs = [crate::AppSpec::demo()];
         let identity = Identity::restore(&path, &crate::keys::key_pair(), &mut specs).expect("new");

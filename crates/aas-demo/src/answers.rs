@@ -72,7 +72,7 @@ pub(crate) enum EditRefused {
 impl ServedAsset {
     fn new(asset: &Asset, gateway_url: &str) -> Self {
         ServedAsset {
-            asset_type: asset.asset_type,
+            asset_type: asset.asset_type.clone(),
             aas_id: asset.aas_id.clone(),
             shell: asset.shell.to_string().into(),
             descriptor: asset.descriptor(gateway_url).to_string().into(),

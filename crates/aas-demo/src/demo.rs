@@ -72,55 +72,57 @@ struct Profile {
     weight_kg: Option<(f64, f64)>,
 }
 
-fn profile(t: AssetType) -> Profile {
-    let (noun, parts, capabilities, weight_kg): (_, _, &'static [&'static str], _) = match t {
-        AssetType::Machine => (
-            ("CNC milling machine", "CNC-Fräsmaschine"),
-            ["MainSpindle", "ServoDrive"],
-            &["Milling", "Drilling"],
-            Some((2500.0, 9000.0)),
-        ),
-        AssetType::Tool => (
+fn profile(t: &AssetType) -> Profile {
+    let (noun, parts, capabilities, weight_kg): (_, _, &'static [&'static str], _) = match t.code()
+    {
+        "tool" => (
             ("Twist drill", "Spiralbohrer"),
             ["Shank", "CuttingEdge"],
             &["Drilling"],
             Some((0.05, 1.5)),
         ),
-        AssetType::Product => (
+        "product" => (
             ("Gearbox", "Getriebe"),
             ["GearSet", "Housing"],
             &["TorqueConversion"],
             Some((12.0, 180.0)),
         ),
-        AssetType::Material => (
+        "material" => (
             ("Steel sheet", "Stahlblech"),
             ["BaseMetal", "Coating"],
             &["DeepDrawing", "Welding"],
             Some((8.0, 40.0)),
         ),
-        AssetType::Component => (
+        "component" => (
             ("Servo motor", "Servomotor"),
             ["Stator", "Encoder"],
             &["PositionControl"],
             Some((1.5, 25.0)),
         ),
-        AssetType::User => (
+        "user" => (
             ("Machine operator", "Maschinenbediener"),
             ["Workstation", "SafetyEquipment"],
             &["MachineOperation", "QualityInspection"],
             None,
         ),
-        AssetType::Company => (
+        "company" => (
             ("Supplier", "Lieferant"),
             ["Headquarters", "Warehouse"],
             &["Supplying"],
             None,
         ),
-        AssetType::Site => (
+        "site" => (
             ("Assembly hall", "Montagehalle"),
             ["AssemblyLine", "TestBench"],
             &["Assembly", "EndOfLineTest"],
             None,
+        ),
+        // The demo makes only the platform's eight: the machine is the last of them.
+        _ => (
+            ("CNC milling machine", "CNC-Fräsmaschine"),
+            ["MainSpindle", "ServoDrive"],
+            &["Milling", "Drilling"],
+            Some((2500.0, 9000.0)),
         ),
     };
     Profile {
@@ -195,7 +197,7 @@ struct Subject<'a> {
 
 impl Subject<'_> {
     fn sm_id(&self, name: &str) -> String {
-        let (plant, t, code) = (self.plant, self.asset_type, &self.code);
+        let (plant, t, code) = (self.plant, &self.asset_type, &self.code);
         format!("{PLATFORM}:{plant}:sm:{t}#{code}/{name}")
     }
 
@@ -223,9 +225,14 @@ pub fn demo_plant(code: &str, assets: usize, seed: u64) -> Plant {
     let plant_seed = seed ^ fnv1a(code.as_bytes());
     let assets = (0..assets)
         .map(|i| {
-            let asset_type = AssetType::ALL[i % AssetType::ALL.len()];
+            let asset_type = AssetType::PLATFORM[i % AssetType::PLATFORM.len()].clone();
             let mut rng = StdRng::seed_from_u64(plant_seed.wrapping_add(i as u64));
-            demo_asset(code, asset_type, i / AssetType::ALL.len() + 1, &mut rng)
+            demo_asset(
+                code,
+                asset_type,
+                i / AssetType::PLATFORM.len() + 1,
+                &mut rng,
+            )
         })
         .collect();
     Plant {
@@ -245,17 +252,17 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 fn demo_asset(plant: &str, asset_type: AssetType, n: usize, rng: &mut StdRng) -> Asset {
     let prefix = asset_type.code()[..1].to_uppercase();
     let code = format!("{prefix}-{n:04}");
-    let profile = profile(asset_type);
+    let profile = profile(&asset_type);
     let s = Subject {
         plant,
-        asset_type,
+        asset_type: asset_type.clone(),
         asset_id: format!("{PLATFORM}:{plant}:asset:{asset_type}#{code}"),
         manufacturer: &MANUFACTURERS[n % MANUFACTURERS.len()],
         facts: Facts::draw(rng, &code, &profile),
         profile,
         code,
         nameplate: gaps::nameplate(n),
-        gap: gaps::gap(asset_type, n),
+        gap: gaps::gap(&asset_type, n),
     };
     // Nameplate, TechnicalData, Documentation come first: clients rely on that order.
     let submodels = vec![
@@ -355,7 +362,7 @@ mod tests {
     fn ids_follow_the_spec_shape_and_every_asset_type_is_present() {
         let plant = demo_plant(DEMO_PLANT, 16, 1);
         assert_eq!(plant.assets.len(), 16);
-        for t in AssetType::ALL {
+        for t in AssetType::PLATFORM {
             assert_eq!(plant.assets.iter().filter(|a| a.asset_type == t).count(), 2);
         }
         let first = &plant.assets[0];

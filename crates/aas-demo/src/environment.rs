@@ -121,7 +121,7 @@ fn assets(
                 .map(|sm| value(sm))
                 .collect::<std::result::Result<_, _>>()?;
             Ok(Asset {
-                asset_type,
+                asset_type: asset_type.clone(),
                 code,
                 aas_id,
                 asset,

@@ -88,7 +88,7 @@ impl AppSpec {
         AppSpec {
             client_id: "aas-browser-demo".into(),
             client_secret: random_text(),
-            requested: AssetType::ALL.to_vec(),
+            requested: AssetType::PLATFORM.to_vec(),
         }
     }
 }
@@ -129,7 +129,7 @@ impl Default for Config {
             customers: Vec::new(),
             applications: vec![AppSpec::demo()],
             // The demo customer shares everything but its people (asset type `user`).
-            grants: GrantSeed::AllowedExcept(vec![AssetType::User]),
+            grants: GrantSeed::AllowedExcept(vec![AssetType::USER]),
             state_file: None,
             token_ttl: Duration::from_secs(300),
             auth_path_prefix: "/auth".into(),
@@ -313,7 +313,7 @@ impl Service {
                 access::Application::new(
                     &a.client_id,
                     &a.client_secret,
-                    a.requested.iter().copied(),
+                    a.requested.iter().cloned(),
                 )
             })
             .collect();
@@ -327,7 +327,7 @@ impl Service {
             .plants
             .iter()
             .flat_map(|p| &p.assets)
-            .map(|a| (a.aas_id.clone(), a.asset_type))
+            .map(|a| (a.aas_id.clone(), a.asset_type.clone()))
             .collect();
         let grants = access::Grants::new(&apps, &assets, &config.grants, state)?;
 

@@ -216,7 +216,7 @@ async fn asset_type_the_application_did_not_request() {
     let narrow = AppSpec {
         client_id: "narrow".into(),
         client_secret: "narrow-secret".into(),
-        requested: vec![AssetType::Machine],
+        requested: vec![AssetType::MACHINE],
     };
     let f = Fixture::start(Config {
         applications: vec![AppSpec::demo(), narrow],

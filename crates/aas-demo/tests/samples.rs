@@ -51,7 +51,7 @@ fn every_sample_environment_loads_with_its_objects_unchanged() {
             continue;
         }
         environments += 1;
-        let assets = load_environment(&path, AssetType::Product)
+        let assets = load_environment(&path, AssetType::PRODUCT)
             .unwrap_or_else(|e| panic!("{} loads: {e}", path.display()));
         let shells = file["assetAdministrationShells"]
             .as_array()
@@ -63,7 +63,7 @@ fn every_sample_environment_loads_with_its_objects_unchanged() {
                 asset.aas_id,
                 shell["identification"]["id"].as_str().expect("id")
             );
-            assert_eq!(asset.asset_type, AssetType::Product);
+            assert_eq!(asset.asset_type, AssetType::PRODUCT);
             let asset_id = shell["asset"]["keys"].as_array().and_then(|k| k.last());
             let listed = (file["assets"].as_array().into_iter().flatten())
                 .find(|a| Some(&a["identification"]["id"]) == asset_id.map(|k| &k["value"]));
@@ -89,7 +89,7 @@ fn an_aasx_package_loads_through_its_relationships() {
     let package = package::scratch("samples-demo.aasx");
     package::write_aasx(&package, "aasx/X/X.aas.json", &json, &[]);
 
-    let assets = load_environment(&package, AssetType::Machine).expect("aasx loads");
+    let assets = load_environment(&package, AssetType::MACHINE).expect("aasx loads");
     assert_eq!(assets.len(), plant.assets.len());
     for (loaded, generated) in assets.iter().zip(&plant.assets) {
         assert_eq!(loaded.aas_id, generated.aas_id);
@@ -103,7 +103,7 @@ fn an_aasx_package_loads_through_its_relationships() {
 fn an_aasx_package_holding_only_xml_is_refused_by_name() {
     let package = package::scratch("samples-xml-only.aasx");
     package::write_aasx(&package, "aasx/data.xml", b"<aasenv/>", &[]);
-    match load_environment(&package, AssetType::Machine) {
+    match load_environment(&package, AssetType::MACHINE) {
         Err(e @ Error::Data { .. }) => {
             let message = e.to_string();
             assert!(message.contains("XML (aasx/data.xml)"), "{message}");
@@ -114,10 +114,10 @@ fn an_aasx_package_holding_only_xml_is_refused_by_name() {
 
 #[test]
 fn a_missing_file_and_a_non_environment_give_clear_errors() {
-    let missing = load_environment(Path::new("/nonexistent/plant.json"), AssetType::Site);
+    let missing = load_environment(Path::new("/nonexistent/plant.json"), AssetType::SITE);
     assert!(matches!(missing, Err(Error::Read { .. })), "{missing:?}");
     let not_env = samples_dir().join("basyx-v1/basyx-java-sdk/dummySubmodel.json");
-    let message = load_environment(&not_env, AssetType::Site)
+    let message = load_environment(&not_env, AssetType::SITE)
         .expect_err("a submodel is not an environment")
         .to_string();
     assert!(message.contains("assetAdministrationShells"), "{message}");

@@ -50,7 +50,7 @@ async fn every_sample_environment_is_served_back_unchanged() {
     let mut checked = 0;
     for file in files {
         let original = read_json(&file).expect("json");
-        let assets = load_environment(&file, AssetType::Machine).expect("loads");
+        let assets = load_environment(&file, AssetType::MACHINE).expect("loads");
         let f = Fixture::start(Config {
             plants: vec![Plant {
                 code: "SAMPLES".into(),

@@ -57,7 +57,7 @@ pub struct Listed {
 
 /// The shells the AAS lists of `asset_type` (every type: `None`) name and the crawl's
 /// selection wants, in the lists' order; an item without an id is passed over.
-pub fn listed_shells(answers: &dyn Source, asset_type: Option<AssetType>) -> Result<Listed> {
+pub fn listed_shells(answers: &dyn Source, asset_type: Option<&AssetType>) -> Result<Listed> {
     #[derive(serde::Deserialize)]
     struct Item {
         #[serde(rename = "idShort", default)]
@@ -80,7 +80,7 @@ pub fn listed_shells(answers: &dyn Source, asset_type: Option<AssetType>) -> Res
             else {
                 return Ok(());
             };
-            if asset_type.is_some_and(|t| t != *listed_type) {
+            if asset_type.is_some_and(|t| t != listed_type) {
                 return Ok(());
             }
             let items: Vec<Item> = match serde_json::from_str(&read_text(body, url)?) {
@@ -98,7 +98,7 @@ pub fn listed_shells(answers: &dyn Source, asset_type: Option<AssetType>) -> Res
                     listed.shells.push(ListedShell {
                         id,
                         id_short: item.id_short.unwrap_or_default(),
-                        asset_type: *listed_type,
+                        asset_type: listed_type.clone(),
                     });
                 }
             }

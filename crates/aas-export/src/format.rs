@@ -262,7 +262,7 @@ fn csv(answers: &dyn Source, out: &mut dyn Write) -> Written {
         if let NodePath::AasList { asset_type } = path {
             let raw = read_text(body, url)?;
             for aas_id in ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)? {
-                types.insert(aas_id, *asset_type);
+                types.insert(aas_id, asset_type.clone());
             }
         }
         Ok(())

@@ -55,7 +55,7 @@ fn connection(demo_service: &DemoService) -> aas_client::Connection {
 
 /// Serves `file`, crawls it and exports it as environment JSON to `out`.
 async fn round_trip(file: &Path, out: &Path) {
-    let assets = load_environment(file, AssetType::Machine).expect("loads");
+    let assets = load_environment(file, AssetType::MACHINE).expect("loads");
     let sb = DemoService::start(Config {
         plants: vec![Plant {
             code: "SAMPLES".into(),
@@ -68,7 +68,7 @@ async fn round_trip(file: &Path, out: &Path) {
     let client = Arc::new(Client::new(connection(&sb)).expect("client"));
     let plan = CrawlPlan {
         concurrency: 4,
-        ..CrawlPlan::new("SAMPLES", vec![AssetType::Machine])
+        ..CrawlPlan::new("SAMPLES", vec![AssetType::MACHINE])
     };
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     assert!(

@@ -26,6 +26,8 @@ pub struct Shell {
     pub asset_type: Option<String>,
     /// The identifiers its submodel references name (the first key of each).
     pub submodels: Vec<String>,
+    /// Its text as the file has it (JSON or XML).
+    pub raw: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +37,8 @@ pub struct Submodel {
     /// The first key's value of its semanticId.
     pub semantic_id: Option<String>,
     pub elements: Vec<Element>,
+    /// Its text as the file has it (JSON or XML).
+    pub raw: String,
 }
 
 /// A submodel element, its kind named as V3 names it (V2's `SubmodelElementCollection`
@@ -50,6 +54,8 @@ pub struct Element {
     /// A collection's or a list's elements, an entity's statements, an annotated
     /// relationship's annotations, an operation's variables' values.
     pub children: Vec<Element>,
+    /// Its text as the file has it (JSON or XML).
+    pub raw: String,
 }
 
 impl Element {
@@ -76,10 +82,12 @@ pub enum Value {
         content_type: Option<String>,
         value: Option<String>,
     },
-    /// A Blob: its content type and the size of its decoded content.
+    /// A Blob: its content type, the size of its decoded content, and that content as
+    /// the file writes it (base64), to be saved on request.
     Blob {
         content_type: Option<String>,
         bytes: Option<usize>,
+        base64: Option<String>,
     },
     /// A ReferenceElement's keys' values.
     Reference(Option<Vec<String>>),

@@ -88,6 +88,7 @@ fn element_line(submodel: &str, path: &str, element: &Element) -> Json {
         Value::Blob {
             content_type,
             bytes,
+            ..
         } => json!({"contentType": content_type, "bytes": bytes}),
         Value::Reference(keys) => json!(keys),
     };

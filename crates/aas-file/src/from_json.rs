@@ -4,6 +4,8 @@
 
 use serde_json::Value as Json;
 
+use crate::kept_text::KeptText;
+
 use crate::contents::{
     asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
     Value, Version,
@@ -22,16 +24,17 @@ pub(crate) fn is_v2(doc: &Json) -> bool {
     }
 }
 
-pub(crate) fn contents(doc: &Json, version: Version) -> Contents {
+/// What `doc` holds; `kept` bounds the node texts kept.
+pub(crate) fn contents(doc: &Json, version: Version, kept: &KeptText) -> Contents {
     let list = |key: &str| doc.get(key).and_then(Json::as_array).into_iter().flatten();
     let kinds: Vec<(String, String)> = list("assets")
         .filter_map(|asset| Some((identifier(asset)?, text(asset, "kind")?)))
         .collect();
     Contents {
         shells: list("assetAdministrationShells")
-            .map(|s| shell(s, version, &kinds))
+            .map(|s| shell(s, version, &kinds, kept))
             .collect(),
-        submodels: list("submodels").map(submodel).collect(),
+        submodels: list("submodels").map(|s| submodel(s, kept)).collect(),
         parts: Vec::new(),
     }
 }
@@ -67,7 +70,7 @@ fn first_key(reference: Option<&Json>) -> Option<String> {
     keys(reference).into_iter().next()
 }
 
-fn shell(node: &Json, version: Version, kinds: &[(String, String)]) -> Shell {
+fn shell(node: &Json, version: Version, kinds: &[(String, String)], kept: &KeptText) -> Shell {
     let references = node
         .get("submodels")
         .and_then(Json::as_array)
@@ -94,23 +97,25 @@ fn shell(node: &Json, version: Version, kinds: &[(String, String)]) -> Shell {
         asset_kind,
         asset_type,
         submodels: references,
+        raw: kept.made(node.to_string()),
     }
 }
 
-fn submodel(node: &Json) -> Submodel {
+fn submodel(node: &Json, kept: &KeptText) -> Submodel {
     Submodel {
         id: identifier(node).unwrap_or_default(),
         id_short: text(node, "idShort"),
         semantic_id: first_key(node.get("semanticId")),
-        elements: elements(node.get("submodelElements")),
+        elements: elements(node.get("submodelElements"), kept),
+        raw: kept.made(node.to_string()),
     }
 }
 
-fn elements(list: Option<&Json>) -> Vec<Element> {
+fn elements(list: Option<&Json>, kept: &KeptText) -> Vec<Element> {
     list.and_then(Json::as_array)
         .into_iter()
         .flatten()
-        .filter_map(element)
+        .filter_map(|node| element(node, kept))
         .collect()
 }
 
@@ -122,21 +127,21 @@ fn kind_name(node: &Json) -> Option<&str> {
         .or_else(|| model_type.get("name").and_then(Json::as_str))
 }
 
-fn element(node: &Json) -> Option<Element> {
+fn element(node: &Json, kept: &KeptText) -> Option<Element> {
     let kind = model_type(kind_name(node)?)?;
     let variables = ["inputVariables", "outputVariables", "inoutputVariables"]
         .into_iter()
         .chain(["inputVariable", "outputVariable", "inoutputVariable"]);
     let children = match kind {
-        "SubmodelElementCollection" | "SubmodelElementList" => elements(node.get("value")),
-        "Entity" => elements(node.get("statements")),
+        "SubmodelElementCollection" | "SubmodelElementList" => elements(node.get("value"), kept),
+        "Entity" => elements(node.get("statements"), kept),
         "AnnotatedRelationshipElement" => {
-            elements(node.get("annotations").or(node.get("annotation")))
+            elements(node.get("annotations").or(node.get("annotation")), kept)
         }
         "Operation" => variables
             .filter_map(|key| node.get(key).and_then(Json::as_array))
             .flatten()
-            .filter_map(|variable| variable.get("value").and_then(element))
+            .filter_map(|variable| variable.get("value").and_then(|v| element(v, kept)))
             .collect(),
         _ => Vec::new(),
     };
@@ -151,6 +156,7 @@ fn element(node: &Json) -> Option<Element> {
         semantic_id: first_key(node.get("semanticId")),
         value: value(node, kind),
         children,
+        raw: kept.made(node.to_string()),
     })
 }
 
@@ -179,10 +185,14 @@ fn value(node: &Json, kind: &str) -> Value {
             content_type: content_type(),
             value: text(node, "value"),
         },
-        "Blob" => Value::Blob {
-            content_type: content_type(),
-            bytes: text(node, "value").and_then(|t| decoded_size(&t)),
-        },
+        "Blob" => {
+            let base64 = text(node, "value");
+            Value::Blob {
+                content_type: content_type(),
+                bytes: base64.as_deref().and_then(decoded_size),
+                base64,
+            }
+        }
         "ReferenceElement" => Value::Reference(node.get("value").map(|r| keys(Some(r)))),
         _ => Value::None,
     }

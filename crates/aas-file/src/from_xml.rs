@@ -7,6 +7,7 @@ use crate::contents::{
     asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
     Value, Version,
 };
+use crate::kept_text::KeptText;
 use crate::xml_tree::Node;
 
 /// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
@@ -28,17 +29,25 @@ const VARIABLES: [&str; 6] = [
     "inoutputVariables",
 ];
 
-pub(crate) fn contents(root: &Node, version: Version) -> Contents {
+/// The payload a tree was read from: each node's text as the file has it is taken from
+/// there, within what may be kept.
+pub(crate) struct Payload<'a> {
+    pub bytes: &'a [u8],
+    pub kept: KeptText,
+}
+
+/// What `root` holds, read from `payload`.
+pub(crate) fn contents(root: &Node, version: Version, payload: &Payload) -> Contents {
     let kinds = asset_kinds(root);
     let shells = root
         .children_named("assetAdministrationShells")
         .flat_map(|list| list.children_named("assetAdministrationShell"))
-        .map(|node| shell(node, version, &kinds))
+        .map(|node| shell(node, version, &kinds, payload))
         .collect();
     let submodels = root
         .children_named("submodels")
         .flat_map(|list| list.children_named("submodel"))
-        .map(|node| submodel(node, version))
+        .map(|node| submodel(node, version, payload))
         .collect();
     Contents {
         shells,
@@ -64,7 +73,7 @@ fn identifier(node: &Node, version: Version) -> String {
     node.text_of(name).unwrap_or_default().trim().to_owned()
 }
 
-fn shell(node: &Node, version: Version, kinds: &[(String, String)]) -> Shell {
+fn shell(node: &Node, version: Version, kinds: &[(String, String)], payload: &Payload) -> Shell {
     let submodels = node
         .children
         .iter()
@@ -97,10 +106,11 @@ fn shell(node: &Node, version: Version, kinds: &[(String, String)]) -> Shell {
         asset_kind,
         asset_type,
         submodels,
+        raw: raw(node, payload),
     }
 }
 
-fn submodel(node: &Node, version: Version) -> Submodel {
+fn submodel(node: &Node, version: Version, payload: &Payload) -> Submodel {
     Submodel {
         id: identifier(node, version),
         id_short: node.text_of("idShort"),
@@ -109,42 +119,44 @@ fn submodel(node: &Node, version: Version) -> Submodel {
             .and_then(|s| keys(s).into_iter().next()),
         elements: node
             .child("submodelElements")
-            .map(elements_in)
+            .map(|list| elements_in(list, payload))
             .unwrap_or_default(),
+        raw: raw(node, payload),
     }
 }
 
 /// The elements below `node`, through the wrappers V2 and operations put around them.
-fn elements_in(node: &Node) -> Vec<Element> {
+fn elements_in(node: &Node, payload: &Payload) -> Vec<Element> {
     let mut found = Vec::new();
     for child in &node.children {
         if let Some(kind) = model_type(&child.name) {
-            found.push(element(child, kind));
+            found.push(element(child, kind, payload));
         } else if WRAPPERS.contains(&child.name.as_str()) {
-            found.extend(elements_in(child));
+            found.extend(elements_in(child, payload));
         }
     }
     found
 }
 
-fn element(node: &Node, kind: &'static str) -> Element {
+fn element(node: &Node, kind: &'static str, payload: &Payload) -> Element {
     let children = match kind {
-        "SubmodelElementCollection" | "SubmodelElementList" => {
-            node.child("value").map(elements_in).unwrap_or_default()
-        }
+        "SubmodelElementCollection" | "SubmodelElementList" => node
+            .child("value")
+            .map(|list| elements_in(list, payload))
+            .unwrap_or_default(),
         "Entity" => node
             .child("statements")
-            .map(elements_in)
+            .map(|list| elements_in(list, payload))
             .unwrap_or_default(),
         "AnnotatedRelationshipElement" => node
             .child("annotations")
-            .map(elements_in)
+            .map(|list| elements_in(list, payload))
             .unwrap_or_default(),
         "Operation" => node
             .children
             .iter()
             .filter(|c| VARIABLES.contains(&c.name.as_str()))
-            .flat_map(elements_in)
+            .flat_map(|variable| elements_in(variable, payload))
             .collect(),
         _ => Vec::new(),
     };
@@ -164,7 +176,14 @@ fn element(node: &Node, kind: &'static str) -> Element {
             .and_then(|s| keys(s).into_iter().next()),
         value: value(node, kind),
         children,
+        raw: raw(node, payload),
     }
+}
+
+/// A node's text as the payload has it, if it may be kept.
+fn raw(node: &Node, payload: &Payload) -> String {
+    let text = payload.bytes.get(node.span.clone()).unwrap_or_default();
+    (payload.kept).of_len(text.len(), || String::from_utf8_lossy(text).into_owned())
 }
 
 fn value(node: &Node, kind: &str) -> Value {
@@ -187,14 +206,15 @@ fn value(node: &Node, kind: &str) -> Value {
             content_type: content_type(),
             value: node.text_of("value"),
         },
-        "Blob" => Value::Blob {
-            content_type: content_type(),
+        "Blob" => {
             // An empty <value/> is no content, as XML readers take it.
-            bytes: node
-                .text_of("value")
-                .filter(|text| !text.trim().is_empty())
-                .and_then(|text| decoded_size(&text)),
-        },
+            let base64 = node.text_of("value").filter(|text| !text.trim().is_empty());
+            Value::Blob {
+                content_type: content_type(),
+                bytes: base64.as_deref().and_then(decoded_size),
+                base64,
+            }
+        }
         "ReferenceElement" => Value::Reference(node.child("value").map(keys)),
         _ => Value::None,
     }

@@ -6,13 +6,15 @@
 //!
 //! Files are hostile: the file and every part are read within
 //! [`aas_model::aasx::MAX_FILE_BYTES`], nesting within [`aas_model::MAX_DEPTH`], XML with
-//! a document type declaration (the door to entity expansion) is refused, and nothing is
+//! a document type declaration (the door to entity expansion) is refused, each node's
+//! text as the file has it is kept within a budget (kept_text.rs), and nothing is
 //! written anywhere.
 
 mod contents;
 mod dump;
 mod from_json;
 mod from_xml;
+mod kept_text;
 mod payload;
 mod xml_tree;
 

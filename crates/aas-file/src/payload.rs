@@ -2,6 +2,7 @@
 //! version, then read by the reader for it.
 
 use crate::contents::{Contents, Serialisation, Version};
+use crate::kept_text::KeptText;
 use crate::{from_json, from_xml, xml_tree, Error, Result};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
@@ -36,7 +37,11 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
                     })
                 }
             };
-            let mut contents = from_xml::contents(&root, version);
+            let payload = from_xml::Payload {
+                bytes,
+                kept: KeptText::for_payload(bytes.len()),
+            };
+            let mut contents = from_xml::contents(&root, version, &payload);
             contents
                 .parts
                 .push((part.to_owned(), version, Serialisation::Xml));
@@ -51,7 +56,8 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
             } else {
                 Version::V3
             };
-            let mut contents = from_json::contents(&doc, version);
+            let kept = KeptText::for_payload(bytes.len());
+            let mut contents = from_json::contents(&doc, version, &kept);
             contents
                 .parts
                 .push((part.to_owned(), version, Serialisation::Json));

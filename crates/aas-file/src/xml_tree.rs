@@ -37,6 +37,8 @@ pub(crate) struct Node {
     pub attributes: Vec<(String, String)>,
     pub text: String,
     pub children: Vec<Node>,
+    /// Where the element is in the payload, from its start tag to its end tag.
+    pub span: std::ops::Range<usize>,
 }
 
 impl Node {
@@ -72,6 +74,7 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
     let mut skipping = 0usize;
     let mut buf = Vec::new();
     loop {
+        let at = position(&reader);
         let event = reader
             .read_event_into(&mut buf)
             .map_err(|e| refuse(format!("not well-formed XML: {e}")))?;
@@ -90,7 +93,8 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
                             "nested deeper than {MAX_XML_DEPTH} elements, the most this app reads"
                         )));
                     }
-                    let node = node(&tag, stack.is_empty()).map_err(refuse)?;
+                    let mut node = node(&tag, stack.is_empty()).map_err(refuse)?;
+                    node.span.start = at;
                     if let Some(parent) = stack.last_mut() {
                         if parent.text.trim().is_empty() {
                             parent.text.clear();
@@ -100,7 +104,8 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
                 }
             }
             Event::Empty(tag) if skipping == 0 && !SKIPPED.contains(&local_name(&tag).as_str()) => {
-                let node = node(&tag, stack.is_empty()).map_err(refuse)?;
+                let mut node = node(&tag, stack.is_empty()).map_err(refuse)?;
+                node.span = at..position(&reader);
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(node),
                     None => return Ok(node),
@@ -109,7 +114,8 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
             Event::End(_) => {
                 if skipping > 0 {
                     skipping -= 1;
-                } else if let Some(done) = stack.pop() {
+                } else if let Some(mut done) = stack.pop() {
+                    done.span.end = position(&reader);
                     match stack.last_mut() {
                         Some(parent) => parent.children.push(done),
                         None => return Ok(done),
@@ -136,6 +142,11 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
         }
         buf.clear();
     }
+}
+
+/// How far the reader has read, in bytes (a payload is within 4 GiB).
+fn position(reader: &Reader<&[u8]>) -> usize {
+    usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX)
 }
 
 fn local_name(tag: &BytesStart) -> String {

@@ -78,3 +78,54 @@ fn a_huge_attribute_or_text_is_read_within_the_files_own_size() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The length of every node's text kept, all levels.
+fn kept(elements: &[aas_file::Element]) -> usize {
+    (elements.iter())
+        .map(|e| e.raw.len() + kept(&e.children))
+        .sum()
+}
+
+#[test]
+fn a_file_nested_deep_is_not_kept_once_per_level() {
+    // Thirty collections one in another around a 3 MB value: each level's text holds
+    // the value, so keeping every level's text would take 30 times the file.
+    for xml in [false, true] {
+        let value = "v".repeat(3 << 20);
+        let (mut json, mut xml_text) = (
+            format!(r#"{{"idShort":"P","modelType":"Property","valueType":"xs:string","value":"{value}"}}"#),
+            format!("<property><idShort>P</idShort><valueType>xs:string</valueType><value>{value}</value></property>"),
+        );
+        for level in 0..30 {
+            json = format!(
+                r#"{{"idShort":"C{level}","modelType":"SubmodelElementCollection","value":[{json}]}}"#
+            );
+            xml_text = format!("<submodelElementCollection><idShort>C{level}</idShort><value>{xml_text}</value></submodelElementCollection>");
+        }
+        let file = match xml {
+            false => format!(
+                r#"{{"submodels":[{{"id":"urn:sm","idShort":"S","modelType":"Submodel","submodelElements":[{json}]}}]}}"#
+            ),
+            true => format!(
+                r#"<environment xmlns="{V3}"><submodels><submodel><id>urn:sm</id><idShort>S</idShort><submodelElements>{xml_text}</submodelElements></submodel></submodels></environment>"#
+            ),
+        };
+        let contents = read_bytes("deep", file.clone().into_bytes()).expect("read");
+        let submodel = &contents.submodels[0];
+        let total = submodel.raw.len() + kept(&submodel.elements);
+        assert!(
+            total <= (64 << 20) + 2 * file.len(),
+            "xml {xml}: {total} bytes kept of a {} byte file",
+            file.len()
+        );
+        // The innermost nodes come first: the value itself is shown.
+        let mut innermost = &submodel.elements[0];
+        while let Some(child) = innermost.children.first() {
+            innermost = child;
+        }
+        assert!(
+            innermost.raw.contains(&value),
+            "xml {xml}: the property's text is kept"
+        );
+    }
+}

@@ -132,9 +132,12 @@ fn bench_environment(c: &mut Criterion, assets: usize) {
     g.finish();
 }
 
+/// The plants' sizes: `PARSE_ASSETS` if set (`make bench-smoke` runs a small one), else
+/// 1,000 and 10,000 assets.
 fn bench_environments(c: &mut Criterion) {
-    for assets in [1000, 10_000] {
-        bench_environment(c, assets);
+    let sizes = std::env::var("PARSE_ASSETS").unwrap_or_else(|_| "1000 10000".to_owned());
+    for assets in sizes.split_whitespace() {
+        bench_environment(c, assets.parse().expect("PARSE_ASSETS: numbers of assets"));
     }
 }
 

@@ -1,6 +1,6 @@
 //! A snapshot read as the live service would answer, for browsing it offline: the
-//! stored answer of one node, which asset type's list holds each shell, and the file's
-//! size.
+//! stored answer of one node, which asset type's list holds each shell (and its idShort
+//! there), and the file's size.
 
 use std::collections::HashMap;
 
@@ -19,11 +19,15 @@ impl Store {
         self.stored_answer(id, path)
     }
 
-    /// The asset type whose AAS list holds each shell of snapshot `id`.
-    pub fn shell_types(&self, id: i64) -> Result<HashMap<String, AssetType>> {
+    /// The asset type whose AAS list holds each shell of snapshot `id`, and the shell's
+    /// idShort in that list (how the tree names it).
+    pub fn shell_types(&self, id: i64) -> Result<HashMap<String, (AssetType, Option<String>)>> {
         let mut types = HashMap::new();
-        for asset_type in AssetType::ALL {
-            let list = NodePath::AasList { asset_type };
+        for code in self.db.listed_asset_types(id)? {
+            let asset_type = AssetType::named(code);
+            let list = NodePath::AasList {
+                asset_type: asset_type.clone(),
+            };
             let Some(raw) = self.answer(id, &list)? else {
                 continue;
             };
@@ -32,7 +36,8 @@ impl Store {
             };
             for shell in &shells {
                 if let Some(aas_id) = shell["identification"]["id"].as_str() {
-                    types.insert(aas_id.to_owned(), asset_type);
+                    let id_short = shell["idShort"].as_str().map(str::to_owned);
+                    types.insert(aas_id.to_owned(), (asset_type.clone(), id_short));
                 }
             }
         }

@@ -57,15 +57,17 @@ impl Store {
         let failures = self.failures_of(id)?;
         // The asset types read are those whose lists were asked.
         let listed = self.db.listed_asset_types(id)?;
-        let asset_types = AssetType::ALL
+        let failed_lists = failures.iter().filter_map(|f| match &f.path {
+            NodePath::AasList { asset_type } => Some(asset_type.clone()),
+            _ => None,
+        });
+        let mut asset_types: Vec<AssetType> = listed
             .into_iter()
-            .filter(|t| {
-                listed.iter().any(|code| code == t.code())
-                    || failures
-                        .iter()
-                        .any(|f| f.path == NodePath::AasList { asset_type: *t })
-            })
+            .map(AssetType::named)
+            .chain(failed_lists)
             .collect();
+        asset_types.sort();
+        asset_types.dedup();
         let described = Described {
             plant: info.plant.clone(),
             asset_types,

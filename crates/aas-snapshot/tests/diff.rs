@@ -51,7 +51,7 @@ fn take(
         answer(NodePath::Registry, json!([{"registry": registry}])),
         answer(
             NodePath::AasList {
-                asset_type: AssetType::Machine,
+                asset_type: AssetType::MACHINE,
             },
             shells(machines),
         ),
@@ -67,7 +67,7 @@ fn take(
         writer.answer(fetched).expect("stored");
     }
     let tools = NodePath::AasList {
-        asset_type: AssetType::Tool,
+        asset_type: AssetType::TOOL,
     };
     if tools_fail {
         writer

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use aas_model::AssetType::{self, Machine, Tool};
+use aas_model::AssetType;
 use aas_snapshot::{Access, Change, ChangeKind, Error, Store};
 use aas_source::{ErrorKind, Failure, Fetched, NodePath};
 use serde_json::{json, Value};
@@ -172,8 +172,8 @@ impl Snapshot {
 fn plant() -> Snapshot {
     Snapshot::new()
         .with(NodePath::Registry, json!([{"id": "urn:example:registry"}]))
-        .with(list(Machine), shells(&[PUMP, FAN]))
-        .with(list(Tool), shells(&[DRILL]))
+        .with(list(AssetType::MACHINE), shells(&[PUMP, FAN]))
+        .with(list(AssetType::TOOL), shells(&[DRILL]))
         .with(
             submodels_of(PUMP),
             submodels(&["Nameplate", "TechnicalData"]),
@@ -425,7 +425,7 @@ fn diff_cases() -> Vec<DiffCase> {
             "a shell added: one entry, nothing below it",
             plant(),
             plant()
-                .with(list(Machine), shells(&[PUMP, FAN, VALVE]))
+                .with(list(AssetType::MACHINE), shells(&[PUMP, FAN, VALVE]))
                 .with(submodels_of(VALVE), submodels(&["Nameplate"]))
                 .with(elements_of(VALVE, "Nameplate"), json!([prop("Serial", "V-1")])),
             vec![change(Added, VALVE, None, "", None, None)],
@@ -435,7 +435,7 @@ fn diff_cases() -> Vec<DiffCase> {
             "a shell removed: one entry, nothing below it",
             plant(),
             plant()
-                .with(list(Machine), shells(&[PUMP]))
+                .with(list(AssetType::MACHINE), shells(&[PUMP]))
                 .without(submodels_of(FAN))
                 .without(elements_of(FAN, "Nameplate")),
             vec![change(Removed, FAN, None, "", None, None)],
@@ -493,8 +493,8 @@ fn diff_cases() -> Vec<DiffCase> {
             "a shell moved from the machine list to the tool list",
             plant(),
             plant()
-                .with(list(Machine), shells(&[PUMP]))
-                .with(list(Tool), shells(&[DRILL, FAN]))
+                .with(list(AssetType::MACHINE), shells(&[PUMP]))
+                .with(list(AssetType::TOOL), shells(&[DRILL, FAN]))
                 .with(elements_of(FAN, "Nameplate"), json!([prop("Serial", "F-2")])),
             vec![
                 change(Added, FAN, None, "", None, None),
@@ -506,13 +506,13 @@ fn diff_cases() -> Vec<DiffCase> {
         case(
             "a list failed in the new snapshot: its shells are not called removed",
             plant(),
-            plant().failing(list(Tool)),
+            plant().failing(list(AssetType::TOOL)),
             vec![],
             vec!["the tool list failed in one of the snapshots: not compared"],
         ),
         case(
             "a list failed in the old snapshot: its shells are not called added",
-            plant().failing(list(Tool)),
+            plant().failing(list(AssetType::TOOL)),
             plant(),
             vec![],
             vec!["the tool list failed in one of the snapshots: not compared"],
@@ -538,7 +538,7 @@ fn diff_cases() -> Vec<DiffCase> {
             "a failure beside real changes: both said",
             plant(),
             plant()
-                .failing(list(Tool))
+                .failing(list(AssetType::TOOL))
                 .with(elements_of(FAN, "Nameplate"), json!([prop("Serial", "F-2")])),
             vec![change(Changed, FAN, np, "Serial", Some("F-1"), Some("F-2"))],
             vec!["the tool list failed in one of the snapshots: not compared"],
@@ -557,7 +557,7 @@ fn diff_cases() -> Vec<DiffCase> {
             plant(),
             plant()
                 .partial()
-                .without(list(Tool))
+                .without(list(AssetType::TOOL))
                 .without(submodels_of(DRILL))
                 .without(elements_of(DRILL, "Nameplate")),
             vec![],
@@ -583,7 +583,7 @@ fn diff_cases() -> Vec<DiffCase> {
             "a complete snapshot lacking a list: its shells are removed",
             plant(),
             plant()
-                .without(list(Tool))
+                .without(list(AssetType::TOOL))
                 .without(submodels_of(DRILL))
                 .without(elements_of(DRILL, "Nameplate")),
             vec![change(Removed, DRILL, None, "", None, None)],

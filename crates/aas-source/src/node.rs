@@ -64,7 +64,7 @@ impl NodePath {
         Some(match level {
             NodeLevel::Registry => NodePath::Registry,
             NodeLevel::AasList => NodePath::AasList {
-                asset_type: asset_type.parse().ok()?,
+                asset_type: AssetType::named(asset_type),
             },
             NodeLevel::Submodels => NodePath::Submodels {
                 aas_id: aas_id.to_owned(),

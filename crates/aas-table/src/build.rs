@@ -532,7 +532,7 @@ fn shell_field(shell: &Shell, field: ShellField) -> &str {
 /// A table's rows: the shells of the AAS lists of `asset_type` (all when `None`), in
 /// the lists' order; a list that no longer reads adds no rows. (A list of 10,000 shells
 /// is about 12 MB of JSON.)
-pub fn listed(answers: &dyn Source, asset_type: Option<AssetType>) -> Result<Vec<Shell>> {
+pub fn listed(answers: &dyn Source, asset_type: Option<&AssetType>) -> Result<Vec<Shell>> {
     Ok(aas_export::listed_shells(answers, asset_type)?.shells)
 }
 

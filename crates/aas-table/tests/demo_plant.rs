@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 async fn crawl() -> Crawl {
     let (_demo_service, client) = demo::demo().await;
-    let types = vec![AssetType::Machine, AssetType::Tool, AssetType::Component];
+    let types = vec![AssetType::MACHINE, AssetType::TOOL, AssetType::COMPONENT];
     let crawl = client
         .crawl(
             &CrawlPlan::new(aas_demo::DEMO_PLANT, types),
@@ -71,7 +71,7 @@ fn table(
         columns: columns.iter().map(|c| c.parse().expect("column")).collect(),
         languages: languages.iter().map(|l| (*l).to_owned()).collect(),
     };
-    let shells = listed(crawl, asset_type).expect("listed");
+    let shells = listed(crawl, asset_type.as_ref()).expect("listed");
     let (_, outlines) = census(crawl, &shells).expect("census");
     let whole = build(crawl, shells.clone(), None, &query).expect("table");
     // Built again reading only the submodels the census's outlines say may matter:
@@ -90,7 +90,7 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
     let crawl = crawl().await;
     let t = table(
         &crawl,
-        Some(AssetType::Machine),
+        Some(AssetType::MACHINE),
         &[
             "shell:idShort",
             "Nameplate/SerialNumber",
@@ -103,7 +103,7 @@ async fn cells_hold_what_the_answers_hold_by_path_and_by_semantic_id() {
         &["en"],
     );
     assert!(t.shells.len() >= 3, "{} machines", t.shells.len());
-    assert!(t.shells.iter().all(|s| s.asset_type == AssetType::Machine));
+    assert!(t.shells.iter().all(|s| s.asset_type == AssetType::MACHINE));
     let mut nameplates = [0, 0];
     for (row, shell) in t.shells.iter().enumerate() {
         // A Property's text, or a MultiLanguageProperty's English one.
@@ -371,7 +371,7 @@ async fn filters_keep_exactly_the_rows_that_pass() {
 #[tokio::test]
 async fn the_column_picker_counts_the_shells_that_have_each_path() {
     let crawl = crawl().await;
-    let shells = listed(&crawl, Some(AssetType::Machine)).expect("listed");
+    let shells = listed(&crawl, Some(&AssetType::MACHINE)).expect("listed");
     let (machines, _) = census(&crawl, &shells).expect("census");
     let serial = machines
         .columns
@@ -389,7 +389,7 @@ async fn the_column_picker_counts_the_shells_that_have_each_path() {
     // Counted against the answers by hand.
     let t = table(
         &crawl,
-        Some(AssetType::Machine),
+        Some(AssetType::MACHINE),
         &["TechnicalData/TechnicalProperties/Weight"],
         &[],
     );
@@ -523,7 +523,7 @@ async fn a_range_is_written_as_its_minimum_and_its_maximum() {
     let crawl = crawl().await;
     let t = table(
         &crawl,
-        Some(AssetType::Machine),
+        Some(AssetType::MACHINE),
         &[
             "shell:idShort",
             "TechnicalData/TechnicalProperties/AmbientTemperature",

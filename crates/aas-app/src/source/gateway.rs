@@ -29,7 +29,7 @@ impl Browse for Gateway {
             let client = &self.client;
             Ok(match node {
                 NodePath::AasList { asset_type } => outline(
-                    client.aas_list(*asset_type, &self.plant).await?,
+                    client.aas_list(asset_type, &self.plant).await?,
                     OutlineNode::shell,
                 ),
                 NodePath::Submodels { aas_id } => {
@@ -44,11 +44,11 @@ impl Browse for Gateway {
         })
     }
 
-    fn shell_count(&self, asset_type: AssetType) -> Reply<'_, usize> {
+    fn shell_count<'a>(&'a self, asset_type: &'a AssetType) -> Reply<'a, usize> {
         Box::pin(async move { Ok(self.client.aas_list_len(asset_type, &self.plant).await?) })
     }
 
-    fn shell_json<'a>(&'a self, _: AssetType, aas_id: &'a str) -> Reply<'a, String> {
+    fn shell_json<'a>(&'a self, _: &'a AssetType, aas_id: &'a str) -> Reply<'a, String> {
         Box::pin(async move { Ok(self.client.aas(aas_id).await?.raw().to_owned()) })
     }
 }

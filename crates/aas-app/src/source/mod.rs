@@ -4,6 +4,7 @@
 //! snapshot as it browses the service, offline too. A new kind of source is one module
 //! here and one arm of [`App::browse`].
 
+mod file;
 mod gateway;
 mod stored;
 
@@ -16,14 +17,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::{App, Error, Result, SnapshotRef};
 
-/// A source as the page names it: `{"from": "live", "plant": "P"}` or
+/// A source as the page names it: `{"from": "live", "plant": "P"}`,
 /// `{"from": "snapshot", "id": 7, "store": "here"}` (a snapshot's plant is its own; the
-/// store, `here` or `team`, is `here` when not said).
+/// store, `here` or `team`, is `here` when not said) or `{"from": "file", "file": 2}`
+/// (a file opened, by the number [`App::open_file`] gave it: the page never names a
+/// path).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "from", rename_all = "snake_case")]
 pub enum SourceRef {
     Live { plant: String },
     Snapshot(SnapshotRef),
+    File { file: u32 },
 }
 
 /// What the tree reads of a source, node by node.
@@ -37,9 +41,9 @@ pub(crate) trait Browse: Send + Sync {
     /// How many shells of `asset_type` the plant has: what an asset type's chip shows,
     /// without the page keeping the lists of types nobody opened (80,000 shells of a big
     /// plant held 42 MB in the page).
-    fn shell_count(&self, asset_type: AssetType) -> Reply<'_, usize>;
+    fn shell_count<'a>(&'a self, asset_type: &'a AssetType) -> Reply<'a, usize>;
     /// The JSON of one shell, as sent.
-    fn shell_json<'a>(&'a self, asset_type: AssetType, aas_id: &'a str) -> Reply<'a, String>;
+    fn shell_json<'a>(&'a self, asset_type: &'a AssetType, aas_id: &'a str) -> Reply<'a, String>;
 }
 
 /// What a [`Browse`] answers, later.
@@ -100,11 +104,11 @@ impl App {
         let answer = match &ask {
             TreeAsk::Children { node, .. } => TreeAnswer::Children(source.children(node).await?),
             TreeAsk::ShellCount { asset_type, .. } => {
-                TreeAnswer::ShellCount(source.shell_count(*asset_type).await?)
+                TreeAnswer::ShellCount(source.shell_count(asset_type).await?)
             }
             TreeAsk::ShellJson {
                 asset_type, aas_id, ..
-            } => TreeAnswer::ShellJson(source.shell_json(*asset_type, aas_id).await?),
+            } => TreeAnswer::ShellJson(source.shell_json(asset_type, aas_id).await?),
         };
         Ok(TreeReply {
             answer,
@@ -119,7 +123,7 @@ impl App {
 
     /// How many shells of `asset_type` the plant has in `source` (see
     /// [`Browse::shell_count`]).
-    pub async fn shell_count(&self, source: &SourceRef, asset_type: AssetType) -> Result<usize> {
+    pub async fn shell_count(&self, source: &SourceRef, asset_type: &AssetType) -> Result<usize> {
         self.browse(source)?.shell_count(asset_type).await
     }
 
@@ -128,7 +132,7 @@ impl App {
     pub async fn shell_json(
         &self,
         source: &SourceRef,
-        asset_type: AssetType,
+        asset_type: &AssetType,
         aas_id: &str,
     ) -> Result<String> {
         self.browse(source)?.shell_json(asset_type, aas_id).await
@@ -144,6 +148,7 @@ impl App {
             SourceRef::Snapshot(at) => {
                 Box::new(stored::Stored::new(self.store_at(at.store)?, at.id))
             }
+            SourceRef::File { file } => Box::new(self.opened_file(*file)?),
         })
     }
 }

@@ -53,27 +53,31 @@ impl Browse for Stored {
         })
     }
 
-    fn shell_count(&self, asset_type: AssetType) -> Reply<'_, usize> {
+    fn shell_count<'a>(&'a self, asset_type: &'a AssetType) -> Reply<'a, usize> {
         Box::pin(async move {
-            let list = self.answer(&NodePath::AasList { asset_type })?;
+            let list = self.answer(&NodePath::AasList {
+                asset_type: asset_type.clone(),
+            })?;
             aas_model::count_list(&list).map_err(unreadable)
         })
     }
 
-    fn shell_json<'a>(&'a self, asset_type: AssetType, aas_id: &'a str) -> Reply<'a, String> {
+    fn shell_json<'a>(&'a self, asset_type: &'a AssetType, aas_id: &'a str) -> Reply<'a, String> {
         Box::pin(async move {
             let id = self.id;
             // Each shell's identifier only: reading 10,000 whole shells to find one took
             // 13-20 ms of parsing a click, a read of their identifiers about 6.
-            self.list::<Identified>(&NodePath::AasList { asset_type })?
-                .iter()
-                .find(|shell| {
-                    shell
-                        .view()
-                        .is_ok_and(|shell| shell.identification.id == aas_id)
-                })
-                .map(|shell| shell.raw().to_owned())
-                .ok_or_else(|| Error::NotInSnapshot(format!("snapshot {id} has no shell {aas_id}")))
+            self.list::<Identified>(&NodePath::AasList {
+                asset_type: asset_type.clone(),
+            })?
+            .iter()
+            .find(|shell| {
+                shell
+                    .view()
+                    .is_ok_and(|shell| shell.identification.id == aas_id)
+            })
+            .map(|shell| shell.raw().to_owned())
+            .ok_or_else(|| Error::NotInSnapshot(format!("snapshot {id} has no shell {aas_id}")))
         })
     }
 }

@@ -21,7 +21,7 @@ pub const PLANT: &str = "AUDIT-01";
 
 /// A machine whose shell has `submodels`; `name` makes its ids and idShort.
 pub fn machine(name: &str, submodels: Vec<Value>) -> Asset {
-    asset(AssetType::Machine, name, submodels)
+    asset(AssetType::MACHINE, name, submodels)
 }
 
 /// An asset of `asset_type` whose shell has `submodels`.
@@ -78,7 +78,9 @@ pub async fn crawl(assets: Vec<Asset>) -> Crawl {
     let line = serde_json::to_string(demo_service.info()).expect("start-up line");
     let connection: Connection = serde_json::from_str(&line).expect("connection");
     let client = Arc::new(Client::new(connection).expect("client"));
-    let shared = AssetType::ALL.into_iter().filter(|t| *t != AssetType::User);
+    let shared = AssetType::PLATFORM
+        .into_iter()
+        .filter(|t| *t != AssetType::USER);
     let plan = CrawlPlan::new(PLANT, shared.collect());
     let crawl = client.crawl(&plan, &CancellationToken::new(), |_| {}).await;
     assert!(crawl.failures.is_empty(), "{:?}", crawl.failures);

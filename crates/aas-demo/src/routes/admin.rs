@@ -47,7 +47,7 @@ async fn list_grants(State(s): Shared) -> Json<Value> {
                 "aas_id": aas_id,
                 "tenant": plant.and_then(|p| s.owner(p)),
                 "plant": plant,
-                "asset_type": asset.map(|a| a.asset_type),
+                "asset_type": asset.map(|a| a.asset_type.clone()),
                 "grant": grant,
             })
         })

@@ -72,12 +72,8 @@ async fn aas_list(
             .filter(|v| !v.is_empty())
             .ok_or_else(|| ApiError::bad_request(format!("query parameter {name} is required")))
     };
-    let asset_type: AssetType =
-        param("AssetType")?
-            .parse()
-            .map_err(|e: aas_model::UnknownAssetType| {
-                ApiError::bad_request(format!("AssetType: {e}"))
-            })?;
+    let asset_type = AssetType::platform(param("AssetType")?)
+        .map_err(|e| ApiError::bad_request(format!("AssetType: {e}")))?;
     let plant_code = param("PlantCode")?;
     if !user_may_see(&s, &user, plant_code) {
         return Err(ApiError::new(

@@ -26,7 +26,7 @@ pub async fn demo() -> (DemoService, Arc<Client>) {
 
 /// Crawls the whole demo plant, handing each answer to `answer`.
 pub async fn crawl_demo(client: &Arc<Client>, answer: impl FnMut(Fetched) + Send) -> Crawl {
-    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::ALL.to_vec());
+    let plan = CrawlPlan::new(DEMO_PLANT, AssetType::PLATFORM.to_vec());
     let (everything, go_on) = (Selection::everything(), CancellationToken::new());
     client
         .crawl_into(&plan, &everything, &go_on, |_| {}, answer)

@@ -1,0 +1,125 @@
+//! An AAS file the user opened, as the tree's source: its shells grouped by asset type,
+//! each shell's submodels, their elements, from what was read when it was opened.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use aas_file::{Element, Shell, Submodel, Value};
+use aas_model::{AssetType, OutlineNode};
+use aas_source::NodePath;
+
+use super::{no_registry, Browse, Reply};
+use crate::opened_file::{FileOpened, OpenedFile};
+use crate::{lock, App, Error, Result};
+
+impl App {
+    /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) and makes
+    /// it the file the tree can browse.
+    pub async fn open_file(&self, path: PathBuf) -> Result<FileOpened> {
+        let file = OpenedFile::read(path).await?;
+        let opened = file.described();
+        // One file at a time: the one on screen.
+        *lock(&self.opened_file) = Some(Arc::new(file));
+        Ok(opened)
+    }
+    /// The opened file numbered `id`.
+    pub(crate) fn opened_file(&self, id: u32) -> Result<Arc<OpenedFile>> {
+        (lock(&self.opened_file).as_ref())
+            .filter(|file| file.id == id)
+            .cloned()
+            .ok_or_else(|| {
+                Error::BadRequest("this file is no longer open: open it again (Ctrl+O)".into())
+            })
+    }
+}
+
+// Browsed as held: the page may close the file while a reply is on its way.
+impl Browse for Arc<OpenedFile> {
+    fn is_the_service(&self) -> bool {
+        false
+    }
+
+    fn children<'a>(&'a self, node: &'a NodePath) -> Reply<'a, Vec<OutlineNode>> {
+        Box::pin(async move {
+            Ok(match node {
+                NodePath::AasList { asset_type } => {
+                    self.shells_of(asset_type).map(shell_outline).collect()
+                }
+                NodePath::Submodels { aas_id } => {
+                    let shell = self.shell(aas_id)?;
+                    self.submodels_of(shell).map(submodel_outline).collect()
+                }
+                NodePath::Elements { aas_id, submodel } => {
+                    let found = self.submodel(aas_id, submodel)?;
+                    found.elements.iter().map(element_outline).collect()
+                }
+                NodePath::Registry => return Err(no_registry()),
+            })
+        })
+    }
+
+    fn shell_count<'a>(&'a self, asset_type: &'a AssetType) -> Reply<'a, usize> {
+        Box::pin(async move { Ok(self.shells_of(asset_type).count()) })
+    }
+
+    fn shell_json<'a>(&'a self, _: &'a AssetType, aas_id: &'a str) -> Reply<'a, String> {
+        Box::pin(async move { Ok(self.shell(aas_id)?.raw.clone()) })
+    }
+}
+
+/// A shell as an AAS list gives it to the page: without its text, which the page asks
+/// for when it shows the shell.
+fn shell_outline(shell: &Shell) -> OutlineNode {
+    OutlineNode {
+        id_short: shell.id_short.clone(),
+        id: Some(shell.id.clone()),
+        model_type: Some("AssetAdministrationShell".into()),
+        ..OutlineNode::default()
+    }
+}
+
+fn submodel_outline(submodel: &Submodel) -> OutlineNode {
+    OutlineNode {
+        id_short: submodel.id_short.clone(),
+        id: Some(submodel.id.clone()),
+        model_type: Some("Submodel".into()),
+        semantic_id: submodel.semantic_id.clone(),
+        raw: submodel.raw.clone(),
+        ..OutlineNode::default()
+    }
+}
+
+fn element_outline(element: &Element) -> OutlineNode {
+    OutlineNode {
+        id_short: element.id_short.clone(),
+        model_type: Some(element.model_type.into()),
+        value: shown(&element.value),
+        value_type: element.value_type.clone(),
+        semantic_id: element.semantic_id.clone(),
+        children: element.children.iter().map(element_outline).collect(),
+        raw: element.raw.clone(),
+        ..OutlineNode::default()
+    }
+}
+
+/// An element's value as the tree shows it, as it shows the service's.
+fn shown(value: &Value) -> Option<String> {
+    match value {
+        Value::None => None,
+        Value::Text(text) => text.clone(),
+        Value::Languages(texts) => (!texts.is_empty()).then(|| {
+            (texts.iter())
+                .map(|(language, text)| format!("{text} ({language})"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        }),
+        Value::Range { min, max } => Some(format!(
+            "{} – {}",
+            min.as_deref().unwrap_or_default(),
+            max.as_deref().unwrap_or_default()
+        )),
+        Value::File { value, .. } => value.clone(),
+        Value::Blob { bytes, .. } => bytes.map(|n| format!("{n} bytes")),
+        Value::Reference(keys) => keys.as_ref().and_then(|k| k.last().cloned()),
+    }
+}

@@ -1,0 +1,264 @@
+//! An AAS file opened in the app, browsed as the tree browses every source: real
+//! published files (../shared/aas-files) grouped by the asset types or kinds they give,
+//! each shell's submodels, their elements with the text the file has for them; a file
+//! that is no AAS refused with words; a closed file's number refused.
+
+use std::path::{Path, PathBuf};
+
+use aas_app::{App, FileOpened, SourceRef};
+use aas_client::ElementAddress;
+use aas_model::AssetType;
+use aas_source::{ErrorKind, NodePath};
+
+fn shared(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/aas-files")
+        .join(path)
+}
+
+async fn app() -> App {
+    App::start_with_demo().await.expect("demo service")
+}
+
+/// Opens the shared file `path`; its number, and the first shell of its first asset type.
+async fn first_shell(app: &App, path: &str) -> (FileOpened, SourceRef, String) {
+    let opened = app.open_file(shared(path)).await.expect("opened");
+    let source = SourceRef::File { file: opened.file };
+    let group = opened.asset_types[0].asset_type.clone();
+    let shells = app
+        .children(&source, &NodePath::AasList { asset_type: group })
+        .await
+        .expect("shells");
+    let aas_id = shells[0].id.clone().expect("an id");
+    (opened, source, aas_id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v3_package_with_an_xml_part_is_browsed_shell_submodel_element() {
+    let app = app().await;
+    let opened = app
+        .open_file(shared("C-v3.0/FAAAST-Service/model.aasx"))
+        .await
+        .expect("opened");
+    assert_eq!(opened.name, "model.aasx");
+    assert_eq!(
+        (opened.shells, opened.submodels),
+        (1, 5),
+        "as SOURCES.md counts"
+    );
+    let part = &opened.parts[0];
+    assert_eq!(serde_json::to_value(part).expect("JSON")["version"], "3.0");
+    let source = SourceRef::File { file: opened.file };
+    let group = opened.asset_types[0].asset_type.clone();
+    assert_eq!(opened.asset_types[0].shells, 1);
+    assert_eq!(app.shell_count(&source, &group).await.expect("count"), 1);
+
+    let shells = app
+        .children(
+            &source,
+            &NodePath::AasList {
+                asset_type: group.clone(),
+            },
+        )
+        .await
+        .expect("shells");
+    let shell_id = shells[0].id.clone().expect("an id");
+    let shell = app
+        .shell_json(&source, &group, &shell_id)
+        .await
+        .expect("its text");
+    assert!(
+        shell.trim_start().starts_with('<') && shell.contains(&shell_id),
+        "{shell}"
+    );
+
+    let submodels = app
+        .children(
+            &source,
+            &NodePath::Submodels {
+                aas_id: shell_id.clone(),
+            },
+        )
+        .await
+        .expect("submodels");
+    assert!(!submodels.is_empty());
+    let with_elements = &submodels[0];
+    let elements = app
+        .children(
+            &source,
+            &NodePath::Elements {
+                aas_id: shell_id,
+                submodel: with_elements.id_short.clone().expect("an idShort"),
+            },
+        )
+        .await
+        .expect("elements");
+    assert!(!elements.is_empty());
+    for element in &elements {
+        let id_short = element.id_short.as_deref().expect("an idShort");
+        assert!(
+            element.raw.starts_with('<'),
+            "XML as the file has it: {}",
+            element.raw
+        );
+        assert!(
+            element.raw.contains(&format!("idShort>{id_short}</")),
+            "{}",
+            element.raw
+        );
+        assert!(element.model_type.is_some());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shells_are_grouped_by_the_asset_kind_a_v2_file_gives() {
+    let app = app().await;
+    let opened = app
+        .open_file(shared(
+            "A-v2.0-aasx-xml/basyx-python-sdk/test_demo_full_example2.aasx",
+        ))
+        .await
+        .expect("opened");
+    assert_eq!(
+        (opened.shells, opened.submodels),
+        (4, 7),
+        "as SOURCES.md counts"
+    );
+    let counted: usize = opened.asset_types.iter().map(|t| t.shells).sum();
+    assert_eq!(counted, 4, "{:?}", opened.asset_types);
+    let names: Vec<&str> = opened
+        .asset_types
+        .iter()
+        .map(|t| t.asset_type.code())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_by_key(|name| AssetType::named(*name));
+    assert_eq!(names, sorted, "in the tree's order");
+    assert!(
+        names
+            .iter()
+            .all(|n| ["Instance", "Type", "no asset type"].contains(n)),
+        "{names:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v3_json_file_keeps_each_elements_json() {
+    let app = app().await;
+    let (_, source, aas_id) = first_shell(
+        &app,
+        "C-v3.0/basyx-python-sdk/test_demo_full_example_json.aasx",
+    )
+    .await;
+    let submodels = app
+        .children(
+            &source,
+            &NodePath::Submodels {
+                aas_id: aas_id.clone(),
+            },
+        )
+        .await
+        .expect("submodels");
+    for submodel in submodels {
+        let json: serde_json::Value = serde_json::from_str(&submodel.raw).expect("its JSON");
+        assert_eq!(json["modelType"], "Submodel");
+        let elements = app
+            .children(
+                &source,
+                &NodePath::Elements {
+                    aas_id: aas_id.clone(),
+                    submodel: submodel.id_short.clone().expect("an idShort"),
+                },
+            )
+            .await
+            .expect("elements");
+        for element in elements {
+            let json: serde_json::Value = serde_json::from_str(&element.raw).expect("its JSON");
+            assert_eq!(json["idShort"].as_str(), element.id_short.as_deref());
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_no_aas_file_is_refused_with_words_and_a_closed_file_is_said() {
+    let app = app().await;
+    let dir = std::env::temp_dir().join(format!("aas-open-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let notes = dir.join("notes.json");
+    std::fs::write(&notes, "[1, 2, 3]").expect("written");
+    let refused = app.open_file(notes).await.expect_err("no AAS");
+    assert_eq!(refused.kind(), ErrorKind::BadData);
+    assert!(refused.to_string().contains("notes.json"), "{refused}");
+    let missing = app
+        .open_file(dir.join("gone.aasx"))
+        .await
+        .expect_err("missing");
+    assert_eq!(missing.kind(), ErrorKind::Io);
+    assert!(missing.to_string().contains("gone.aasx"), "{missing}");
+
+    let first = app
+        .open_file(shared("D-v3.1/aas-specs-metamodel/maximal.json"))
+        .await
+        .expect("opened");
+    assert_eq!((first.shells, first.submodels), (0, 1));
+    let _second = app
+        .open_file(shared("C-v3.0/basyx-java-server-sdk/testEnvironment.xml"))
+        .await
+        .expect("opened");
+    let closed = SourceRef::File { file: first.file };
+    let asked = app
+        .children(
+            &closed,
+            &NodePath::AasList {
+                asset_type: AssetType::named("Instance"),
+            },
+        )
+        .await
+        .expect_err("no longer open");
+    assert!(asked.to_string().contains("open it again"), "{asked}");
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_files_part_of_the_package_is_saved_where_the_user_chooses() {
+    let app = app().await;
+    let (opened, _, aas_id) = first_shell(&app, "C-v3.0/FAAAST-Service/model.aasx").await;
+    let at = |id_shorts: &[&str]| ElementAddress {
+        aas_id: aas_id.clone(),
+        submodel: "Nameplate".into(),
+        id_shorts: id_shorts.iter().map(|s| s.to_string()).collect(),
+    };
+    let dir = tempfile::tempdir().expect("a folder");
+    let chosen = dir.path().join("logo.png");
+    let offered = std::sync::Mutex::new(None);
+    let saved = app
+        .save_file_content(opened.file, &at(&["CompanyLogo"]), |offer| {
+            *offered.lock().expect("offer") = Some(offer.name().to_owned());
+            std::future::ready(Ok(Some(chosen.clone())))
+        })
+        .await
+        .expect("saved");
+    assert_eq!(saved.as_deref(), Some(chosen.as_path()));
+    // The part's own name is offered; its bytes are the PNG the package carries.
+    assert_eq!(
+        offered.lock().expect("offer").as_deref(),
+        Some("example.png")
+    );
+    let bytes = std::fs::read(&chosen).expect("written");
+    assert!(
+        bytes.starts_with(b"\x89PNG"),
+        "{:?}",
+        &bytes[..bytes.len().min(8)]
+    );
+    // A Property holds nothing to save; nothing is asked or written.
+    let refused = app
+        .save_file_content(opened.file, &at(&["SerialNumber"]), |_| async {
+            panic!("no dialog for what holds no file")
+        })
+        .await
+        .expect_err("nothing to save");
+    assert!(
+        refused.to_string().contains("nothing") || refused.to_string().contains("no file"),
+        "{refused}"
+    );
+}

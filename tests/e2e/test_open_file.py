@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""End to end: Open file… on real published AAS files (../shared/aas-files): the FAAAST
+example (AAS V3.0, an AASX with an XML spec part) and Festo's (AAS V2.0, the same). The
+tree shows each file's shells under the asset types (or kinds) the file gives, their
+submodels and elements as `aasmd inspect --elements` reads them, the details and the
+element's XML as the file has it; the banner names the file; Close file shows the demo
+plant again. The native open dialog cannot be driven through WebDriver: the build for
+these tests (feature e2e-hooks) takes the file to open from the environment."""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from app_driver import AppTestCase, row, screenshot
+
+WORK = Path(__file__).resolve().parents[3]  # the folder holding this repository and ../shared
+FILES = WORK / "shared" / "aas-files"
+FAAAST = FILES / "C-v3.0" / "FAAAST-Service" / "model.aasx"
+FESTO = FILES / "A-v2.0-aasx-xml" / "AASPortal" / "24_Festo.aasx"
+SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-open-")
+
+
+def inspected(path):
+    """What `aasmd inspect --elements` reads from `path`: its lines, as dicts."""
+    done = subprocess.run([os.environ["AASMD_BIN"], "inspect", str(path), "--elements"],
+                          capture_output=True, text=True, timeout=120, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+class OpenFile(AppTestCase):
+    # The native dialogs cannot be driven through WebDriver: the app opens this file and saves here.
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": SAVE_DIR}
+    path = FAAAST
+    banner = "File model.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only."
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(SAVE_DIR, ignore_errors=True)
+
+    def chips(self):
+        return self.wd.script("return [...document.querySelectorAll('#asset-types .chip')]"
+                              ".map((c) => [c.dataset.type, c.querySelector('.count').textContent])")
+
+    def open_file(self, keyboard=False):
+        wd = self.wd
+        self.chip_count("machine", "3")  # the demo plant first
+        if keyboard:
+            wd.keys(wd.wait_for(row("Machine_M0001")), "\ue009o\ue009")  # Ctrl+O on a tree row, Ctrl released
+        else:
+            wd.click(wd.wait_for("#open-file"))
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == self.banner, 30,
+                        lambda: f"banner {wd.text_content('#file-banner-text')!r}; status {wd.text_content('#status-connection')!r}")
+
+    def test_a_file_is_browsed_read_only_and_closed(self):
+        wd = self.wd
+        lines = inspected(self.path)
+        shells = [line for line in lines if line["kind"] == "shell"]
+        submodels = {line["idShort"]: line for line in lines if line["kind"] == "submodel"}
+        self.open_file(keyboard=self.path == FAAAST)
+        # The file's own asset types (or kinds), each with its shells' count, replace the plant's.
+        chips = self.chips()
+        self.assertTrue(chips and all(name for name, _ in chips), chips)
+        self.assertEqual(sum(int(n) for _, n in chips), len(shells), chips)
+        # What reads the plant waits while a file is shown.
+        for hidden in ("#take-snapshot", "#tab-table", "#tab-quality", "#tab-changes", "#export"):
+            self.assertFalse(wd.script("return document.querySelector(arguments[0]).checkVisibility()", hidden), hidden)
+        # The first shell, its submodels and one submodel's elements, as the file holds them.
+        first_shell = wd.script("return document.querySelector('#tree li[role=treeitem]').dataset.label")
+        self.assertIn(first_shell, [s["idShort"] for s in shells])
+        wd.click(wd.wait_for(row(first_shell) + " .twisty"))
+        self.wait_until(lambda: wd.script("return document.querySelectorAll('#tree li[aria-level=\"2\"]').length"), 10,
+                        "the shell's submodels are shown")
+        shown = wd.script("return [...document.querySelectorAll('#tree li[aria-level=\"2\"]')].map((li) => li.dataset.label)")
+        self.assertTrue(set(shown) <= set(submodels), f"{shown} of {list(submodels)}")
+
+        def top_elements(id_short):
+            return [line for line in lines if line["kind"] == "element"
+                    and line["submodel"] == submodels[id_short]["id"] and "/" not in line["path"]]
+
+        opened = next(name for name in shown if top_elements(name))
+        wd.click(wd.wait_for(row(opened) + " .twisty"))
+        top = top_elements(opened)
+        for element in top:
+            wd.wait_for(row(element["path"]))
+        # An element's details, and its XML exactly as the file has it.
+        element = next((e for e in top if isinstance(e["value"], str) and e["value"]), top[0])
+        wd.click(wd.wait_for(row(element["path"]) + " .label"))
+        if isinstance(element["value"], str) and element["value"]:
+            self.wait_until(lambda: element["value"] in (wd.text_content("#details") or ""), 10,
+                            lambda: wd.text_content("#details"))
+        wd.click(wd.wait_for("#tab-raw"))
+        self.assertEqual(wd.text_content("#tab-raw"), "Raw XML")
+        raw = wd.text_content("#raw-json") or ""
+        self.assertTrue(raw.startswith("<"), raw[:200])
+        self.assertIn(f"idShort>{element['path']}</", raw)
+        screenshot(os.path.join(self.out, f"open-file-{self.path.stem}.png"))
+        wd.click(wd.wait_for("#tab-details"))
+        if self.path == FAAAST:
+            # A File's part of the package is saved from the details, named as the package names it.
+            wd.click(wd.wait_for(row("CompanyLogo") + " .label"))
+            wd.click(wd.wait_for("#details dd[data-field='Path'] button"))
+            saved = os.path.join(SAVE_DIR, "example.png")
+            self.wait_until(lambda: f"Saved to {saved}" in (wd.text_content("#details") or ""), 20,
+                            lambda: wd.text_content("#details"))
+            with open(saved, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        # Close file: the demo plant again, its own asset types.
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
+        self.assertTrue(wd.script("return document.getElementById('file-banner').hidden"))
+        self.assertTrue(wd.script("return document.getElementById('take-snapshot').checkVisibility()"))
+
+
+class StartedWithAFile(AppTestCase):
+    """A double-click on an .aasx starts the app with its path: the file is shown at once,
+    over the demo plant, which Close file shows again."""
+    app_args = [str(FAAAST)]
+
+    def test_the_file_is_shown_at_start(self):
+        wd = self.wd
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
+                        lambda: wd.text_content("#file-banner-text"))
+        self.assertTrue(wd.script("return document.querySelector('#tree li[role=treeitem]')?.dataset.label"))
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
+
+
+class OpenV2File(OpenFile):
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FESTO)}
+    path = FESTO
+    banner = "File 24_Festo.aasx (AAS V2.0 XML): 1 shell, 7 submodels. Read-only."
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,17 @@
+// What the file banner says of a file opened: node --test tests/ui
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+const { fileBannerText } = await import('../../ui/shell/open-file.js');
+
+const opened = (parts, shells, submodels) => ({ file: 3, name: 'pump.aasx', asset_types: [], shells, submodels, parts });
+
+test('the banner names the file, how it is written and what it holds', () => {
+  const xml = { name: '/aasx/pump.xml', version: '3.0', serialisation: 'xml' };
+  assert.equal(fileBannerText(opened([xml], 1, 5)), 'File pump.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only.');
+  // Parts written alike are named once; a JSON part names no version beyond V3.
+  const json = { name: '/aasx/more.json', version: '3', serialisation: 'json' };
+  assert.equal(fileBannerText(opened([xml, xml, json], 2, 1)),
+    'File pump.aasx (AAS V3.0 XML, AAS V3 JSON): 2 shells, 1 submodel. Read-only.');
+  assert.equal(fileBannerText(opened([], 0, 0)), 'File pump.aasx: 0 shells, 0 submodels. Read-only.');
+});

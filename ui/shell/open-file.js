@@ -1,0 +1,63 @@
+// Open file… (Ctrl+O), a file dropped on the window or the one the app was started with:
+// an AAS file (AASX, or an environment as JSON or XML, AAS V2.0 to V3.1) read by the app
+// and shown in the tree, read-only, under a banner that names it and closes it. The page
+// never sees the file's path: the app asks for it, or the system hands it over.
+
+import * as api from '../lib/api.js';
+import { plural } from '../lib/format.js';
+
+/** How a part of a file is written: "AAS V3.1 XML" (V3 JSON names no version: "AAS V3 JSON"). */
+const written = (part) => `AAS V${part.version} ${part.serialisation.toUpperCase()}`;
+
+/** What the banner says of `opened` (api.openAasFile's answer). */
+export function fileBannerText(opened) {
+  const kinds = [...new Set(opened.parts.map(written))].join(', ');
+  const holds = `${plural(opened.shells, 'shell')}, ${plural(opened.submodels, 'submodel')}`;
+  return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.`;
+}
+
+/**
+ * `els`: button (Open file…), banner, text, close (Close file). `onOpened(opened)` shows
+ * a file read; `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
+ * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
+ * it); `openAtStart` shows the file the app was started with, if any.
+ */
+export function initOpenFile(els, { onOpened, onClosed, say }) {
+  const open = async () => {
+    if (els.button.disabled) return; // one dialog at a time
+    els.button.disabled = true;
+    try {
+      const opened = await api.openAasFile();
+      if (opened) await onOpened(opened);
+    } catch (e) {
+      say(`The file was not opened: ${e.message}`);
+    } finally {
+      els.button.disabled = false;
+    }
+  };
+  els.button.addEventListener('click', open);
+  document.addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'o') return;
+    e.preventDefault(); // the webview's own Open would show the file as a page
+    open();
+  });
+  els.close.addEventListener('click', onClosed);
+  api.onFileDropped(({ opened, error }) => {
+    if (error) say(`The file was not opened: ${error.message}`);
+    else onOpened(opened);
+  });
+  return {
+    show(opened) {
+      els.banner.hidden = !opened;
+      if (opened) els.text.textContent = fileBannerText(opened);
+    },
+    async openAtStart() {
+      try {
+        const opened = await api.openStartFile();
+        if (opened) await onOpened(opened);
+      } catch (e) {
+        say(`The file was not opened: ${e.message}`);
+      }
+    },
+  };
+}
