@@ -496,6 +496,7 @@ function tickedForExport() {
 async function applyProfile(info) {
   state.profile = info;
   if (state.file) leaveFile(info.asset_types); // another profile: its plant replaces the file
+  parts.offline?.reset(); // its servers are others: what the last ones did not answer is not said of them
   $('status-fix').hidden = true;
   parts.connection.show(info.gateway_url);
   const plant = $('plant');
@@ -526,6 +527,7 @@ async function start() {
   initCopy($('copy-curl'), $('curl'), $('copy-status'));
   initStatusBar({
     profile: $('status-profile'), token: $('status-token'), userToken: $('status-user-token'), requests: $('status-requests'),
+    waiting: $('status-waiting'),
   });
   parts.connection = initConnectionStatus($('status-connection'));
   const plant = $('plant');
@@ -672,7 +674,7 @@ async function start() {
       },
     },
   );
-  initOffline($('offline-banner'), () => {
+  parts.offline = initOffline($('offline-banner'), () => {
     // Back online: what failed for want of a connection is fetched again.
     tree.retryFailed('offline');
     parts.offer.update();

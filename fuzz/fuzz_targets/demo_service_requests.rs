@@ -66,7 +66,7 @@ fn state_file() -> &'static Path {
 fn service() -> Service {
     static CONFIG: OnceLock<Config> = OnceLock::new();
     let config = CONFIG.get_or_init(|| Config {
-        plants: vec![demo_plant(DEMO_PLANT, AssetType::ALL.len(), 1)],
+        plants: vec![demo_plant(DEMO_PLANT, AssetType::PLATFORM.len(), 1)],
         state_file: Some(state_file().to_owned()),
         ..Config::default()
     });

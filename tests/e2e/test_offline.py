@@ -5,6 +5,7 @@ tab's curl command) leaves the banner up and the failed node alone; the demo ser
 again on the same address makes the banner go by itself."""
 
 import os
+import socket
 import time
 import unittest
 
@@ -50,6 +51,32 @@ class OfflineBannerListensToTheServer(AppTestCase):
             self.assertLess(took, 2.5, "said within about 2 s of connecting")
             screenshot(os.path.join(self.out, "offline-token-server.png"))
         finally:
+            self.stop_demo_service()
+
+    def test_a_token_server_that_stays_silent_is_named_within_seconds(self):
+        wd = self.wd
+        state = os.path.join(self.data_home, "demo-service-silent-token.json")
+        line = self.start_demo_service(free_port(), state)
+        # Takes connections (the system's backlog) and never answers, as a firewall that
+        # drops packets keeps a client waiting until its timeouts run out.
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)
+        address = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        try:
+            self.fill_profile_form("Silent token server", {**line, "auth_url": address})
+            started = time.monotonic()
+            wd.click(wd.wait_for("#pf-save"))
+            waiting = self.wait_until(lambda: wd.text_content("#status-waiting"), 10, "the status bar's waiting line")
+            took = time.monotonic() - started
+            self.assertRegex(waiting, rf"^Waiting \d+ s for the token server {address}: no answer yet\. "
+                                      r"Check the address, the VPN or the proxy\.$")
+            self.assertLess(took, 4.5, "said within seconds (2 s of silence, polled each second)")
+            # Nothing said of another profile's servers stays up (an earlier test's dead one).
+            self.assertTrue(wd.script(BANNER_HIDDEN), wd.text_content("#offline-banner .offline-words"))
+            screenshot(os.path.join(self.out, "silent-token-server.png"))
+        finally:
+            silent.close()
             self.stop_demo_service()
 
     def test_local_commands_leave_the_banner_up_until_the_server_is_back(self):

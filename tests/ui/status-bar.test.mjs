@@ -14,7 +14,17 @@ test('statusTexts shows the token lifetime, the user token expiry and the counts
     token: 'token 4 min 10 s left',
     userToken: { level: 'warn', text: 'user token expires in 30 min' },
     requests: '12 requests, 1 error',
+    waiting: '',
   });
+});
+
+test('a server silent for seconds is named, with what to check', () => {
+  const texts = statusTexts({
+    profile: 'Nord', token_expires_in: null, user_token_expiry: null, requests: 0, errors: 0,
+    waiting: { server: 'the token server', origin: 'https://10.20.0.5:8443', seconds: 3 },
+  }, 0);
+  assert.equal(texts.waiting,
+    'Waiting 3 s for the token server https://10.20.0.5:8443: no answer yet. Check the address, the VPN or the proxy.');
 });
 
 test('statusTexts before the first request, with an opaque user token', () => {

@@ -2,6 +2,8 @@
 // the service is probed (one small request, no token), first after 3 s, then backing
 // off to once a minute; the first answer hides it again and lets the caller fetch what
 // failed meanwhile. `onAway()` hears when it shows (to offer a snapshot instead).
+// `reset()` (another profile: other servers) takes it down until a call finds the new
+// ones away.
 
 import * as api from '../lib/api.js';
 
@@ -47,4 +49,12 @@ export function initOffline(banner, onBack, onAway) {
       }
     }
   });
+  return {
+    reset() {
+      banner.hidden = true;
+      clearTimeout(timer);
+      timer = null;
+      wait = FIRST_PROBE_MS;
+    },
+  };
 }

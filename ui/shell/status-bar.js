@@ -1,5 +1,6 @@
 // The status bar: active profile, access-token lifetime left, the user token's expiry,
-// requests made and failed. Asks the Rust side once a second, so it keeps itself current.
+// requests made and failed, and a server silent for seconds. Asks the Rust side once a
+// second, so it keeps itself current.
 
 import * as api from '../lib/api.js';
 import { describeExpiry, formatDuration } from '../lib/jwt.js';
@@ -15,10 +16,21 @@ export function statusTexts(status, now) {
     token: status.token_expires_in == null ? 'no access token yet' : `token ${formatDuration(status.token_expires_in)} left`,
     userToken: user ? { level: user.level, text: `user token ${user.text}` } : { level: 'ok', text: '' },
     requests: `${plural(status.requests, 'request')}, ${plural(status.errors, 'error')}`,
+    waiting: waitingText(status.waiting),
   };
 }
 
-/** Starts polling; `els` holds the spans: profile, token, userToken, requests. */
+/**
+ * Pure: what the status bar says of a server a request has waited on (`{server, origin,
+ * seconds}`, from 2 s on), before the connect timeout and the retries let an error say it.
+ */
+export function waitingText(waiting) {
+  if (!waiting) return '';
+  return `Waiting ${waiting.seconds} s for ${waiting.server} ${waiting.origin}: no answer yet. `
+    + 'Check the address, the VPN or the proxy.';
+}
+
+/** Starts polling; `els` holds the spans: profile, token, userToken, requests, waiting. */
 export function initStatusBar(els) {
   async function update() {
     try {
@@ -29,6 +41,9 @@ export function initStatusBar(els) {
       els.userToken.textContent = texts.userToken.text;
       els.userToken.dataset.level = texts.userToken.level;
       els.requests.textContent = texts.requests;
+      els.waiting.textContent = texts.waiting;
+      els.waiting.title = texts.waiting; // the line may be cut short
+      els.waiting.hidden = !texts.waiting;
     } catch (e) {
       els.token.textContent = `status unknown: ${e.message}`;
     }

@@ -209,6 +209,20 @@ pub struct StatusView {
     pub user_token_expiry: Option<u64>,
     pub requests: u64,
     pub errors: u64,
+    /// A server waited on for an answer for [`SILENCE_WORTH_SAYING`] or longer.
+    pub waiting: Option<Waited>,
+}
+
+/// How long a server may be silent before the status bar says which one it waits for
+/// (a dropped address is otherwise heard of only when the connect timeout has run out).
+pub const SILENCE_WORTH_SAYING: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The server a request waits on: what it is to the connection, its origin, how long.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waited {
+    pub server: &'static str,
+    pub origin: String,
+    pub seconds: u64,
 }
 
 impl App {
@@ -223,6 +237,13 @@ impl App {
             user_token_expiry: client.user_token_expiry(),
             requests: activity.requests,
             errors: activity.errors,
+            waiting: (client.waiting_on())
+                .filter(|(_, waited)| *waited >= SILENCE_WORTH_SAYING)
+                .map(|(origin, waited)| Waited {
+                    server: client.connection().server_at(&origin),
+                    origin,
+                    seconds: waited.as_secs(),
+                }),
         }
     }
 }

@@ -44,7 +44,7 @@ mod table_preferences;
 
 use std::sync::{Mutex, MutexGuard};
 
-pub use app::{App, StatusView};
+pub use app::{App, StatusView, Waited, SILENCE_WORTH_SAYING};
 pub use connect::{Overrides, SettingsFrom};
 pub use content::SaveAs;
 pub use convert::{convert_file, SavedFile};

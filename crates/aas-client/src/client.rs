@@ -11,6 +11,7 @@ use reqwest::StatusCode;
 use serde_json::value::RawValue;
 
 use crate::transport::{offline, receive, Pace, DEFAULT_IDLE_TIMEOUT};
+use crate::waiting::Waiting;
 use crate::{Connection, Error, Result, RetryPolicy, Secret, TokenProvider};
 use aas_model::FileError;
 use aas_source::{check_json, Body, ErrorKind, DEFAULT_MAX_STREAMED, SPOOL_AT};
@@ -35,6 +36,8 @@ pub struct Client {
     known_shell: OnceLock<String>,
     /// The registry's answer while browsing ([`Client::registry_for_session`]).
     registry: tokio::sync::Mutex<Option<Arc<str>>>,
+    /// Its requests (and its token provider's) waiting for an answer's head.
+    waiting: Waiting,
 }
 
 /// Requests made through a [`Client`] and how many of them failed (after retries),
@@ -69,7 +72,8 @@ impl Client {
     pub fn new(conn: Connection) -> Result<Self> {
         conn.check()?;
         let http = crate::transport::http_client(&conn.transport, DEFAULT_IDLE_TIMEOUT)?;
-        let tokens = TokenProvider::new(http.clone(), &conn);
+        let waiting = Waiting::default();
+        let tokens = TokenProvider::new(http.clone(), &conn).sharing(waiting.clone());
         Ok(Client {
             http,
             conn,
@@ -82,6 +86,7 @@ impl Client {
             activity: Counters::default(),
             known_shell: OnceLock::new(),
             registry: tokio::sync::Mutex::new(None),
+            waiting,
         })
     }
 
@@ -90,7 +95,8 @@ impl Client {
     pub fn with_idle_timeout(mut self, idle: Duration) -> Result<Self> {
         self.http = crate::transport::http_client(&self.conn.transport, idle)?;
         self.pace.period = idle;
-        self.tokens = TokenProvider::new(self.http.clone(), &self.conn);
+        self.tokens =
+            TokenProvider::new(self.http.clone(), &self.conn).sharing(self.waiting.clone());
         Ok(self)
     }
 
@@ -130,6 +136,12 @@ impl Client {
             requests: self.activity.requests.load(Ordering::Relaxed),
             errors: self.activity.errors.load(Ordering::Relaxed),
         }
+    }
+
+    /// The server (`scheme://host:port`) a request has waited on longest for an
+    /// answer, and for how long; `None` while none waits.
+    pub fn waiting_on(&self) -> Option<(String, Duration)> {
+        self.waiting.longest()
     }
 
     /// How long the current access token has left; `None` before the first request.
@@ -406,7 +418,7 @@ impl Client {
                 format!("Bearer {}", self.conn.user_token.expose()),
             );
         }
-        let response = self.pace.head(url, request.send()).await?;
+        let response = self.pace.head(url, request.send(), &self.waiting).await?;
         let status = response.status();
         let retry_after = response
             .headers()

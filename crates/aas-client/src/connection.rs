@@ -61,6 +61,27 @@ pub fn check_url(what: &str, url: &str, allow_plain_http: bool) -> crate::Result
 }
 
 impl Connection {
+    /// What the server at `origin` (`scheme://host:port`) is to this connection, in the
+    /// words the app names it with: the token server, the registry, the gateway, or
+    /// the service where they share one origin.
+    pub fn server_at(&self, origin: &str) -> &'static str {
+        let token = self.token_url.as_deref().unwrap_or(&self.auth_url);
+        let roles = [
+            (token, "the token server"),
+            (self.registry_url.as_str(), "the registry"),
+            (self.gateway_url.as_str(), "the gateway"),
+        ];
+        let named: Vec<&'static str> = (roles.iter())
+            .filter(|(url, _)| crate::waiting::origin(url) == origin)
+            .map(|(_, role)| *role)
+            .collect();
+        match named.as_slice() {
+            [one] => one,
+            [] => "a server",
+            _ => "the service",
+        }
+    }
+
     /// Every URL passes [`check_url`].
     pub fn check(&self) -> crate::Result<()> {
         let plain = self.transport.allow_plain_http;

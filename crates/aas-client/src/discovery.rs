@@ -9,6 +9,7 @@
 use serde::Deserialize;
 
 use crate::transport::{read_body, Pace};
+use crate::waiting::Waiting;
 use crate::{Error, Result};
 
 const WELL_KNOWN: &str = ".well-known/openid-configuration";
@@ -72,12 +73,17 @@ pub(crate) fn spec_token_url(auth_url: &str, realm: &str) -> String {
     format!("{realm_base}/{TOKEN_PATH}")
 }
 
-pub(crate) async fn discover(http: &reqwest::Client, auth_url: &str, realm: &str) -> Result<Found> {
+pub(crate) async fn discover(
+    http: &reqwest::Client,
+    auth_url: &str,
+    realm: &str,
+    waiting: &Waiting,
+) -> Result<Found> {
     let mut certain = true;
     for realm_base in realm_bases(auth_url, realm) {
         let doc_url = format!("{realm_base}/{WELL_KNOWN}");
         let response = match Pace::DEFAULT
-            .head(&doc_url, http.get(&doc_url).send())
+            .head(&doc_url, http.get(&doc_url).send(), waiting)
             .await
         {
             Ok(r) if r.status().is_success() => r,

@@ -103,10 +103,7 @@ impl Error {
     /// server, the registry or the gateway, whichever the request went to.
     pub fn unreachable_server(&self) -> Option<String> {
         match self {
-            Error::Offline { url, .. } => Some(match reqwest::Url::parse(url) {
-                Ok(parsed) => parsed.origin().ascii_serialization(),
-                Err(_) => url.clone(),
-            }),
+            Error::Offline { url, .. } => Some(crate::waiting::origin(url)),
             _ => None,
         }
     }

@@ -16,6 +16,7 @@ mod retry;
 mod secret;
 mod token;
 mod transport;
+mod waiting;
 
 pub use address::ElementAddress;
 pub use as_sent::Request;

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use tokio::sync::Mutex;
 
 use crate::discovery::MAX_TOKEN_BODY;
+use crate::waiting::Waiting;
 use crate::{ClientAuth, Connection, Error, Result, Secret};
 
 /// Gets access tokens by the client-credentials grant and caches them. The cache lock
@@ -20,6 +21,8 @@ pub struct TokenProvider {
     client_secret: Secret,
     client_auth: ClientAuth,
     cached: Mutex<Option<Cached>>,
+    /// Its requests in flight, shared with the client it serves.
+    waiting: Waiting,
 }
 
 #[derive(Debug)]
@@ -100,7 +103,14 @@ impl TokenProvider {
             client_secret: conn.client_secret.clone(),
             client_auth: conn.client_auth,
             cached: Mutex::new(None),
+            waiting: Waiting::default(),
         }
+    }
+
+    /// The provider noting its requests in `waiting`, the client's.
+    pub(crate) fn sharing(mut self, waiting: Waiting) -> Self {
+        self.waiting = waiting;
+        self
     }
 
     /// A valid access token, fetched only when the cached one is near its end.
@@ -121,7 +131,9 @@ impl TokenProvider {
         if let Some(url) = self.endpoint.get() {
             return Ok(url.clone());
         }
-        let found = crate::discovery::discover(&self.http, &self.auth_url, &self.realm).await?;
+        let found =
+            crate::discovery::discover(&self.http, &self.auth_url, &self.realm, &self.waiting)
+                .await?;
         if found.certain {
             let _ = self.endpoint.set(found.url.clone());
         }
@@ -136,9 +148,11 @@ impl TokenProvider {
             .unwrap_or_else(|| crate::discovery::spec_token_url(&self.auth_url, &self.realm))
     }
 
-    /// How long the cached access token has left, or `None` before the first one.
+    /// How long the cached access token has left, or `None` before the first one and
+    /// while one is being fetched (the status bar asks every second and must not wait
+    /// out a silent token server).
     pub async fn expires_in(&self) -> Option<Duration> {
-        let cached = self.cached.lock().await;
+        let cached = self.cached.try_lock().ok()?;
         cached
             .as_ref()
             .map(|c| c.expires_at.saturating_duration_since(Instant::now()))
@@ -171,7 +185,7 @@ impl TokenProvider {
                 .form(&[("grant_type", "client_credentials")]),
         };
         let response = crate::transport::Pace::DEFAULT
-            .head(&url, request.send())
+            .head(&url, request.send(), &self.waiting)
             .await?;
         let status = response.status();
         let body = crate::transport::read_body(&url, response, MAX_TOKEN_BODY).await?;

@@ -61,12 +61,14 @@ impl Pace {
     };
 
     /// The response's head, sent by `send`, or why it did not come in time: a head
-    /// trickled a byte at a time is cut off like a body.
+    /// trickled a byte at a time is cut off like a body. It is waited on in `waiting`.
     pub(crate) async fn head(
         self,
         url: &str,
         send: impl std::future::Future<Output = reqwest::Result<reqwest::Response>>,
+        waiting: &crate::waiting::Waiting,
     ) -> Result<reqwest::Response> {
+        let _waited_on = waiting.start(url);
         match tokio::time::timeout(self.period * 2, send).await {
             Ok(sent) => sent.map_err(|e| offline(url, e)),
             Err(_) => Err(Error::Incomplete {
