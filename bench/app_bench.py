@@ -188,11 +188,10 @@ def big_tree_paint_ms(w):
 SCROLL_ROWS = 30  # rows a frame
 
 
-def scroll_frames(w, frames=None, rows_per_frame=SCROLL_ROWS, viewport="tree-viewport"):
+def scroll_frames(w, rows_per_frame=SCROLL_ROWS, viewport="tree-viewport"):
     """Scrolls the tree (or another viewport of 26-pixel rows) by `rows_per_frame` rows
     each frame. Per frame: the main thread's work (the viewport's scroll handler, then
     style, layout and paint up to the end of the frame) and the interval between frames."""
-    frames = frames or FRAMES
     return w.run_async(AFTER_PAINT + """
         const [frames, step] = [arguments[0], arguments[1] * 26];
         const viewport = document.getElementById(arguments[2]);
@@ -215,7 +214,7 @@ def scroll_frames(w, frames=None, rows_per_frame=SCROLL_ROWS, viewport="tree-vie
                         end: viewport.scrollTop });
           });
         };
-        afterPaint().then(() => requestAnimationFrame(frame));""", frames, rows_per_frame, viewport)
+        afterPaint().then(() => requestAnimationFrame(frame));""", FRAMES, rows_per_frame, viewport)
 
 
 def expand_ms(w, label):

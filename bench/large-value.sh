@@ -11,9 +11,8 @@
 # exits 1 if a command failed. AASMD_BIN: that aasmd, nothing built (`make bench-smoke`).
 set -euo pipefail
 size_mb=${1:-200}
-target=${CARGO_TARGET_DIR:-$HOME/.cache/aas-browser/target}
-[ -n "${AASMD_BIN:-}" ] || cargo build --release -p aas-cli >&2
-aasmd=${AASMD_BIN:-$target/release/aasmd}
+source "$(dirname "$0")/common.sh"
+build_aasmd
 work=$(mktemp -d)
 trap 'kill $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 python3 - "$work/env.json" "$size_mb" <<'PY'

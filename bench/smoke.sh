@@ -47,7 +47,7 @@ passed=() failed=()
 # it passes if it exits 0 and REPORT (a file) holds a line starting with MARK.
 smoke() {
   local name=$1 report=$2 mark=$3; shift 3
-  if [ $# -eq 0 ] || ! selected "$name"; then return; fi
+  selected "$name" || return 0
   echo "bench/smoke.sh: $name: $*" >&2
   local start=$SECONDS status=0
   timeout --kill-after=10 600 "$@" >"$out/$name.out" 2>"$out/$name.log" || status=$?

@@ -358,21 +358,24 @@ function placeInTree() {
   return { type: state.assetType, expanded, selected: tree.selected && requestOf(tree.selected) };
 }
 
+/** The node at `{aasId, submodel, path}` among the shells `roots`, its ancestors expanded (loaded as needed); null if not there. */
+async function nodeAt(roots, { aasId, submodel, path }) {
+  const shell = roots?.find((node) => node.data?.id === aasId);
+  if (!shell) return null;
+  return submodel == null ? shell : findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n));
+}
+
 /** Expands and selects again what `place` had in the tree now shown, while nothing else was chosen meanwhile. */
 async function returnTo(place) {
   const asked = state.counts;
   const still = () => state.counts === asked && state.assetType === place.type && !tree.selected;
-  const nodeAt = async ({ aasId, submodel, path }) => {
-    const shell = tree.roots.find((node) => node.data?.id === aasId);
-    return shell && (submodel == null ? shell : findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
-  };
   for (const at of place.expanded) {
     if (!still()) return;
-    const node = await nodeAt(at);
+    const node = await nodeAt(tree.roots, at);
     if (node && still()) await tree.expand(node);
   }
   if (!place.selected || !still()) return;
-  const node = await nodeAt(place.selected);
+  const node = await nodeAt(tree.roots, place.selected);
   if (node && still()) tree.select(node);
 }
 
@@ -402,8 +405,7 @@ async function typeHolding(aasId) {
 async function openAt({ aasId, assetType, submodel, path }) {
   const type = state.counts.has(assetType) ? assetType : await typeHolding(aasId);
   if (type && type !== state.assetType) await selectType(type, false); // the tab asked for stays
-  const shell = type && state.rootsByType.get(type)?.find((node) => node.data?.id === aasId);
-  const node = shell && (submodel == null ? shell : await findTarget(shell, keysTo(submodel, path), (n) => tree.expand(n)));
+  const node = type && await nodeAt(state.rootsByType.get(type), { aasId, submodel, path });
   if (!node) {
     const where = state.browsing ? snapshotName(state.browsing, snapshotList()) : 'the live data';
     say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);

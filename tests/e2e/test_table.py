@@ -44,7 +44,14 @@ SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-table-")
 ROWS = "return [...document.querySelectorAll('#table-body tr:not(.spacer)')].map(r => [...r.cells].map(c => c.textContent))"
 
 
-class PlantTable(AppTestCase):
+class TableStatus:
+    """The Table tab's status line, for the classes below."""
+
+    def status(self):
+        return self.wd.text_content("#table-status") or ""
+
+
+class PlantTable(TableStatus, AppTestCase):
     app_env = {"AAS_BROWSER_SAVE_DIR": SAVE_DIR}
 
     @classmethod
@@ -54,9 +61,6 @@ class PlantTable(AppTestCase):
 
     def rows(self):
         return self.wd.script(ROWS)
-
-    def status(self):
-        return self.wd.text_content("#table-status") or ""
 
     def web_process_environments(self):
         """The environment of each WebKit web process started under the driver."""
@@ -172,15 +176,12 @@ class PlantTable(AppTestCase):
         self.assertEqual(selected, "SerialNumber")
 
 
-class TableRoom(AppTestCase):
+class TableRoom(TableStatus, AppTestCase):
     """At 1024×700, in both themes, by keyboard: the row's name stays in view, the table
     can take the window's width, a header is the element's name (the path on hover), and
     two columns of one name and one semanticId are offered joined."""
 
     app_per_test = True
-
-    def status(self):
-        return self.wd.text_content("#table-status") or ""
 
     def headers(self):
         return self.wd.script(HEADERS)
@@ -210,6 +211,16 @@ class TableRoom(AppTestCase):
         self.assertTrue(ring["is"], f"{what}: the focus is on {css}")
         self.assertNotEqual(ring["style"], "none", f"{what}: the focus is drawn: {ring}")
         self.assertGreaterEqual(ring["width"], 2, f"{what}: the focus is drawn: {ring}")
+
+    def ring_in_both_themes(self, tab_from, focused, what, shot):
+        """Tab from `tab_from` reaches `focused` with its ring drawn, in each theme
+        (a picture `shot`-light/-dark.png of each); ends in the light theme."""
+        for dark in (False, True):
+            self.theme(dark)
+            self.wd.keys(self.wd.wait_for(tab_from), TAB)  # the next control, by keyboard
+            self.assert_ring(focused, f"{what}, {'dark' if dark else 'light'}")
+            screenshot(os.path.join(self.out, f"{shot}-{'dark' if dark else 'light'}.png"))
+        self.theme(False)
 
     def test_a_header_is_the_element_name_with_the_path_on_hover(self):
         self.open_table()
@@ -245,12 +256,7 @@ class TableRoom(AppTestCase):
         offer = wd.wait_for("#table-joins button")
         self.assertEqual(wd.text(offer), "Join CityTown by semanticId")
         self.assertIn(f"share semanticId {CITY}", wd.text_content("#table-joins"))
-        for dark in (False, True):
-            self.theme(dark)
-            wd.keys(wd.wait_for("#table-export-csv"), TAB)  # the next control, by keyboard
-            self.assert_ring("#table-joins button", f"the offer, {'dark' if dark else 'light'}")
-            screenshot(os.path.join(self.out, f"table-join-{'dark' if dark else 'light'}.png"))
-        self.theme(False)
+        self.ring_in_both_themes("#table-export-csv", "#table-joins button", "the offer", "table-join")
         wd.keys(offer, ENTER)
         self.wait_until(lambda: [h["name"] for h in self.headers()].count("CityTown") == 1, 20, self.headers)
         self.wait_until(lambda: self.status().startswith("3 shells"), 20, self.status)
@@ -311,12 +317,7 @@ class TableRoom(AppTestCase):
         self.assertLessEqual(wd.script("return document.documentElement.scrollWidth"), 1024, "no page scrollbar")
         self.assertEqual(wd.script("return document.getElementById('table-full-width').getAttribute('aria-pressed')"), "true")
         self.assertFalse(wd.script(PLACE, ".tree-pane")["visible"], "the tree gives its room")
-        for dark in (False, True):
-            self.theme(dark)
-            wd.keys(wd.wait_for("#table-columns"), TAB)  # the next control, by keyboard
-            self.assert_ring("#table-full-width", f"Full width, {'dark' if dark else 'light'}")
-            screenshot(os.path.join(self.out, f"table-full-width-{'dark' if dark else 'light'}.png"))
-        self.theme(False)
+        self.ring_in_both_themes("#table-columns", "#table-full-width", "Full width", "table-full-width")
         # Another tab brings the tree back; the Table takes the window again.
         wd.click(wd.wait_for("#tab-details"))
         self.wait_until(lambda: wd.script(PLACE, ".tree-pane")["width"] >= 320, 10, "the tree is back")

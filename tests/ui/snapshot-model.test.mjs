@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 process.env.TZ = 'UTC'; // dates are shown in local time
 const {
   bannerText, comparedWords, formatBytes, formatTakenAt, keepValue, latestComplete, offlineOffer, pickerLabels, placeName, previousOf, problemWords,
-  sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary, takenAtAfter, takenAtIn,
+  sameSnapshot, snapshotKey, snapshotName, snapshotRef, takeSummary, takenAtAfter, takenAtIn, takenAtLabels,
 } = await import('../../ui/snapshots/snapshot-model.js');
 
 const snap = (id, day, complete = true) =>
@@ -120,4 +120,11 @@ test('the line after Take snapshot says how it ended', () => {
     'Snapshot taken: 24 shells, 4.0 kB; 3 parts could not be read (kept as sent)');
   assert.equal(takeSummary({ ...result, snapshot: snap(5, 5, false), requests: 10, cancelled: true }),
     'Cancelled after 10 requests: kept as a partial snapshot');
+});
+
+test('the dates of a list are written as each is written alone among them', () => {
+  const at = (id, time) => ({ id, taken_at: `2024-05-04T${time}Z`, complete: true });
+  const list = [at(1, '08:30:05'), at(2, '08:30:41'), at(3, '08:31:00'), at(4, '08:31:00')];
+  assert.deepEqual(takenAtLabels(list), list.map((s) => takenAtIn(s, list)));
+  assert.deepEqual(takenAtLabels(list), ['2024-05-04 08:30:05', '2024-05-04 08:30:41', '2024-05-04 08:31', '2024-05-04 08:31']);
 });

@@ -143,8 +143,8 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     return tr;
   }
 
-  /** No comparison on screen; `quiet`: not said to `onCompared` (at start-up). */
-  function clear(quiet = false) {
+  /** No comparison on screen (said to `onCompared` if one was). */
+  function clear() {
     const had = result;
     result = null;
     asks += 1;
@@ -154,7 +154,7 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     els.more.textContent = '';
     els.exportCsv.disabled = true;
     els.exportJson.disabled = true;
-    if (had && !quiet) onCompared(null);
+    if (had) onCompared(null);
     choices();
   }
 
@@ -183,7 +183,7 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
   });
   els.exportCsv.addEventListener('click', () => exportAs('csv'));
   els.exportJson.addEventListener('click', () => exportAs('json'));
-  clear(true);
+  clear();
   /** `snapshot` is gone (null: all of this computer's, the store moved aside): so is a comparison with it. */
   function dropped(snapshot) {
     const gone = (side) => (snapshot === null ? result.store !== 'team' : sameSnapshot(placed(side), snapshot));

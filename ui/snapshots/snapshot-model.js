@@ -35,10 +35,25 @@ export function takenAtAfter(snapshot, named, others = []) {
   return day(full) && day(full) === day(formatTakenAt(named.taken_at)) ? full.slice(11) : full;
 }
 
+/**
+ * Each of `snapshots`' dates as `takenAtIn` writes it among them, in one pass (a thousand
+ * snapshots are a thousand dates to write, not a million).
+ */
+export function takenAtLabels(snapshots) {
+  const minutes = snapshots.map((s) => formatTakenAt(s.taken_at));
+  const times = new Map(); // minute -> the distinct times written to it
+  snapshots.forEach((s, i) => {
+    if (!times.has(minutes[i])) times.set(minutes[i], new Set());
+    times.get(minutes[i]).add(s.taken_at);
+  });
+  return snapshots.map((s, i) => formatTakenAt(s.taken_at, times.get(minutes[i]).size > 1));
+}
+
 /** Each snapshot's label in a picker: its date, to the second where two share a minute,
  * "(partial)" added to one cut short. */
 export function pickerLabels(snapshots) {
-  return snapshots.map((s) => `${takenAtIn(s, snapshots)}${s.complete ? '' : ' (partial)'}`);
+  const dates = takenAtLabels(snapshots);
+  return snapshots.map((s, i) => `${dates[i]}${s.complete ? '' : ' (partial)'}`);
 }
 
 /** A size in bytes for people: "0 B", "950 B", "12.3 kB", "4.5 MB", "1.2 GB". */

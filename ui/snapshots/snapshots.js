@@ -8,7 +8,7 @@ import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 import {
   formatBytes, keepValue, placeName, previousOf, problemWords, sameSnapshot, snapshotKey, snapshotName, takenAtAfter,
-  takenAtIn,
+  takenAtLabels,
 } from './snapshot-model.js';
 
 /**
@@ -55,16 +55,18 @@ export function initSnapshotsDialog(els, { plant, browsing, browse, compare, onC
     showTeam(list);
     els.keep.value = String(list.keep);
     els.empty.hidden = list.snapshots.length > 0;
-    els.rows.replaceChildren(...list.snapshots.map((s) => row(s, list.snapshots)));
+    const dates = takenAtLabels(list.snapshots);
+    els.rows.replaceChildren(...list.snapshots.map((s, i) => row(s, list.snapshots, dates[i])));
   }
 
-  function row(snapshot, all) {
+  /** `snapshot`'s row; `date`: its date as `takenAtLabels` writes it among `all`. */
+  function row(snapshot, all, date) {
     const tr = document.createElement('tr');
     tr.className = 'snapshot-row';
     tr.dataset.id = snapshotKey(snapshot);
     tr.title = `From ${snapshot.source}`;
     // Dates to the second where two share a minute; the one on screen says so in words.
-    for (const text of [takenAtIn(snapshot, all), placeName(snapshot), String(snapshot.shells),
+    for (const text of [date, placeName(snapshot), String(snapshot.shells),
       formatBytes(snapshot.bytes), snapshot.complete ? 'complete' : 'partial']) {
       tr.append(Object.assign(document.createElement('td'), { textContent: text }));
     }

@@ -42,7 +42,7 @@ export function offeredMatches(offered, query) {
 const isPath = (column) => !column.startsWith('semanticId:') && !column.startsWith('shell:');
 
 /** The element's name of column `c` (`{column, name?}`): the name the app gave, else the path's last idShort. */
-export const columnName = (c) => c.name ?? (isPath(c.column) ? c.column.split('/').at(-1) : c.column);
+const columnName = (c) => c.name ?? (isPath(c.column) ? c.column.split('/').at(-1) : c.column);
 
 /**
  * The table's headers for `columns` (`{column, name, unit, semantic_id}`): each the

@@ -35,12 +35,12 @@ async fn fetch_content(
     }
 }
 
-/// The decoded content of a Blob element.
+/// The decoded content of a Blob element, from the service or a file opened.
 #[derive(Debug)]
-struct BlobContent {
+pub(crate) struct BlobContent {
     id_short: String,
     mime_type: Option<String>,
-    bytes: Vec<u8>,
+    pub(crate) bytes: Vec<u8>,
 }
 
 impl BlobContent {
@@ -48,10 +48,22 @@ impl BlobContent {
     async fn fetch(client: &Client, at: &ElementAddress) -> Result<Self> {
         let (id_short, blob) = fetch_content(client, at, "Blob").await?;
         let text = blob.value.as_ref().map(String::as_str).unwrap_or_default();
-        let bytes = blob_bytes(&id_short, text)?;
+        BlobContent::decoded(id_short, blob.mime_type.as_ref().cloned(), text)
+    }
+
+    /// The Blob `id_short` whose base64 value is `text`; one that is not base64 is said.
+    pub(crate) fn decoded(id_short: String, mime_type: Option<String>, text: &str) -> Result<Self> {
+        // Some servers wrap long base64 lines.
+        let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(compact)
+            .map_err(|e| Error::BadData {
+                what: format!("{id_short}: the value is not base64"),
+                source: e.into(),
+            })?;
         Ok(BlobContent {
             id_short,
-            mime_type: blob.mime_type.as_ref().cloned(),
+            mime_type,
             bytes,
         })
     }
@@ -59,18 +71,16 @@ impl BlobContent {
     fn extension(&self) -> &'static str {
         extension_for(self.mime_type.as_deref())
     }
-}
 
-/// A Blob's base64 value (`text`) decoded; `id_short` names it when it is not base64.
-pub(crate) fn blob_bytes(id_short: &str, text: &str) -> Result<Vec<u8>> {
-    // Some servers wrap long base64 lines.
-    let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-    base64::engine::general_purpose::STANDARD
-        .decode(compact)
-        .map_err(|e| Error::BadData {
-            what: format!("{id_short}: the value is not base64"),
-            source: e.into(),
-        })
+    /// What a save dialog offers for it: its idShort as a file name, the extension its
+    /// MIME type gives.
+    pub(crate) fn offer(&self) -> SaveAs {
+        let extension = self.extension();
+        SaveAs::new(
+            format!("{}.{extension}", file_name(&self.id_short)),
+            extension,
+        )
+    }
 }
 
 /// The MIME types whose files a save dialog names by their extension.
@@ -193,12 +203,25 @@ impl App {
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
         let blob = BlobContent::fetch(&self.session().client, at).await?;
-        let extension = blob.extension();
-        let name = format!("{}.{extension}", file_name(&blob.id_short));
-        let Some(chosen) = self.ask_where(SaveAs::new(name, extension), choose).await? else {
+        self.save_bytes(blob.offer(), &blob.bytes, choose).await
+    }
+
+    /// Asks `choose` where to save `bytes`, offering `offer`, then writes them there
+    /// atomically; `None` when the user cancelled.
+    pub(crate) async fn save_bytes<F, Fut>(
+        &self,
+        offer: SaveAs,
+        bytes: &[u8],
+        choose: F,
+    ) -> Result<Option<PathBuf>>
+    where
+        F: FnOnce(SaveAs) -> Fut,
+        Fut: Future<Output = Result<Option<PathBuf>>>,
+    {
+        let Some(chosen) = self.ask_where(offer, choose).await? else {
             return Ok(None);
         };
-        aas_output::write_atomically(&chosen, &blob.bytes)?;
+        aas_output::write_atomically(&chosen, bytes)?;
         Ok(Some(chosen))
     }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use aas_client::ElementAddress;
 use aas_file::Value;
 
-use crate::content::{blob_bytes, extension_for, file_name, listed_extension};
+use crate::content::{extension_for, file_name, listed_extension, BlobContent};
 use crate::opened_file::OpenedFile;
 use crate::{App, Error, Result, SaveAs};
 
@@ -28,11 +28,7 @@ impl App {
     {
         let opened = self.opened_file(file)?;
         let (offer, bytes) = content(&opened, at).await?;
-        let Some(chosen) = self.ask_where(offer, choose).await? else {
-            return Ok(None);
-        };
-        aas_output::write_atomically(&chosen, &bytes)?;
-        Ok(Some(chosen))
+        self.save_bytes(offer, &bytes, choose).await
     }
 }
 
@@ -46,9 +42,8 @@ async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<(SaveAs, Ve
             base64: Some(text),
             ..
         } => {
-            let extension = extension_for(content_type.as_deref());
-            let name = format!("{}.{extension}", file_name(&id_short));
-            Ok((SaveAs::new(name, extension), blob_bytes(&id_short, text)?))
+            let blob = BlobContent::decoded(id_short, content_type.clone(), text)?;
+            Ok((blob.offer(), blob.bytes))
         }
         Value::File {
             content_type,

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The requests in flight: each one's origin and since when. Shared by a client and its
+/// The requests in flight: each one's URL and since when. Shared by a client and its
 /// token provider (and so by every task using the client).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Waiting(Arc<Mutex<InFlight>>);
@@ -29,7 +29,8 @@ impl Waiting {
         let mut flight = self.lock();
         let id = flight.next;
         flight.next += 1;
-        flight.requests.push((id, origin(url), Instant::now()));
+        // The URL as it is: its origin is taken only when asked, once a second at most.
+        flight.requests.push((id, url.to_owned(), Instant::now()));
         Wait {
             waiting: self.clone(),
             id,
@@ -41,7 +42,7 @@ impl Waiting {
         let flight = self.lock();
         (flight.requests.iter())
             .min_by_key(|(_, _, since)| *since)
-            .map(|(_, origin, since)| (origin.clone(), since.elapsed()))
+            .map(|(_, url, since)| (origin(url), since.elapsed()))
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, InFlight> {

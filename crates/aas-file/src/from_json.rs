@@ -97,7 +97,7 @@ fn shell(node: &Json, version: Version, kinds: &[(String, String)], kept: &KeptT
         asset_kind,
         asset_type,
         submodels: references,
-        raw: kept.made(node.to_string()),
+        raw: kept.made(|| node.to_string()),
     }
 }
 
@@ -107,7 +107,7 @@ fn submodel(node: &Json, kept: &KeptText) -> Submodel {
         id_short: text(node, "idShort"),
         semantic_id: first_key(node.get("semanticId")),
         elements: elements(node.get("submodelElements"), kept),
-        raw: kept.made(node.to_string()),
+        raw: kept.made(|| node.to_string()),
     }
 }
 
@@ -156,7 +156,7 @@ fn element(node: &Json, kept: &KeptText) -> Option<Element> {
         semantic_id: first_key(node.get("semanticId")),
         value: value(node, kind),
         children,
-        raw: kept.made(node.to_string()),
+        raw: kept.made(|| node.to_string()),
     })
 }
 

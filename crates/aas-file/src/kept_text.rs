@@ -33,10 +33,14 @@ impl KeptText {
         make()
     }
 
-    /// `text` if it fits, else none (empty).
-    pub(crate) fn made(&self, text: String) -> String {
-        let len = text.len();
-        self.of_len(len, || text)
+    /// The text `make` gives, if it fits, else none (empty); once the budget is spent,
+    /// nothing more is made.
+    pub(crate) fn made(&self, make: impl FnOnce() -> String) -> String {
+        if self.left.get() == 0 {
+            return String::new();
+        }
+        let text = make();
+        self.of_len(text.len(), || text)
     }
 }
 
@@ -47,12 +51,16 @@ mod tests {
     #[test]
     fn texts_are_kept_until_the_budget_is_spent_and_never_past_the_node_limit() {
         let kept = KeptText::for_payload(10);
-        assert_eq!(kept.made("abc".into()), "abc");
+        assert_eq!(kept.made(|| "abc".into()), "abc");
         assert_eq!(kept.of_len(NODE_LIMIT + 1, || unreachable!("not made")), "");
         // The floor is four nodes of the largest size kept.
         for len in [NODE_LIMIT, NODE_LIMIT, NODE_LIMIT, NODE_LIMIT - 3] {
             assert_eq!(kept.of_len(len, || "x".repeat(len)).len(), len);
         }
-        assert_eq!(kept.made("d".into()), "", "the budget is spent");
+        assert_eq!(
+            kept.made(|| unreachable!("not made")),
+            "",
+            "the budget is spent"
+        );
     }
 }

@@ -47,10 +47,10 @@ pub use depth::{check_depth, DepthScan, TooDeep, MAX_DEPTH, MAX_ELEMENT_DEPTH};
 pub use descriptor::{AasDescriptor, Endpoint, SubmodelDescriptor};
 pub use duplicate_keys::{duplicate_keys, DuplicateKey};
 pub use element::{
-    scalar_text, AnnotatedRelationshipElement, Annotation, BasicEvent, Blob, Capability,
-    ElementBody, ElementKind, Entity, File, MultiLanguageProperty, Operation, OperationVariable,
-    Place, Property, Range, RawElement, ReferenceElement, RelationshipElement, SubmodelElement,
-    SubmodelElementCollection,
+    languages_text, range_text, scalar_text, AnnotatedRelationshipElement, Annotation, BasicEvent,
+    Blob, Capability, ElementBody, ElementKind, Entity, File, MultiLanguageProperty, Operation,
+    OperationVariable, Place, Property, Range, RawElement, ReferenceElement, RelationshipElement,
+    SubmodelElement, SubmodelElementCollection,
 };
 pub use environment::Environment;
 pub use error::{Error, Result};

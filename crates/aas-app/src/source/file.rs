@@ -22,6 +22,7 @@ impl App {
         *lock(&self.opened_file) = Some(Arc::new(file));
         Ok(opened)
     }
+
     /// The opened file numbered `id`.
     pub(crate) fn opened_file(&self, id: u32) -> Result<Arc<OpenedFile>> {
         (lock(&self.opened_file).as_ref())
@@ -107,16 +108,12 @@ fn shown(value: &Value) -> Option<String> {
     match value {
         Value::None => None,
         Value::Text(text) => text.clone(),
-        Value::Languages(texts) => (!texts.is_empty()).then(|| {
-            (texts.iter())
-                .map(|(language, text)| format!("{text} ({language})"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        }),
-        Value::Range { min, max } => Some(format!(
-            "{} – {}",
+        Value::Languages(texts) => {
+            aas_model::languages_text(texts.iter().map(|(l, t)| (l.as_str(), t.as_str())))
+        }
+        Value::Range { min, max } => Some(aas_model::range_text(
             min.as_deref().unwrap_or_default(),
-            max.as_deref().unwrap_or_default()
+            max.as_deref().unwrap_or_default(),
         )),
         Value::File { value, .. } => value.clone(),
         Value::Blob { bytes, .. } => bytes.map(|n| format!("{n} bytes")),

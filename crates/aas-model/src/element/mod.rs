@@ -114,16 +114,14 @@ impl SubmodelElement {
         Ok(match &self.body {
             ElementBody::Property(p) => p.value.as_ref().and_then(scalar_text),
             ElementBody::Blob(b) | ElementBody::File(b) => b.value.as_ref().cloned(),
-            ElementBody::MultiLanguageProperty(m) => (!m.value.is_empty()).then(|| {
+            ElementBody::MultiLanguageProperty(m) => languages_text(
                 m.value
                     .iter()
-                    .map(|t| format!("{} ({})", t.text, t.language))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }),
+                    .map(|t| (t.language.as_str(), t.text.as_str())),
+            ),
             ElementBody::Range(r) => {
                 let end = |v: &Nullable<_>| v.as_ref().and_then(scalar_text).unwrap_or_default();
-                Some(format!("{} – {}", end(&r.min), end(&r.max)))
+                Some(range_text(&end(&r.min), &end(&r.max)))
             }
             ElementBody::ReferenceElement(r) => r
                 .value
@@ -208,6 +206,20 @@ impl std::fmt::Display for Place {
             None => Ok(()),
         }
     }
+}
+
+/// A MultiLanguageProperty's texts as the tree shows them (`Pump (en); Pumpe (de)`);
+/// `None` when it has none. Every source's elements are shown in these words.
+pub fn languages_text<'a>(texts: impl Iterator<Item = (&'a str, &'a str)>) -> Option<String> {
+    let shown: Vec<String> = texts
+        .map(|(language, text)| format!("{text} ({language})"))
+        .collect();
+    (!shown.is_empty()).then(|| shown.join("; "))
+}
+
+/// A Range as the tree shows it (`-7 – 55`; an end not given is empty).
+pub fn range_text(min: &str, max: &str) -> String {
+    format!("{min} – {max}")
 }
 
 /// A scalar value as text: servers send numbers and truth values both bare and as
