@@ -48,7 +48,7 @@ impl BlobContent {
     async fn fetch(client: &Client, at: &ElementAddress) -> Result<Self> {
         let (id_short, blob) = fetch_content(client, at, "Blob").await?;
         let text = blob.value.as_ref().map(String::as_str).unwrap_or_default();
-        BlobContent::decoded(id_short, blob.mime_type.as_ref().cloned(), text)
+        BlobContent::decoded(id_short, blob.content_type().map(str::to_owned), text)
     }
 
     /// The Blob `id_short` whose base64 value is `text`; one that is not base64 is said.
@@ -369,10 +369,7 @@ mod tests {
         let (_, file) = fetch_content(&client, &request, "File")
             .await
             .expect("the File");
-        assert_eq!(
-            file.mime_type.as_ref().map(String::as_str),
-            Some("image/png")
-        );
+        assert_eq!(file.content_type(), Some("image/png"));
         assert_eq!(web_address(&file), None);
         let error = fetch_content(&client, &request, "Blob")
             .await
@@ -383,8 +380,8 @@ mod tests {
     #[test]
     fn only_http_addresses_are_web_addresses() {
         let file = |value: &str| Blob {
-            mime_type: Nullable::Absent,
             value: Nullable::Present(value.to_owned()),
+            ..Blob::default()
         };
         assert_eq!(
             web_address(&file(" HTTPS://x.example/m.pdf")),

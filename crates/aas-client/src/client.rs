@@ -219,7 +219,7 @@ impl Client {
         let shells: Vec<Parsed<AssetAdministrationShell>> =
             parse_list(&self.get(&url, Service::Gateway).await?)?;
         if let Some(Ok(shell)) = shells.first().map(Parsed::view) {
-            self.note_shell(&shell.identification.id);
+            self.note_shell(shell.id());
         }
         Ok(shells)
     }

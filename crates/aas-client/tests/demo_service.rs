@@ -50,7 +50,7 @@ async fn drills_down_every_route_from_registry_to_one_nested_element() {
         .expect("aasList");
     assert_eq!(machines.len(), 3);
     let shell = machines[0].view().expect("shell");
-    let id = shell.identification.id.clone();
+    let id = shell.id().to_owned();
     assert!(id.ends_with(":aas:machine#M-0001"), "{id}");
 
     let again = c.aas(&id).await.expect("aas by id");
@@ -225,7 +225,7 @@ async fn drill_down(c: &Client) -> aas_client::Result<Vec<String>> {
     for t in [AssetType::MACHINE, AssetType::TOOL] {
         for shell in c.aas_list(&t, DEMO_PLANT).await? {
             texts.push(shell.raw().to_owned());
-            let id = shell.view().expect("shell").identification.id.clone();
+            let id = shell.view().expect("shell").id().to_owned();
             for sm in c.submodels(&id).await? {
                 let name = sm.view().expect("submodel").id_short.clone();
                 texts.extend(

@@ -45,7 +45,7 @@ proptest! {
             let client = Client::new(support::connection(&sb)).expect("client");
             for id in &ids {
                 let shell = client.aas(id).await.unwrap_or_else(|e| panic!("{id:?}: {e}"));
-                assert_eq!(&shell.view().expect("shell").identification.id, id);
+                assert_eq!(shell.view().expect("shell").id(), id);
                 let sm = client.submodel(id, id).await.unwrap_or_else(|e| panic!("{id:?}/{id:?}: {e}"));
                 assert_eq!(&sm.view().expect("submodel").id_short, id);
             }

@@ -16,6 +16,7 @@ mod from_json;
 mod from_xml;
 mod kept_text;
 mod payload;
+mod xml_to_json;
 mod xml_tree;
 
 use std::path::Path;
@@ -42,6 +43,9 @@ pub enum Error {
     /// A payload is XML that is not well-formed, or XML this reader refuses.
     #[error("{part}: {why}")]
     Xml { part: String, why: String },
+    /// A V2.0 XML payload, which is not converted to JSON.
+    #[error("{part}: AAS V2.0 XML is not converted to JSON (V3.0 and V3.1 XML are)")]
+    NotConverted { part: String },
     /// A payload in a metamodel version this reader does not read.
     #[error("{part}: AAS metamodel {version} is not read (only V2.0, V3.0 and V3.1 are)")]
     Unsupported { part: String, version: String },
@@ -60,7 +64,18 @@ pub fn read(path: &Path) -> Result<Contents> {
 
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
-    let parts = if aas_model::aasx::is_package(&bytes) {
+    let mut contents = Contents::default();
+    for (part, bytes) in payloads(name, bytes)? {
+        let read = payload::read(&part, &bytes)?;
+        contents.merge(read);
+    }
+    Ok(contents)
+}
+
+/// A file's payloads without a byte order mark, each with its name: a package's spec
+/// parts, or the file itself (named `name`).
+fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {
+    Ok(if aas_model::aasx::is_package(&bytes) {
         aas_model::aasx::spec_payloads(&bytes)?
             .into_iter()
             .map(|part| (format!("/{}", part.name), part.bytes))
@@ -68,11 +83,25 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
     } else {
         let bom = bytes.len() - aas_model::aasx::without_bom(&bytes).len();
         vec![(name.to_owned(), bytes[bom..].to_vec())]
-    };
-    let mut contents = Contents::default();
-    for (part, bytes) in parts {
-        let read = payload::read(&part, &bytes)?;
-        contents.merge(read);
+    })
+}
+
+/// Each XML spec part of the AAS file at `path` (V3.0 or V3.1) as the JSON environment
+/// the specification writes for it: its name, version and JSON.
+pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json::Value)>> {
+    let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut parts = Vec::new();
+    for (part, bytes) in payloads(&path.display().to_string(), bytes)? {
+        if aas_model::aasx::without_bom(&bytes)
+            .trim_ascii_start()
+            .starts_with(b"<")
+        {
+            let (version, json) = payload::xml_as_json(&part, &bytes)?;
+            parts.push((part, version, json));
+        }
     }
-    Ok(contents)
+    Ok(parts)
 }

@@ -3,7 +3,7 @@
 
 use crate::contents::{Contents, Serialisation, Version};
 use crate::kept_text::KeptText;
-use crate::{from_json, from_xml, xml_tree, Error, Result};
+use crate::{from_json, from_xml, xml_to_json, xml_tree, Error, Result};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
 const NAMESPACES: [(&str, Option<Version>); 4] = [
@@ -18,25 +18,8 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let contents = match start.map(|at| bytes[at]) {
         Some(b'<') => {
-            let root = xml_tree::parse(part, bytes)?;
-            let version = match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
-                Some((_, Some(version))) => *version,
-                Some((_, None)) => {
-                    return Err(Error::Unsupported {
-                        part: part.to_owned(),
-                        version: "V1.0".into(),
-                    })
-                }
-                None => {
-                    return Err(Error::NotAas {
-                        part: part.to_owned(),
-                        why: format!(
-                        "its root element <{}> is in no AAS V2.0, V3.0 or V3.1 namespace ({:?})",
-                        root.name, root.namespace
-                    ),
-                    })
-                }
-            };
+            let root = xml_tree::parse(part, bytes, &xml_tree::NOT_READ)?;
+            let version = xml_version(part, &root)?;
             let payload = from_xml::Payload {
                 bytes,
                 kept: KeptText::for_payload(bytes.len()),
@@ -71,6 +54,36 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
         }
     };
     Ok(contents)
+}
+
+/// The JSON of XML payload `part` (its bytes without a byte order mark) of V3.0 or
+/// V3.1, as the specification writes it, and its version.
+pub(crate) fn xml_as_json(part: &str, bytes: &[u8]) -> Result<(Version, serde_json::Value)> {
+    let root = xml_tree::parse(part, bytes, &[])?;
+    match xml_version(part, &root)? {
+        Version::V2 => Err(Error::NotConverted {
+            part: part.to_owned(),
+        }),
+        version => Ok((version, xml_to_json::environment(&root))),
+    }
+}
+
+/// The metamodel version the namespace of XML root `root` names.
+fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
+    match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
+        Some((_, Some(version))) => Ok(*version),
+        Some((_, None)) => Err(Error::Unsupported {
+            part: part.to_owned(),
+            version: "V1.0".into(),
+        }),
+        None => Err(Error::NotAas {
+            part: part.to_owned(),
+            why: format!(
+                "its root element <{}> is in no AAS V2.0, V3.0 or V3.1 namespace ({:?})",
+                root.name, root.namespace
+            ),
+        }),
+    }
 }
 
 fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {

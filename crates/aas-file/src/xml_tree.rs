@@ -1,9 +1,9 @@
 //! An XML payload as a small tree of what the readers look at: element local names,
 //! attributes, text. Bounded: a document type declaration (the door to entity expansion
 //! and external entities) is refused, as are entities other than XML's five and
-//! character references, and nesting past [`MAX_XML_DEPTH`]. Parts no reader looks at
-//! (concept descriptions, data specifications, descriptions, qualifiers) are skipped
-//! as they stream by, not kept.
+//! character references, and nesting past [`MAX_XML_DEPTH`]. Parts the reader does not
+//! look at (for [`Contents`](crate::Contents): concept descriptions, data
+//! specifications, descriptions, qualifiers) are skipped as they stream by, not kept.
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
@@ -14,8 +14,8 @@ use crate::{Error, Result};
 /// the element, its value), so this allows the same depth as JSON's limit.
 const MAX_XML_DEPTH: usize = 3 * aas_model::MAX_DEPTH;
 
-/// Subtrees no reader looks at.
-const SKIPPED: [&str; 10] = [
+/// Subtrees the model of what a file holds does not look at.
+pub(crate) const NOT_READ: [&str; 10] = [
     "conceptDescriptions",
     "conceptDescription",
     "embeddedDataSpecifications",
@@ -63,8 +63,8 @@ impl Node {
     }
 }
 
-/// The tree of payload `part`'s root element.
-pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
+/// The tree of payload `part`'s root element, without the subtrees named in `skipped`.
+pub(crate) fn parse(part: &str, bytes: &[u8], skipped: &[&str]) -> Result<Node> {
     let refuse = |why: String| Error::Xml {
         part: part.to_owned(),
         why,
@@ -85,7 +85,7 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
                 ))
             }
             Event::Start(tag) => {
-                if skipping > 0 || SKIPPED.contains(&local_name(&tag).as_str()) {
+                if skipping > 0 || skipped.contains(&local_name(&tag).as_str()) {
                     skipping += 1;
                 } else {
                     if stack.len() >= MAX_XML_DEPTH {
@@ -103,7 +103,7 @@ pub(crate) fn parse(part: &str, bytes: &[u8]) -> Result<Node> {
                     stack.push(node);
                 }
             }
-            Event::Empty(tag) if skipping == 0 && !SKIPPED.contains(&local_name(&tag).as_str()) => {
+            Event::Empty(tag) if skipping == 0 && !skipped.contains(&local_name(&tag).as_str()) => {
                 let mut node = node(&tag, stack.is_empty()).map_err(refuse)?;
                 node.span = at..position(&reader);
                 match stack.last_mut() {

@@ -10,9 +10,14 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConceptDescription {
+    /// Optional in V3 (`""` when it has none, written back so).
+    #[serde(default)]
     pub id_short: String,
     #[serde(default, skip_serializing_if = "Nullable::is_absent")]
     pub identification: Nullable<Identifier>,
+    /// V3's identifier.
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub id: Nullable<String>,
     #[serde(default, skip_serializing_if = "Nullable::is_absent")]
     pub model_type: Nullable<ModelType>,
     #[serde(default, skip_serializing_if = "Nullable::is_absent")]
@@ -29,4 +34,11 @@ pub struct ConceptDescription {
     pub is_case_of: Nullable<Vec<Reference>>,
     #[serde(flatten)]
     pub extra: OtherFields,
+}
+
+impl ConceptDescription {
+    /// Its identifier: V2's `identification.id` or V3's `id` (`""` if it has neither).
+    pub fn id(&self) -> &str {
+        crate::common::identifier(&self.identification, &self.id)
+    }
 }

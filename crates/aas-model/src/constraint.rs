@@ -9,10 +9,12 @@ use serde_json::Value;
 use crate::model_typed::{self, Body};
 use crate::{ModelType, Nullable, OtherFields, Reference, ValueType};
 
+/// A qualifier or formula. V3's qualifiers name no model type (`None`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Constraint {
-    pub model_type: ModelType,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_type: Option<ModelType>,
     #[serde(flatten)]
     pub body: ConstraintBody,
     #[serde(flatten)]
@@ -77,7 +79,7 @@ impl<'de> Deserialize<'de> for Constraint {
             }
 
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Constraint, A::Error> {
-                let typed = model_typed::read(map, &mut ())?;
+                let typed = model_typed::read_or(map, &mut (), Some("Qualifier"))?;
                 Ok(Constraint {
                     model_type: typed.model_type,
                     body: typed.body,

@@ -50,9 +50,9 @@ pub struct DataSpecificationIec61360 {
     pub value_id: Nullable<Reference>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub value_type: Nullable<ValueType>,
-    /// `Min`, `Max`, `Nom`, `Typ`.
+    /// V2's list of `Min`, `Max`, `Nom`, `Typ`; V3's `{"min": true, …}`.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
-    pub level_type: Nullable<Vec<String>>,
+    pub level_type: Nullable<Value>,
     #[serde(flatten)]
     pub extra: OtherFields,
 }

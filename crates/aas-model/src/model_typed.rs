@@ -35,14 +35,35 @@ pub(crate) trait Body<'de>: Sized {
     fn read_as<D: Deserializer<'de>>(model_type: &str, fields: D) -> Result<Self, D::Error>;
 }
 
-pub(crate) struct ModelTyped<B> {
-    pub model_type: ModelType,
+pub(crate) struct ModelTyped<M, B> {
+    pub model_type: M,
     pub body: B,
     pub extra: OtherFields,
 }
 
 /// Reads one model-typed object from `map`, filling `head` on the way.
-pub(crate) fn read<'de, A, H, B>(mut map: A, head: &mut H) -> Result<ModelTyped<B>, A::Error>
+pub(crate) fn read<'de, A, H, B>(map: A, head: &mut H) -> Result<ModelTyped<ModelType, B>, A::Error>
+where
+    A: MapAccess<'de>,
+    H: Head<'de>,
+    B: Body<'de>,
+{
+    let typed = read_or(map, head, None)?;
+    let model_type = (typed.model_type).ok_or_else(|| A::Error::missing_field("modelType"))?;
+    Ok(ModelTyped {
+        model_type,
+        body: typed.body,
+        extra: typed.extra,
+    })
+}
+
+/// As [`read`], for an object that may name no model type: it is then read as
+/// `untyped` (V3's qualifiers name none), and its model type is `None`.
+pub(crate) fn read_or<'de, A, H, B>(
+    mut map: A,
+    head: &mut H,
+    untyped: Option<&str>,
+) -> Result<ModelTyped<Option<ModelType>, B>, A::Error>
 where
     A: MapAccess<'de>,
     H: Head<'de>,
@@ -52,11 +73,14 @@ where
     let mut seen = Seen::default();
     let model_type = loop {
         let Some(FieldName(key)) = map.next_key()? else {
-            return Err(A::Error::missing_field("modelType"));
+            match untyped {
+                Some(_) => break None,
+                None => return Err(A::Error::missing_field("modelType")),
+            }
         };
         seen.first::<A::Error>(&key)?;
         if key == "modelType" {
-            break map.next_value::<ModelType>()?;
+            break Some(map.next_value::<ModelType>()?);
         }
         if !head.read(&key, &mut map)? {
             early.push((key.into_owned(), map.next_value::<Box<RawValue>>()?));
@@ -71,7 +95,8 @@ where
         extra: OtherFields::new(),
         seen,
     };
-    let body = B::read_as(&model_type.name, &mut fields)?;
+    let name = model_type.as_ref().map(|t| t.name.as_str()).or(untyped);
+    let body = B::read_as(name.unwrap_or_default(), &mut fields)?;
     Ok(ModelTyped {
         model_type,
         body,

@@ -55,7 +55,7 @@ impl OutlineNode {
     pub fn shell(node: &Parsed<AssetAdministrationShell>) -> Self {
         Self::build(node, Raw::OnError, |aas, out| {
             out.id_short = Some(aas.id_short.clone());
-            out.id = Some(aas.identification.id.clone());
+            out.id = Some(aas.id().to_owned());
             out.model_type = Some("AssetAdministrationShell".into());
             out.description = aas.description.to_vec();
             Ok(())
@@ -65,7 +65,7 @@ impl OutlineNode {
     pub fn submodel(node: &Parsed<Submodel>) -> Self {
         Self::build(node, Raw::Always, |sm, out| {
             out.id_short = Some(sm.id_short.clone());
-            out.id = sm.identification.as_ref().map(|i| i.id.clone());
+            out.id = Some(sm.id().to_owned()).filter(|id| !id.is_empty());
             out.model_type = Some("Submodel".into());
             out.semantic_id = semantic(&sm.semantic_id);
             out.kind = sm.kind.as_ref().cloned();

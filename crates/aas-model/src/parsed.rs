@@ -1,6 +1,6 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::value::{to_raw_value, RawValue};
+use serde_json::value::RawValue;
 
 use crate::{Error, Result};
 
@@ -21,27 +21,9 @@ impl<T: DeserializeOwned> Parsed<T> {
     }
 }
 
-impl<T: Serialize> Parsed<T> {
-    /// A node that was read as part of a larger one: its JSON is the typed view written
-    /// back, which is the same JSON value the server sent (key order may differ).
-    pub fn from_view(view: T) -> Self {
-        match to_raw_value(&view) {
-            Ok(raw) => Parsed {
-                raw,
-                view: Ok(view),
-            },
-            Err(e) => Parsed {
-                raw: RawValue::NULL.to_owned(),
-                view: Err(Error::Encode(e.to_string())),
-            },
-        }
-    }
-}
-
 impl<T> Parsed<T> {
     /// The JSON text of this node: exactly what the server sent (also for a nested
-    /// element, see [`RawElement`](crate::RawElement)), unless it was made with
-    /// [`Parsed::from_view`].
+    /// element, see [`RawElement`](crate::RawElement)).
     pub fn raw(&self) -> &str {
         self.raw.get()
     }

@@ -7,12 +7,21 @@ use crate::{
     Nullable, OtherFields, Reference,
 };
 
-/// An Asset Administration Shell as the gateway returns it (`GET aasList/{aasId}`).
+/// An Asset Administration Shell as the gateway returns it (`GET aasList/{aasId}`), or
+/// as a V3 server or file writes it (`id`, `assetInformation` and the V3 fields kept in
+/// `extra`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AssetAdministrationShell {
+    /// Optional in V3 (`""` when it has none, written back so).
+    #[serde(default)]
     pub id_short: String,
-    pub identification: Identifier,
+    /// V2's identifier; [`AssetAdministrationShell::id`] reads either version's.
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub identification: Nullable<Identifier>,
+    /// V3's identifier.
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub id: Nullable<String>,
     #[serde(default, skip_serializing_if = "Nullable::is_absent")]
     pub model_type: Nullable<ModelType>,
     #[serde(default, skip_serializing_if = "Nullable::is_absent")]
@@ -39,6 +48,13 @@ pub struct AssetAdministrationShell {
     /// Also `security`, and BaSyx V1's `conceptDictionary` and `dataSpecification`.
     #[serde(flatten)]
     pub extra: OtherFields,
+}
+
+impl AssetAdministrationShell {
+    /// Its identifier: V2's `identification.id` or V3's `id` (`""` if it has neither).
+    pub fn id(&self) -> &str {
+        crate::common::identifier(&self.identification, &self.id)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -11,9 +11,13 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Submodel {
+    /// Required by V2, optional by V3 (`""` when it has none, written back so).
     pub id_short: String,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub identification: Nullable<Identifier>,
+    /// V3's identifier; [`Submodel::id`] reads either version's.
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub id: Nullable<String>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub model_type: Nullable<ModelType>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
@@ -41,6 +45,11 @@ pub struct Submodel {
 }
 
 impl Submodel {
+    /// Its identifier: V2's `identification.id` or V3's `id` (`""` if it has neither).
+    pub fn id(&self) -> &str {
+        crate::common::identifier(&self.identification, &self.id)
+    }
+
     /// The top-level elements, each with its exact JSON for the raw view; a malformed
     /// one is an error view of its own, beside its good siblings.
     pub fn elements(&self) -> Vec<Parsed<SubmodelElement>> {
@@ -61,7 +70,7 @@ impl<'de> Deserialize<'de> for Submodel {
 #[derive(Default)]
 struct SubmodelFields {
     submodel: Submodel,
-    /// `idShort` is required, and may be empty, so its presence is tracked apart.
+    /// `idShort` is required in V2, and may be empty, so its presence is tracked apart.
     has_id_short: bool,
 }
 
@@ -74,6 +83,7 @@ impl<'de> Head<'de> for SubmodelFields {
                 self.has_id_short = true;
             }
             "identification" => sm.identification = map.next_value()?,
+            "id" => sm.id = map.next_value()?,
             "modelType" => sm.model_type = map.next_value()?,
             "category" => sm.category = map.next_value()?,
             "description" => sm.description = map.next_value()?,
@@ -95,7 +105,8 @@ impl Record<'_> for SubmodelFields {
     const EXPECTING: &'static str = "a submodel";
 
     fn finish<E: serde::de::Error>(self, extra: OtherFields) -> Result<Submodel, E> {
-        if !self.has_id_short {
+        // V2 requires an idShort; V3 identifies a submodel by `id` alone.
+        if !self.has_id_short && self.submodel.id.is_absent() {
             return Err(E::missing_field("idShort"));
         }
         Ok(Submodel {

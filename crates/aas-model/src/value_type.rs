@@ -7,7 +7,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::OtherFields;
 
 /// The XSD type of a value. V2.0.1 writes a string (`"double"`); AASX Package
-/// Explorer, AASX Server and BaSyx V1 write `{"dataObjectType": {"name": "double"}}`.
+/// Explorer, AASX Server and BaSyx V1 write `{"dataObjectType": {"name": "double"}}`;
+/// V3 writes `"xs:double"`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ValueType {
@@ -31,12 +32,13 @@ pub struct DataObjectType {
 }
 
 impl ValueType {
-    /// The type's name, whichever shape the server used.
+    /// The type's name, whichever shape the server used, without V3's `xs:`.
     pub fn name(&self) -> &str {
-        match self {
+        let name = match self {
             ValueType::Name(name) => name,
             ValueType::Legacy(legacy) => &legacy.data_object_type.name,
-        }
+        };
+        name.strip_prefix("xs:").unwrap_or(name)
     }
 }
 
@@ -75,7 +77,11 @@ mod tests {
 
     #[test]
     fn both_shapes_name_the_type_and_write_back_unchanged() {
-        for json in [r#""double""#, r#"{"dataObjectType":{"name":"int"}}"#] {
+        for json in [
+            r#""double""#,
+            r#"{"dataObjectType":{"name":"int"}}"#,
+            r#""xs:int""#,
+        ] {
             let t: ValueType = serde_json::from_str(json).expect("valid");
             assert!(["double", "int"].contains(&t.name()));
             assert_eq!(serde_json::to_string(&t).expect("writes"), json);

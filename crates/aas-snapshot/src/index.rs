@@ -56,8 +56,8 @@ impl ElementRow {
 pub(crate) fn element_rows(raw: &str) -> Vec<ElementRow> {
     let mut rows = Vec::new();
     if let Some(elements) = shaped::<Vec<&RawValue>>(raw, b'[') {
-        for element in elements {
-            walk(element, &[], &mut rows);
+        for (position, element) in elements.into_iter().enumerate() {
+            walk(element, &[], position, &mut rows);
         }
     }
     rows
@@ -129,7 +129,8 @@ struct Key<'a> {
     value: Option<&'a RawValue>,
 }
 
-fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
+/// Adds the rows of element `raw`, at `position` among its siblings, below `parent`.
+fn walk(raw: &RawValue, parent: &[String], position: usize, rows: &mut Vec<ElementRow>) {
     // Answers past the bound are refused when they arrive; a store written before that
     // may still hold one, and recursing into it would overflow the stack.
     if parent.len() >= aas_model::MAX_ELEMENT_DEPTH {
@@ -138,17 +139,22 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
     let Some(element) = shaped::<Element>(raw.get(), b'{') else {
         return;
     };
-    let Some(id_short) = element.id_short else {
-        return;
+    // V2 writes `{"name": …}`, V3 the name.
+    let model_type = element.model_type.map(|m| match m.get().starts_with('"') {
+        true => (plain(Some(m)), true),
+        false => (shaped::<Named>(m.get(), b'{').and_then(|m| m.name))
+            .map(|name| (name.into_owned(), false))
+            .unwrap_or_default(),
+    });
+    let (model_type, v3) = model_type.unwrap_or_default();
+    // V3 leaves a list's items without an idShort: they go by their position.
+    let id_short = match element.id_short {
+        Some(id_short) => id_short.into_owned(),
+        None if v3 => position.to_string(),
+        None => return,
     };
     let mut path = parent.to_vec();
-    path.push(id_short.into_owned());
-    let model_type = element
-        .model_type
-        .and_then(|m| shaped::<Named>(m.get(), b'{'))
-        .and_then(|m| m.name)
-        .unwrap_or_default()
-        .into_owned();
+    path.push(id_short);
     // A list value is read once: as language strings here, as children below.
     let value_items: Option<Vec<&RawValue>> = element.value.and_then(|v| shaped(v.get(), b'['));
     let items = value_items.as_deref().map(lang_strings);
@@ -192,8 +198,9 @@ fn walk(raw: &RawValue, parent: &[String], rows: &mut Vec<ElementRow>) {
     });
     // A collection's (or entity's) children.
     let statements: Option<Vec<&RawValue>> = element.statements.and_then(|s| shaped(s.get(), b'['));
-    for child in value_items.into_iter().chain(statements).flatten() {
-        walk(child, &path, rows);
+    let children = value_items.into_iter().chain(statements).flatten();
+    for (position, child) in children.enumerate() {
+        walk(child, &path, position, rows);
     }
 }
 
@@ -314,6 +321,29 @@ mod tests {
         assert_eq!(rows[3].texts, "de: Pumpe\nen: Pump");
         assert_eq!(rows[4].value.as_deref(), Some("1..5"));
         assert!(element_rows("{\"not\":\"a list\"}").is_empty());
+    }
+
+    #[test]
+    fn v3_elements_are_walked_and_a_lists_items_go_by_their_position() {
+        let raw = r#"[
+          {"idShort":"Markings","modelType":"SubmodelElementList","value":[
+            {"modelType":"SubmodelElementCollection","value":[
+              {"idShort":"MarkingName","modelType":"Property","valueType":"xs:string","value":"CE"}]},
+            {"modelType":"Property","valueType":"xs:string","value":"UKCA"}]}
+        ]"#;
+        let rows = element_rows(raw);
+        let paths: Vec<String> = rows.iter().map(|r| r.path.join("/")).collect();
+        assert_eq!(
+            paths,
+            [
+                "Markings",
+                "Markings/0",
+                "Markings/0/MarkingName",
+                "Markings/1"
+            ]
+        );
+        assert_eq!(rows[0].model_type, "SubmodelElementList");
+        assert_eq!(rows[3].value.as_deref(), Some("UKCA"));
     }
 
     #[test]

@@ -173,7 +173,7 @@ fn shown(element: &SubmodelElement) -> String {
             format!("{n} element{}", if n == 1 { "" } else { "s" })
         }
         ElementKind::Blob => match &element.body {
-            ElementBody::Blob(b) => b.mime_type.as_ref().cloned().unwrap_or_default(),
+            ElementBody::Blob(b) => b.content_type().unwrap_or_default().to_owned(),
             _ => String::new(),
         },
         _ => element.display_value().ok().flatten().unwrap_or_default(),

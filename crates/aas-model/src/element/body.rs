@@ -11,7 +11,8 @@ use crate::{
     ValueType,
 };
 
-/// The type-specific part of a submodel element, chosen by `modelType.name`.
+/// The type-specific part of a submodel element, chosen by its model type (V2's or
+/// V3's name of it).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(untagged)]
 pub enum ElementBody {
@@ -22,13 +23,15 @@ pub enum ElementBody {
     File(File),
     ReferenceElement(ReferenceElement),
     SubmodelElementCollection(SubmodelElementCollection),
+    /// V3's ordered list of elements without idShorts.
+    SubmodelElementList(SubmodelElementList),
     RelationshipElement(RelationshipElement),
     AnnotatedRelationshipElement(AnnotatedRelationshipElement),
     Capability(Capability),
     Entity(Entity),
     BasicEvent(BasicEvent),
     Operation(Operation),
-    /// A model type V2.0.1 does not define: all its own fields are in the element's
+    /// A model type neither V2.0.1 nor V3 defines: all its own fields are in the element's
     /// `extra`.
     #[default]
     Other,
@@ -48,6 +51,9 @@ impl<'de> Body<'de> for ElementBody {
             "SubmodelElementCollection" => {
                 ElementBody::SubmodelElementCollection(Deserialize::deserialize(fields)?)
             }
+            "SubmodelElementList" => {
+                ElementBody::SubmodelElementList(Deserialize::deserialize(fields)?)
+            }
             "RelationshipElement" => {
                 ElementBody::RelationshipElement(Deserialize::deserialize(fields)?)
             }
@@ -56,7 +62,9 @@ impl<'de> Body<'de> for ElementBody {
             }
             "Capability" => ElementBody::Capability(Deserialize::deserialize(fields)?),
             "Entity" => ElementBody::Entity(Deserialize::deserialize(fields)?),
-            "BasicEvent" => ElementBody::BasicEvent(Deserialize::deserialize(fields)?),
+            "BasicEvent" | "BasicEventElement" => {
+                ElementBody::BasicEvent(Deserialize::deserialize(fields)?)
+            }
             "Operation" => ElementBody::Operation(Deserialize::deserialize(fields)?),
             _ => {
                 IgnoredAny::deserialize(fields)?;
@@ -102,13 +110,26 @@ pub struct Range {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Blob {
+    /// V2's name of the content type; [`Blob::content_type`] reads either version's.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub mime_type: Nullable<String>,
+    /// V3's.
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub content_type: Nullable<String>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub value: Nullable<String>,
 }
 
 pub type File = Blob;
+
+impl Blob {
+    /// The content's media type, V2's `mimeType` or V3's `contentType`.
+    pub fn content_type(&self) -> Option<&str> {
+        (self.mime_type.as_ref())
+            .or(self.content_type.as_ref())
+            .map(String::as_str)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
@@ -129,6 +150,24 @@ pub struct SubmodelElementCollection {
     pub allow_duplicates: Nullable<bool>,
 }
 
+/// V3's list: its items have no idShort and are addressed by their index.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SubmodelElementList {
+    /// The items, as sent; [`SubmodelElement::children`] types them.
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub value: Nullable<Vec<RawElement>>,
+    /// The model type every item has.
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub type_value_list_element: Nullable<String>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub value_type_list_element: Nullable<ValueType>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub semantic_id_list_element: Nullable<Reference>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub order_relevant: Nullable<bool>,
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RelationshipElement {
@@ -145,17 +184,25 @@ pub struct AnnotatedRelationshipElement {
     pub first: Nullable<Reference>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub second: Nullable<Reference>,
-    /// Elements or references ([`Annotation`]), as sent; [`SubmodelElement::children`]
-    /// types the elements, [`AnnotatedRelationshipElement::annotations`] all of them.
+    /// V2's elements or references ([`Annotation`]), as sent;
+    /// [`SubmodelElement::children`] types the elements,
+    /// [`AnnotatedRelationshipElement::annotations`] all of them.
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub annotation: Nullable<Vec<RawElement>>,
+    /// V3's name for them (data elements only).
+    #[serde(rename = "annotations", skip_serializing_if = "Nullable::is_absent")]
+    pub annotations_v3: Nullable<Vec<RawElement>>,
 }
 
 impl AnnotatedRelationshipElement {
+    /// Each annotation as sent, whichever version's key holds them.
+    pub fn annotation_texts(&self) -> impl Iterator<Item = &RawElement> {
+        self.annotation.iter().chain(self.annotations_v3.iter())
+    }
+
     /// Each annotation typed, with its exact text.
     pub fn annotations(&self) -> Vec<Parsed<Annotation>> {
-        self.annotation
-            .iter()
+        self.annotation_texts()
             .map(|a| Parsed::new(a.clone().into_raw()))
             .collect()
     }
@@ -210,6 +257,8 @@ pub struct BasicEvent {
     pub observed: Nullable<Reference>,
 }
 
+/// An operation's variables, under V2's keys (`inputVariable`) or V3's
+/// (`inputVariables`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Operation {
@@ -219,6 +268,26 @@ pub struct Operation {
     pub output_variable: Nullable<Vec<OperationVariable>>,
     #[serde(skip_serializing_if = "Nullable::is_absent")]
     pub inoutput_variable: Nullable<Vec<OperationVariable>>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub input_variables: Nullable<Vec<OperationVariable>>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub output_variables: Nullable<Vec<OperationVariable>>,
+    #[serde(skip_serializing_if = "Nullable::is_absent")]
+    pub inoutput_variables: Nullable<Vec<OperationVariable>>,
+}
+
+impl Operation {
+    /// Each group of variables with the key that holds it, V2's and V3's.
+    pub fn variables(&self) -> [(&'static str, &Nullable<Vec<OperationVariable>>); 6] {
+        [
+            ("inputVariable", &self.input_variable),
+            ("outputVariable", &self.output_variable),
+            ("inoutputVariable", &self.inoutput_variable),
+            ("inputVariables", &self.input_variables),
+            ("outputVariables", &self.output_variables),
+            ("inoutputVariables", &self.inoutput_variables),
+        ]
+    }
 }
 
 /// One argument of an operation: its `value` is the element that describes it, as sent;

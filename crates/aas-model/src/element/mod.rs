@@ -19,7 +19,8 @@ use crate::{
     Reference, Result,
 };
 
-/// The element types of AAS V2.0.1; anything else is `Other` and is shown as it came.
+/// The element types of AAS V2.0.1 and V3 (V3's BasicEventElement is `BasicEvent`);
+/// anything else is `Other` and is shown as it came.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ElementKind {
     Property,
@@ -29,6 +30,7 @@ pub enum ElementKind {
     File,
     ReferenceElement,
     SubmodelElementCollection,
+    SubmodelElementList,
     RelationshipElement,
     AnnotatedRelationshipElement,
     Capability,
@@ -78,6 +80,7 @@ impl SubmodelElement {
             ElementBody::File(_) => ElementKind::File,
             ElementBody::ReferenceElement(_) => ElementKind::ReferenceElement,
             ElementBody::SubmodelElementCollection(_) => ElementKind::SubmodelElementCollection,
+            ElementBody::SubmodelElementList(_) => ElementKind::SubmodelElementList,
             ElementBody::RelationshipElement(_) => ElementKind::RelationshipElement,
             ElementBody::AnnotatedRelationshipElement(_) => {
                 ElementKind::AnnotatedRelationshipElement
@@ -159,30 +162,26 @@ impl SubmodelElement {
             ElementBody::SubmodelElementCollection(c) => {
                 Box::new(c.value.iter().enumerate().map(at("value")))
             }
+            ElementBody::SubmodelElementList(l) => {
+                Box::new(l.value.iter().enumerate().map(at("value")))
+            }
             ElementBody::Entity(e) => {
                 Box::new(e.statements.iter().enumerate().map(at("statements")))
             }
             ElementBody::AnnotatedRelationshipElement(r) => Box::new(
-                r.annotation
-                    .iter()
-                    .enumerate()
+                (r.annotation.iter().enumerate())
                     .filter(|(_, a)| a.is_element())
-                    .map(at("annotation")),
+                    .map(at("annotation"))
+                    .chain(r.annotations_v3.iter().enumerate().map(at("annotations"))),
             ),
-            ElementBody::Operation(o) => Box::new(
-                [
-                    ("inputVariable", &o.input_variable),
-                    ("outputVariable", &o.output_variable),
-                    ("inoutputVariable", &o.inoutput_variable),
-                ]
-                .into_iter()
-                .flat_map(|(key, vars)| {
+            ElementBody::Operation(o) => {
+                Box::new(o.variables().into_iter().flat_map(|(key, vars)| {
                     vars.iter().enumerate().filter_map(move |(index, var)| {
                         let within = Some("value");
                         Some((Place { key, index, within }, var.value.as_ref()?))
                     })
-                }),
-            ),
+                }))
+            }
             _ => Box::new(std::iter::empty()),
         }
     }
@@ -419,7 +418,7 @@ mod tests {
 
     #[test]
     fn an_unknown_model_type_keeps_all_its_fields() {
-        let json = r#"{"idShort":"X","future":{"a":[1]},"modelType":{"name":"SubmodelElementList"},"value":[1,2],"typeValueListElement":"Property"}"#;
+        let json = r#"{"idShort":"X","future":{"a":[1]},"modelType":{"name":"SubmodelElementTree"},"value":[1,2],"typeValueListElement":"Property"}"#;
         let x = element(json);
         assert_eq!(x.kind(), ElementKind::Other);
         assert_eq!(x.extra.len(), 3);

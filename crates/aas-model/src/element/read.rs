@@ -26,7 +26,8 @@ impl<'de> Visitor<'de> for ElementVisitor {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SubmodelElement, A::Error> {
         let mut head = CommonFields::default();
         let typed = model_typed::read(map, &mut head)?;
-        if !head.has_id_short {
+        // V2 requires an idShort; V3 leaves it out in a SubmodelElementList's items.
+        if !head.has_id_short && !typed.model_type.v3 {
             return Err(A::Error::missing_field("idShort"));
         }
         Ok(SubmodelElement {
@@ -42,7 +43,7 @@ impl<'de> Visitor<'de> for ElementVisitor {
 #[derive(Default)]
 struct CommonFields {
     element: SubmodelElement,
-    /// `idShort` is required, and may be empty, so its presence is tracked apart.
+    /// `idShort` is required in V2, and may be empty, so its presence is tracked apart.
     has_id_short: bool,
 }
 
