@@ -26,8 +26,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use aas_model::AssetType;
 use aas_demo::{demo_plant, Config, Service, DEMO_PLANT};
+use aas_model::AssetType;
 use axum::body::Body;
 use axum::http::{header, Request, Response};
 use axum::Router;
@@ -55,7 +55,11 @@ fn state_file() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
     PATH.get_or_init(|| {
         let shm = Path::new("/dev/shm");
-        let dir = if shm.is_dir() { shm.to_owned() } else { std::env::temp_dir() };
+        let dir = if shm.is_dir() {
+            shm.to_owned()
+        } else {
+            std::env::temp_dir()
+        };
         dir.join(format!("aas-fuzz-demo-service-{}.json", std::process::id()))
     })
 }

@@ -20,10 +20,17 @@ fuzz_target!(|data: &[u8]| {
     match (relaxed, strict) {
         (Ok(v3), Ok(_)) => {
             serde_json::to_vec(&v3).expect("a V3 environment writes as JSON");
-            assert!(changes.is_empty(), "strict accepted what changed: {changes:?}");
+            assert!(
+                changes.is_empty(),
+                "strict accepted what changed: {changes:?}"
+            );
         }
         (_, Err(Error::Strict(refused))) => {
-            assert_eq!(changes.first(), Some(&*refused), "strict refused the first change")
+            assert_eq!(
+                changes.first(),
+                Some(&*refused),
+                "strict refused the first change"
+            )
         }
         (Err(relaxed), Err(strict)) => assert_eq!(relaxed.to_string(), strict.to_string()),
         (relaxed, strict) => panic!("relaxed {relaxed:?}, strict {strict:?}"),
