@@ -1,5 +1,6 @@
 //! `aasmd convert` as users run it: a V2 file in, a V3.0 file and its report out,
-//! judged by `aasv3-check` (aas-core3.0 and Eclipse BaSyx, code we did not write); a
+//! judged by `aasv3-check` (aas-core3.0, Eclipse BaSyx and the IDTA's aas-test-engines, code
+//! we did not write); a
 //! package's files carried over; `--strict` refusing with exit code 8 and writing
 //! nothing; `crawl --format v3-env` saying what changed on stderr.
 
@@ -38,7 +39,7 @@ fn convert(input: &Path, output: &Path, strict: bool) -> Output {
 
 fn verify(file: &Path) -> String {
     let out = Command::new(shared().join("tools/aasv3-check"))
-        .arg("verify")
+        .args(["verify", "--idta"])
         .arg(file)
         .output()
         .expect("aasv3-check runs");

@@ -14,7 +14,7 @@ use crate::node::{member, Members, Node};
 use crate::Result;
 
 pub(crate) const TEMPLATE: &str =
-    "https://admin-shell.io/DataSpecificationTemplates/DataSpecificationIec61360/3/0";
+    "https://admin-shell.io/DataSpecificationTemplates/DataSpecificationIec61360/3";
 
 /// IEC 61360 data types of V3.0 (V2.0.1's URL is V3.0's IRI).
 const DATA_TYPES: [&str; 19] = [
