@@ -1,8 +1,7 @@
 //! `aasmd convert` as users run it: a V2 file in, a V3.0 file and its report out,
-//! judged by `aasv3-check` (aas-core3.0, Eclipse BaSyx and the IDTA's aas-test-engines, code
-//! we did not write); a
-//! package's files carried over; `--strict` refusing with exit code 8 and writing
-//! nothing; `crawl --format v3-env` saying what changed on stderr.
+//! judged by `aasv3-check` (aas-core3.0, Eclipse BaSyx and the IDTA's aas-test-engines,
+//! code we did not write); a package's files carried over; `--strict` refusing with exit
+//! code 8 and writing nothing; `crawl --format v3-env` saying what changed on stderr.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
