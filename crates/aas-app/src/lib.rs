@@ -72,8 +72,8 @@ pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{PlacedSnapshot, SnapshotRef, StoreKind};
 pub use snapshot_store::{
-    about_snapshot, ChangesView, MovedAside, PlantHit, SearchReply, SnapshotStore, Taken,
-    DEFAULT_KEEP,
+    about_snapshot, ChangesView, Imported, MovedAside, PlantHit, SearchReply, SnapshotStore, Taken,
+    DEFAULT_KEEP, FILE_SOURCE,
 };
 pub use snapshots::{
     changes_csv, PlacedChanges, SnapshotList, SnapshotTaken, SnapshotsAsk, SnapshotsReply,

@@ -12,9 +12,6 @@ use serde::Serialize;
 
 use crate::{Error, Result};
 
-/// The group of a file's shells that say neither an asset type nor an asset kind.
-const NO_ASSET_TYPE: &str = "no asset type";
-
 /// A file read whole, as the tree browses it.
 #[derive(Debug)]
 pub(crate) struct OpenedFile {
@@ -73,7 +70,7 @@ impl OpenedFile {
     pub(crate) fn described(&self) -> FileOpened {
         let mut asset_types: Vec<AssetTypeCount> = Vec::new();
         for shell in &self.contents.shells {
-            let asset_type = asset_type_of(shell);
+            let asset_type = shell.group();
             match asset_types.iter_mut().find(|c| c.asset_type == asset_type) {
                 Some(count) => count.shells += 1,
                 None => asset_types.push(AssetTypeCount {
@@ -103,7 +100,7 @@ impl OpenedFile {
         &'a self,
         asset_type: &'a AssetType,
     ) -> impl Iterator<Item = &'a Shell> {
-        (self.contents.shells.iter()).filter(move |s| asset_type_of(s) == *asset_type)
+        (self.contents.shells.iter()).filter(move |s| s.group() == *asset_type)
     }
 
     pub(crate) fn shell(&self, aas_id: &str) -> Result<&Shell> {
@@ -154,19 +151,6 @@ impl OpenedFile {
         (shell.submodels.iter())
             .filter_map(|id| self.contents.submodels.iter().find(|sm| &sm.id == id))
     }
-}
-
-/// Where the tree puts a file's shell: under the asset type it names (V3's
-/// `assetInformation.assetType`), else under its asset kind (Instance, Type).
-fn asset_type_of(shell: &Shell) -> AssetType {
-    let named = |text: &Option<String>| {
-        text.as_deref()
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-    };
-    let name = named(&shell.asset_type).or_else(|| named(&shell.asset_kind));
-    AssetType::named(name.unwrap_or_else(|| NO_ASSET_TYPE.to_owned()))
 }
 
 fn file_name(path: &Path) -> String {

@@ -12,7 +12,7 @@ use crate::Result;
 /// A shell of the plant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Shell {
-    /// `identification.id`.
+    /// V2's `identification.id` or V3's `id`.
     pub id: String,
     pub id_short: String,
     /// The AAS list it came in; `None` for one no list named.

@@ -211,6 +211,19 @@ pub enum SnapshotCommand {
         #[command(flatten)]
         store: StoreArg,
     },
+    /// Take an AAS file (an AASX package, or an environment as JSON or XML: AAS V2.0
+    /// JSON, V3.0 or V3.1) into a new snapshot, whose plant is the file's name and whose
+    /// source is "file": search, diff, table and audit then read it as any snapshot
+    /// (--plant NAME.aasx). stdout gets one JSON line as take prints it.
+    Import {
+        file: PathBuf,
+        /// Keep the newest N complete snapshots of this file name, removing older ones;
+        /// default: the app's preference (10).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        keep: Option<u16>,
+        #[command(flatten)]
+        store: StoreArg,
+    },
     /// List the snapshots, oldest first.
     List {
         #[arg(long)]

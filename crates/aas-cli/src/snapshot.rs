@@ -9,7 +9,9 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use aas_app::{changes_csv, CrawlSummary, Preferences, SettingsFrom, SnapshotStore, Taken};
+use aas_app::{
+    changes_csv, CrawlSummary, Imported, Preferences, SettingsFrom, SnapshotStore, Taken,
+};
 use aas_client::CrawlPlan;
 use aas_export::Format;
 use aas_model::AssetType;
@@ -28,6 +30,7 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             keep,
             store,
         } => take(conn, plant, asset_types, keep, &store).await,
+        SnapshotCommand::Import { file, keep, store } => import(&file, keep, &store),
         SnapshotCommand::List { plant, json, store } => {
             let list = store_of(&store)?.read(|store| store.list(plant.as_deref()))?;
             if json {
@@ -185,6 +188,18 @@ pub async fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Re
     Ok(())
 }
 
+/// `aasmd snapshot import FILE`.
+fn import(file: &Path, keep: Option<u16>, store: &StoreArg) -> Result<(), CliError> {
+    let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
+    let Imported { info, retired } = store_of(store)?.import_file(file, keep)?;
+    eprintln!(
+        "aasmd: snapshot {} of {}: {} answers, {} AAS",
+        info.id, info.plant, info.nodes, info.shells
+    );
+    retired_said(&retired, keep);
+    print(&serde_json::to_string(&info)?)
+}
+
 async fn take(
     args: &ConnectionArgs,
     plant: String,
@@ -224,6 +239,13 @@ async fn take(
         info.unreadable,
         took(&crawl)
     );
+    retired_said(&retired, keep);
+    print(&serde_json::to_string(&info)?)?;
+    outcome(&CrawlSummary::of(&crawl))
+}
+
+/// Says on stderr which older snapshots a take or an import removed.
+fn retired_said(retired: &[i64], keep: usize) {
     if !retired.is_empty() {
         let ids: Vec<String> = retired.iter().map(i64::to_string).collect();
         eprintln!(
@@ -231,8 +253,6 @@ async fn take(
             ids.join(", ")
         );
     }
-    print(&serde_json::to_string(&info)?)?;
-    outcome(&CrawlSummary::of(&crawl))
 }
 
 /// The store of `--store` / `AASMD_STORE`, else the app's.

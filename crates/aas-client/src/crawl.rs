@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use aas_source::{
     check_json, ids_in_list, Body, Coverage, ErrorKind, Failure, Fetched, NodeLevel, NodePath,
-    Selection, Source, Unreadable, Visit, WalkReport,
+    Selection, Source, Unreadable, Visit, WalkReport, ID_SHORT, SHELL_ID,
 };
 
 use crate::client::Service;
@@ -628,14 +628,14 @@ fn read_answer(path: &NodePath, body: &Body) -> serde_json::Result<Reading> {
             }
         }
         NodePath::AasList { .. } => below(
-            ids_in_list(&text()?, &["identification", "id"])?
+            ids_in_list(&text()?, SHELL_ID)?
                 .into_iter()
                 .map(|aas_id| NodePath::Submodels { aas_id })
                 .collect(),
         ),
         NodePath::Submodels { aas_id } => {
             let mut seen = HashSet::new();
-            let elements = ids_in_list(&text()?, &["idShort"])?
+            let elements = ids_in_list(&text()?, ID_SHORT)?
                 .into_iter()
                 // An empty idShort cannot be addressed; its elements came with the list.
                 // One listed twice is fetched once.

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::time::SystemTime;
 
-use aas_model::AssetType;
+use aas_model::{AssetType, Identified};
 use aas_source::{read_text, unreadable_body, NodeLevel, NodePath, Selection, Source};
 use serde::Deserializer as _;
 use serde_json::value::RawValue;
@@ -38,7 +38,7 @@ pub(crate) fn each_answer(
 /// A shell as an AAS list names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedShell {
-    /// `identification.id`.
+    /// V2's `identification.id` or V3's `id`.
     pub id: String,
     /// `""` when it has none.
     pub id_short: String,
@@ -58,16 +58,6 @@ pub struct Listed {
 /// The shells the AAS lists of `asset_type` (every type: `None`) name and the crawl's
 /// selection wants, in the lists' order; an item without an id is passed over.
 pub fn listed_shells(answers: &dyn Source, asset_type: Option<&AssetType>) -> Result<Listed> {
-    #[derive(serde::Deserialize)]
-    struct Item {
-        #[serde(rename = "idShort", default)]
-        id_short: Option<String>,
-        identification: Option<Identification>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Identification {
-        id: Option<String>,
-    }
     let selection = answers.coverage().selection;
     let mut listed = Listed::default();
     aas_source::each_answer(
@@ -83,7 +73,7 @@ pub fn listed_shells(answers: &dyn Source, asset_type: Option<&AssetType>) -> Re
             if asset_type.is_some_and(|t| t != listed_type) {
                 return Ok(());
             }
-            let items: Vec<Item> = match serde_json::from_str(&read_text(body, url)?) {
+            let items: Vec<Identified> = match serde_json::from_str(&read_text(body, url)?) {
                 Ok(items) => items,
                 Err(e) => {
                     listed.unreadable.get_or_insert(unreadable(e));
@@ -91,7 +81,7 @@ pub fn listed_shells(answers: &dyn Source, asset_type: Option<&AssetType>) -> Re
                 }
             };
             for item in items {
-                let Some(id) = item.identification.and_then(|i| i.id) else {
+                let Some(id) = item.id().map(str::to_owned) else {
                     continue;
                 };
                 if selection.wants_shell(&id) {
@@ -110,24 +100,13 @@ pub fn listed_shells(answers: &dyn Source, asset_type: Option<&AssetType>) -> Re
 
 /// Whether `item` of the list answered at `path` (a shell or a submodel) was selected.
 pub(crate) fn selected(selection: &Selection, path: &NodePath, item: &RawValue) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Ids {
-        #[serde(rename = "idShort")]
-        id_short: Option<String>,
-        identification: Option<Identification>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Identification {
-        id: Option<String>,
-    }
-    let Ok(ids) = serde_json::from_str::<Ids>(item.get()) else {
+    let Ok(ids) = serde_json::from_str::<Identified>(item.get()) else {
         return false;
     };
-    let id = ids.identification.and_then(|i| i.id);
-    wanted(selection, path, id.as_deref(), ids.id_short.as_deref())
+    wanted(selection, path, ids.id(), ids.id_short.as_deref())
 }
 
-/// Whether the item with `identification.id` `id` and `idShort` `id_short`, of the list
+/// Whether the item with identifier `id` and `idShort` `id_short`, of the list
 /// answered at `path`, was selected.
 pub(crate) fn wanted(
     selection: &Selection,

@@ -12,7 +12,7 @@ use aas_model::{parse_list, ElementKind, Parsed, SubmodelElement};
 use aas_output::{write_with, SafeCsv};
 use aas_source::{
     ids_in_list, read_text, unreadable_body, Failure, NodeLevel, NodePath, Selection, Source,
-    Unreadable,
+    Unreadable, SHELL_ID,
 };
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -182,7 +182,7 @@ fn environment(answers: &dyn Source, out: &mut dyn Write) -> Written {
     let mut first = true;
     each_answer(answers, NodeLevel::AasList, |path, url, body| {
         let raw = read_text(body, url)?;
-        let ids = ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)?;
+        let ids = ids_in_list(&raw, SHELL_ID).map_err(unreadable)?;
         shells.extend(ids.into_iter().filter(|id| selection.wants_shell(id)));
         items(&raw, selection, path, &mut first, out)
     })?;
@@ -261,7 +261,7 @@ fn csv(answers: &dyn Source, out: &mut dyn Write) -> Written {
     each_answer(answers, NodeLevel::AasList, |path, url, body| {
         if let NodePath::AasList { asset_type } = path {
             let raw = read_text(body, url)?;
-            for aas_id in ids_in_list(&raw, &["identification", "id"]).map_err(unreadable)? {
+            for aas_id in ids_in_list(&raw, SHELL_ID).map_err(unreadable)? {
                 types.insert(aas_id, asset_type.clone());
             }
         }

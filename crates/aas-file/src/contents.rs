@@ -30,6 +30,24 @@ pub struct Shell {
     pub raw: String,
 }
 
+/// The group of a file's shells that say neither an asset type nor an asset kind.
+const NO_ASSET_TYPE: &str = "no asset type";
+
+impl Shell {
+    /// The group the tree and the file's AAS lists put it in: its asset type where the
+    /// file says one, else its asset kind, else "no asset type".
+    pub fn group(&self) -> aas_model::AssetType {
+        let named = |text: &Option<String>| {
+            text.as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+        };
+        let name = named(&self.asset_type).or_else(|| named(&self.asset_kind));
+        aas_model::AssetType::named(name.unwrap_or_else(|| NO_ASSET_TYPE.to_owned()))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Submodel {
     pub id: String,

@@ -23,6 +23,11 @@ impl KeptText {
         }
     }
 
+    /// No text kept: for a reading that wants the model alone.
+    pub(crate) fn none() -> Self {
+        KeptText { left: Cell::new(0) }
+    }
+
     /// The text `make` gives, which is `len` bytes long, if it fits; else none (empty):
     /// nothing is made that is not kept.
     pub(crate) fn of_len(&self, len: usize, make: impl FnOnce() -> String) -> String {

@@ -10,6 +10,7 @@
 //! text as the file has it is kept within a budget (kept_text.rs), and nothing is
 //! written anywhere.
 
+mod answers;
 mod contents;
 mod dump;
 mod from_json;
@@ -21,6 +22,7 @@ mod xml_tree;
 
 use std::path::Path;
 
+pub use answers::{answers, FileAnswers};
 pub use contents::{Contents, Element, Serialisation, Shell, Submodel, Value, Version};
 pub use dump::dump_lines;
 
@@ -43,9 +45,6 @@ pub enum Error {
     /// A payload is XML that is not well-formed, or XML this reader refuses.
     #[error("{part}: {why}")]
     Xml { part: String, why: String },
-    /// A V2.0 XML payload, which is not converted to JSON.
-    #[error("{part}: AAS V2.0 XML is not converted to JSON (V3.0 and V3.1 XML are)")]
-    NotConverted { part: String },
     /// A payload in a metamodel version this reader does not read.
     #[error("{part}: AAS metamodel {version} is not read (only V2.0, V3.0 and V3.1 are)")]
     Unsupported { part: String, version: String },
@@ -74,7 +73,7 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
 
 /// A file's payloads without a byte order mark, each with its name: a package's spec
 /// parts, or the file itself (named `name`).
-fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {
+pub(crate) fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(if aas_model::aasx::is_package(&bytes) {
         aas_model::aasx::spec_payloads(&bytes)?
             .into_iter()
@@ -86,8 +85,8 @@ fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {
     })
 }
 
-/// Each XML spec part of the AAS file at `path` (V3.0 or V3.1) as the JSON environment
-/// the specification writes for it: its name, version and JSON.
+/// Each XML spec part of the AAS file at `path` as the JSON environment the
+/// specification of its version writes for it: its name, version and JSON.
 pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json::Value)>> {
     let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
         path: path.display().to_string(),

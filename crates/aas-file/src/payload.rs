@@ -56,16 +56,14 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
     Ok(contents)
 }
 
-/// The JSON of XML payload `part` (its bytes without a byte order mark) of V3.0 or
-/// V3.1, as the specification writes it, and its version.
+/// The JSON of XML payload `part` (its bytes without a byte order mark), as the
+/// specification of its version writes it, and its version.
 pub(crate) fn xml_as_json(part: &str, bytes: &[u8]) -> Result<(Version, serde_json::Value)> {
     let root = xml_tree::parse(part, bytes, &[])?;
-    match xml_version(part, &root)? {
-        Version::V2 => Err(Error::NotConverted {
-            part: part.to_owned(),
-        }),
-        version => Ok((version, xml_to_json::environment(&root))),
-    }
+    Ok(match xml_version(part, &root)? {
+        Version::V2 => (Version::V2, xml_to_json::v2::environment(&root)),
+        version => (version, xml_to_json::environment(&root)),
+    })
 }
 
 /// The metamodel version the namespace of XML root `root` names.
@@ -86,7 +84,7 @@ fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
     }
 }
 
-fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {
+pub(crate) fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {
     Error::NotAas {
         part: part.to_owned(),
         why: why.to_string(),

@@ -136,3 +136,230 @@ fn class_name(element: &str) -> String {
         .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
 }
+
+/// V2.0 XML, whose schema was written apart from its JSON schema: wrappers JSON does not
+/// have (`submodelElement`, `dataElement`, `qualifier` around each constraint), names
+/// JSON changed (`assetRef` → `asset`, `submodelRefs` → `submodels`), attributes
+/// (`idType`, a key's `type` and `local`, a text's `lang`), and repeated elements where
+/// JSON has a list (`embeddedDataSpecification`, `isCaseOf`, an operation's variables).
+pub(crate) mod v2 {
+    use serde_json::{json, Map, Value as Json};
+
+    use crate::xml_tree::Node;
+
+    /// The classes V2 JSON names with `"modelType": {"name": …}`, as XML names their
+    /// elements.
+    const MODEL_TYPED: [&str; 21] = [
+        "assetAdministrationShell",
+        "asset",
+        "submodel",
+        "conceptDescription",
+        "view",
+        "conceptDictionary",
+        "property",
+        "multiLanguageProperty",
+        "range",
+        "blob",
+        "file",
+        "referenceElement",
+        "submodelElementCollection",
+        "relationshipElement",
+        "annotatedRelationshipElement",
+        "capability",
+        "entity",
+        "basicEvent",
+        "operation",
+        "qualifier",
+        "formula",
+    ];
+
+    /// The elements that only wrap the one element they hold.
+    const WRAPPERS: [&str; 2] = ["submodelElement", "dataElement"];
+
+    /// Elements whose items JSON lists (a reference each, unless named otherwise).
+    const LISTS: [(&str, &str); 18] = [
+        ("assetAdministrationShells", "assetAdministrationShells"),
+        ("assets", "assets"),
+        ("submodels", "submodels"),
+        ("conceptDescriptions", "conceptDescriptions"),
+        ("submodelRefs", "submodels"),
+        ("views", "views"),
+        ("conceptDictionaries", "conceptDictionaries"),
+        ("conceptDescriptionRefs", "conceptDescriptions"),
+        ("containedElements", "containedElements"),
+        ("dependsOnRefs", "dependsOn"),
+        ("submodelElements", "submodelElements"),
+        ("statements", "statements"),
+        ("annotations", "annotation"),
+        ("keys", "keys"),
+        ("description", "description"),
+        ("preferredName", "preferredName"),
+        ("shortName", "shortName"),
+        ("definition", "definition"),
+    ];
+
+    /// Elements JSON renames.
+    const RENAMED: [(&str, &str); 3] = [
+        ("assetRef", "asset"),
+        ("assetIdentificationModelRef", "assetIdentificationModel"),
+        ("billOfMaterialRef", "billOfMaterial"),
+    ];
+
+    /// Elements that hold an object, for an empty one (`<administration/>`).
+    const OBJECTS: [&str; 15] = [
+        "administration",
+        "semanticId",
+        "derivedFrom",
+        "assetRef",
+        "assetIdentificationModelRef",
+        "billOfMaterialRef",
+        "valueId",
+        "first",
+        "second",
+        "observed",
+        "unitId",
+        "dataSpecification",
+        "parent",
+        "isCaseOf",
+        "containedElementRef",
+    ];
+
+    /// Elements that repeat where JSON has one list of them.
+    const REPEATED: [(&str, &str); 6] = [
+        ("embeddedDataSpecification", "embeddedDataSpecifications"),
+        ("isCaseOf", "isCaseOf"),
+        ("inputVariable", "inputVariable"),
+        ("outputVariable", "outputVariable"),
+        ("inoutputVariable", "inoutputVariable"),
+        ("levelType", "levelType"),
+    ];
+
+    /// The environment `root` (a V2.0 `<aasenv>`) as V2 JSON.
+    pub(crate) fn environment(root: &Node) -> Json {
+        object(root)
+    }
+
+    fn object(node: &Node) -> Json {
+        let mut map = Map::new();
+        // A constraint's item names its class; the `qualifier` around it does not.
+        if MODEL_TYPED.contains(&node.name.as_str()) {
+            map.insert("modelType".into(), json!({"name": class_name(&node.name)}));
+        }
+        for child in &node.children {
+            if let Some((_, key)) = REPEATED.iter().find(|(name, _)| *name == child.name) {
+                add_to(&mut map, key, [repeated(child)]);
+                continue;
+            }
+            // Each `<qualifier>` around a referable's constraints adds to one list.
+            if child.name == "qualifier" {
+                add_to(&mut map, "qualifiers", child.children.iter().map(object));
+                continue;
+            }
+            // An empty Blob holds no content, as V2 XML readers take it.
+            if node.name == "blob" && child.name == "value" && child.text.trim().is_empty() {
+                continue;
+            }
+            let key = RENAMED
+                .iter()
+                .chain(LISTS.iter())
+                .find(|(name, _)| *name == child.name)
+                .map_or(child.name.as_str(), |(_, key)| key);
+            map.insert(key.to_owned(), property(node, child));
+        }
+        Json::Object(map)
+    }
+
+    /// Adds `items` to the list at `key` of `map` (only this makes lists there).
+    fn add_to(map: &mut Map<String, Json>, key: &str, items: impl IntoIterator<Item = Json>) {
+        if let Json::Array(list) = map.entry(key).or_insert_with(|| Json::Array(Vec::new())) {
+            list.extend(items);
+        }
+    }
+
+    /// One of a repeated element: an operation's variable holds its element in `value`.
+    fn repeated(node: &Node) -> Json {
+        match node.name.as_str() {
+            "inputVariable" | "outputVariable" | "inoutputVariable" => {
+                let value = node.child("value").map_or(Json::Null, one_element);
+                json!({"value": value})
+            }
+            "levelType" => Json::String(node.text.clone()),
+            _ => object(node),
+        }
+    }
+
+    fn property(parent: &Node, node: &Node) -> Json {
+        match node.name.as_str() {
+            "identification" => json!({
+                "idType": node.attribute("idType").unwrap_or_default(),
+                "id": node.text,
+            }),
+            "ordered" | "allowDuplicates" => Json::Bool(node.text.trim() == "true"),
+            "dataSpecificationContent" => node.children.first().map_or(Json::Null, object),
+            // V2 JSON gives each pair a value type, which V2 XML leaves to the content's
+            // value format (a string where it has none), as V2 XML readers do.
+            "valueList" => {
+                let format = parent.child("valueFormat").map(|f| f.text.trim());
+                let value_type = format.filter(|f| !f.is_empty()).unwrap_or("string");
+                let pairs = node.children.iter().map(|pair| {
+                    let mut pair = object(pair);
+                    pair["valueType"] = Json::from(value_type);
+                    pair
+                });
+                json!({"valueReferencePairTypes": pairs.collect::<Vec<_>>()})
+            }
+            "keys" => Json::Array(node.children.iter().map(key).collect()),
+            // A collection's or a property's value: elements, texts, a reference or text.
+            "value" if !node.children.is_empty() => match parent.name.as_str() {
+                "submodelElementCollection" => list(node),
+                "multiLanguageProperty" => list(node),
+                _ => object(node),
+            },
+            "value" if node.text.is_empty() && parent.name == "submodelElementCollection" => {
+                Json::Array(Vec::new())
+            }
+            name if LISTS.iter().any(|(list, _)| *list == name) => list(node),
+            name if node.children.is_empty() && OBJECTS.contains(&name) => json!({}),
+            _ if !node.children.is_empty() => object(node),
+            _ => Json::String(node.text.clone()),
+        }
+    }
+
+    /// The items of a list element: elements unwrapped, texts by language, references.
+    fn list(node: &Node) -> Json {
+        Json::Array(node.children.iter().map(item).collect())
+    }
+
+    fn item(node: &Node) -> Json {
+        match node.name.as_str() {
+            "langString" => json!({
+                "language": node.attribute("lang").unwrap_or_default(),
+                "text": node.text,
+            }),
+            name if WRAPPERS.contains(&name) => one_element(node),
+            _ => object(node),
+        }
+    }
+
+    /// The one element `node` holds, through a wrapper if it has one.
+    fn one_element(node: &Node) -> Json {
+        match node.children.first() {
+            Some(child) if WRAPPERS.contains(&child.name.as_str()) => one_element(child),
+            Some(child) => object(child),
+            None => Json::Null,
+        }
+    }
+
+    fn key(node: &Node) -> Json {
+        json!({
+            "type": node.attribute("type").unwrap_or_default(),
+            "local": node.attribute("local") == Some("true"),
+            "value": node.text,
+            "idType": node.attribute("idType").unwrap_or_default(),
+        })
+    }
+
+    fn class_name(element: &str) -> String {
+        super::class_name(element)
+    }
+}

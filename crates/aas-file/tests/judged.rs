@@ -9,9 +9,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-}
+mod support;
+
+use support::{counted, shared};
 
 fn files() -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -46,29 +46,6 @@ fn judged(file: &Path) -> Option<Vec<Value>> {
             .map(|line| serde_json::from_str(line).expect("a JSON line"))
             .collect()
     })
-}
-
-/// The counts `SOURCES.md` gives a file (shells, submodels).
-fn counted(file: &Path) -> (usize, usize) {
-    let sources =
-        std::fs::read_to_string(shared().join("aas-files/SOURCES.md")).expect("SOURCES.md");
-    let name = file
-        .strip_prefix(shared().join("aas-files"))
-        .expect("under aas-files")
-        .to_string_lossy()
-        .into_owned();
-    let row = sources
-        .lines()
-        .find(|line| line.starts_with(&format!("| {name} |")))
-        .unwrap_or_else(|| panic!("{name} in SOURCES.md"));
-    let cell = row.split('|').nth(9).expect("the S/SM/suppl column").trim();
-    let mut counts = cell
-        .split('/')
-        .map(|n| n.trim().parse::<usize>().expect("a count"));
-    (
-        counts.next().expect("shells"),
-        counts.next().expect("submodels"),
-    )
 }
 
 #[test]

@@ -117,3 +117,30 @@ pub(crate) fn identifier<'a>(v2: &'a Nullable<Identifier>, v3: &'a Nullable<Stri
         .or(v3.as_ref().map(String::as_str))
         .unwrap_or_default()
 }
+
+/// An identifiable read for its identifiers alone, whichever version wrote it; the rest
+/// of it is passed over.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Identified {
+    #[serde(rename = "idShort", default)]
+    pub id_short: Option<String>,
+    #[serde(default)]
+    identification: Option<IdOnly>,
+    /// V3's; any other JSON value is passed over.
+    #[serde(default)]
+    id: Option<Value>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct IdOnly {
+    id: Option<String>,
+}
+
+impl Identified {
+    /// V2's `identification.id`, else V3's `id`.
+    pub fn id(&self) -> Option<&str> {
+        (self.identification.as_ref())
+            .and_then(|i| i.id.as_deref())
+            .or_else(|| self.id.as_ref().and_then(Value::as_str))
+    }
+}

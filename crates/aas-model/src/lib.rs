@@ -37,7 +37,9 @@ mod url_segment;
 mod value_type;
 
 pub use asset_type::{AssetType, UnknownAssetType};
-pub use common::{AdministrativeInformation, Identifier, LangString, ModelType, OtherFields};
+pub use common::{
+    AdministrativeInformation, Identified, Identifier, LangString, ModelType, OtherFields,
+};
 pub use concept_description::ConceptDescription;
 pub use constraint::{Constraint, ConstraintBody, Formula, Qualifier};
 pub use data_specification::{

@@ -35,7 +35,11 @@ impl Store {
                 continue;
             };
             for shell in &shells {
-                if let Some(aas_id) = shell["identification"]["id"].as_str() {
+                // V2's identification, V3's id.
+                let id = shell["identification"]["id"]
+                    .as_str()
+                    .or(shell["id"].as_str());
+                if let Some(aas_id) = id {
                     let id_short = shell["idShort"].as_str().map(str::to_owned);
                     types.insert(aas_id.to_owned(), (asset_type.clone(), id_short));
                 }

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use aas_source::{ids_in_list, NodeLevel, NodePath};
+use aas_source::{ids_in_list, IdPaths, NodeLevel, NodePath, ID_SHORT, SHELL_ID};
 use serde::Serialize;
 
 use crate::backend::level_at;
@@ -107,7 +107,7 @@ impl Store {
             match &path {
                 NodePath::Registry => {}
                 NodePath::AasList { .. } => {
-                    let ids = |side: &Side| self.ids(side, &["identification", "id"]);
+                    let ids = |side: &Side| self.ids(side, SHELL_ID);
                     let (was, is) = (ids(&before)?, ids(&after)?);
                     for (aas_id, change) in added_removed(&was, &is) {
                         gone_or_new.insert(aas_id.clone());
@@ -119,7 +119,7 @@ impl Store {
                     if gone_or_new.contains(aas_id) || before.is_none() || after.is_none() {
                         continue;
                     }
-                    let ids = |side: &Side| self.ids(side, &["idShort"]);
+                    let ids = |side: &Side| self.ids(side, ID_SHORT);
                     let (was, is) = (ids(&before)?, ids(&after)?);
                     for (submodel, change) in added_removed(&was, &is) {
                         submodels_gone_or_new.insert((aas_id.clone(), submodel.clone()));
@@ -188,8 +188,8 @@ impl Store {
         Ok(self.failures_of(id)?.into_iter().map(|f| f.path).collect())
     }
 
-    /// The ids at `key_path` in a list answer (none for a missing or unreadable one).
-    fn ids(&self, side: &Side, key_path: &[&str]) -> Result<BTreeSet<String>> {
+    /// The ids at one of `key_path`'s paths in a list answer (none for a missing or unreadable one).
+    fn ids(&self, side: &Side, key_path: IdPaths) -> Result<BTreeSet<String>> {
         let Some(content) = side else {
             return Ok(BTreeSet::new());
         };

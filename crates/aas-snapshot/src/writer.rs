@@ -44,6 +44,44 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Keeps every answer of `answers` (a source read whole, such as a file) as a new
+    /// snapshot from `source`, taken when the answers were read; complete when the
+    /// answers cover everything.
+    pub fn import(&mut self, answers: &dyn Source, source: &str) -> Result<SnapshotInfo> {
+        let coverage = answers.coverage();
+        let mut writer = self.begin(source, coverage.plant, coverage.read_at)?;
+        for level in NodeLevel::ALL {
+            let mut failed = None;
+            // A break means an answer was not kept: its error waits in `failed`.
+            let _ = answers
+                .each(level, &mut |path, url, body| {
+                    let kept = aas_source::read_text(body, url)
+                        .map_err(|e| Error::Export(e.into()))
+                        .and_then(|text| {
+                            writer.answer(Fetched {
+                                path: path.clone(),
+                                url: url.to_owned(),
+                                raw: Body::Text(text),
+                            })
+                        });
+                    match kept {
+                        Ok(()) => std::ops::ControlFlow::Continue(()),
+                        Err(e) => {
+                            failed = Some(e);
+                            std::ops::ControlFlow::Break(())
+                        }
+                    }
+                })
+                .map_err(|e| Error::Export(e.into()))?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        }
+        writer.finish_crawl(answers)
+    }
+}
+
 /// A snapshot being taken. [`SnapshotWriter::finish`] ends it; dropped without, it
 /// keeps what was written and is marked partial by the next writer.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ pub use answer::{Failure, Fetched, Unreadable};
 pub use body::{check_json, Body, Receiving, Spool, DEFAULT_MAX_STREAMED, SPOOL_AT};
 pub use error::{Error, Result};
 pub use error_kind::{ErrorKind, Heard};
-pub use list_ids::ids_in_list;
+pub use list_ids::{ids_in_list, IdPaths, ID_SHORT, SHELL_ID};
 pub use node::{NodeLevel, NodePath};
 pub use selection::{Pick, Selection};
 pub use source::{

@@ -3,10 +3,9 @@
 
 use std::sync::Arc;
 
-use aas_model::{parse_list, AssetType, Identifier, OutlineNode, Parsed};
+use aas_model::{parse_list, AssetType, Identified, OutlineNode, Parsed};
 use aas_source::NodePath;
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 
 use super::{no_registry, outline, Browse, Reply};
 use crate::{Error, Result, SnapshotStore};
@@ -71,11 +70,7 @@ impl Browse for Stored {
                 asset_type: asset_type.clone(),
             })?
             .iter()
-            .find(|shell| {
-                shell
-                    .view()
-                    .is_ok_and(|shell| shell.identification.id == aas_id)
-            })
+            .find(|shell| shell.view().is_ok_and(|shell| shell.id() == Some(aas_id)))
             .map(|shell| shell.raw().to_owned())
             .ok_or_else(|| Error::NotInSnapshot(format!("snapshot {id} has no shell {aas_id}")))
         })
@@ -87,10 +82,4 @@ fn unreadable(e: aas_model::Error) -> Error {
         what: "the stored answer cannot be read".into(),
         source: e.into(),
     }
-}
-
-/// A shell read for its identifier alone.
-#[derive(Deserialize)]
-struct Identified {
-    identification: Identifier,
 }

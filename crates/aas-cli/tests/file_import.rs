@@ -1,0 +1,177 @@
+//! `aasmd snapshot import FILE`: the shared real files (V2.0 XML to V3.1, AASX, JSON and
+//! XML) taken into a store and read as any snapshot. Each file's snapshot holds every
+//! shell the independent readers (`aas-dump`) read: the table
+//! has a row for each, the search finds their values, the audit judges them, and a
+//! second import of the same file has no changes. A file that is no AAS is refused
+//! with its reason, and nothing is stored.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod support;
+
+use support::{temp_dir, AASMD};
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+fn aasmd(store: &Path, args: &[&str]) -> Output {
+    Command::new(AASMD)
+        .args(args)
+        .arg("--store")
+        .arg(store)
+        .env("AASMD_STORE", "")
+        .output()
+        .expect("aasmd runs")
+}
+
+fn import(store: &Path, file: &Path) -> Output {
+    let file = file.to_str().expect("a UTF-8 path");
+    aasmd(store, &["snapshot", "import", file])
+}
+
+/// What `aas-dump` reads of `file`: its lines, or `None` where no reader could.
+fn dumped(file: &Path) -> Option<Vec<Value>> {
+    let out = Command::new(shared().join("tools/aas-dump"))
+        .arg(file)
+        .output()
+        .expect("aas-dump runs");
+    out.status.success().then(|| {
+        (String::from_utf8_lossy(&out.stdout).lines())
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect()
+    })
+}
+
+/// The shared AAS files, as `SOURCES.md` lists them (the first cell of its table's rows).
+fn shared_files() -> Vec<PathBuf> {
+    let dir = shared().join("aas-files");
+    let sources = std::fs::read_to_string(dir.join("SOURCES.md")).expect("SOURCES.md");
+    (sources.lines())
+        .filter_map(|line| line.strip_prefix("| ")?.split(" |").next())
+        .filter(|name| name.contains('/') && !name.starts_with("file"))
+        .map(|name| dir.join(name))
+        .collect()
+}
+
+/// A word of some element's text value that the search can look for.
+fn a_word(lines: &[Value]) -> Option<String> {
+    lines
+        .iter()
+        .filter(|line| line["kind"] == "element")
+        .filter_map(|line| line["value"].as_str())
+        .flat_map(|text| text.split(|c: char| !c.is_ascii_alphanumeric()))
+        .find(|word| word.len() >= 5 && word.chars().all(|c| c.is_ascii_alphabetic()))
+        .map(str::to_owned)
+}
+
+#[test]
+fn every_shared_file_is_taken_in_and_read_as_any_snapshot() {
+    let store = temp_dir("file-import").join("snapshots.sqlite3");
+    let files = shared_files();
+    assert_eq!(files.len(), 12, "{files:?}");
+    for file in &files {
+        let name = file.display();
+        let out = import(&store, file);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {said}");
+        let info: Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        let plant = info["plant"].as_str().expect("the file's name").to_owned();
+        assert_eq!(info["source"], "file", "{name}");
+        assert_eq!(info["complete"], true, "{name}");
+
+        let table = aasmd(&store, &["table", "--plant", &plant, "--format", "json"]);
+        assert!(
+            table.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&table.stderr)
+        );
+        let table: Value = serde_json::from_slice(&table.stdout).expect("the table as JSON");
+        let rows: BTreeSet<&str> = (table["rows"].as_array().expect("rows").iter())
+            .map(|row| row["aasId"].as_str().expect("aasId"))
+            .collect();
+        assert_eq!(
+            rows.len() as u64,
+            info["shells"].as_u64().expect("shells"),
+            "{name}"
+        );
+
+        if let Some(lines) = dumped(file) {
+            let shells: BTreeSet<&str> = (lines.iter())
+                .filter(|line| line["kind"] == "shell")
+                .map(|line| line["id"].as_str().expect("id"))
+                .collect();
+            assert_eq!(
+                rows, shells,
+                "{name}: the table's shells are the readers' shells"
+            );
+            if let Some(word) = a_word(&lines) {
+                let found = aasmd(&store, &["search", &word, "--plant", &plant, "--json"]);
+                assert!(
+                    found.status.success(),
+                    "{name}: {}",
+                    String::from_utf8_lossy(&found.stderr)
+                );
+                let hits: Value = serde_json::from_slice(&found.stdout).expect("hits");
+                let count = hits.as_array().map_or(0, Vec::len);
+                assert!(count > 0, "{name}: no hit for {word}: {hits}");
+                println!("{name}: search {word}: {count} hits");
+            }
+        }
+
+        println!("{name}: {} shells in the table", rows.len());
+        let audit = aasmd(&store, &["audit", "--plant", &plant, "--format", "json"]);
+        let code = audit.status.code();
+        assert!(
+            matches!(code, Some(0 | 1)),
+            "{name}: audit {code:?}: {}",
+            String::from_utf8_lossy(&audit.stderr)
+        );
+    }
+
+    // Its exports are refused, not made wrong: nothing is written.
+    let out = store.with_file_name("export.json");
+    let out_arg = out.to_str().expect("UTF-8");
+    let export: Vec<&str> = "export --snapshot 1 --format env --out"
+        .split(' ')
+        .chain([out_arg])
+        .collect();
+    let refused = aasmd(&store, &export);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("export or convert the file itself"), "{said}");
+    assert!(!out.exists());
+
+    // The same file again: a second snapshot of it, with nothing changed.
+    let file = shared().join("aas-files/C-v3.0/FAAAST-Service/model.aasx");
+    assert!(import(&store, &file).status.success());
+    let diff = aasmd(&store, &["diff", "--plant", "model.aasx", "--json"]);
+    assert!(
+        diff.status.success(),
+        "{}",
+        String::from_utf8_lossy(&diff.stderr)
+    );
+    let changes: Value = serde_json::from_slice(&diff.stdout).expect("changes as JSON");
+    assert_eq!(changes.as_array().map(Vec::len), Some(0), "{changes}");
+}
+
+#[test]
+fn a_file_that_is_no_aas_is_refused_with_its_reason_and_nothing_is_stored() {
+    let dir = temp_dir("file-import-refused");
+    let store = dir.join("snapshots.sqlite3");
+    let file = dir.join("drawing.xml");
+    std::fs::write(&file, r#"<svg xmlns="http://www.w3.org/2000/svg"/>"#).expect("written");
+    let out = import(&store, &file);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("no AAS V2.0, V3.0 or V3.1 namespace"),
+        "{said}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!store.exists(), "a store was made for nothing");
+}
