@@ -46,9 +46,15 @@ pub fn answers(path: &Path) -> Result<FileAnswers> {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
+    answers_of(&name, bytes)
+}
+
+/// Reads a file's bytes as a source of answers (`name` names it, as its plant and in
+/// errors).
+pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<FileAnswers> {
     let (mut shells, mut submodels) = (Vec::new(), Vec::new());
     let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
-    for (part, bytes) in crate::payloads(&path.display().to_string(), bytes)? {
+    for (part, bytes) in crate::payloads(name, bytes)? {
         let mut doc = part_json(&part, &bytes)?;
         let version = match from_json::is_v2(&doc) {
             true => Version::V2,
@@ -77,7 +83,7 @@ pub fn answers(path: &Path) -> Result<FileAnswers> {
             }
         }
     }
-    Ok(FileAnswers::of(name, &shells, &submodels))
+    Ok(FileAnswers::of(name.to_owned(), &shells, &submodels))
 }
 
 /// The JSON of one payload: JSON as read, XML converted.

@@ -22,7 +22,7 @@ mod xml_tree;
 
 use std::path::Path;
 
-pub use answers::{answers, FileAnswers};
+pub use answers::{answers, answers_of, FileAnswers};
 pub use contents::{Contents, Element, Serialisation, Shell, Submodel, Value, Version};
 pub use dump::dump_lines;
 
