@@ -238,10 +238,18 @@ const NONE_HERE = {
   file: 'in this file',
 };
 
+// The plant, snapshot and snapshots the views of a plant read (search, Changes, Table,
+// Quality): while a file is shown, the file's own once it is taken in; else the plant's.
+const viewedPlant = () => (state.file ? state.file.taken?.plant ?? null : state.plant);
+const viewedSnapshot = () => (state.file ? state.file.taken ?? null : state.browsing);
+const viewedSnapshots = () => (state.file ? state.file.listed ?? [] : snapshotList());
+
 /** Shows `opened` (api.openAasFile's answer) in the tree, read-only, until it is closed. */
 async function showFile(opened) {
   state.file = opened;
   document.body.classList.add('file-open');
+  document.body.classList.remove('file-taken-in');
+  parts.changes.clear();
   parts.file.show(opened);
   markChanges(); // the snapshot banner gives way to the file's
   $('tab-details').click(); // the views of the plant wait while a file is shown
@@ -258,10 +266,37 @@ async function showFile(opened) {
   else $('tree-message').textContent = `${opened.name} holds no shells.`;
 }
 
+/**
+ * Take in: keeps the file shown in the store as a snapshot of its own, which search,
+ * Changes, the Table and Quality then read while the file is shown.
+ */
+async function takeFileIn() {
+  const file = state.file;
+  say(`Taking ${file.name} in…`, 'info');
+  try {
+    const taken = await api.takeFileIn(file);
+    const listed = await api.listSnapshots(taken.plant);
+    if (state.file !== file) return;
+    file.taken = taken;
+    file.listed = listed.snapshots;
+    document.body.classList.add('file-taken-in');
+    parts.file.show(file);
+    parts.search.reset();
+    parts.changes.refreshChoices();
+    if (!$('table').hidden) parts.table.show();
+    if (!$('quality').hidden) parts.quality.show();
+    say(`${file.name} is in the store as snapshot ${taken.id}.`, 'info');
+  } catch (e) {
+    if (state.file === file) say(`${file.name} was not taken in: ${e.message}`);
+  }
+}
+
 /** Takes the file off screen and the plant's asset types back (`types`), without reading the plant. */
 function leaveFile(types) {
   state.file = null;
-  document.body.classList.remove('file-open');
+  document.body.classList.remove('file-open', 'file-taken-in');
+  parts.changes.clear();
+  parts.search.reset();
   parts.file.show(null);
   renderChips(types);
   markChanges();
@@ -577,9 +612,9 @@ async function start() {
   parts.search = initPlantSearch(
     { input: $('plant-search'), popup: $('plant-search-popup'), status: $('plant-search-status'), list: $('plant-search-results') },
     {
-      plant: () => state.plant,
-      snapshot: () => state.browsing,
-      snapshots: snapshotList,
+      plant: viewedPlant,
+      snapshot: viewedSnapshot,
+      snapshots: viewedSnapshots,
       open: (at) => {
         $('tab-details').click(); // a hit opens with its details shown
         return openAt(at);
@@ -593,12 +628,13 @@ async function start() {
       warnings: $('changes-warnings'), rows: $('changes-rows'), more: $('changes-more'),
     },
     {
-      plant: () => state.plant,
-      snapshots: snapshotList,
+      plant: viewedPlant,
+      snapshots: viewedSnapshots,
       onCompared: markChanges,
-      // A change is shown where it is: in the newer snapshot, which the banner then names.
+      // A change is shown where it is: in the newer snapshot, which the banner then names
+      // (a file's in the file shown).
       open: async (at, newer) => {
-        if (!sameSnapshot(state.browsing, newer)) await browse(newer);
+        if (!state.file && !sameSnapshot(state.browsing, newer)) await browse(newer);
         return openAt(at);
       },
       showTab: () => $('tab-changes').click(),
@@ -616,9 +652,9 @@ async function start() {
       deleteSet: $('table-picker-delete-set'),
     },
     {
-      plant: () => state.plant,
-      snapshot: () => state.browsing,
-      snapshots: snapshotList,
+      plant: viewedPlant,
+      snapshot: viewedSnapshot,
+      snapshots: viewedSnapshots,
       assetType: () => state.assetType,
       open: (at) => {
         $('tab-details').click(); // the element opens with its details shown
@@ -644,13 +680,14 @@ async function start() {
       exportCsv: $('quality-export-csv'), exportJson: $('quality-export-json'),
     },
     {
-      plant: () => state.plant, snapshot: () => state.browsing, snapshots: snapshotList,
-      assetTypes: () => state.profile?.asset_types ?? [], open: openGap,
+      plant: viewedPlant, snapshot: viewedSnapshot, snapshots: viewedSnapshots,
+      assetTypes: () => (state.file ? state.file.asset_types.map((t) => t.asset_type) : state.profile?.asset_types ?? []),
+      open: openGap,
     },
   );
   parts.file = initOpenFile(
-    { button: $('open-file'), banner: $('file-banner'), text: $('file-banner-text'), close: $('file-close') },
-    { onOpened: showFile, onClosed: closeFile, say },
+    { button: $('open-file'), banner: $('file-banner'), text: $('file-banner-text'), takeIn: $('file-take-in'), close: $('file-close') },
+    { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, FileOpened, IpcError, PreferenceChange, Preferences,
-    ProfileAsk, ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile, SnapshotTaken,
-    StatusView, TreeAsk, TreeReply,
+    App, ExportRequest, ExportSummary, FileOpened, IpcError, PlacedSnapshot, PreferenceChange,
+    Preferences, ProfileAsk, ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile,
+    SnapshotTaken, StatusView, TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
 use tauri::ipc::Channel;
@@ -92,6 +92,11 @@ pub async fn open_file_address(at: ElementAddress, app: State<'_, App>) -> Reply
     let address = app.file_address(&at).await?;
     tauri_plugin_opener::open_url(&address, None::<&str>)
         .map_err(|e| IpcError::local(format!("cannot open {address}: {e}")))
+}
+
+#[tauri::command]
+pub async fn take_file_in(file: u32, app: State<'_, App>) -> Reply<PlacedSnapshot> {
+    Ok(app.take_file_in(file).await?)
 }
 
 #[tauri::command]

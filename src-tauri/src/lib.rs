@@ -24,6 +24,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::save_blob,
         commands::open_file_address,
         commands::take_snapshot,
+        commands::take_file_in,
         commands::cancel_job,
         commands::export_selection,
         commands::reveal_export,

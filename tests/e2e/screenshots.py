@@ -8,7 +8,8 @@ test_*.py, does not pick it up). Run with a display large enough for the largest
 It writes the demo plant, a shell opened to its Nameplate and an element's details, at
 1600×1000 as docs/screenshot.png (the README's, light) and docs/dark.png, and at 1024×700
 as docs/window-1024x700-{light,dark}.png; and a published AASX opened (Opening AAS files),
-an element's XML beside the tree, as docs/open-file.png. Look at each before committing it."""
+an element's XML beside the tree, as docs/open-file.png, then taken in, its Table, as
+docs/file-taken-in.png. Look at each before committing it."""
 
 import os
 import unittest
@@ -50,6 +51,12 @@ class OpenedFileScreenshot(AppTestCase):
         wd.click(wd.wait_for(row("CountryOfOrigin") + " .label"))
         wd.click(wd.wait_for("#tab-raw"))
         screenshot(os.path.join(DOCS, "open-file.png"), (1280, 800))
+        # Taken in, its Table.
+        wd.click(wd.wait_for("#file-take-in"))
+        self.wait_until(lambda: "Taken in" in (wd.text_content("#file-banner-text") or ""), 60, "the file taken in")
+        wd.click(wd.wait_for("#tab-table"))
+        self.wait_until(lambda: wd.find_all("#table-body tr:not(.spacer) td"), 30, "the table's row")
+        screenshot(os.path.join(DOCS, "file-taken-in.png"), (1280, 800))
 
 
 if __name__ == "__main__":

@@ -130,6 +130,66 @@ class StartedWithAFile(AppTestCase):
         self.chip_count("machine", "3")
 
 
+class TakeFileIn(AppTestCase):
+    """Take in: the file shown is kept in the store as a snapshot of its own, and the views
+    that read snapshots read it while it is shown: the plant search finds its values, the
+    Table has a row per shell, Quality audits it, and Changes compares two deliveries."""
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST)}
+
+    def test_a_file_taken_in_is_searched_tabled_audited_and_compared(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for("#open-file"))
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
+                        lambda: wd.text_content("#file-banner-text"))
+        visible = "return document.querySelector(arguments[0]).checkVisibility()"
+        self.assertFalse(wd.script(visible, "#tab-table"))
+        for taking in (1, 2):  # a second delivery of the same file: its next snapshot
+            wd.click(wd.wait_for("#file-take-in"))
+            self.wait_until(lambda: "Taken in as snapshot" in (wd.text_content("#file-banner-text") or ""), 60,
+                            lambda: f"{wd.text_content('#file-banner-text')!r}; {wd.text_content('#status-errors')!r}")
+            self.assertFalse(wd.script(visible, "#file-take-in"))
+            if taking == 1:
+                wd.click(wd.wait_for("#file-close"))
+                self.chip_count("machine", "3")
+                wd.click(wd.wait_for("#open-file"))
+                self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
+                                lambda: wd.text_content("#file-banner-text"))
+        # What reads a plant's snapshot reads the file's; what reads the plant still waits.
+        for shown in ("#tab-table", "#tab-quality", "#tab-changes", "#plant-search"):
+            self.assertTrue(wd.script(visible, shown), shown)
+        for hidden in ("#take-snapshot", "#export", "#snapshots-open"):
+            self.assertFalse(wd.script(visible, hidden), hidden)
+
+        box = wd.wait_for("#plant-search")
+        wd.keys(box, "example")
+        self.wait_until(lambda: wd.find_all("#plant-search-results [role='option']"), 20,
+                        lambda: wd.text_content("#plant-search-status"))
+        wd.keys(box, "\ue00c")  # Escape closes the list
+
+        wd.click(wd.wait_for("#tab-table"))
+        rows = "return document.querySelectorAll('#table-body tr:not(.spacer)').length"
+        self.wait_until(lambda: wd.script(rows) == 1, 30, lambda: wd.text_content("#table-status"))
+        screenshot(os.path.join(self.out, "file-taken-in-table.png"))
+
+        wd.click(wd.wait_for("#tab-quality"))
+        self.wait_until(lambda: "audited" in (wd.text_content("#quality-status") or ""), 60,
+                        lambda: wd.text_content("#quality-status"))
+        self.assertTrue((wd.text_content("#quality-status") or "").startswith("1 "),
+                        wd.text_content("#quality-status"))
+
+        # The two deliveries compared: the same file, nothing changed.
+        wd.click(wd.wait_for("#tab-changes"))
+        wd.click(wd.wait_for("#changes-compare"))
+        self.wait_until(lambda: "no change" in (wd.text_content("#changes-status") or "").lower(), 30,
+                        lambda: wd.text_content("#changes-status"))
+
+        # Closed, the plant's own views read the plant again.
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
+        self.assertTrue(wd.script(visible, "#take-snapshot"))
+
+
 class OpenV2File(OpenFile):
     app_env = {"AAS_BROWSER_OPEN_FILE": str(FESTO)}
     path = FESTO

@@ -158,6 +158,7 @@ const everyCall = [
   () => api.revealExport(),
   () => api.convertFile(),
   () => api.openAasFile(),
+  () => api.takeFileIn({ file: 2 }),
   () => api.openStartFile(),
   () => api.saveFileContent(api.fileSource({ file: 2 }), element),
   () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),

@@ -15,3 +15,10 @@ test('the banner names the file, how it is written and what it holds', () => {
     'File pump.aasx (AAS V3.0 XML, AAS V3 JSON): 2 shells, 1 submodel. Read-only.');
   assert.equal(fileBannerText(opened([], 0, 0)), 'File pump.aasx: 0 shells, 0 submodels. Read-only.');
 });
+
+test('a file taken in says which snapshot holds it and what reads it', () => {
+  const xml = { name: '/aasx/pump.xml', version: '3.0', serialisation: 'xml' };
+  const taken = { ...opened([xml], 1, 5), taken: { id: 12, plant: 'pump.aasx', store: 'here' } };
+  assert.equal(fileBannerText(taken),
+    'File pump.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only. Taken in as snapshot 12: search, Changes, Table and Quality read it.');
+});

@@ -109,6 +109,8 @@ export const fileSource = (opened) => ({ from: 'file', file: opened.file });
 export const openAasFile = () => localCall('open_aas_file');
 /** The file the app was started with (a double-click on an .aasx), read as openAasFile reads one; null if none. */
 export const openStartFile = () => localCall('open_start_file');
+/** Take in: keeps the file `opened` in this computer's store as a snapshot (its plant: the file's name); resolves to that snapshot. */
+export const takeFileIn = (opened) => localCall('take_file_in', { file: opened.file });
 /**
  * Calls `fn({opened, error})` for each file dropped on the window: `opened` as
  * openAasFile answers, or `error` (as a failed call rejects with) when it was not read.

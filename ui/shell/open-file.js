@@ -9,20 +9,22 @@ import { plural } from '../lib/format.js';
 /** How a part of a file is written: "AAS V3.1 XML" (V3 JSON names no version: "AAS V3 JSON"). */
 const written = (part) => `AAS V${part.version} ${part.serialisation.toUpperCase()}`;
 
-/** What the banner says of `opened` (api.openAasFile's answer). */
+/** What the banner says of `opened` (api.openAasFile's answer; `taken`: its snapshot once taken in). */
 export function fileBannerText(opened) {
   const kinds = [...new Set(opened.parts.map(written))].join(', ');
   const holds = `${plural(opened.shells, 'shell')}, ${plural(opened.submodels, 'submodel')}`;
-  return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.`;
+  const taken = opened.taken ? ` Taken in as snapshot ${opened.taken.id}: search, Changes, Table and Quality read it.` : '';
+  return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.${taken}`;
 }
 
 /**
- * `els`: button (Open file…), banner, text, close (Close file). `onOpened(opened)` shows
- * a file read; `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
+ * `els`: button (Open file…), banner, text, takeIn (Take in), close (Close file).
+ * `onOpened(opened)` shows a file read; `onTakeIn()` takes the file shown into the store;
+ * `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
  * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
  * it); `openAtStart` shows the file the app was started with, if any.
  */
-export function initOpenFile(els, { onOpened, onClosed, say }) {
+export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   const open = async () => {
     if (els.button.disabled) return; // one dialog at a time
     els.button.disabled = true;
@@ -42,6 +44,14 @@ export function initOpenFile(els, { onOpened, onClosed, say }) {
     open();
   });
   els.close.addEventListener('click', onClosed);
+  els.takeIn.addEventListener('click', async () => {
+    els.takeIn.disabled = true; // one take at a time
+    try {
+      await onTakeIn();
+    } finally {
+      els.takeIn.disabled = false;
+    }
+  });
   api.onFileDropped(({ opened, error }) => {
     if (error) say(`The file was not opened: ${error.message}`);
     else onOpened(opened);
@@ -49,6 +59,7 @@ export function initOpenFile(els, { onOpened, onClosed, say }) {
   return {
     show(opened) {
       els.banner.hidden = !opened;
+      els.takeIn.hidden = !opened || Boolean(opened.taken);
       if (opened) els.text.textContent = fileBannerText(opened);
     },
     async openAtStart() {

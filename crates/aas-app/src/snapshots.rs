@@ -20,7 +20,7 @@ use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
     App, ChangesView, CrawlSummary, Error, MovedAside, PlacedSnapshot, Result, SearchReply,
-    SnapshotRef, SnapshotStore, StoreKind,
+    SnapshotRef, SnapshotStore, StoreKind, FILE_SOURCE,
 };
 
 /// What "Take snapshot" did, for the page.
@@ -115,14 +115,30 @@ impl App {
         })
     }
 
+    /// Takes the file open on screen (numbered `file`) into this computer's store, as a
+    /// snapshot of its own (its plant: the file's name), keeping the newest ones as the
+    /// preferences say: search, Changes, the Table and Quality then read it.
+    pub async fn take_file_in(&self, file: u32) -> Result<PlacedSnapshot> {
+        let _job = self.jobs.start("Taking the file in")?;
+        let path = self.opened_file(file)?.path.clone();
+        let keep = self.preferences().keep_snapshots;
+        let store = Arc::clone(&self.stores.here);
+        let imported = tokio::task::spawn_blocking(move || store.import_file(&path, keep))
+            .await
+            .map_err(|e| Error::internal("taking the file in stopped", e))??;
+        Ok(placed(imported.info, StoreKind::Here))
+    }
+
     /// The snapshots of `plant`, newest first: the active profile's on this computer,
-    /// and every one of the team store (its scheduled takes run under profiles of
-    /// their own). A team store that cannot be read is named with why, not an error.
+    /// those of a file taken in under that name, and every one of the team store (its
+    /// scheduled takes run under profiles of their own). A team store that cannot be
+    /// read is named with why, not an error.
     pub fn snapshots(&self, plant: &str) -> Result<SnapshotList> {
-        let here =
-            (self.stores.here).newest_first(plant, Some(self.session().snapshot_source()))?;
-        let mut snapshots: Vec<_> = here
-            .into_iter()
+        let session = self.session();
+        let sources = [session.snapshot_source(), FILE_SOURCE];
+        let here = (self.stores.here).newest_first(plant, None)?;
+        let mut snapshots: Vec<_> = (here.into_iter())
+            .filter(|s| sources.contains(&s.source.as_str()))
             .map(|s| placed(s, StoreKind::Here))
             .collect();
         let team = match self.team_store() {
