@@ -353,14 +353,6 @@ impl SnapshotStore {
     /// writing: off the async workers, with a reader of its own so that searches
     /// meanwhile are not held up.
     pub async fn export(&self, id: i64, format: Format, out: PathBuf) -> Result<Exported> {
-        // A V3 file's answers would be converted to V3 once more, or written into a V2
-        // file: not offered until exports pass a file's V3 through.
-        if self.read(|store| store.snapshot(id))?.source == FILE_SOURCE {
-            return Err(Error::BadRequest(format!(
-                "snapshot {id} is an AAS file taken in: its exports are not offered yet; \
-                 export or convert the file itself"
-            )));
-        }
         let address = self.address();
         tokio::task::spawn_blocking(move || {
             Ok(Store::open(&address, Access::Read)?.export(id, format, &out)?)

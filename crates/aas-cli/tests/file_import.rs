@@ -47,6 +47,34 @@ fn dumped(file: &Path) -> Option<Vec<Value>> {
     })
 }
 
+/// `export --snapshot ID --format FORMAT --out OUT`.
+fn export_args<'a>(id: &'a str, format: &'a str, out: &'a Path) -> Vec<&'a str> {
+    let out = out.to_str().expect("a UTF-8 path");
+    vec!["export", "--snapshot", id, "--format", format, "--out", out]
+}
+
+/// What aas-core finds in a V3.0 file (`aasv3-check verify`), each finding without the
+/// part or file it names.
+fn findings(file: &Path) -> Vec<String> {
+    let out = Command::new(shared().join("tools/aasv3-check"))
+        .arg("verify")
+        .arg(file)
+        .output()
+        .expect("aasv3-check runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines: Vec<String> = (text.lines())
+        .filter_map(|line| line.strip_prefix("FAIL aas-core3.0: "))
+        .map(|line| {
+            line.split_once(": ")
+                .map_or(line, |(_, rest)| rest)
+                .to_owned()
+        })
+        .collect();
+    lines.sort();
+    assert!(!lines.is_empty() || out.status.success(), "{text}");
+    lines
+}
+
 /// The shared AAS files, as `SOURCES.md` lists them (the first cell of its table's rows).
 fn shared_files() -> Vec<PathBuf> {
     let dir = shared().join("aas-files");
@@ -74,6 +102,7 @@ fn every_shared_file_is_taken_in_and_read_as_any_snapshot() {
     let store = temp_dir("file-import").join("snapshots.sqlite3");
     let files = shared_files();
     assert_eq!(files.len(), 12, "{files:?}");
+    let mut ids = std::collections::HashMap::new();
     for file in &files {
         let name = file.display();
         let out = import(&store, file);
@@ -81,6 +110,7 @@ fn every_shared_file_is_taken_in_and_read_as_any_snapshot() {
         assert!(out.status.success(), "{name}: {said}");
         let info: Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
         let plant = info["plant"].as_str().expect("the file's name").to_owned();
+        ids.insert(plant.clone(), info["id"].to_string());
         assert_eq!(info["source"], "file", "{name}");
         assert_eq!(info["complete"], true, "{name}");
 
@@ -133,18 +163,25 @@ fn every_shared_file_is_taken_in_and_read_as_any_snapshot() {
         );
     }
 
-    // Its exports are refused, not made wrong: nothing is written.
-    let out = store.with_file_name("export.json");
-    let out_arg = out.to_str().expect("UTF-8");
-    let export: Vec<&str> = "export --snapshot 1 --format env --out"
-        .split(' ')
-        .chain([out_arg])
-        .collect();
-    let refused = aasmd(&store, &export);
-    assert!(!refused.status.success());
+    // A V3 file's snapshot is exported as V3, as the file has it: aas-core finds in the
+    // export what it finds in the file; as V2 it is refused, and nothing is written.
+    let dir = store.parent().expect("the store's folder").to_owned();
+    let faaast = shared().join("aas-files/C-v3.0/FAAAST-Service/model.aasx");
+    let v3 = dir.join("model-v3.json");
+    let id = &ids["model.aasx"];
+    let exported = aasmd(&store, &export_args(id, "v3-env", &v3));
+    assert!(
+        exported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    assert_eq!(findings(&v3), findings(&faaast));
+    let v2 = dir.join("model-v2.json");
+    let refused = aasmd(&store, &export_args(id, "env", &v2));
+    assert_eq!(refused.status.code(), Some(2));
     let said = String::from_utf8_lossy(&refused.stderr);
-    assert!(said.contains("export or convert the file itself"), "{said}");
-    assert!(!out.exists());
+    assert!(said.contains("written as AAS V3 only"), "{said}");
+    assert!(!v2.exists());
 
     // The same file again: a second snapshot of it, with nothing changed.
     let file = shared().join("aas-files/C-v3.0/FAAAST-Service/model.aasx");

@@ -213,6 +213,9 @@ fn items(
     let list: Vec<&RawValue> = serde_json::from_str(raw).map_err(unreadable)?;
     let everything = selection.is_everything();
     for item in list {
+        if is_v3(item) {
+            return Err(Error::NotV2.into());
+        }
         if everything || selected(selection, path, item) {
             if !std::mem::take(first) {
                 out.write_all(b",")?;
@@ -221,6 +224,17 @@ fn items(
         }
     }
     Ok(())
+}
+
+/// Whether `item` is AAS V3: it names its model type by a string.
+fn is_v3(item: &RawValue) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Typed<'a> {
+        #[serde(rename = "modelType", borrow)]
+        model_type: Option<&'a RawValue>,
+    }
+    serde_json::from_str::<Typed>(item.get())
+        .is_ok_and(|t| t.model_type.is_some_and(|m| m.get().starts_with('"')))
 }
 
 /// The Asset objects of `shells`, from the registry's descriptors (the gateway does not

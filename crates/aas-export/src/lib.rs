@@ -38,6 +38,9 @@ pub enum Error {
     /// A V3.0 conversion stopped: `--strict` met a change, or the file holds no AAS.
     #[error(transparent)]
     Converted(#[from] aas_v3::Error),
+    /// AAS V3 answers (a V3 file taken in) asked for as a V2 file, which cannot hold them.
+    #[error("these answers are AAS V3 (a V3 file taken in): they are written as AAS V3 only")]
+    NotV2,
     /// A worker converting answers ended before its work was done (it panicked).
     #[error(transparent)]
     WorkerGone(#[from] aas_in_order::WorkerGone),
@@ -69,7 +72,7 @@ impl Error {
             Error::Output(e) => e.kind(),
             Error::Converted(aas_v3::Error::Report(_)) => ErrorKind::Io,
             // A strict conversion that met a change, or a file that holds no AAS.
-            Error::Converted(_) => ErrorKind::BadRequest,
+            Error::Converted(_) | Error::NotV2 => ErrorKind::BadRequest,
             Error::WorkerGone(_) => ErrorKind::Internal,
         }
     }

@@ -54,7 +54,7 @@ pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Resul
     })?;
     let coverage = answers.coverage();
     let source = format!(
-        "plant {} as crawled at {} (AAS V2.0.1)",
+        "plant {} as read at {}",
         coverage.plant,
         rfc3339(coverage.read_at)
     );

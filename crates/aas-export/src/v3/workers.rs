@@ -100,12 +100,7 @@ pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> 
         for v2 in items {
             let id_short = || v2.get("idShort").and_then(Node::as_str);
             if context.selection.is_everything()
-                || wanted(
-                    context.selection,
-                    &part.path,
-                    identification_id(&v2),
-                    id_short(),
-                )
+                || wanted(context.selection, &part.path, identifier(&v2), id_short())
             {
                 converted
                     .items
@@ -117,6 +112,14 @@ pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> 
 }
 
 fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Done> {
+    // A V3 source's item (a V3 file taken in) is V3 already: written as it is.
+    if v2.get("modelType").and_then(Node::as_str).is_some() {
+        return Ok(Done {
+            list,
+            json: Some(serde_json::to_vec(&v2).map_err(unreadable)?),
+            changes: Vec::new(),
+        });
+    }
     let mut changes = Vec::new();
     let mut converter = Converter::new(&mut changes);
     if context.packaged {
@@ -156,4 +159,9 @@ fn asset_of<'a>(shell: &Node, assets: &'a AssetsByShell) -> Result<Option<Asset<
 /// `identification.id` of a V2 identifiable.
 fn identification_id<'n>(identifiable: &'n Node) -> Option<&'n str> {
     identifiable.get("identification")?.get("id")?.as_str()
+}
+
+/// The identifier of a V2 or a V3 identifiable.
+fn identifier<'n>(identifiable: &'n Node) -> Option<&'n str> {
+    identification_id(identifiable).or_else(|| identifiable.get("id")?.as_str())
 }
