@@ -686,7 +686,10 @@ async function start() {
     },
   );
   parts.file = initOpenFile(
-    { button: $('open-file'), banner: $('file-banner'), text: $('file-banner-text'), takeIn: $('file-take-in'), close: $('file-close') },
+    {
+      button: $('open-file'), banner: $('file-banner'), thumbnail: $('file-thumbnail'), text: $('file-banner-text'),
+      takeIn: $('file-take-in'), close: $('file-close'),
+    },
     { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },

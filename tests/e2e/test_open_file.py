@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End to end: Open file… on real published AAS files (../shared/aas-files): the FAAAST
-example (AAS V3.0, an AASX with an XML spec part) and Festo's (AAS V2.0, the same). The
-tree shows each file's shells under the asset types (or kinds) the file gives, their
+example (AAS V3.0, an AASX with an XML spec part) and Festo's (AAS V2.0, the same, with
+a thumbnail, shown in the banner). The tree shows each file's shells under the asset types (or kinds) the file gives, their
 submodels and elements as `aasmd inspect --elements` reads them, the details and the
 element's XML as the file has it; the banner names the file; Close file shows the demo
 plant again. The native open dialog cannot be driven through WebDriver: the build for
@@ -65,6 +65,12 @@ class OpenFile(AppTestCase):
         # The file's own asset types (or kinds), each with its shells' count, replace the plant's.
         chips = self.chips()
         self.assertTrue(chips and all(name for name, _ in chips), chips)
+        # The package's thumbnail beside its name, drawn (Festo's names one, FAAAST's none).
+        drawn = "const img = document.getElementById('file-thumbnail'); return !img.hidden && img.naturalWidth > 0"
+        if self.path == FESTO:
+            self.wait_until(lambda: wd.script(drawn), 10, "the thumbnail drawn")
+        else:
+            self.assertFalse(wd.script(drawn))
         self.assertEqual(sum(int(n) for _, n in chips), len(shells), chips)
         # What reads the plant waits while a file is shown.
         for hidden in ("#take-snapshot", "#tab-table", "#tab-quality", "#tab-changes", "#export"):

@@ -18,7 +18,8 @@ export function fileBannerText(opened) {
 }
 
 /**
- * `els`: button (Open file…), banner, text, takeIn (Take in), close (Close file).
+ * `els`: button (Open file…), banner, thumbnail (the package's picture), text, takeIn
+ * (Take in), close (Close file).
  * `onOpened(opened)` shows a file read; `onTakeIn()` takes the file shown into the store;
  * `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
  * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
@@ -60,6 +61,10 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     show(opened) {
       els.banner.hidden = !opened;
       els.takeIn.hidden = !opened || Boolean(opened.taken);
+      els.thumbnail.hidden = !opened?.thumbnail;
+      if (opened?.thumbnail) els.thumbnail.src = opened.thumbnail;
+      else els.thumbnail.removeAttribute('src');
+      els.thumbnail.alt = opened?.thumbnail ? `Thumbnail of ${opened.name}` : '';
       if (opened) els.text.textContent = fileBannerText(opened);
     },
     async openAtStart() {

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use aas_client::ElementAddress;
 use aas_file::{Contents, Element, Serialisation, Shell, Submodel, Version};
 use aas_model::AssetType;
+use base64::Engine as _;
 use serde::Serialize;
 
 use crate::{Error, Result};
@@ -34,6 +35,8 @@ pub struct FileOpened {
     pub submodels: usize,
     /// Each part read: its name in the package (or the file's), version, serialisation.
     pub parts: Vec<FilePart>,
+    /// The package's thumbnail as a `data:` URL, where it is a picture the page shows.
+    pub thumbnail: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -93,6 +96,8 @@ impl OpenedFile {
                     serialisation: *serialisation,
                 })
                 .collect(),
+            thumbnail: (self.contents.thumbnail.as_ref())
+                .and_then(|(name, bytes)| picture_url(name, bytes)),
         }
     }
 
@@ -151,6 +156,22 @@ impl OpenedFile {
         (shell.submodels.iter())
             .filter_map(|id| self.contents.submodels.iter().find(|sm| &sm.id == id))
     }
+}
+
+/// A picture as a `data:` URL, its type by its name's extension; `None` for anything but
+/// the raster formats a page shows (an SVG may carry script: not shown).
+fn picture_url(name: &str, bytes: &[u8]) -> Option<String> {
+    let extension = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    let media_type = match extension.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "bmp" => "image/bmp",
+        _ => return None,
+    };
+    let base64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Some(format!("data:{media_type};base64,{base64}"))
 }
 
 fn file_name(path: &Path) -> String {

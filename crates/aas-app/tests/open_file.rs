@@ -143,6 +143,29 @@ async fn shells_are_grouped_by_the_asset_kind_a_v2_file_gives() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_packages_thumbnail_is_shown_where_it_is_a_picture() {
+    use base64::Engine as _;
+    let app = app().await;
+    // Festo's package names /thumbnail.jpg as its thumbnail.
+    let festo = (app
+        .open_file(shared("A-v2.0-aasx-xml/AASPortal/24_Festo.aasx"))
+        .await)
+        .expect("opened");
+    let url = festo.thumbnail.expect("a thumbnail");
+    let jpeg = url.strip_prefix("data:image/jpeg;base64,").expect("a JPEG");
+    let bytes = (base64::engine::general_purpose::STANDARD.decode(jpeg)).expect("base64");
+    assert_eq!(&bytes[..3], b"\xFF\xD8\xFF", "a JPEG's start");
+    // BaSyx Java's names none; an environment file carries none.
+    for file in [
+        "A-v2.0-aasx-xml/basyx-java-sdk/TestPackage.aasx",
+        "C-v3.0/basyx-java-server-sdk/testEnvironment.xml",
+    ] {
+        let opened = app.open_file(shared(file)).await.expect("opened");
+        assert_eq!(opened.thumbnail, None, "{file}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_v3_json_file_keeps_each_elements_json() {
     let app = app().await;
     let (_, source, aas_id) = first_shell(

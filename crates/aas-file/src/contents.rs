@@ -12,7 +12,12 @@ pub struct Contents {
     pub submodels: Vec<Submodel>,
     /// Each part read: its name, version and serialisation.
     pub parts: Vec<(String, Version, Serialisation)>,
+    /// A package's thumbnail: its part name and bytes (at most [`THUMBNAIL_MAX`]).
+    pub thumbnail: Option<(String, Vec<u8>)>,
 }
+
+/// The largest thumbnail read: a picture beside the file's name, not a document.
+pub const THUMBNAIL_MAX: usize = 2 << 20;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shell {

@@ -35,7 +35,7 @@ pub(crate) fn contents(doc: &Json, version: Version, kept: &KeptText) -> Content
             .map(|s| shell(s, version, &kinds, kept))
             .collect(),
         submodels: list("submodels").map(|s| submodel(s, kept)).collect(),
-        parts: Vec::new(),
+        ..Contents::default()
     }
 }
 

@@ -52,7 +52,7 @@ pub(crate) fn contents(root: &Node, version: Version, payload: &Payload) -> Cont
     Contents {
         shells,
         submodels,
-        parts: Vec::new(),
+        ..Contents::default()
     }
 }
 

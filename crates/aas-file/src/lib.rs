@@ -23,7 +23,9 @@ mod xml_tree;
 use std::path::Path;
 
 pub use answers::{answers, answers_of, FileAnswers};
-pub use contents::{Contents, Element, Serialisation, Shell, Submodel, Value, Version};
+pub use contents::{
+    Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX,
+};
 pub use dump::dump_lines;
 
 /// Why a file could not be read.
@@ -64,6 +66,12 @@ pub fn read(path: &Path) -> Result<Contents> {
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
     let mut contents = Contents::default();
+    // A thumbnail that cannot be read is only not shown.
+    if aas_model::aasx::is_package(&bytes) {
+        contents.thumbnail = aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX)
+            .ok()
+            .flatten();
+    }
     for (part, bytes) in payloads(name, bytes)? {
         let read = payload::read(&part, &bytes)?;
         contents.merge(read);

@@ -25,6 +25,10 @@ const RELATIONSHIP_NAMESPACES: [&str; 2] = [
     "http://admin-shell.io/aasx/relationships/",
 ];
 
+/// The package's thumbnail, as Open Packaging Conventions name it.
+const THUMBNAIL: &str =
+    "http://schemas.openxmlformats.org/package/2006/relationships/metadata/thumbnail";
+
 /// The kind of an AASX relationship type (`aas-spec`…), whichever namespace it is in.
 fn relationship_kind(rel_type: &str) -> Option<&str> {
     RELATIONSHIP_NAMESPACES
@@ -148,10 +152,27 @@ fn related(zip: &mut Archive, source: &str, kind: &str) -> Result<Vec<String>> {
     } else {
         format!("{dir}/")
     };
+    let wanted = |rel_type: &str| relationship_kind(rel_type) == Some(kind);
     match read(zip, &format!("{dir}_rels/{file}.rels"))? {
-        Some(rels) => targets(without_bom(&rels), kind, &dir),
+        Some(rels) => targets(without_bom(&rels), &wanted, &dir),
         None => Ok(Vec::new()),
     }
+}
+
+/// The package's thumbnail: its part name and bytes, if its relationships name one the
+/// package holds, within `limit` bytes.
+pub fn thumbnail(bytes: &[u8], limit: usize) -> Result<Option<(String, Vec<u8>)>> {
+    let mut zip = ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let Some(rels) = read(&mut zip, "_rels/.rels")? else {
+        return Ok(None);
+    };
+    let named = targets(without_bom(&rels), &|rel_type| rel_type == THUMBNAIL, "")?;
+    let Some(name) = named.into_iter().next() else {
+        return Ok(None);
+    };
+    let part = read(&mut zip, &name)?.filter(|bytes| bytes.len() <= limit);
+    Ok(part.map(|bytes| (name, bytes)))
 }
 
 /// A part of a package that holds AAS content (an aas-spec or aas-spec-split part):
@@ -265,9 +286,9 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// Targets of the relationships in `rels` of type `kind`, as part names (no leading
-/// `/`) resolved against `base`, the directory of the source part.
-fn targets(rels: &[u8], kind: &str, base: &str) -> Result<Vec<String>> {
+/// Targets of the relationships in `rels` whose type is `wanted`, as part names (no
+/// leading `/`) resolved against `base`, the directory of the source part.
+fn targets(rels: &[u8], wanted: &dyn Fn(&str) -> bool, base: &str) -> Result<Vec<String>> {
     let mut reader = quick_xml::Reader::from_reader(rels);
     let mut found = Vec::new();
     let mut buf = Vec::new();
@@ -288,7 +309,7 @@ fn targets(rels: &[u8], kind: &str, base: &str) -> Result<Vec<String>> {
                     }
                 }
                 if let (Some(t), Some(target)) = (rel_type, target) {
-                    if relationship_kind(&t) == Some(kind) {
+                    if wanted(&t) {
                         let target = target.split('#').next().unwrap_or_default();
                         found.push(resolve(base, target));
                     }
@@ -615,7 +636,12 @@ mod tests {
             <Relationship Type="http://www.admin-shell.io/aasx/relationships/aas-suppl" Target="/x.pdf" Id="R3"/>
         </Relationships>"#;
         assert_eq!(
-            targets(rels.as_bytes(), SPEC, "aasx/").expect("well-formed"),
+            targets(
+                rels.as_bytes(),
+                &|t| relationship_kind(t) == Some(SPEC),
+                "aasx/"
+            )
+            .expect("well-formed"),
             ["aasx/data.json", "other/b.xml"]
         );
     }
