@@ -273,22 +273,24 @@ async function showFile(opened) {
 async function takeFileIn() {
   const file = state.file;
   say(`Taking ${file.name} in…`, 'info');
+  let taken;
   try {
-    const taken = await api.takeFileIn(file);
-    const listed = await api.listSnapshots(taken.plant);
-    if (state.file !== file) return;
-    file.taken = taken;
-    file.listed = listed.snapshots;
-    document.body.classList.add('file-taken-in');
-    parts.file.show(file);
-    parts.search.reset();
-    parts.changes.refreshChoices();
-    if (!$('table').hidden) parts.table.show();
-    if (!$('quality').hidden) parts.quality.show();
-    say(`${file.name} is in the store as snapshot ${taken.id}.`, 'info');
+    taken = await api.takeFileIn(file);
   } catch (e) {
     if (state.file === file) say(`${file.name} was not taken in: ${e.message}`);
+    return;
   }
+  // Its earlier deliveries, for Changes; without them, Changes has this one alone.
+  const listed = await api.listSnapshots(taken.plant).catch(() => null);
+  if (state.file !== file) return;
+  file.taken = taken;
+  file.listed = listed?.snapshots ?? [taken];
+  document.body.classList.add('file-taken-in');
+  parts.file.show(file);
+  parts.search.reset();
+  parts.changes.refreshChoices();
+  parts.quality.reset(); // the file's asset types
+  say(`${file.name} is in the store as snapshot ${taken.id}.`, 'info');
 }
 
 /** Takes the file off screen and the plant's asset types back (`types`), without reading the plant. */
@@ -297,6 +299,7 @@ function leaveFile(types) {
   document.body.classList.remove('file-open', 'file-taken-in');
   parts.changes.clear();
   parts.search.reset();
+  parts.quality.reset(); // the plant's asset types again
   parts.file.show(null);
   renderChips(types);
   markChanges();
@@ -315,7 +318,7 @@ function initTabs() {
   const tabs = [['tab-details', 'details'], ['tab-raw', 'raw'], ['tab-changes', 'changes'], ['tab-table', 'table'], ['tab-quality', 'quality']];
   for (const [tabId, panelId] of tabs) {
     $(tabId).addEventListener('click', () => {
-      if (state.profile && state.plant) rememberTable(state.prefs, state.profile.name, state.plant, state.assetType, { tab: panelId });
+      if (state.profile && state.plant && !state.file) rememberTable(state.prefs, state.profile.name, state.plant, state.assetType, { tab: panelId });
       for (const [t, p] of tabs) {
         $(t).setAttribute('aria-selected', String(t === tabId));
         $(p).hidden = p !== panelId;
@@ -442,7 +445,7 @@ async function openAt({ aasId, assetType, submodel, path }) {
   if (type && type !== state.assetType) await selectType(type, false); // the tab asked for stays
   const node = type && await nodeAt(state.rootsByType.get(type), { aasId, submodel, path });
   if (!node) {
-    const where = state.browsing ? snapshotName(state.browsing, snapshotList()) : 'the live data';
+    const where = state.file ? state.file.name : state.browsing ? snapshotName(state.browsing, snapshotList()) : 'the live data';
     say(`${[shortAasId(aasId), submodel, ...path].filter((p) => p != null).join(' › ')} is not in ${where}.`);
     return null;
   }
@@ -452,7 +455,8 @@ async function openAt({ aasId, assetType, submodel, path }) {
 
 /** Shows a gap of snapshot `audited` in the tree (browsing that snapshot), named in the details pane. */
 async function openGap(gap, audited) {
-  if (!sameSnapshot(state.browsing, audited)) await browse(audited);
+  // A file's gap is in the file shown.
+  if (!state.file && !sameSnapshot(state.browsing, audited)) await browse(audited);
   $('tab-details').click();
   state.openedGap = null;
   const node = await openAt({ aasId: gap.aas_id, assetType: gap.asset_type, submodel: gap.submodel, path: gap.open });

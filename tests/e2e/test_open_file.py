@@ -183,6 +183,16 @@ class TakeFileIn(AppTestCase):
                         lambda: wd.text_content("#quality-status"))
         self.assertTrue((wd.text_content("#quality-status") or "").startswith("1 "),
                         wd.text_content("#quality-status"))
+        # A group's first gap opens in the file's tree, the file still shown (it closed the file once).
+        groups = "return document.querySelectorAll('#quality-groups td').length"
+        self.wait_until(lambda: wd.script(groups), 10, "the audit's groups of findings")
+        wd.click(wd.find_all("#quality-groups td")[0])
+        viewport = wd.wait_for("#quality-groups-viewport")
+        wd.keys(viewport, "\ue007")
+        wd.keys(wd.wait_for("#quality-gaps-viewport"), "\ue007")
+        self.wait_until(lambda: wd.text_content("#details .gap-note"), 20,
+                        lambda: wd.text_content("#status-errors"))
+        self.assertEqual(wd.text_content("#file-banner-text")[:len(OpenFile.banner)], OpenFile.banner)
 
         # The two deliveries compared: the same file, nothing changed.
         wd.click(wd.wait_for("#tab-changes"))

@@ -45,7 +45,9 @@ Examples:
   aasmd --config demo-service.json snapshot take --plant DEMO-01   # into the local store
   aasmd search 'SN-M-0001'                                    # in the latest snapshot
   aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json
-  aasmd audit --plant DEMO-01 --type machine                  # is the master data complete?";
+  aasmd audit --plant DEMO-01 --type machine                  # is the master data complete?
+  aasmd --file pump.aasx table --format xlsx --out pump.xlsx  # an AAS file as the source
+  aasmd --file pump-2025.aasx --file pump-2026.aasx diff      # what the vendor changed";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -149,8 +151,9 @@ pub enum Command {
     /// Export a snapshot as a crawl of the plant exports it: the same formats, the same
     /// content as `crawl --format …` of the plant when the snapshot was taken.
     Export {
+        /// The snapshot to export (needed but with --file, which names the file's).
         #[arg(long)]
-        snapshot: i64,
+        snapshot: Option<i64>,
         /// raw, env, aasx, csv, v3-env or v3-aasx (see crawl).
         #[arg(long, value_parser = parse_format)]
         format: aas_export::Format,
@@ -211,8 +214,8 @@ pub enum SnapshotCommand {
         #[command(flatten)]
         store: StoreArg,
     },
-    /// Take an AAS file (an AASX package, or an environment as JSON or XML: AAS V2.0
-    /// JSON, V3.0 or V3.1) into a new snapshot, whose plant is the file's name and whose
+    /// Take an AAS file (an AASX package, or an environment as JSON or XML; AAS V2.0,
+    /// V3.0 or V3.1) into a new snapshot, whose plant is the file's name and whose
     /// source is "file": search, diff, table and audit then read it as any snapshot
     /// (--plant NAME.aasx). stdout gets one JSON line as take prints it.
     Import {
@@ -343,6 +346,12 @@ fn parse_faults(s: &str) -> Result<aas_demo::FaultSpec, String> {
 
 #[derive(Debug, Args)]
 pub struct ConnectionArgs {
+    /// An AAS file as the source (an AASX package, or an environment as JSON or XML; AAS
+    /// V2.0 to V3.1), instead of a platform: search, diff, table, audit and export read
+    /// it as a snapshot of its own, taken into a temporary store that is removed at the
+    /// end. Twice, for diff: what changed from the first file to the second.
+    #[arg(long = "file", global = true, value_name = "FILE", conflicts_with_all = ["config", "profile"])]
+    pub files: Vec<PathBuf>,
     /// A JSON file with the fields of the demo service's start-up line (registry_url,
     /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
     /// below override its fields.

@@ -7,6 +7,7 @@ mod convert;
 mod crawl;
 mod demo_service;
 mod error;
+mod file_source;
 mod inspect;
 mod query;
 mod snapshot;
@@ -59,7 +60,16 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(args: cli::Cli) -> Result<(), error::CliError> {
+async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
+    // Held to the end: the temporary store of `--file` is removed when it is dropped.
+    let _files = match args.connection.files.as_slice() {
+        [] => None,
+        files => {
+            let store = file_source::take_in(files)?;
+            args.command = file_source::reading(args.command, &store)?;
+            Some(store)
+        }
+    };
     match args.command {
         cli::Command::DemoService(opts) => demo_service::serve(opts).await,
         cli::Command::Inspect {
@@ -101,7 +111,12 @@ async fn run(args: cli::Cli) -> Result<(), error::CliError> {
             format,
             out,
             store,
-        } => snapshot::export(snapshot, format, &out, &store).await,
+        } => {
+            // Only --file leaves it out, and names the file's instead.
+            let id = snapshot
+                .ok_or_else(|| error::CliError::Usage("name the snapshot: --snapshot ID".into()))?;
+            snapshot::export(id, format, &out, &store).await
+        }
         cli::Command::Table(table) => table::run(&args.connection, &table),
         cli::Command::Audit(audit) => audit::run(&args.connection, &audit).await,
         cli::Command::Query(q) => query::run(&args.connection, q).await,

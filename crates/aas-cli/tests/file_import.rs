@@ -212,3 +212,60 @@ fn a_file_that_is_no_aas_is_refused_with_its_reason_and_nothing_is_stored() {
     assert!(out.stdout.is_empty());
     assert!(!store.exists(), "a store was made for nothing");
 }
+
+#[test]
+fn a_file_named_with_file_is_the_source_of_search_table_export_and_diff() {
+    let tmp = temp_dir("file-source");
+    let faaast = shared().join("aas-files/C-v3.0/FAAAST-Service/model.aasx");
+    let faaast = faaast.to_str().expect("UTF-8");
+    // The temporary store goes where TMPDIR says: there, it is seen removed.
+    let run = |args: &[&str]| {
+        Command::new(AASMD)
+            .args(args)
+            .env("TMPDIR", &tmp)
+            .env_remove("AASMD_STORE")
+            .output()
+            .expect("aasmd runs")
+    };
+    let json = |out: &Output| -> Value {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let table = json(&run(&["--file", faaast, "table", "--format", "json"]));
+    assert_eq!(table["rows"].as_array().map(Vec::len), Some(1), "{table}");
+    let hits = json(&run(&["--file", faaast, "search", "example", "--json"]));
+    assert!(hits.as_array().is_some_and(|h| !h.is_empty()), "{hits}");
+    let changes = json(&run(&[
+        "--file", faaast, "--file", faaast, "diff", "--json",
+    ]));
+    assert_eq!(changes.as_array().map(Vec::len), Some(0), "{changes}");
+    let out = tmp.join("model.json");
+    let exported = run(&[
+        "--file",
+        faaast,
+        "export",
+        "--format",
+        "v3-env",
+        "--out",
+        out.to_str().expect("UTF-8"),
+    ]);
+    assert!(
+        exported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    assert!(out.exists());
+    let refused = run(&["--file", faaast, "registry"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--file is a source for"));
+    // Every temporary store is gone: only the export and its report are left.
+    let mut left: Vec<_> = (std::fs::read_dir(&tmp).expect("the folder").flatten())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["model.conversion.json", "model.json"]);
+}

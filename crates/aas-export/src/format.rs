@@ -74,6 +74,10 @@ pub fn export(
     profile: &str,
     path: &Path,
 ) -> Result<Exported> {
+    // Checked before a byte is written: an output that is a pipe keeps what it gets.
+    if matches!(format, Format::Env | Format::Aasx) && holds_v3(answers)? {
+        return Err(Error::NotV2);
+    }
     let bytes = match format {
         Format::Raw => write_with(path, |mut out| raw_bundle(answers, profile, out.writer()))?,
         Format::Env => write_with(path, |mut out| environment(answers, out.writer()))?,
@@ -213,9 +217,6 @@ fn items(
     let list: Vec<&RawValue> = serde_json::from_str(raw).map_err(unreadable)?;
     let everything = selection.is_everything();
     for item in list {
-        if is_v3(item) {
-            return Err(Error::NotV2.into());
-        }
         if everything || selected(selection, path, item) {
             if !std::mem::take(first) {
                 out.write_all(b",")?;
@@ -226,8 +227,21 @@ fn items(
     Ok(())
 }
 
+/// Whether the shells of `answers` are AAS V3 (a V3 file taken in), which a V2 file
+/// cannot hold.
+fn holds_v3(answers: &dyn Source) -> Result<bool> {
+    let mut v3 = false;
+    aas_source::each_answer(answers, NodeLevel::AasList, |_, url, body| -> Result<()> {
+        let raw = read_text(body, url)?;
+        let list: Vec<&RawValue> = serde_json::from_str(&raw).unwrap_or_default();
+        v3 |= list.iter().any(|item| names_v3_type(item));
+        Ok(())
+    })?;
+    Ok(v3)
+}
+
 /// Whether `item` is AAS V3: it names its model type by a string.
-fn is_v3(item: &RawValue) -> bool {
+fn names_v3_type(item: &RawValue) -> bool {
     #[derive(serde::Deserialize)]
     struct Typed<'a> {
         #[serde(rename = "modelType", borrow)]

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use aas_model::AssetType;
-use aas_source::{Coverage, Fetched, NodeLevel, NodePath, Selection, Source, Visit};
+use aas_source::{Coverage, Fetched, NodeLevel, NodePath, Selection, Source, Unreadable, Visit};
 use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
@@ -28,6 +28,8 @@ pub struct FileAnswers {
     read_at: SystemTime,
     /// Level by level, each in its fixed order ([`NodePath::keys`]).
     answers: Vec<Fetched>,
+    /// What of the file its answers cannot hold.
+    unreadable: Vec<Unreadable>,
 }
 
 /// One identifiable of a file: what the model reads of it, and its JSON.
@@ -83,46 +85,74 @@ pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<FileAnswers> {
             }
         }
     }
-    Ok(FileAnswers::of(name.to_owned(), &shells, &submodels))
+    FileAnswers::of(name.to_owned(), &shells, &submodels)
 }
 
 /// The JSON of one payload: JSON as read, XML converted.
 fn part_json(part: &str, bytes: &[u8]) -> Result<Json> {
     let start = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if start == Some(&b'<') {
-        return payload::xml_as_json(part, bytes).map(|(_, json)| json);
+        // XML nests as deep as its own limit allows; what the store keeps must be within
+        // JSON's.
+        let (_, json) = payload::xml_as_json(part, bytes)?;
+        let text = serde_json::to_vec(&json).expect("JSON values write as JSON");
+        aas_model::check_depth(&text).map_err(|e| payload::not_aas(part, e))?;
+        return Ok(json);
     }
     aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
     serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))
 }
 
+/// The most a file's answers may hold together: a submodel that many shells name is in
+/// each one's answers, so a small hostile file could otherwise ask for any memory.
+const ANSWERS_MAX: usize = 1 << 30;
+
 impl FileAnswers {
-    fn of(name: String, shells: &[Item<Shell>], submodels: &[Item<Submodel>]) -> Self {
+    fn of(name: String, shells: &[Item<Shell>], submodels: &[Item<Submodel>]) -> Result<Self> {
         let by_id: HashMap<&str, &Item<Submodel>> = (submodels.iter())
             .map(|s| (s.read.id.as_str(), s))
             .collect();
         let mut groups: BTreeMap<AssetType, Vec<&Json>> = BTreeMap::new();
         let mut below = Vec::new();
+        let mut unreadable = Vec::new();
         for shell in shells {
             groups
                 .entry(shell.read.group())
                 .or_default()
                 .push(&shell.json);
-            // A reference to a submodel the file does not hold names nothing here.
+            // A reference to a submodel the file does not hold names nothing here; one
+            // named twice is listed once.
+            let mut named = HashSet::new();
             let its: Vec<&Item<Submodel>> = (shell.read.submodels.iter())
+                .filter(|id| named.insert(id.as_str()))
                 .filter_map(|id| by_id.get(id.as_str()).copied())
                 .collect();
             let aas_id = &shell.read.id;
+            let url = format!("{name}#shell {aas_id}: submodels");
+            let path = NodePath::Submodels {
+                aas_id: aas_id.clone(),
+            };
             below.push(answer(
-                NodePath::Submodels {
-                    aas_id: aas_id.clone(),
-                },
-                format!("{name}#shell {aas_id}: submodels"),
+                path.clone(),
+                url.clone(),
                 its.iter().map(|s| &s.json),
             ));
-            for sm in its {
+            let mut names = HashSet::new();
+            for (i, sm) in its.into_iter().enumerate() {
                 // V3 may leave a submodel's idShort out: its id names it then.
                 let submodel = sm.read.id_short.clone().unwrap_or(sm.read.id.clone());
+                if !names.insert(submodel.clone()) {
+                    unreadable.push(Unreadable {
+                        path: path.clone(),
+                        url: url.clone(),
+                        at: format!("$[{i}]"),
+                        reason: format!(
+                            "a second submodel named {submodel}: its elements are not kept \
+                             (a shell's submodels go by their idShort)"
+                        ),
+                    });
+                    continue;
+                }
                 let elements = sm.json.get("submodelElements").and_then(Json::as_array);
                 below.push(answer(
                     NodePath::Elements {
@@ -132,6 +162,16 @@ impl FileAnswers {
                     format!("{name}#shell {aas_id}: submodel {submodel}: elements"),
                     elements.into_iter().flatten(),
                 ));
+            }
+            let made: u64 = below.iter().map(|a| a.raw.size()).sum();
+            if made > ANSWERS_MAX as u64 {
+                return Err(Error::TooLarge {
+                    file: name,
+                    why: format!(
+                        "its shells name its submodels so often that its answers pass {} MiB",
+                        ANSWERS_MAX >> 20
+                    ),
+                });
             }
         }
         let lists = groups.iter().map(|(asset_type, shells)| {
@@ -144,25 +184,25 @@ impl FileAnswers {
         let mut answers: Vec<Fetched> = lists.chain(below).collect();
         answers
             .sort_by(|a, b| (a.path.level(), a.path.keys()).cmp(&(b.path.level(), b.path.keys())));
-        // A shell listed twice (one id, in two groups) has its answers once.
-        answers.dedup_by(|a, b| a.path == b.path);
-        FileAnswers {
+        Ok(FileAnswers {
             name,
             asset_types: groups.into_keys().collect(),
             selection: Selection::everything(),
             read_at: SystemTime::now(),
             answers,
-        }
+            unreadable,
+        })
     }
 }
 
 /// An answer listing `items`, labelled `url`.
 fn answer<'a>(path: NodePath, url: String, items: impl Iterator<Item = &'a Json>) -> Fetched {
     let list: Vec<&Json> = items.collect();
+    let text = serde_json::to_string(&list).expect("JSON values write as JSON");
     Fetched {
         path,
         url,
-        raw: serde_json::to_string(&list).unwrap_or_default().into(),
+        raw: text.into(),
     }
 }
 
@@ -174,7 +214,7 @@ impl Source for FileAnswers {
             selection: &self.selection,
             read_at: self.read_at,
             failures: &[],
-            unreadable: &[],
+            unreadable: &self.unreadable,
             complete: true,
         }
     }
@@ -192,5 +232,49 @@ impl Source for FileAnswers {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = r#"{
+      "assetAdministrationShells": [{"modelType": "AssetAdministrationShell", "id": "urn:s",
+        "assetInformation": {"assetKind": "Instance"},
+        "submodels": [
+          {"type": "ModelReference", "keys": [{"type": "Submodel", "value": "urn:a"}]},
+          {"type": "ModelReference", "keys": [{"type": "Submodel", "value": "urn:a"}]},
+          {"type": "ModelReference", "keys": [{"type": "Submodel", "value": "urn:b"}]},
+          {"type": "ModelReference", "keys": [{"type": "Submodel", "value": "urn:gone"}]}]}],
+      "submodels": [
+        {"modelType": "Submodel", "id": "urn:a", "idShort": "Nameplate", "submodelElements": []},
+        {"modelType": "Submodel", "id": "urn:b", "idShort": "Nameplate", "submodelElements": []}]
+    }"#;
+
+    fn paths(answers: &FileAnswers, level: NodeLevel) -> Vec<(NodePath, String)> {
+        let mut found = Vec::new();
+        let _ = answers.each(level, &mut |path, _, body| {
+            let text = std::io::read_to_string(body).expect("text");
+            found.push((path.clone(), text));
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    #[test]
+    fn a_submodel_named_twice_is_listed_once_and_a_second_of_one_idshort_is_said() {
+        let answers = answers_of("pump.json", FILE.as_bytes().to_vec()).expect("read");
+        let submodels = paths(&answers, NodeLevel::Submodels);
+        let listed: Vec<Json> = serde_json::from_str(&submodels[0].1).expect("a list");
+        // urn:a once, urn:b; the reference to a submodel the file lacks names nothing.
+        assert_eq!(listed.len(), 2, "{listed:?}");
+        let elements = paths(&answers, NodeLevel::Elements);
+        assert_eq!(elements.len(), 1, "one Nameplate's elements: {elements:?}");
+        let unreadable = answers.coverage().unreadable;
+        assert_eq!(unreadable.len(), 1);
+        assert!(unreadable[0].reason.contains("a second submodel named Nameplate"));
+        assert_eq!(answers.coverage().plant, "pump.json");
+        assert_eq!(answers.coverage().asset_types, [AssetType::named("Instance")]);
     }
 }

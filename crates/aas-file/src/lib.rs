@@ -47,6 +47,9 @@ pub enum Error {
     /// A payload is XML that is not well-formed, or XML this reader refuses.
     #[error("{part}: {why}")]
     Xml { part: String, why: String },
+    /// A file whose answers would pass what is kept of one file.
+    #[error("{file}: {why}")]
+    TooLarge { file: String, why: String },
     /// A payload in a metamodel version this reader does not read.
     #[error("{part}: AAS metamodel {version} is not read (only V2.0, V3.0 and V3.1 are)")]
     Unsupported { part: String, version: String },

@@ -76,6 +76,23 @@ const LISTS: [&str; 23] = [
     "definition",
 ];
 
+/// Properties that hold an object, for an empty one (`<administration/>`).
+const OBJECTS: [&str; 13] = [
+    "administration",
+    "semanticId",
+    "derivedFrom",
+    "valueId",
+    "first",
+    "second",
+    "observed",
+    "unitId",
+    "dataSpecification",
+    "externalSubjectId",
+    "defaultThumbnail",
+    "creator",
+    "semanticIdListElement",
+];
+
 /// The classes whose `value` is a list (of elements, of texts by language).
 const LISTED_VALUES: [&str; 3] = [
     "submodelElementCollection",
@@ -119,11 +136,16 @@ fn property(parent: &Node, node: &Node) -> Json {
         }
         return object(node);
     }
-    let empty_list = node.text.is_empty()
+    // Empty, or only the indentation of a pretty-printed file.
+    let blank = node.text.trim().is_empty();
+    let empty_list = blank
         && (LISTS.contains(&node.name.as_str())
             || (node.name == "value" && LISTED_VALUES.contains(&parent.name.as_str())));
     if empty_list {
         return Json::Array(Vec::new());
+    }
+    if blank && OBJECTS.contains(&node.name.as_str()) {
+        return Json::Object(Map::new());
     }
     Json::String(node.text.clone())
 }
@@ -243,7 +265,10 @@ pub(crate) mod v2 {
         let mut map = Map::new();
         // A constraint's item names its class; the `qualifier` around it does not.
         if MODEL_TYPED.contains(&node.name.as_str()) {
-            map.insert("modelType".into(), json!({"name": class_name(&node.name)}));
+            map.insert(
+                "modelType".into(),
+                json!({"name": super::class_name(&node.name)}),
+            );
         }
         for child in &node.children {
             if let Some((_, key)) = REPEATED.iter().find(|(name, _)| *name == child.name) {
@@ -315,7 +340,9 @@ pub(crate) mod v2 {
                 "multiLanguageProperty" => list(node),
                 _ => object(node),
             },
-            "value" if node.text.is_empty() && parent.name == "submodelElementCollection" => {
+            "value"
+                if node.text.trim().is_empty() && parent.name == "submodelElementCollection" =>
+            {
                 Json::Array(Vec::new())
             }
             name if LISTS.iter().any(|(list, _)| *list == name) => list(node),
@@ -357,9 +384,5 @@ pub(crate) mod v2 {
             "value": node.text,
             "idType": node.attribute("idType").unwrap_or_default(),
         })
-    }
-
-    fn class_name(element: &str) -> String {
-        super::class_name(element)
     }
 }

@@ -10,8 +10,9 @@ use quick_xml::Reader;
 
 use crate::{Error, Result};
 
-/// The deepest nesting read: an AAS element is about three XML levels (a V2 wrapper,
-/// the element, its value), so this allows the same depth as JSON's limit.
+/// The deepest nesting read: a V2 element is about three XML levels (a wrapper, the
+/// element, its value), so this allows V2 the same depth as JSON's limit; what is made
+/// JSON of it is held to JSON's limit again (answers.rs).
 const MAX_XML_DEPTH: usize = 3 * aas_model::MAX_DEPTH;
 
 /// Subtrees the model of what a file holds does not look at.

@@ -171,8 +171,15 @@ pub fn thumbnail(bytes: &[u8], limit: usize) -> Result<Option<(String, Vec<u8>)>
     let Some(name) = named.into_iter().next() else {
         return Ok(None);
     };
-    let part = read(&mut zip, &name)?.filter(|bytes| bytes.len() <= limit);
-    Ok(part.map(|bytes| (name, bytes)))
+    // Read no further than one byte past the limit: a larger one is not shown.
+    let mut picture = None;
+    each_part(&mut zip, &name, |_, part| {
+        let mut bytes = Vec::new();
+        part.take(limit as u64 + 1).read_to_end(&mut bytes)?;
+        picture = Some(bytes).filter(|bytes| bytes.len() <= limit);
+        Ok(())
+    })?;
+    Ok(picture.map(|bytes| (name, bytes)))
 }
 
 /// A part of a package that holds AAS content (an aas-spec or aas-spec-split part):

@@ -15,7 +15,7 @@ pub type IdPaths<'p> = &'p [&'p [&'p str]];
 /// A shell's identifier: V2's `identification.id` or V3's `id`.
 pub const SHELL_ID: IdPaths<'static> = &[&["identification", "id"], &["id"]];
 
-/// An element's or a V2 submodel's idShort.
+/// An idShort: an element's, a submodel's (a V3 submodel may have none).
 pub const ID_SHORT: IdPaths<'static> = &[&["idShort"]];
 
 /// The string at one of `paths` of every item of the JSON array `raw` that has one, in
