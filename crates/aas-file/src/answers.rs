@@ -273,8 +273,13 @@ mod tests {
         assert_eq!(elements.len(), 1, "one Nameplate's elements: {elements:?}");
         let unreadable = answers.coverage().unreadable;
         assert_eq!(unreadable.len(), 1);
-        assert!(unreadable[0].reason.contains("a second submodel named Nameplate"));
+        assert!(unreadable[0]
+            .reason
+            .contains("a second submodel named Nameplate"));
         assert_eq!(answers.coverage().plant, "pump.json");
-        assert_eq!(answers.coverage().asset_types, [AssetType::named("Instance")]);
+        assert_eq!(
+            answers.coverage().asset_types,
+            [AssetType::named("Instance")]
+        );
     }
 }

@@ -76,8 +76,9 @@ const LISTS: [&str; 23] = [
     "definition",
 ];
 
-/// Properties that hold an object, for an empty one (`<administration/>`).
-const OBJECTS: [&str; 13] = [
+/// Properties that hold an object (V2's and V3's), for an empty one
+/// (`<administration/>`).
+const OBJECTS: [&str; 19] = [
     "administration",
     "semanticId",
     "derivedFrom",
@@ -87,10 +88,16 @@ const OBJECTS: [&str; 13] = [
     "observed",
     "unitId",
     "dataSpecification",
+    "parent",
     "externalSubjectId",
     "defaultThumbnail",
     "creator",
     "semanticIdListElement",
+    "assetRef",
+    "assetIdentificationModelRef",
+    "billOfMaterialRef",
+    "isCaseOf",
+    "containedElementRef",
 ];
 
 /// The classes whose `value` is a list (of elements, of texts by language).
@@ -227,25 +234,6 @@ pub(crate) mod v2 {
         ("billOfMaterialRef", "billOfMaterial"),
     ];
 
-    /// Elements that hold an object, for an empty one (`<administration/>`).
-    const OBJECTS: [&str; 15] = [
-        "administration",
-        "semanticId",
-        "derivedFrom",
-        "assetRef",
-        "assetIdentificationModelRef",
-        "billOfMaterialRef",
-        "valueId",
-        "first",
-        "second",
-        "observed",
-        "unitId",
-        "dataSpecification",
-        "parent",
-        "isCaseOf",
-        "containedElementRef",
-    ];
-
     /// Elements that repeat where JSON has one list of them.
     const REPEATED: [(&str, &str); 6] = [
         ("embeddedDataSpecification", "embeddedDataSpecifications"),
@@ -346,7 +334,7 @@ pub(crate) mod v2 {
                 Json::Array(Vec::new())
             }
             name if LISTS.iter().any(|(list, _)| *list == name) => list(node),
-            name if node.children.is_empty() && OBJECTS.contains(&name) => json!({}),
+            name if node.children.is_empty() && super::OBJECTS.contains(&name) => json!({}),
             _ if !node.children.is_empty() => object(node),
             _ => Json::String(node.text.clone()),
         }
