@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End to end: Open file… on real published AAS files (../shared/aas-files): the FAAAST
-example (AAS V3.0, an AASX with an XML spec part) and Festo's (AAS V2.0, the same, with
-a thumbnail, shown in the banner). The tree shows each file's shells under the asset types (or kinds) the file gives, their
+example (AAS V3.0, an AASX with an XML spec part), Festo's (AAS V2.0, the same, with a
+thumbnail, shown in the banner) and the BaSyx Web UI's cable (AAS V3.1, with a
+thumbnail). The tree shows each file's shells under the asset types (or kinds) the file gives, their
 submodels and elements as `aasmd inspect --elements` reads them, the details and the
 element's XML as the file has it; the banner names the file; Close file shows the demo
 plant again. The native open dialog cannot be driven through WebDriver: the build for
@@ -21,6 +22,7 @@ WORK = Path(__file__).resolve().parents[3]  # the folder holding this repository
 FILES = WORK / "shared" / "aas-files"
 FAAAST = FILES / "C-v3.0" / "FAAAST-Service" / "model.aasx"
 FESTO = FILES / "A-v2.0-aasx-xml" / "AASPortal" / "24_Festo.aasx"
+V31 = FILES / "D-v3.1" / "basyx-aas-web-ui" / "cable1.aasx"
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-open-")
 
 
@@ -36,6 +38,7 @@ class OpenFile(AppTestCase):
     app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": SAVE_DIR}
     path = FAAAST
     banner = "File model.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only."
+    thumbnail = False  # whether the package has one to draw
 
     @classmethod
     def tearDownClass(cls):
@@ -65,9 +68,9 @@ class OpenFile(AppTestCase):
         # The file's own asset types (or kinds), each with its shells' count, replace the plant's.
         chips = self.chips()
         self.assertTrue(chips and all(name for name, _ in chips), chips)
-        # The package's thumbnail beside its name, drawn (Festo's names one, FAAAST's none).
+        # The package's thumbnail beside its name, drawn where it names one.
         drawn = "const img = document.getElementById('file-thumbnail'); return !img.hidden && img.naturalWidth > 0"
-        if self.path == FESTO:
+        if self.thumbnail:
             self.wait_until(lambda: wd.script(drawn), 10, "the thumbnail drawn")
         else:
             self.assertFalse(wd.script(drawn))
@@ -210,6 +213,15 @@ class OpenV2File(OpenFile):
     app_env = {"AAS_BROWSER_OPEN_FILE": str(FESTO)}
     path = FESTO
     banner = "File 24_Festo.aasx (AAS V2.0 XML): 1 shell, 7 submodels. Read-only."
+    thumbnail = True
+
+
+class OpenV31File(OpenFile):
+    """The fourth kind: AAS V3.1 (the BaSyx Web UI's example package)."""
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(V31)}
+    path = V31
+    banner = "File cable1.aasx (AAS V3.1 XML): 1 shell, 4 submodels. Read-only."
+    thumbnail = True
 
 
 if __name__ == "__main__":
