@@ -40,10 +40,7 @@ struct Item<T> {
 
 /// Reads the AAS file at `path` as a source of answers.
 pub fn answers(path: &Path) -> Result<FileAnswers> {
-    let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = crate::file_bytes(path)?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

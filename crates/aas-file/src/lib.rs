@@ -59,10 +59,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 /// Reads the AAS file at `path`: an AASX package, or an environment as XML or JSON.
 pub fn read(path: &Path) -> Result<Contents> {
-    let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = file_bytes(path)?;
     read_bytes(&path.display().to_string(), bytes)
 }
 
@@ -99,10 +96,7 @@ pub(crate) fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8
 /// Each XML spec part of the AAS file at `path` as the JSON environment the
 /// specification of its version writes for it: its name, version and JSON.
 pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json::Value)>> {
-    let bytes = aas_model::aasx::read_file(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = file_bytes(path)?;
     let mut parts = Vec::new();
     for (part, bytes) in payloads(&path.display().to_string(), bytes)? {
         if aas_model::aasx::without_bom(&bytes)
@@ -114,4 +108,12 @@ pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json
         }
     }
     Ok(parts)
+}
+
+/// The bytes of the file at `path`, within the bounds every file is read in.
+pub(crate) fn file_bytes(path: &Path) -> Result<Vec<u8>> {
+    aas_model::aasx::read_file(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
 }
