@@ -11,8 +11,9 @@ build_pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcore
 # python3-openpyxl: an independent reader of the plant table's XLSX in its tests.
 # wrk, time, bc, python3-requests, python3-httpx: the benches' smoke run (`make bench-smoke`):
 # the load generator, GNU time's peak memory, the Python peers' HTTP libraries.
+# python3-venv: the V3 server's own Python environment (below).
 test_pkgs=(xvfb webkit2gtk-driver gnome-keyring dbus-daemon xauth imagemagick xclip tinyproxy postgresql
-  python3-openpyxl wrk time bc python3-requests python3-httpx)
+  python3-openpyxl wrk time bc python3-requests python3-httpx python3-venv)
 # What scripts/test-deb.sh uses besides the test tools: desktop-file-validate, xwininfo, gio.
 package_pkgs=("${test_pkgs[@]}" desktop-file-utils x11-utils libglib2.0-bin)
 # `make package-windows` / `test-windows`: the MinGW-w64 C compiler and binutils (linker,
@@ -70,6 +71,19 @@ if [ "$what" = test ]; then
   # What independent readers read from a file (crates/aas-file/tests/judged.rs).
   "$(dirname "$0")/../../shared/tools/aas-dump" --count "$scratch/empty.json" >/dev/null
   rm -rf "$scratch"
+fi
+if [ "$what" = test ]; then
+  # The independent AAS V3 server of the V3-server tests (tests/v3-server/serve.py):
+  # Eclipse BaSyx Python SDK from PyPI, in a virtual environment of its own (its lxml
+  # and the V2 judge's cannot share one).
+  venv="$HOME/.cache/aas-browser/basyx-server"
+  requirements="$(dirname "$0")/../tests/v3-server/requirements.txt"
+  if ! "$venv/bin/python" -c 'import basyx.aas.adapter.http' 2>/dev/null \
+    || ! cmp -s "$requirements" "$venv/requirements.txt"; then
+    python3 -m venv --clear "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$venv/requirements.txt"
+  fi
 fi
 if [ "$what" = test ]; then
   # `make docs`: the book in docs/ is built with mdBook (own target dir, as above; its

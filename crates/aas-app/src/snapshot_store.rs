@@ -14,7 +14,7 @@ use aas_export::{Exported, Format};
 use aas_model::AssetType;
 use aas_output::About;
 use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
-use aas_source::Selection;
+use aas_source::{Selection, Source};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
 
@@ -52,6 +52,9 @@ pub struct Taken {
 
 /// The source a file's snapshots come from; their plant is the file's name.
 pub const FILE_SOURCE: &str = "file";
+
+/// The source an AAS V3 server's snapshots come from; their plant is its address.
+pub const V3_SOURCE: &str = "v3";
 
 /// A file taken into the store: what the store recorded, and the older snapshots of
 /// the same file name removed to keep the newest ones only.
@@ -296,10 +299,15 @@ impl SnapshotStore {
     /// the file's name), then keeps the newest `keep` complete snapshots of that name.
     /// Search, Changes, the table and the audit then read it as any.
     pub fn import_file(&self, path: &Path, keep: usize) -> Result<Imported> {
-        let answers = aas_file::answers(path)?;
+        self.import(&aas_file::answers(path)?, FILE_SOURCE, keep)
+    }
+
+    /// Takes `answers`, read whole from `source` (a file, a V3 server), into a new
+    /// snapshot, then keeps the newest `keep` complete snapshots of its plant and source.
+    pub fn import(&self, answers: &dyn Source, source: &str, keep: usize) -> Result<Imported> {
         let mut store = self.open(Access::Create)?;
-        let info = store.import(&answers, FILE_SOURCE)?;
-        let retired = store.retire(FILE_SOURCE, &info.plant, keep)?;
+        let info = store.import(answers, source)?;
+        let retired = store.retire(source, &info.plant, keep)?;
         Ok(Imported { info, retired })
     }
 

@@ -47,7 +47,8 @@ Examples:
   aasmd convert old-plant.aasx --to v3 --out plant-v3.aasx    # report: plant-v3.conversion.json
   aasmd audit --plant DEMO-01 --type machine                  # is the master data complete?
   aasmd --file pump.aasx table --format xlsx --out pump.xlsx  # an AAS file as the source
-  aasmd --file pump-2025.aasx --file pump-2026.aasx diff      # what the vendor changed";
+  aasmd --file pump-2025.aasx --file pump-2026.aasx diff      # what the vendor changed
+  aasmd --v3 http://localhost:8081/api/v3.0 search Pressure   # an AAS V3 server as the source";
 
 /// Browse the master data a manufacturing platform exposes as Asset Administration
 /// Shells: registry, AAS lists per plant and asset type, submodels and elements.
@@ -352,6 +353,14 @@ pub struct ConnectionArgs {
     /// end. Twice, for diff: what changed from the first file to the second.
     #[arg(long = "file", global = true, value_name = "FILE", conflicts_with_all = ["config", "profile"])]
     pub files: Vec<PathBuf>,
+    /// An AAS V3 server (the AAS Part 2 API, V3.0 or V3.1: Eclipse BaSyx, FA³ST, AASX
+    /// Server) as the source, by the address its /shells and /submodels are under
+    /// (https://HOST/api/v3.0, or whatever base path it has): its shells and the
+    /// submodels they name are read whole into a temporary store, then search, table,
+    /// audit and export read it. A bearer token it wants goes in AASMD_V3_TOKEN (or the
+    /// file AASMD_V3_TOKEN_FILE names), never on the command line.
+    #[arg(long = "v3", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
+    pub v3: Option<String>,
     /// A JSON file with the fields of the demo service's start-up line (registry_url,
     /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
     /// below override its fields.

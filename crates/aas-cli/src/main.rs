@@ -7,11 +7,11 @@ mod convert;
 mod crawl;
 mod demo_service;
 mod error;
-mod file_source;
 mod inspect;
 mod query;
 mod snapshot;
 mod table;
+mod taken_source;
 
 use std::process::ExitCode;
 
@@ -61,15 +61,16 @@ fn main() -> ExitCode {
 }
 
 async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
-    // Held to the end: the temporary store of `--file` is removed when it is dropped.
-    let _files = match args.connection.files.as_slice() {
-        [] => None,
-        files => {
-            let store = file_source::take_in(files)?;
-            args.command = file_source::reading(args.command, &store)?;
-            Some(store)
-        }
+    // Held to the end: the temporary store of `--file` or `--v3` is removed when it is
+    // dropped.
+    let taken = match (args.connection.files.as_slice(), &args.connection.v3) {
+        ([], None) => None,
+        (_, Some(address)) => Some(taken_source::take_in_server(address, &args.connection).await?),
+        (files, None) => Some(taken_source::take_in(files)?),
     };
+    if let Some(store) = &taken {
+        args.command = taken_source::reading(args.command, store)?;
+    }
     match args.command {
         cli::Command::DemoService(opts) => demo_service::serve(opts).await,
         cli::Command::Inspect {

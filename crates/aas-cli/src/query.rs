@@ -1,7 +1,7 @@
 use std::io::Write;
 
 use aas_app::{Overrides, SettingsFrom};
-use aas_client::{Client, Connection, CrawlPlan, Request, Secret};
+use aas_client::{Client, Connection, CrawlPlan, Request, Secret, Transport};
 
 use crate::cli::{ConnectionArgs, Query};
 use crate::error::CliError;
@@ -78,6 +78,17 @@ pub(crate) fn client(args: &ConnectionArgs, conn: Connection) -> Result<Client, 
     Ok(Client::new(conn)?.with_idle_timeout(args.idle_timeout)?)
 }
 
+/// The command line's transport settings alone (for a V3 server, which has no profile).
+pub(crate) fn transport(args: &ConnectionArgs) -> Result<Transport, CliError> {
+    Ok(Transport {
+        allow_plain_http: args.allow_plain_http,
+        ca_file: args.ca_file.clone(),
+        proxy: args.proxy.clone(),
+        proxy_user: args.proxy_user.clone(),
+        proxy_password: secret("AASMD_PROXY_PASSWORD")?,
+    })
+}
+
 /// Where the connection's settings start: `--profile`, `--config`, or nothing.
 pub(crate) fn source(args: &ConnectionArgs) -> SettingsFrom {
     match (&args.profile, &args.config) {
@@ -120,7 +131,7 @@ const MAX_SECRET_FILE_BYTES: u64 = 64 << 10;
 /// (a systemd credential, `$CREDENTIALS_DIRECTORY/client_secret`), without the line
 /// break that ends it. The file must be a regular file of at most 64 KiB: a FIFO would
 /// hang the command, `/dev/zero` fill memory. Errors name the file, never what it holds.
-fn secret(name: &str) -> Result<Option<Secret>, CliError> {
+pub(crate) fn secret(name: &str) -> Result<Option<Secret>, CliError> {
     if let Ok(given) = std::env::var(name) {
         return Ok(Some(Secret::new(given)));
     }

@@ -352,36 +352,19 @@ impl Client {
             };
             return (Err(refused), 0);
         }
-        let mut retry = 0;
-        loop {
-            let got = self
-                .get_authorized(url, service, may_spool)
-                .await
-                .and_then(|body| {
-                    // A large answer in a file is read here in one go, as it was in
-                    // memory: once a crawl, for the registry.
-                    let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
-                    Ok((body, read))
-                });
-            match got {
-                Err(e) if RetryPolicy::is_transient(&e) && retry + 1 < self.retry.attempts => {
-                    retry += 1;
-                    let retry_after = match &e {
-                        Error::Api { retry_after, .. } => *retry_after,
-                        _ => None,
-                    };
-                    let wait = self.retry.delay(retry, retry_after);
-                    tracing::debug!(%url, retry, wait_ms = wait.as_millis() as u64, error = %e, "retrying");
-                    tokio::time::sleep(wait).await;
-                }
-                other => {
-                    if other.is_err() {
-                        self.activity.errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                    return (other, retry);
-                }
-            }
+        let (got, retries) = (self.retry)
+            .run(url, || async {
+                let body = self.get_authorized(url, service, may_spool).await?;
+                // A large answer in a file is read here in one go, as it was in memory:
+                // once a crawl, for the registry.
+                let read = read(&body).map_err(|e| unreadable(url, &body, e))?;
+                Ok((body, read))
+            })
+            .await;
+        if got.is_err() {
+            self.activity.errors.fetch_add(1, Ordering::Relaxed);
         }
+        (got, retries)
     }
 
     /// GETs `url` with the tokens; a 401 is retried once with a fresh access token,
@@ -470,7 +453,7 @@ fn has_dot_segment(url: &str) -> bool {
 
 /// `Retry-After` in either of its forms (RFC 9110 §10.2.3): seconds, or an HTTP date
 /// (a date already past means now).
-fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse() {
         return Some(Duration::from_secs(seconds));

@@ -6,9 +6,12 @@ use aas_source::{ErrorKind, Heard};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The server answered with an error status.
-    #[error("{}", api_message(*.status, .error.as_deref(), .description.as_deref()))]
+    #[error("{}", api_message(*.status, .error.as_deref(), .description.as_deref(), *.v3))]
     Api {
         status: u16,
+        /// From an AAS V3 server, whose refusals mean what the Part 2 API says, not what
+        /// the platform's gateway means by them.
+        v3: bool,
         error: Option<String>,
         description: Option<String>,
         /// The server's `Retry-After`, when it sent one.
@@ -141,7 +144,8 @@ impl Error {
     }
 
     /// Builds the error for a non-success answer from its status and body, reading
-    /// the `{error, error_description}` fields when the body has them.
+    /// the `{error, error_description}` fields (OAuth 2, the gateway) or the first of
+    /// the Part 2 API's `messages` (`code`, `text`) when the body has them.
     pub(crate) fn from_response(
         status: u16,
         body: &str,
@@ -151,18 +155,46 @@ impl Error {
         struct Body {
             error: Option<String>,
             error_description: Option<String>,
+            /// The Part 2 API's `Result` (AAS V3 servers).
+            #[serde(default)]
+            messages: Vec<Message>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Message {
+            code: Option<String>,
+            text: Option<String>,
         }
         let fields: Option<Body> = serde_json::from_str(body).ok();
         let (error, description) = fields
-            .map(|b| (b.error, b.error_description))
+            .map(|mut b| match (b.error, b.messages.is_empty()) {
+                (None, false) => {
+                    let first = b.messages.swap_remove(0);
+                    (first.code, first.text)
+                }
+                (error, _) => (error, b.error_description),
+            })
             .unwrap_or_default();
         Error::Api {
             status,
+            v3: false,
             error,
             description,
             retry_after,
             body: truncate(body, MAX_ERROR_BODY).to_owned(),
         }
+    }
+
+    /// [`Error::from_response`] of an AAS V3 server.
+    pub(crate) fn from_v3_response(
+        status: u16,
+        body: &str,
+        retry_after: Option<std::time::Duration>,
+    ) -> Self {
+        let mut error = Error::from_response(status, body, retry_after);
+        if let Error::Api { v3, .. } = &mut error {
+            *v3 = true;
+        }
+        error
     }
 }
 
@@ -175,8 +207,11 @@ fn truncate(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-fn api_message(status: u16, error: Option<&str>, description: Option<&str>) -> String {
+fn api_message(status: u16, error: Option<&str>, description: Option<&str>, v3: bool) -> String {
     let what = match (status, error) {
+        (403, _) if v3 => "the server refused access: the token lacks the rights, or the server keeps this from everyone",
+        (404, _) if v3 => "the server does not hold it",
+        (501, _) if v3 => "the server does not offer this",
         (401, Some("invalid_user_token")) => {
             "the user token was refused or has expired: open the profile and paste a new one"
         }

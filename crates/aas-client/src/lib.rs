@@ -1,6 +1,7 @@
 //! Client of the AAS Master Data Access Service: gets and caches the access token,
 //! reads the registry and the gateway, and hands back every node with the exact JSON
-//! the server sent (see [`aas_model::Parsed`]).
+//! the server sent (see [`aas_model::Parsed`]); and reads AAS V3 servers (Part 2 API)
+//! whole ([`V3Server`]).
 
 mod address;
 mod as_sent;
@@ -16,6 +17,7 @@ mod retry;
 mod secret;
 mod token;
 mod transport;
+mod v3;
 mod waiting;
 
 pub use address::ElementAddress;
@@ -34,3 +36,7 @@ pub use retry::RetryPolicy;
 pub use secret::Secret;
 pub use token::{read_token_response, TokenProvider};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT, DEFAULT_MIN_RATE};
+pub use v3::{
+    decode_id, encode_id, PageEnd, PagesRead, Repository, RepositoryPlan, RepositoryProgress,
+    V3Auth, V3Server, DEFAULT_MAX_ITEMS, DEFAULT_PAGE_SIZE,
+};

@@ -38,6 +38,31 @@ impl RetryPolicy {
         exp / 2 + exp.mul_f64(rand::random::<f64>() / 2.0)
     }
 
+    /// Runs `attempt` until it succeeds, fails for good, or the attempts run out,
+    /// waiting between attempts as [`RetryPolicy::delay`] says; with the retries made.
+    pub(crate) async fn run<T, F: std::future::Future<Output = crate::Result<T>>>(
+        &self,
+        url: &str,
+        mut attempt: impl FnMut() -> F,
+    ) -> (crate::Result<T>, u32) {
+        let mut retry = 0;
+        loop {
+            match attempt().await {
+                Err(e) if Self::is_transient(&e) && retry + 1 < self.attempts => {
+                    retry += 1;
+                    let retry_after = match &e {
+                        Error::Api { retry_after, .. } => *retry_after,
+                        _ => None,
+                    };
+                    let wait = self.delay(retry, retry_after);
+                    tracing::debug!(%url, retry, wait_ms = wait.as_millis() as u64, error = %e, "retrying");
+                    tokio::time::sleep(wait).await;
+                }
+                other => return (other, retry),
+            }
+        }
+    }
+
     /// Whether another attempt may succeed: the server was unreachable, overloaded or
     /// cut the answer short. Auth, not-found and malformed-but-complete data are final.
     pub fn is_transient(error: &Error) -> bool {
@@ -83,6 +108,7 @@ mod tests {
     fn only_transient_failures_are_retried() {
         let api = |status| Error::Api {
             status,
+            v3: false,
             error: None,
             description: None,
             retry_after: None,

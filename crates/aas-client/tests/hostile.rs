@@ -60,12 +60,6 @@ async fn hostile_server() -> String {
 
 /// [`hostile_server`], and how many requests it has received.
 async fn hostile_server_counting() -> (String, Arc<AtomicUsize>) {
-    let received = Arc::new(AtomicUsize::new(0));
-    let counter = Arc::clone(&received);
-    let count = axum::middleware::from_fn(move |request, next: axum::middleware::Next| {
-        counter.fetch_add(1, Ordering::SeqCst);
-        next.run(request)
-    });
     let app = Router::new()
         // A token endpoint that refuses and echoes the request body (the form with the
         // client secret) in its description, and one whose lifetime is not JSON.
@@ -114,14 +108,8 @@ async fn hostile_server_counting() -> (String, Arc<AtomicUsize>) {
         .route(
             "/gateway/aasList/{kind}/aas/submodels",
             get(|Path(kind): Path<String>| async move { body(&kind) }),
-        )
-        .layer(count);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (base, received)
+        );
+    support::serve_counting(app).await
 }
 
 fn client(base: &str) -> Client {

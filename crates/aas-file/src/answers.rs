@@ -3,7 +3,8 @@
 //! asset kind, else "no asset type": [`Shell::group`]), each shell's submodels in one
 //! list, each submodel's elements in one list. Each item is the file's JSON as read, XML
 //! as the JSON the specification of its version writes for it. What reads a whole source (the
-//! store's import, the table, the audit) reads a file through this.
+//! store's import, the table, the audit) reads a file through this, and a V3 server's
+//! repository read whole ([`environment_answers`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -11,16 +12,18 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use aas_model::AssetType;
-use aas_source::{Coverage, Fetched, NodeLevel, NodePath, Selection, Source, Unreadable, Visit};
+use aas_source::{
+    Coverage, Failure, Fetched, NodeLevel, NodePath, Selection, Source, Unreadable, Visit,
+};
 use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
 use crate::kept_text::KeptText;
 use crate::{from_json, payload, Error, Result};
 
-/// A file's answers, held in memory.
+/// An environment's answers (a file's, or a V3 server's read whole), held in memory.
 #[derive(Debug)]
-pub struct FileAnswers {
+pub struct EnvironmentAnswers {
     /// The file's name, which stands where a platform's plant code stands.
     name: String,
     asset_types: Vec<AssetType>,
@@ -30,6 +33,9 @@ pub struct FileAnswers {
     answers: Vec<Fetched>,
     /// What of the file its answers cannot hold.
     unreadable: Vec<Unreadable>,
+    /// What of a server could not be read (none of a file).
+    failures: Vec<Failure>,
+    complete: bool,
 }
 
 /// One identifiable of a file: what the model reads of it, and its JSON.
@@ -39,7 +45,7 @@ struct Item<T> {
 }
 
 /// Reads the AAS file at `path` as a source of answers.
-pub fn answers(path: &Path) -> Result<FileAnswers> {
+pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
     let bytes = crate::file_bytes(path)?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
@@ -50,11 +56,35 @@ pub fn answers(path: &Path) -> Result<FileAnswers> {
 
 /// Reads a file's bytes as a source of answers (`name` names it, as its plant and in
 /// errors).
-pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<FileAnswers> {
+pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
+    let mut docs = Vec::new();
+    for (part, bytes) in crate::payloads(name, bytes)? {
+        docs.push(part_json(&part, &bytes)?);
+    }
+    environments(name, docs)
+}
+
+/// An AAS environment held as JSON (a V3 server's repository read whole) as a source of
+/// answers: `name` names it (its address), `failures` are what could not be read of it
+/// (its answers are then not complete, as `complete` may also say).
+pub fn environment_answers(
+    name: &str,
+    environment: Json,
+    failures: Vec<Failure>,
+    complete: bool,
+) -> Result<EnvironmentAnswers> {
+    let mut answers = environments(name, vec![environment])?;
+    answers.complete = complete && failures.is_empty();
+    answers.failures = failures;
+    Ok(answers)
+}
+
+/// The answers of one or more environments (a package's spec parts), each identifiable
+/// as first met.
+fn environments(name: &str, docs: Vec<Json>) -> Result<EnvironmentAnswers> {
     let (mut shells, mut submodels) = (Vec::new(), Vec::new());
     let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
-    for (part, bytes) in crate::payloads(name, bytes)? {
-        let mut doc = part_json(&part, &bytes)?;
+    for mut doc in docs {
         let version = match from_json::is_v2(&doc) {
             true => Version::V2,
             false => Version::V3,
@@ -82,7 +112,7 @@ pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<FileAnswers> {
             }
         }
     }
-    FileAnswers::of(name.to_owned(), &shells, &submodels)
+    EnvironmentAnswers::of(name.to_owned(), &shells, &submodels)
 }
 
 /// The JSON of one payload: JSON as read, XML converted.
@@ -104,7 +134,7 @@ fn part_json(part: &str, bytes: &[u8]) -> Result<Json> {
 /// each one's answers, so a small hostile file could otherwise ask for any memory.
 const ANSWERS_MAX: usize = 1 << 30;
 
-impl FileAnswers {
+impl EnvironmentAnswers {
     fn of(name: String, shells: &[Item<Shell>], submodels: &[Item<Submodel>]) -> Result<Self> {
         let by_id: HashMap<&str, &Item<Submodel>> = (submodels.iter())
             .map(|s| (s.read.id.as_str(), s))
@@ -181,13 +211,15 @@ impl FileAnswers {
         let mut answers: Vec<Fetched> = lists.chain(below).collect();
         answers
             .sort_by(|a, b| (a.path.level(), a.path.keys()).cmp(&(b.path.level(), b.path.keys())));
-        Ok(FileAnswers {
+        Ok(EnvironmentAnswers {
             name,
             asset_types: groups.into_keys().collect(),
             selection: Selection::everything(),
             read_at: SystemTime::now(),
             answers,
             unreadable,
+            failures: Vec::new(),
+            complete: true,
         })
     }
 }
@@ -203,16 +235,16 @@ fn answer<'a>(path: NodePath, url: String, items: impl Iterator<Item = &'a Json>
     }
 }
 
-impl Source for FileAnswers {
+impl Source for EnvironmentAnswers {
     fn coverage(&self) -> Coverage<'_> {
         Coverage {
             plant: &self.name,
             asset_types: &self.asset_types,
             selection: &self.selection,
             read_at: self.read_at,
-            failures: &[],
+            failures: &self.failures,
             unreadable: &self.unreadable,
-            complete: true,
+            complete: self.complete,
         }
     }
 
@@ -249,7 +281,7 @@ mod tests {
         {"modelType": "Submodel", "id": "urn:b", "idShort": "Nameplate", "submodelElements": []}]
     }"#;
 
-    fn paths(answers: &FileAnswers, level: NodeLevel) -> Vec<(NodePath, String)> {
+    fn paths(answers: &EnvironmentAnswers, level: NodeLevel) -> Vec<(NodePath, String)> {
         let mut found = Vec::new();
         let _ = answers.each(level, &mut |path, _, body| {
             let text = std::io::read_to_string(body).expect("text");

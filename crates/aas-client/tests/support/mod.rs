@@ -1,6 +1,8 @@
 #![allow(dead_code)] // each test binary uses part of it
 //! What the client's tests share: a demo demo service and the connection to it.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use aas_client::{Client, ClientAuth, Connection, RetryPolicy, Secret};
@@ -48,4 +50,21 @@ pub fn quick_client(base: &str, realm: &str) -> Client {
             base_delay: Duration::from_millis(1),
             max_delay: Duration::from_millis(5),
         })
+}
+
+/// Serves `app` on a random loopback port: its `http://HOST:PORT`, and how many requests
+/// it has received.
+pub async fn serve_counting(app: axum::Router) -> (String, Arc<AtomicUsize>) {
+    let received = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&received);
+    let count = axum::middleware::from_fn(move |request, next: axum::middleware::Next| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        next.run(request)
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, app.layer(count)).await });
+    (base, received)
 }

@@ -1,0 +1,236 @@
+//! `aasmd --v3 URL`: a real, independent AAS V3 server as the source. The server is
+//! Eclipse BaSyx Python SDK 1.2.1's own Part 2 application (tests/v3-server/serve.py, in
+//! the virtual environment `scripts/install-deps.sh test` makes), serving shared real
+//! files; its paging bug (a cursor past the end, for ever) included. What aasmd reads of
+//! it is checked against what the independent readers (`aas-dump`) read of the files
+//! the server was given: every shell, every submodel a shell names with every element.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+use serde_json::Value;
+
+mod support;
+
+use support::{ok, temp_dir, AASMD};
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+/// The V3.0 files the server serves: an AASX with an XML spec part (FA³ST's), an XML
+/// environment (BaSyx Java's) and an IDTA template package.
+fn served_files() -> Vec<PathBuf> {
+    let dir = shared().join("aas-files/C-v3.0");
+    [
+        "FAAAST-Service/model.aasx",
+        "basyx-java-server-sdk/testEnvironment.xml",
+        "submodel-templates/IDTA 02006-3-0_Template_Digital Nameplate.aasx",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect()
+}
+
+/// BaSyx Python's server, killed when dropped.
+struct BasyxServer {
+    child: Child,
+    url: String,
+}
+
+impl BasyxServer {
+    fn start(files: &[PathBuf]) -> BasyxServer {
+        let python = std::env::var_os("AAS_V3_SERVER_PYTHON").map_or_else(
+            || {
+                let home = std::env::var_os("HOME").expect("HOME");
+                PathBuf::from(home).join(".cache/aas-browser/basyx-server/bin/python")
+            },
+            PathBuf::from,
+        );
+        assert!(
+            python.exists(),
+            "{} is missing: run scripts/install-deps.sh test",
+            python.display()
+        );
+        let serve = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/v3-server/serve.py");
+        let mut child = Command::new(python)
+            .arg(serve)
+            .args(files)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the BaSyx server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("its start-up line");
+        let line: Value = serde_json::from_str(&line).expect("one JSON line");
+        let url = line["url"].as_str().expect("url").to_owned();
+        BasyxServer { child, url }
+    }
+}
+
+impl Drop for BasyxServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn aasmd(server: &BasyxServer, args: &[&str]) -> Output {
+    Command::new(AASMD)
+        .args(["--v3", &server.url])
+        .args(args)
+        .env_remove("AASMD_STORE")
+        .output()
+        .expect("aasmd runs")
+}
+
+/// What the independent readers read of `files`: the shells' ids, and each submodel's
+/// elements by id (nested ones included).
+fn dumped(files: &[PathBuf]) -> (BTreeSet<String>, BTreeMap<String, usize>) {
+    let (mut shells, mut elements) = (BTreeSet::new(), BTreeMap::new());
+    for file in files {
+        let out = Command::new(shared().join("tools/aas-dump"))
+            .arg(file)
+            .output()
+            .expect("aas-dump runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let item: Value = serde_json::from_str(line).expect("a JSON line");
+            let id = |key: &str| item[key].as_str().expect("an id").to_owned();
+            match item["kind"].as_str() {
+                Some("shell") => drop(shells.insert(id("id"))),
+                Some("submodel") => drop(elements.entry(id("id")).or_insert(0)),
+                Some("element") => *elements.entry(id("submodel")).or_insert(0) += 1,
+                _ => {}
+            }
+        }
+    }
+    (shells, elements)
+}
+
+/// Elements in `list`, those nested in collections, lists, entities and annotated
+/// relationships included.
+fn count_elements(list: Option<&Value>) -> usize {
+    let items = list.and_then(Value::as_array).into_iter().flatten();
+    items
+        .map(|e| {
+            let below = match e["modelType"].as_str() {
+                Some("SubmodelElementCollection" | "SubmodelElementList") => e.get("value"),
+                Some("Entity") => e.get("statements"),
+                Some("AnnotatedRelationshipElement") => e.get("annotations"),
+                _ => None,
+            };
+            1 + count_elements(below)
+        })
+        .sum()
+}
+
+#[test]
+fn every_shell_and_every_submodel_a_shell_names_is_read_as_independent_readers_read_them() {
+    let files = served_files();
+    let server = BasyxServer::start(&files);
+    let dir = temp_dir("v3-server-export");
+    let out = dir.join("server.json");
+    let export = aasmd(
+        &server,
+        &[
+            "export",
+            "--format",
+            "v3-env",
+            "--out",
+            out.to_str().expect("UTF-8"),
+        ],
+    );
+    ok(&export);
+    let env: Value = serde_json::from_slice(&std::fs::read(&out).expect("written")).expect("JSON");
+    let (shells, elements) = dumped(&files);
+    let read: BTreeSet<String> = (env["assetAdministrationShells"].as_array().expect("shells"))
+        .iter()
+        .map(|s| s["id"].as_str().expect("id").to_owned())
+        .collect();
+    assert_eq!(read, shells);
+    // The submodels the shells name (a submodel no shell names has no place in a
+    // shell's tree), each with every element the independent readers read.
+    let named: BTreeSet<&str> = (env["assetAdministrationShells"].as_array().expect("shells"))
+        .iter()
+        .flat_map(|s| s["submodels"].as_array().cloned().unwrap_or_default())
+        .filter_map(|r| {
+            r["keys"].as_array()?.last()?["value"]
+                .as_str()
+                .map(str::to_owned)
+        })
+        .collect::<BTreeSet<String>>()
+        .iter()
+        .map(|s| {
+            elements
+                .get_key_value(s.as_str())
+                .expect("a submodel the files hold")
+                .0
+                .as_str()
+        })
+        .collect();
+    let submodels = env["submodels"].as_array().expect("submodels");
+    assert_eq!(submodels.len(), named.len());
+    assert!(named.len() >= 6, "{named:?}");
+    for submodel in submodels {
+        let id = submodel["id"].as_str().expect("id");
+        assert!(named.contains(id), "{id}");
+        assert_eq!(
+            count_elements(submodel.get("submodelElements")),
+            elements[id],
+            "the elements of {id}"
+        );
+    }
+}
+
+#[test]
+fn search_table_and_audit_read_a_v3_server() {
+    let server = BasyxServer::start(&served_files());
+    // A value of the FA³ST model's Nameplate, as the independent reader read it.
+    let search = aasmd(&server, &["search", "Chat"]);
+    let hits = ok(&search);
+    assert!(
+        hits.lines()
+            .any(|l| l.contains("TypeOfCommunication") && l.ends_with("Chat")),
+        "{hits}"
+    );
+    let table = ok(&aasmd(&server, &["table", "--format", "csv"]));
+    let rows: BTreeSet<&str> = table
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    assert_eq!(rows.len(), 3, "a row per shell: {table}");
+    let audit = aasmd(&server, &["audit"]);
+    let said = String::from_utf8_lossy(&audit.stdout);
+    assert!(said.contains("Digital Nameplate 3.0"), "{said}");
+}
+
+#[test]
+fn a_server_that_does_not_answer_is_said_with_its_address_and_nothing_is_kept() {
+    let dir = temp_dir("v3-server-down");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let address = format!("http://{}/api/v3.0", listener.local_addr().expect("addr"));
+    drop(listener);
+    let out = Command::new(AASMD)
+        .args(["--v3", &address, "search", "x", "--store"])
+        .arg(dir.join("never.sqlite3"))
+        .env("AASMD_IDLE_TIMEOUT", "2s")
+        .output()
+        .expect("aasmd runs");
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&address), "{said}");
+    assert!(
+        !dir.join("never.sqlite3").exists(),
+        "the store it names is not touched"
+    );
+}

@@ -1,0 +1,150 @@
+//! A server of the AAS Part 2 HTTP API, V3.0 or V3.1 (Eclipse BaSyx, FA³ST, AASX Server,
+//! the platform's next version): its AAS repository and submodel repository, read whole
+//! ([`V3Server::read_repository`]). The address is the one the user knows, base path
+//! included (`https://host/api/v3.0`, or none): no base path is assumed.
+//!
+//! Servers are not trusted: every answer is read within the client's size, depth and
+//! pace bounds, paging ends however the cursors go (pages.rs), and redirects stay within
+//! the origin, as for the platform.
+
+mod ids;
+mod pages;
+mod repository;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
+use reqwest::StatusCode;
+
+use crate::transport::{http_client, receive, Pace, DEFAULT_IDLE_TIMEOUT};
+use crate::waiting::Waiting;
+use crate::{check_url, Error, Result, RetryPolicy, Secret, Transport, DEFAULT_MAX_BODY};
+use aas_model::FileError;
+
+pub use ids::{decode_id, encode_id};
+pub use pages::{PageEnd, PagesRead, DEFAULT_PAGE_SIZE};
+pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
+
+/// How requests to a V3 server are authorised.
+#[derive(Debug, Clone)]
+pub enum V3Auth {
+    /// No credentials (a server open to its network, or the demo's).
+    None,
+    /// `Authorization: Bearer …` with a token the user was given.
+    Bearer(Secret),
+}
+
+/// One V3 server, by its address. Cheap to share behind an `Arc`.
+#[derive(Debug)]
+pub struct V3Server {
+    http: reqwest::Client,
+    /// The address as given, without a trailing `/`.
+    address: String,
+    auth: V3Auth,
+    retry: RetryPolicy,
+    pace: Pace,
+    max_body: usize,
+    waiting: Waiting,
+    requests: AtomicU64,
+}
+
+impl V3Server {
+    /// The server at `address` (`https://host/api/v3.0`): https, or plain http to this
+    /// machine unless `transport` allows it elsewhere.
+    pub fn new(address: &str, auth: V3Auth, transport: &Transport) -> Result<Self> {
+        check_url(
+            "the V3 server's address",
+            address,
+            transport.allow_plain_http,
+        )?;
+        if address.contains(['?', '#']) {
+            return Err(Error::Settings(format!(
+                "the V3 server's address {address:?}: give it without a query or fragment, as the part before /shells"
+            )));
+        }
+        Ok(V3Server {
+            http: http_client(transport, DEFAULT_IDLE_TIMEOUT)?,
+            address: address.trim_end_matches('/').to_owned(),
+            auth,
+            retry: RetryPolicy::default(),
+            pace: Pace::DEFAULT,
+            max_body: DEFAULT_MAX_BODY,
+            waiting: Waiting::default(),
+            requests: AtomicU64::new(0),
+        })
+    }
+
+    /// Replaces the default [`RetryPolicy`].
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Replaces how long a request may go without a byte ([`DEFAULT_IDLE_TIMEOUT`]).
+    pub fn with_idle_timeout(mut self, idle: Duration, transport: &Transport) -> Result<Self> {
+        self.http = http_client(transport, idle)?;
+        self.pace.period = idle;
+        Ok(self)
+    }
+
+    /// The address as given (without a trailing `/`).
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    /// Requests made so far, each counted once however often retried.
+    pub fn requests(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// `{address}/{route}` with `query`, each value encoded once.
+    fn url(&self, route: &str, query: &[(&str, &str)]) -> Result<String> {
+        let mut url = reqwest::Url::parse(&format!("{}/{route}", self.address)).map_err(|e| {
+            Error::Refused {
+                setting: "the V3 server's address".into(),
+                source: e.into(),
+            }
+        })?;
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        Ok(url.into())
+    }
+
+    /// GETs `url` as text, retrying transient failures as the [`RetryPolicy`] says.
+    async fn get(&self, url: &str) -> Result<String> {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.retry.run(url, || self.get_once(url)).await.0
+    }
+
+    async fn get_once(&self, url: &str) -> Result<String> {
+        let mut request = self.http.get(url).header("Accept", "application/json");
+        if let V3Auth::Bearer(token) = &self.auth {
+            request = request.header(AUTHORIZATION, format!("Bearer {}", token.expose()));
+        }
+        let response = self.pace.head(url, request.send(), &self.waiting).await?;
+        let status = response.status();
+        let retry_after = (response.headers().get(RETRY_AFTER))
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| crate::client::retry_after(v, std::time::SystemTime::now()));
+        let body = receive(url, response, self.max_body, None, self.pace).await?;
+        tracing::debug!(%url, status = status.as_u16(), bytes = body.size(), "GET");
+        let text = body.into_text().map_err(|source| {
+            Error::File(FileError {
+                action: "read the answer of",
+                path: url.into(),
+                source,
+            })
+        })?;
+        if status != StatusCode::OK {
+            let token = match &self.auth {
+                V3Auth::Bearer(token) => token.expose(),
+                V3Auth::None => "",
+            };
+            let page = crate::secret::redact(&text, &[token]);
+            return Err(Error::from_v3_response(status.as_u16(), &page, retry_after));
+        }
+        Ok(text)
+    }
+}

@@ -1,0 +1,130 @@
+//! Paged answers (`{"result": […], "paging_metadata": {"cursor": "…"}}`) followed to
+//! their end, however the server's cursors go. Real servers break the rule that the last
+//! page has no cursor: BaSyx Python 1.2 returns a cursor past the end forever, BaSyx
+//! Java returned one on its last page. So a walk stops on an empty page, a missing
+//! cursor, or a cursor it has seen before, and never takes more than its items' bound.
+
+use std::collections::HashSet;
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use super::V3Server;
+use crate::{Error, Result};
+
+/// Items asked for per page: few requests, pages of a few megabytes at most.
+pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+/// How a paged walk ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageEnd {
+    /// A page without a cursor: the end as the specification says it.
+    NoCursor,
+    /// A page with no items (BaSyx Python's end).
+    EmptyPage,
+    /// A cursor the walk had already followed: the server would loop.
+    CursorRepeated,
+    /// The walk's bound on items was reached: the rest was not read.
+    Bounded,
+}
+
+/// What a paged walk read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PagesRead {
+    pub pages: u64,
+    pub items: usize,
+    pub end: PageEnd,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Paged {
+    Page {
+        result: Vec<Json>,
+        #[serde(default)]
+        paging_metadata: Option<PagingMetadata>,
+    },
+    /// A bare list: a server without paging sends everything at once.
+    All(Vec<Json>),
+}
+
+#[derive(Deserialize)]
+struct PagingMetadata {
+    /// A string as the specification says; a number from some servers.
+    #[serde(default)]
+    cursor: Option<Json>,
+}
+
+impl V3Server {
+    /// Follows the paged list at `route` to its end, `page_size` items asked per page,
+    /// handing each page's items to `take`; at most `max_items` are taken. An error on a
+    /// later page comes with what the pages before it gave (taken already).
+    pub(crate) async fn each_page(
+        &self,
+        route: &str,
+        page_size: usize,
+        max_items: usize,
+        mut take: impl FnMut(Vec<Json>),
+    ) -> Result<PagesRead> {
+        let limit = page_size.to_string();
+        let mut followed = HashSet::new();
+        let mut cursor: Option<String> = None;
+        let mut read = PagesRead {
+            pages: 0,
+            items: 0,
+            end: PageEnd::NoCursor,
+        };
+        loop {
+            let mut query = vec![("limit", limit.as_str())];
+            if let Some(cursor) = &cursor {
+                query.push(("cursor", cursor.as_str()));
+            }
+            let url = self.url(route, &query)?;
+            let text = self.get(&url).await?;
+            let paged: Paged = serde_json::from_str(&text).map_err(|e| not_a_page(&url, e))?;
+            read.pages += 1;
+            let (mut items, next) = match paged {
+                Paged::Page {
+                    result,
+                    paging_metadata,
+                } => (result, paging_metadata.and_then(|m| m.cursor)),
+                Paged::All(items) => (items, None),
+            };
+            if items.is_empty() {
+                read.end = PageEnd::EmptyPage;
+                return Ok(read);
+            }
+            // A page larger than asked is read, but never past the bound.
+            let room = max_items - read.items;
+            let bounded = items.len() > room;
+            items.truncate(room);
+            read.items += items.len();
+            take(items);
+            if bounded || read.items == max_items {
+                read.end = PageEnd::Bounded;
+                return Ok(read);
+            }
+            let next = match next {
+                Some(Json::String(s)) if !s.is_empty() => s,
+                Some(Json::Number(n)) => n.to_string(),
+                _ => {
+                    read.end = PageEnd::NoCursor;
+                    return Ok(read);
+                }
+            };
+            if !followed.insert(next.clone()) {
+                read.end = PageEnd::CursorRepeated;
+                return Ok(read);
+            }
+            cursor = Some(next);
+        }
+    }
+}
+
+/// A 200 answer that is not a page of a list.
+fn not_a_page(url: &str, e: serde_json::Error) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: url.to_owned(),
+        message: format!("not a page of a list ({{\"result\": [...]}}): {e}"),
+    })
+}

@@ -1,0 +1,261 @@
+//! A V3 server's shells and submodels read whole: `/shells` and `/submodels` followed
+//! page by page (both at once), then each submodel a shell names that the listing did
+//! not hold fetched by its id (a server may list only some, or not offer the listing).
+//! A failure after the first page of shells is recorded and the reading goes on: what
+//! was read is never thrown away.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use aas_source::{Failure, NodePath};
+use serde_json::Value as Json;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
+use crate::{Error, Result};
+
+/// How much of a server one reading takes at most: as many items as a platform crawl
+/// makes requests.
+pub const DEFAULT_MAX_ITEMS: usize = 2_000_000;
+
+/// The bounds of a reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepositoryPlan {
+    /// Submodels fetched one by one at once at most.
+    pub concurrency: usize,
+    pub page_size: usize,
+    /// Shells, and submodels, read at most (each).
+    pub max_items: usize,
+}
+
+impl Default for RepositoryPlan {
+    fn default() -> Self {
+        RepositoryPlan {
+            concurrency: crate::DEFAULT_CONCURRENCY,
+            page_size: DEFAULT_PAGE_SIZE,
+            max_items: DEFAULT_MAX_ITEMS,
+        }
+    }
+}
+
+/// How far a reading is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct RepositoryProgress {
+    pub requests: u64,
+    pub shells: usize,
+    pub submodels: usize,
+    pub failures: usize,
+}
+
+/// What a reading of a server gave: its shells and submodels as sent, in the order
+/// sent, each id once.
+#[derive(Debug, Clone)]
+pub struct Repository {
+    pub address: String,
+    pub shells: Vec<Json>,
+    pub submodels: Vec<Json>,
+    pub failures: Vec<Failure>,
+    pub read_at: SystemTime,
+    pub cancelled: bool,
+    /// A bound of the plan was reached: the rest of the server was not read.
+    pub bounded: bool,
+}
+
+impl Repository {
+    /// Everything the server listed was read.
+    pub fn complete(&self) -> bool {
+        self.failures.is_empty() && !self.cancelled && !self.bounded
+    }
+
+    /// The repository as an AAS environment (`assetAdministrationShells`, `submodels`).
+    pub fn into_environment(self) -> Json {
+        serde_json::json!({
+            "assetAdministrationShells": self.shells,
+            "submodels": self.submodels,
+        })
+    }
+}
+
+impl V3Server {
+    /// Reads every shell and the submodels they name, within `plan`, until done or
+    /// `cancel`led; `progress` hears of each step. Fails only when the first page of
+    /// shells cannot be had (nothing was read).
+    pub async fn read_repository(
+        self: &Arc<Self>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+    ) -> Result<Repository> {
+        let mut read = Repository {
+            address: self.address.clone(),
+            shells: Vec::new(),
+            submodels: Vec::new(),
+            failures: Vec::new(),
+            read_at: SystemTime::now(),
+            cancelled: false,
+            bounded: false,
+        };
+        let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
+        let (mut shells, mut submodels) = (Vec::new(), Vec::new());
+        let listing = tokio::select! {
+            both = async {
+                tokio::join!(
+                    self.each_page("shells", plan.page_size, plan.max_items, |items| {
+                        keep_new(items, &mut shell_ids, &mut shells)
+                    }),
+                    self.each_page("submodels", plan.page_size, plan.max_items, |items| {
+                        keep_new(items, &mut submodel_ids, &mut submodels)
+                    }),
+                )
+            } => Some(both),
+            _ = cancel.cancelled() => None,
+        };
+        let Some((shells_read, submodels_read)) = listing else {
+            read.cancelled = true;
+            return Ok(read);
+        };
+        match shells_read {
+            Ok(pages) => read.bounded |= pages.end == PageEnd::Bounded,
+            // Nothing read: the server's refusal or silence is the answer.
+            Err(e) if shells.is_empty() => return Err(e),
+            Err(e) => read
+                .failures
+                .push(failure(NodePath::Registry, self.url("shells", &[])?, &e)),
+        }
+        // A listing that failed, or that the server does not offer, is made up for
+        // below: every submodel named and not listed is asked for by its id.
+        if let Ok(pages) = &submodels_read {
+            read.bounded |= pages.end == PageEnd::Bounded;
+        }
+        read.shells = shells;
+        read.submodels = submodels;
+        progress(self.progress(&read));
+        let wanted = named_not_listed(&read.shells, &submodel_ids);
+        self.fetch_each(wanted, plan, cancel, progress, &mut read)
+            .await;
+        Ok(read)
+    }
+
+    /// Fetches `wanted` submodels by id, `plan.concurrency` at once; each that fails is
+    /// recorded against the shell that named it.
+    async fn fetch_each(
+        self: &Arc<Self>,
+        wanted: Vec<(String, String)>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        read: &mut Repository,
+    ) {
+        let mut queue = wanted.into_iter();
+        let mut running = JoinSet::new();
+        loop {
+            while running.len() < plan.concurrency.max(1) {
+                let Some((aas_id, submodel)) = queue.next() else {
+                    break;
+                };
+                let route = format!("submodels/{}", encode_id(&submodel));
+                let Ok(url) = self.url(&route, &[]) else {
+                    continue;
+                };
+                let server = Arc::clone(self);
+                running.spawn(async move {
+                    let got = server.get(&url).await.and_then(|text| {
+                        serde_json::from_str::<Json>(&text).map_err(|e| not_json(&url, e))
+                    });
+                    (aas_id, submodel, url, got)
+                });
+            }
+            let next = tokio::select! {
+                next = running.join_next() => next,
+                _ = cancel.cancelled() => {
+                    read.cancelled = true;
+                    return;
+                }
+            };
+            let Some(joined) = next else { return };
+            let Ok((aas_id, submodel, url, got)) = joined else {
+                continue;
+            };
+            let path = NodePath::Submodels { aas_id };
+            match got {
+                Ok(json) if id_of(&json) == Some(submodel.as_str()) => read.submodels.push(json),
+                Ok(_) => {
+                    let why = format!("the answer for submodel {submodel} is another object");
+                    let e = not_json(&url, why);
+                    read.failures.push(failure(path, url, &e));
+                }
+                Err(e) => read.failures.push(failure(path, url, &e)),
+            }
+            progress(self.progress(read));
+        }
+    }
+
+    fn progress(&self, read: &Repository) -> RepositoryProgress {
+        RepositoryProgress {
+            requests: self.requests(),
+            shells: read.shells.len(),
+            submodels: read.submodels.len(),
+            failures: read.failures.len(),
+        }
+    }
+}
+
+/// The submodels the shells name that `listed` lacks, each with the first shell
+/// naming it, in the shells' order.
+fn named_not_listed(shells: &[Json], listed: &HashSet<String>) -> Vec<(String, String)> {
+    let mut wanted = HashSet::new();
+    let mut named = Vec::new();
+    for shell in shells {
+        let Some(aas_id) = id_of(shell) else { continue };
+        for submodel in submodel_refs(shell) {
+            if !listed.contains(submodel) && wanted.insert(submodel.to_owned()) {
+                named.push((aas_id.to_owned(), submodel.to_owned()));
+            }
+        }
+    }
+    named
+}
+
+/// Keeps the `items` whose id is not in `ids` yet, in order.
+fn keep_new(items: Vec<Json>, ids: &mut HashSet<String>, into: &mut Vec<Json>) {
+    for item in items {
+        if id_of(&item).is_some_and(|id| ids.insert(id.to_owned())) {
+            into.push(item);
+        }
+    }
+}
+
+/// An identifiable's `id`.
+fn id_of(item: &Json) -> Option<&str> {
+    item.get("id").and_then(Json::as_str)
+}
+
+/// The ids of the submodels a shell names: each reference's last key of type Submodel.
+fn submodel_refs(shell: &Json) -> impl Iterator<Item = &str> {
+    let refs = shell.get("submodels").and_then(Json::as_array);
+    refs.into_iter().flatten().filter_map(|reference| {
+        let keys = reference.get("keys").and_then(Json::as_array)?;
+        let last = keys.last()?;
+        (last.get("type").and_then(Json::as_str) == Some("Submodel"))
+            .then(|| last.get("value").and_then(Json::as_str))
+            .flatten()
+    })
+}
+
+fn failure(path: NodePath, url: String, e: &Error) -> Failure {
+    Failure {
+        path,
+        url,
+        kind: e.kind(),
+        message: e.to_string(),
+    }
+}
+
+fn not_json(url: &str, e: impl std::fmt::Display) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: url.to_owned(),
+        message: e.to_string(),
+    })
+}
