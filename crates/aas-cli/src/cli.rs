@@ -200,10 +200,12 @@ pub struct StoreArg {
 pub enum SnapshotCommand {
     /// Crawl the plant into a new snapshot. Progress goes to stderr; stdout gets one
     /// JSON line {"id", "source", "plant", "taken_at", "shells", "nodes", "complete"}.
-    /// Exit code 6 when it ends partial (it is kept, marked "complete": false).
+    /// Exit code 6 when it ends partial (it is kept, marked "complete": false). With
+    /// --v3 URL, the V3 server read whole: its plant is its address, its source "v3".
     Take {
+        /// The plant to crawl (needed but with --v3).
         #[arg(long)]
-        plant: String,
+        plant: Option<String>,
         /// Asset types to crawl (repeatable); those the profile's application requested
         /// (all eight without a profile) when omitted.
         #[arg(long = "type", value_parser = parse_asset_type)]
@@ -357,7 +359,7 @@ pub struct ConnectionArgs {
     /// Server) as the source, by the address its /shells and /submodels are under
     /// (https://HOST/api/v3.0, or whatever base path it has): its shells and the
     /// submodels they name are read whole into a temporary store, then search, table,
-    /// audit and export read it. A bearer token it wants goes in AASMD_V3_TOKEN (or the
+    /// audit and export read it; `snapshot take` keeps it in the store as a snapshot. A bearer token it wants goes in AASMD_V3_TOKEN (or the
     /// file AASMD_V3_TOKEN_FILE names), never on the command line.
     #[arg(long = "v3", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
     pub v3: Option<String>,

@@ -63,8 +63,14 @@ fn main() -> ExitCode {
 async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
     // Held to the end: the temporary store of `--file` or `--v3` is removed when it is
     // dropped.
+    let takes_v3 = matches!(
+        args.command,
+        cli::Command::Snapshot(cli::SnapshotCommand::Take { .. })
+    );
     let taken = match (args.connection.files.as_slice(), &args.connection.v3) {
         ([], None) => None,
+        // Kept in the store it names, not a temporary one.
+        (_, Some(_)) if takes_v3 => None,
         (_, Some(address)) => Some(taken_source::take_in_server(address, &args.connection).await?),
         (files, None) => Some(taken_source::take_in(files)?),
     };

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use aas_app::{
-    changes_csv, CrawlSummary, Imported, Preferences, SettingsFrom, SnapshotStore, Taken,
+    changes_csv, CrawlSummary, Imported, Preferences, SettingsFrom, SnapshotStore, Taken, V3_SOURCE,
 };
 use aas_client::CrawlPlan;
 use aas_export::Format;
@@ -29,7 +29,16 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             asset_types,
             keep,
             store,
-        } => take(conn, plant, asset_types, keep, &store).await,
+        } => match (&conn.v3, plant) {
+            (Some(address), None) => take_v3(conn, address, keep, &store).await,
+            (None, Some(plant)) => take(conn, plant, asset_types, keep, &store).await,
+            (Some(_), Some(_)) => Err(CliError::Usage(
+                "a V3 server's snapshot is named by its address: leave --plant out".into(),
+            )),
+            (None, None) => Err(CliError::Usage(
+                "snapshot take needs --plant PLANT (or --v3 URL)".into(),
+            )),
+        },
         SnapshotCommand::Import { file, keep, store } => import(&file, keep, &store),
         SnapshotCommand::List { plant, json, store } => {
             let list = store_of(&store)?.read(|store| store.list(plant.as_deref()))?;
@@ -198,6 +207,32 @@ fn import(file: &Path, keep: Option<u16>, store: &StoreArg) -> Result<(), CliErr
     );
     retired_said(&retired, keep);
     print(&serde_json::to_string(&info)?)
+}
+
+/// `aasmd --v3 URL snapshot take`: the server read whole into a new snapshot (plant: its
+/// address; source: "v3"). Exit code 6 when the reading was partial (kept, marked so).
+async fn take_v3(
+    args: &ConnectionArgs,
+    address: &str,
+    keep: Option<u16>,
+    store: &StoreArg,
+) -> Result<(), CliError> {
+    let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
+    let answers = crate::taken_source::read_server(address, args).await?;
+    let Imported { info, retired } = store_of(store)?.import(&answers, V3_SOURCE, keep)?;
+    eprintln!(
+        "aasmd: snapshot {} of {}: {} answers, {} AAS",
+        info.id, info.plant, info.nodes, info.shells
+    );
+    retired_said(&retired, keep);
+    print(&serde_json::to_string(&info)?)?;
+    match info.complete {
+        true => Ok(()),
+        false => Err(CliError::Partial(format!(
+            "snapshot {} of {address}",
+            info.id
+        ))),
+    }
 }
 
 async fn take(

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use aas_app::{SnapshotStore, V3_SOURCE};
 use aas_client::{RepositoryPlan, V3Auth, V3Server};
+use aas_file::EnvironmentAnswers;
 use tempfile::TempDir;
-use tokio_util::sync::CancellationToken;
 
 use crate::cli::{Command, ConnectionArgs, StoreArg};
 use crate::error::CliError;
@@ -37,10 +37,25 @@ pub fn take_in(files: &[PathBuf]) -> Result<TakenStore, CliError> {
     })
 }
 
-/// Reads the V3 server at `address` whole (its token, if it wants one, in
-/// AASMD_V3_TOKEN) into a new temporary store. Ctrl-C ends the reading: what was read
-/// is kept, marked partial. A partial reading is said on stderr.
+/// Reads the V3 server at `address` whole into a new temporary store.
 pub async fn take_in_server(address: &str, args: &ConnectionArgs) -> Result<TakenStore, CliError> {
+    let answers = read_server(address, args).await?;
+    let (dir, path, store) = temporary_store()?;
+    let id = store.import(&answers, V3_SOURCE, 1)?.info.id;
+    Ok(TakenStore {
+        _dir: dir,
+        path,
+        ids: vec![id],
+    })
+}
+
+/// Reads the V3 server at `address` whole (its token, if it wants one, in
+/// AASMD_V3_TOKEN), as a source of answers. Ctrl-C ends the reading: what was read is
+/// kept, marked partial. A partial reading is said on stderr, with each failure.
+pub async fn read_server(
+    address: &str,
+    args: &ConnectionArgs,
+) -> Result<EnvironmentAnswers, CliError> {
     let auth = match crate::query::secret("AASMD_V3_TOKEN")? {
         Some(token) => V3Auth::Bearer(token),
         None => V3Auth::None,
@@ -49,16 +64,8 @@ pub async fn take_in_server(address: &str, args: &ConnectionArgs) -> Result<Take
     let server = V3Server::new(address, auth, &transport)?
         .with_idle_timeout(args.idle_timeout, &transport)?;
     let server = Arc::new(server);
-    let cancel = CancellationToken::new();
-    let interrupt = cancel.clone();
-    let watch = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            interrupt.cancel();
-        }
-    });
-    let read = (server.read_repository(RepositoryPlan::default(), &cancel, &|_| {})).await;
-    watch.abort();
-    let mut read = read?;
+    let cancel = crate::crawl::cancel_on_ctrl_c();
+    let mut read = (server.read_repository(RepositoryPlan::default(), &cancel, &|_| {})).await?;
     let complete = read.complete();
     if !complete {
         eprintln!(
@@ -77,14 +84,12 @@ pub async fn take_in_server(address: &str, args: &ConnectionArgs) -> Result<Take
     }
     let failures = std::mem::take(&mut read.failures);
     let environment = read.into_environment();
-    let answers = aas_file::environment_answers(server.address(), environment, failures, complete)?;
-    let (dir, path, store) = temporary_store()?;
-    let id = store.import(&answers, V3_SOURCE, 1)?.info.id;
-    Ok(TakenStore {
-        _dir: dir,
-        path,
-        ids: vec![id],
-    })
+    Ok(aas_file::environment_answers(
+        server.address(),
+        environment,
+        failures,
+        complete,
+    )?)
 }
 
 /// A new, empty store in a temporary folder removed with it.
@@ -114,6 +119,14 @@ pub fn reading(mut command: Command, store: &TakenStore) -> Result<Command, CliE
                 *snapshot = store.ids.last().copied();
             }
             to_files(arg);
+        }
+        Command::Diff { .. } if store.ids.len() < 2 => {
+            return Err(CliError::Usage(
+                "diff compares two: give --file twice, or keep two snapshots of a V3 server \
+                 (aasmd --v3 URL snapshot take) and compare them in the store \
+                 (aasmd diff --plant URL)"
+                    .into(),
+            ))
         }
         Command::Diff {
             ids, store: arg, ..

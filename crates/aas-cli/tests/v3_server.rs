@@ -234,3 +234,61 @@ fn a_server_that_does_not_answer_is_said_with_its_address_and_nothing_is_kept() 
         "the store it names is not touched"
     );
 }
+
+#[test]
+fn a_change_made_through_the_servers_api_is_the_change_between_two_snapshots() {
+    let server = BasyxServer::start(&served_files());
+    let store = temp_dir("v3-server-take").join("snapshots.sqlite3");
+    let store = store.to_str().expect("UTF-8");
+    let take = || ok(&aasmd(&server, &["snapshot", "take", "--store", store]));
+    let first: Value = serde_json::from_str(&take()).expect("a JSON line");
+    assert_eq!(first["source"], "v3");
+    assert_eq!(first["plant"], server.url.as_str());
+    assert_eq!(first["shells"], 3);
+    assert_eq!(first["complete"], true);
+    // The FA³ST model's Nameplate: its contact's language, de, made fr through the
+    // server's own API (the submodel's id as base64url, the element by its idShort path).
+    let submodel = "MGNiMzNkMjAtODM3OC00NGU3LTg0MDItODQ4MjNjNGI1MWRk";
+    let url = format!(
+        "{}/submodels/{submodel}/submodel-elements/ContactInformation.Language",
+        server.url
+    );
+    let element =
+        r#"{"modelType":"Property","idShort":"Language","valueType":"xs:string","value":"fr"}"#;
+    let put = Command::new("curl")
+        .args([
+            "-sf",
+            "-X",
+            "PUT",
+            "-H",
+            "Content-Type: application/json",
+            "-d",
+            element,
+            &url,
+        ])
+        .output()
+        .expect("curl runs");
+    assert!(put.status.success(), "{put:?}");
+    take();
+    // The store read as any: no --v3 (which would read the server again).
+    let diff = Command::new(AASMD)
+        .args(["diff", "--store", store, "--plant", &server.url, "--json"])
+        .output()
+        .expect("aasmd runs");
+    let diff = ok(&diff);
+    let changes: Vec<Value> = serde_json::from_str(&diff).expect("JSON");
+    let language: Vec<&Value> = (changes.iter())
+        .filter(|c| c["path"] == serde_json::json!(["ContactInformation", "Language"]))
+        .collect();
+    assert_eq!(language.len(), 1, "{diff}");
+    assert_eq!(language[0]["change"], "changed");
+    assert_eq!(
+        (&language[0]["old"], &language[0]["new"]),
+        (&"de".into(), &"fr".into())
+    );
+    let refused = aasmd(
+        &server,
+        &["snapshot", "take", "--plant", "P", "--store", store],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+}
