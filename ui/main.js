@@ -34,6 +34,7 @@ import { gapNote } from './quality/quality-model.js';
 import { initOfflineOffer, initSnapshotBanner } from './snapshots/snapshot-banner.js';
 import { snapshotList, sourceOf, state } from './shell/state.js';
 import { initOpenFile } from './shell/open-file.js';
+import { initOpenServer } from './shell/open-server.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -695,6 +696,13 @@ async function start() {
       takeIn: $('file-take-in'), close: $('file-close'),
     },
     { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },
+  );
+  initOpenServer(
+    {
+      button: $('open-server'), dialog: $('server-dialog'), form: $('server-form'), address: $('server-address'),
+      token: $('server-token'), status: $('server-status'), cancel: $('server-cancel'), open: $('server-open'),
+    },
+    { onOpened: showFile },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));

@@ -9,7 +9,7 @@ use aas_app::{
     Preferences, ProfileAsk, ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile,
     SnapshotTaken, StatusView, TreeAsk, TreeReply,
 };
-use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress};
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
@@ -160,6 +160,22 @@ pub async fn open_aas_file<R: Runtime>(
         Some(path) => Ok(Some(app.open_file(path).await?)),
         None => Ok(None),
     }
+}
+
+/// Open V3 server…: reads the AAS V3 server at `address` whole (with the bearer
+/// `token`, if it wants one: used for this reading, never kept) for the tree, as a file
+/// is read; `on_progress` hears of each step, Cancel is `cancel_job`.
+#[tauri::command]
+pub async fn open_v3_server(
+    address: String,
+    token: Option<String>,
+    on_progress: Channel<RepositoryProgress>,
+    app: State<'_, App>,
+) -> Reply<FileOpened> {
+    let token = token.filter(|t| !t.trim().is_empty()).map(Secret::new);
+    // The window may be gone; the reading need not care.
+    let progress = move |p: RepositoryProgress| drop(on_progress.send(p));
+    Ok(app.open_v3_server(&address, token, progress).await?)
 }
 
 /// The file the app was started with (a double-click on an `.aasx`), read for the

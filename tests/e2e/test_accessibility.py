@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End to end: axe-core (tests/e2e/package.json, installed by `make e2e`) run inside the
 real window on every view (details, Raw JSON, Changes, Table, Quality, with the tree
-beside them) and dialog (Profiles, Snapshots, Columns, the plant search's hits), in both
+beside them) and dialog (Profiles, Snapshots, Open server, Columns, the plant search's hits), in both
 themes: no violation of the WCAG 2.1 A and AA rules it checks."""
 
 import json
@@ -51,7 +51,8 @@ class Accessibility(AppTestCase):
                 self.collect(found, theme, tab)
             # The dialogs and the search, each opened, checked and closed again.
             for opener, shown in (("#profiles-edit", "#profile-dialog[open]"),
-                                  ("#snapshots-open", "#snapshots-dialog[open]")):
+                                  ("#snapshots-open", "#snapshots-dialog[open]"),
+                                  ("#open-server", "#server-dialog[open]")):
                 wd.click(wd.wait_for(opener))
                 wd.wait_for(shown)
                 self.collect(found, theme, shown)

@@ -159,6 +159,7 @@ const everyCall = [
   () => api.convertFile(),
   () => api.openAasFile(),
   () => api.takeFileIn({ file: 2 }),
+  () => api.openV3Server('http://127.0.0.1:8081/api/v3.0', 'token', () => {}),
   () => api.openStartFile(),
   () => api.saveFileContent(api.fileSource({ file: 2 }), element),
   () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),

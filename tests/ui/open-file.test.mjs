@@ -22,3 +22,15 @@ test('a file taken in says which snapshot holds it and what reads it', () => {
   assert.equal(fileBannerText(taken),
     'File pump.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only. Taken in as snapshot 12: search, Changes, Table and Quality read it.');
 });
+
+test('a V3 server read is named by its address, and a partial reading says what is missing', () => {
+  const server = {
+    file: 4, kind: 'v3_server', name: 'http://127.0.0.1:8081/api/v3.0', asset_types: [], shells: 3, submodels: 6,
+    parts: [], failures: [], complete: true,
+  };
+  assert.equal(fileBannerText(server), 'V3 server http://127.0.0.1:8081/api/v3.0: 3 shells, 6 submodels, as read now. Read-only.');
+  const failed = { ...server, complete: false, failures: ['http://127.0.0.1:8081/api/v3.0/submodels/dXJu: the server does not hold it (HTTP 404)'] };
+  assert.equal(fileBannerText(failed), 'V3 server http://127.0.0.1:8081/api/v3.0: 3 shells, 6 submodels, as read now. Read-only. '
+    + 'Partial: http://127.0.0.1:8081/api/v3.0/submodels/dXJu: the server does not hold it (HTTP 404).');
+  assert.match(fileBannerText({ ...server, complete: false }), /Partial: the reading was stopped\.$/);
+});

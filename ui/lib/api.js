@@ -107,6 +107,15 @@ export const fileSource = (opened) => ({ from: 'file', file: opened.file });
  * was cancelled.
  */
 export const openAasFile = () => localCall('open_aas_file');
+/**
+ * Open server…: reads the AAS V3 server at `address` whole (with the bearer `token`, if
+ * given), `onProgress({requests, shells, submodels, failures})` as it goes; Cancel is
+ * cancelJob (what was read is shown, `complete` false). Resolves as openAasFile does,
+ * with `kind` "v3_server", `name` the address and `failures` in words.
+ */
+export function openV3Server(address, token, onProgress) {
+  return localCall('open_v3_server', { address, token: token || null, onProgress: progressChannel(onProgress) });
+}
 /** The file the app was started with (a double-click on an .aasx), read as openAasFile reads one; null if none. */
 export const openStartFile = () => localCall('open_start_file');
 /** Take in: keeps the file `opened` in this computer's store as a snapshot (its plant: the file's name); resolves to that snapshot. */

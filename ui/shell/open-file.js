@@ -11,9 +11,14 @@ const written = (part) => `AAS V${part.version} ${part.serialisation.toUpperCase
 
 /** What the banner says of `opened` (api.openAasFile's answer; `taken`: its snapshot once taken in). */
 export function fileBannerText(opened) {
-  const kinds = [...new Set(opened.parts.map(written))].join(', ');
   const holds = `${plural(opened.shells, 'shell')}, ${plural(opened.submodels, 'submodel')}`;
   const taken = opened.taken ? ` Taken in as snapshot ${opened.taken.id}: search, Changes, Table and Quality read it.` : '';
+  if (opened.kind === 'v3_server') {
+    const failures = opened.failures ?? [];
+    const partial = opened.complete ? '' : ` Partial: ${failures.length ? failures.join('; ') : 'the reading was stopped'}.`;
+    return `V3 server ${opened.name}: ${holds}, as read now. Read-only.${partial}${taken}`;
+  }
+  const kinds = [...new Set(opened.parts.map(written))].join(', ');
   return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.${taken}`;
 }
 
@@ -65,7 +70,10 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       if (opened?.thumbnail) els.thumbnail.src = opened.thumbnail;
       else els.thumbnail.removeAttribute('src');
       els.thumbnail.alt = opened?.thumbnail ? `Thumbnail of ${opened.name}` : '';
-      if (opened) els.text.textContent = fileBannerText(opened);
+      if (opened) {
+        els.text.textContent = fileBannerText(opened);
+        els.close.textContent = opened.kind === 'v3_server' ? 'Close server' : 'Close file';
+      }
     },
     async openAtStart() {
       try {

@@ -54,7 +54,7 @@ async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<(SaveAs, Ve
                     "{id_short} names {path}, which is no part of a package"
                 ))
             })?;
-            let bytes = package_part(&opened.path, &part, &id_short).await?;
+            let bytes = package_part(opened.package()?, &part, &id_short).await?;
             let last = part.rsplit('/').next().unwrap_or(&part);
             let extension =
                 listed_extension(last).unwrap_or_else(|| extension_for(content_type.as_deref()));

@@ -1,25 +1,49 @@
-//! An AAS file the user opened: read whole into memory once (aas-file), numbered for
-//! the page (which never names its path), its shells grouped by asset type. Never
-//! written. The tree browses it through `source/file.rs`.
+//! An AAS file the user opened, or an AAS V3 server read whole as one: read into memory
+//! once (aas-file), numbered for the page (which never names its path), its shells
+//! grouped by asset type. Never written. The tree browses it through `source/file.rs`.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use aas_client::ElementAddress;
-use aas_file::{Contents, Element, Serialisation, Shell, Submodel, Version};
+use aas_client::{ElementAddress, Repository};
+use aas_file::{Contents, Element, EnvironmentAnswers, Serialisation, Shell, Submodel, Version};
 use aas_model::AssetType;
+use aas_source::Failure;
 use base64::Engine as _;
 use serde::Serialize;
 
 use crate::{Error, Result};
 
-/// A file read whole, as the tree browses it.
+/// A file (or a V3 server) read whole, as the tree browses it.
 #[derive(Debug)]
 pub(crate) struct OpenedFile {
     /// What the page names it by: a number, never its path.
     pub id: u32,
-    pub path: PathBuf,
+    pub origin: Origin,
     pub contents: Contents,
+}
+
+/// Where what was opened came from.
+#[derive(Debug)]
+pub(crate) enum Origin {
+    /// A file on this computer.
+    File(PathBuf),
+    /// An AAS V3 server: its address, what it served as one environment (JSON), and what
+    /// of it could not be read.
+    V3Server {
+        address: String,
+        environment: Vec<u8>,
+        failures: Vec<Failure>,
+        complete: bool,
+    },
+}
+
+/// What was opened, as the page words it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpenedKind {
+    File,
+    V3Server,
 }
 
 /// What the page is told of a file it opened.
@@ -27,7 +51,8 @@ pub(crate) struct OpenedFile {
 pub struct FileOpened {
     /// The number [`SourceRef::File`](crate::SourceRef::File) names it by.
     pub file: u32,
-    /// Its file name, for the banner and the title.
+    pub kind: OpenedKind,
+    /// Its file name (a V3 server's address), for the banner and the title.
     pub name: String,
     /// Its asset types, in the tree's order, with their shells' counts.
     pub asset_types: Vec<AssetTypeCount>,
@@ -37,6 +62,11 @@ pub struct FileOpened {
     pub parts: Vec<FilePart>,
     /// The package's thumbnail as a `data:` URL, where it is a picture the page shows.
     pub thumbnail: Option<String>,
+    /// What could not be read (of a V3 server: a submodel it would not give), each in
+    /// words; none of a file, which is read whole or not at all.
+    pub failures: Vec<String>,
+    /// Everything was read: no failure, not cancelled, within the bounds.
+    pub complete: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -65,9 +95,58 @@ impl OpenedFile {
             .map_err(|e| Error::internal("reading a file stopped", e))??;
         Ok(OpenedFile {
             id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
-            path,
+            origin: Origin::File(path),
             contents,
         })
+    }
+
+    /// What a V3 server served, read as one environment, off the async workers.
+    pub(crate) async fn of_server(mut read: Repository) -> Result<Self> {
+        let (address, complete) = (read.address.clone(), read.complete());
+        let failures = std::mem::take(&mut read.failures);
+        let environment = serde_json::to_vec(&read.into_environment())
+            .map_err(|e| Error::internal("writing what the server sent", e))?;
+        let (name, bytes) = (address.clone(), environment.clone());
+        let contents = tokio::task::spawn_blocking(move || aas_file::read_bytes(&name, bytes))
+            .await
+            .map_err(|e| Error::internal("reading what the server sent stopped", e))??;
+        Ok(OpenedFile {
+            id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
+            origin: Origin::V3Server {
+                address,
+                environment,
+                failures,
+                complete,
+            },
+            contents,
+        })
+    }
+
+    /// Its answers, as the store takes them in.
+    pub(crate) fn answers(&self) -> Result<EnvironmentAnswers> {
+        Ok(match &self.origin {
+            Origin::File(path) => aas_file::answers(path)?,
+            Origin::V3Server {
+                address,
+                environment,
+                failures,
+                complete,
+            } => {
+                let json = serde_json::from_slice(environment)
+                    .map_err(|e| Error::internal("reading what the server sent", e))?;
+                aas_file::environment_answers(address, json, failures.clone(), *complete)?
+            }
+        })
+    }
+
+    /// The package file whose parts a File element names; a server has none.
+    pub(crate) fn package(&self) -> Result<&Path> {
+        match &self.origin {
+            Origin::File(path) => Ok(path),
+            Origin::V3Server { .. } => Err(Error::BadRequest(
+                "a V3 server's attachments are not fetched yet: open the file through the server's own pages".into(),
+            )),
+        }
     }
 
     pub(crate) fn described(&self) -> FileOpened {
@@ -83,9 +162,26 @@ impl OpenedFile {
             }
         }
         asset_types.sort_by(|a, b| a.asset_type.cmp(&b.asset_type));
+        let (kind, name, failures, complete) = match &self.origin {
+            Origin::File(path) => (OpenedKind::File, file_name(path), Vec::new(), true),
+            Origin::V3Server {
+                address,
+                failures,
+                complete,
+                ..
+            } => (
+                OpenedKind::V3Server,
+                address.clone(),
+                (failures.iter())
+                    .map(|f| format!("{}: {}", f.url, f.message))
+                    .collect(),
+                *complete,
+            ),
+        };
         FileOpened {
             file: self.id,
-            name: file_name(&self.path),
+            kind,
+            name,
             asset_types,
             shells: self.contents.shells.len(),
             submodels: self.contents.submodels.len(),
@@ -98,6 +194,8 @@ impl OpenedFile {
                 .collect(),
             thumbnail: (self.contents.thumbnail.as_ref())
                 .and_then(|(name, bytes)| picture_url(name, bytes)),
+            failures,
+            complete,
         }
     }
 

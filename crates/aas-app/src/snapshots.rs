@@ -16,11 +16,12 @@ use serde::{Deserialize, Serialize};
 use crate::content::{day_of, SaveAs};
 use crate::convert::SavedFile;
 use crate::export_job::{plan, save_as};
+use crate::opened_file::Origin;
 use crate::save_export::write_bytes;
 use crate::snapshot_ref::placed;
 use crate::{
     App, ChangesView, CrawlSummary, Error, MovedAside, PlacedSnapshot, Result, SearchReply,
-    SnapshotRef, SnapshotStore, StoreKind, FILE_SOURCE,
+    SnapshotRef, SnapshotStore, StoreKind, FILE_SOURCE, V3_SOURCE,
 };
 
 /// What "Take snapshot" did, for the page.
@@ -115,17 +116,24 @@ impl App {
         })
     }
 
-    /// Takes the file open on screen (numbered `file`) into this computer's store, as a
-    /// snapshot of its own (its plant: the file's name), keeping the newest ones as the
+    /// Takes the file open on screen (numbered `file`; or the V3 server read as one) into
+    /// this computer's store, as a snapshot of its own (its plant: the file's name, the
+    /// server's address), keeping the newest ones as the
     /// preferences say: search, Changes, the Table and Quality then read it.
     pub async fn take_file_in(&self, file: u32) -> Result<PlacedSnapshot> {
         let _job = self.jobs.start("Taking the file in")?;
-        let path = self.opened_file(file)?.path.clone();
+        let opened = self.opened_file(file)?;
+        let source = match opened.origin {
+            Origin::File(_) => FILE_SOURCE,
+            Origin::V3Server { .. } => V3_SOURCE,
+        };
         let keep = self.preferences().keep_snapshots;
         let store = Arc::clone(&self.stores.here);
-        let imported = tokio::task::spawn_blocking(move || store.import_file(&path, keep))
-            .await
-            .map_err(|e| Error::internal("taking the file in stopped", e))??;
+        let imported = tokio::task::spawn_blocking(move || {
+            store.import(&opened.answers()?, source, keep)
+        })
+        .await
+        .map_err(|e| Error::internal("taking the file in stopped", e))??;
         Ok(placed(imported.info, StoreKind::Here))
     }
 
@@ -135,7 +143,7 @@ impl App {
     /// read is named with why, not an error.
     pub fn snapshots(&self, plant: &str) -> Result<SnapshotList> {
         let session = self.session();
-        let sources = [session.snapshot_source(), FILE_SOURCE];
+        let sources = [session.snapshot_source(), FILE_SOURCE, V3_SOURCE];
         let here = (self.stores.here).newest_first(plant, None)?;
         let mut snapshots: Vec<_> = (here.into_iter())
             .filter(|s| sources.contains(&s.source.as_str()))

@@ -1,9 +1,11 @@
-//! An AAS file the user opened, as the tree's source: its shells grouped by asset type,
-//! each shell's submodels, their elements, from what was read when it was opened.
+//! An AAS file the user opened (or an AAS V3 server read whole as one), as the tree's
+//! source: its shells grouped by asset type, each shell's submodels, their elements,
+//! from what was read when it was opened.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use aas_client::{RepositoryPlan, RepositoryProgress, Secret, Transport, V3Auth, V3Server};
 use aas_file::{Element, Shell, Submodel, Value};
 use aas_model::{AssetType, OutlineNode};
 use aas_source::NodePath;
@@ -19,6 +21,27 @@ impl App {
         let file = OpenedFile::read(path).await?;
         let opened = file.described();
         // One file at a time: the one on screen.
+        *lock(&self.opened_file) = Some(Arc::new(file));
+        Ok(opened)
+    }
+
+    /// Reads the AAS V3 server at `address` whole (with the bearer `token` if it wants
+    /// one: used for this reading, never kept) and makes it what the tree browses, as a
+    /// file opened is. One job: Cancel ends the reading, and what was read is shown,
+    /// marked partial. Proxies are the environment's; plain http only to this machine.
+    pub async fn open_v3_server(
+        &self,
+        address: &str,
+        token: Option<Secret>,
+        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+    ) -> Result<FileOpened> {
+        let job = self.jobs.start("Reading the V3 server")?;
+        let auth = token.map_or(V3Auth::None, V3Auth::Bearer);
+        let server = Arc::new(V3Server::new(address.trim(), auth, &Transport::default())?);
+        let read = (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress))
+            .await?;
+        let file = OpenedFile::of_server(read).await?;
+        let opened = file.described();
         *lock(&self.opened_file) = Some(Arc::new(file));
         Ok(opened)
     }

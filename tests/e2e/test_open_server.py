@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""End to end: Open server… on a real, independent AAS V3 server: Eclipse BaSyx Python
+SDK 1.2.1's own Part 2 server (tests/v3-server/serve.py, in the virtual environment
+`scripts/install-deps.sh test` makes) serving the FA³ST example package. The dialog
+reads the address, the tree shows the server's shell, its submodels and their elements
+as the independent reader (`aas-dump`) reads the package; Take in keeps it as a snapshot
+the plant search then reads; Close server shows the demo plant again. A server that does
+not answer is said in the dialog, which stays open."""
+
+import json
+import os
+import socket
+import subprocess
+import unittest
+from pathlib import Path
+
+from app_driver import AppTestCase, row, screenshot
+
+ROOT = Path(__file__).resolve().parents[2]
+WORK = ROOT.parent  # the folder holding this repository and ../shared
+FAAAST = WORK / "shared" / "aas-files" / "C-v3.0" / "FAAAST-Service" / "model.aasx"
+PYTHON = Path(os.environ.get("AAS_V3_SERVER_PYTHON",
+                             Path.home() / ".cache" / "aas-browser" / "basyx-server" / "bin" / "python"))
+
+
+def dumped(path):
+    """What the independent readers read from `path`: its lines, as dicts."""
+    done = subprocess.run([str(WORK / "shared" / "tools" / "aas-dump"), str(path)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+class OpenServer(AppTestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not PYTHON.exists():
+            raise RuntimeError(f"{PYTHON} is missing: run scripts/install-deps.sh test")
+        cls.server = subprocess.Popen([str(PYTHON), str(ROOT / "tests" / "v3-server" / "serve.py"), str(FAAAST)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        cls.url = json.loads(cls.server.stdout.readline())["url"]
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        cls.server.kill()
+        cls.server.wait()
+
+    def open_server(self, address):
+        wd = self.wd
+        wd.click(wd.wait_for("#open-server"))
+        field = wd.wait_for("#server-address")
+        wd.clear(field)
+        wd.keys(field, address)
+        wd.click(wd.wait_for("#server-open"))
+
+    def test_a_v3_server_is_browsed_taken_in_searched_and_closed(self):
+        wd = self.wd
+        lines = dumped(FAAAST)
+        shell = next(line for line in lines if line["kind"] == "shell")
+        submodels = {line["idShort"]: line for line in lines if line["kind"] == "submodel"}
+        self.chip_count("machine", "3")  # the demo plant first
+        self.open_server(self.url)
+        banner = f"V3 server {self.url}: 1 shell, 5 submodels, as read now. Read-only."
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == banner, 30,
+                        lambda: f"banner {wd.text_content('#file-banner-text')!r}; dialog {wd.text_content('#server-status')!r}")
+        self.assertFalse(wd.script("return document.getElementById('server-dialog').open"))
+        self.assertEqual(wd.text_content("#file-close"), "Close server")
+        # The server's shell, its submodels and one submodel's elements, as the package holds them.
+        wd.click(wd.wait_for(row(shell["idShort"]) + " .twisty"))
+        self.wait_until(lambda: len(wd.find_all("#tree li[aria-level='2']")) == len(submodels), 10,
+                        "the shell's submodels are shown")
+        shown = wd.script("return [...document.querySelectorAll('#tree li[aria-level=\"2\"]')].map((li) => li.dataset.label)")
+        self.assertEqual(sorted(shown), sorted(submodels))
+        nameplate = submodels["Nameplate"]["id"]
+        top = [line for line in lines if line["kind"] == "element" and line["submodel"] == nameplate and "/" not in line["path"]]
+        wd.click(wd.wait_for(row("Nameplate") + " .twisty"))
+        for element in top:
+            wd.wait_for(row(element["path"]))
+        screenshot(os.path.join(self.out, "open-server.png"))
+
+        # Take in: a snapshot of its own, which the plant search reads.
+        wd.click(wd.wait_for("#file-take-in"))
+        self.wait_until(lambda: "Taken in as snapshot" in (wd.text_content("#file-banner-text") or ""), 60,
+                        lambda: f"{wd.text_content('#file-banner-text')!r}; {wd.text_content('#status-errors')!r}")
+        box = wd.wait_for("#plant-search")
+        wd.keys(box, "Chat")
+        self.wait_until(lambda: wd.find_all("#plant-search-results [role='option']"), 20,
+                        lambda: wd.text_content("#plant-search-status"))
+        wd.keys(box, "\ue00c")  # Escape closes the list
+
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
+        self.assertTrue(wd.script("return document.getElementById('file-banner').hidden"))
+
+    def test_a_server_that_does_not_answer_is_said_in_the_dialog(self):
+        wd = self.wd
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.chip_count("machine", "3")
+        self.open_server(f"http://127.0.0.1:{port}/api/v3.0")
+        self.wait_until(lambda: (wd.text_content("#server-status") or "").startswith("Not opened: cannot reach"), 60,
+                        lambda: wd.text_content("#server-status"))
+        self.assertTrue(wd.script("return document.getElementById('server-dialog').open"))
+        wd.click(wd.wait_for("#server-cancel"))
+        self.assertFalse(wd.script("return document.getElementById('server-dialog').open"))
+        self.assertTrue(wd.script("return document.getElementById('file-banner').hidden"))
+
+
+if __name__ == "__main__":
+    unittest.main()
