@@ -129,11 +129,10 @@ impl App {
         };
         let keep = self.preferences().keep_snapshots;
         let store = Arc::clone(&self.stores.here);
-        let imported = tokio::task::spawn_blocking(move || {
-            store.import(&opened.answers()?, source, keep)
-        })
-        .await
-        .map_err(|e| Error::internal("taking the file in stopped", e))??;
+        let imported =
+            tokio::task::spawn_blocking(move || store.import(&opened.answers()?, source, keep))
+                .await
+                .map_err(|e| Error::internal("taking the file in stopped", e))??;
         Ok(placed(imported.info, StoreKind::Here))
     }
 

@@ -38,8 +38,8 @@ impl App {
         let job = self.jobs.start("Reading the V3 server")?;
         let auth = token.map_or(V3Auth::None, V3Auth::Bearer);
         let server = Arc::new(V3Server::new(address.trim(), auth, &Transport::default())?);
-        let read = (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress))
-            .await?;
+        let read =
+            (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress)).await?;
         let file = OpenedFile::of_server(read).await?;
         let opened = file.described();
         *lock(&self.opened_file) = Some(Arc::new(file));
