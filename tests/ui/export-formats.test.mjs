@@ -7,7 +7,8 @@ import { convertedText, EXPORT_FORMATS, fileName, FORMAT_VALUES, formatGroups } 
 test('the formats are offered by AAS version, each label naming its version', () => {
   assert.deepEqual(formatGroups().map(({ group, formats }) => [group, formats.map((f) => f.value)]), [
     ['AAS V2.0.1', ['env', 'aasx']],
-    ['AAS V3.0', ['v3-env', 'v3-aasx']],
+    ['AAS V3.0', ['v3-env', 'v3-aasx', 'v3.0-xml', 'v3.0-aasx-xml']],
+    ['AAS V3.1', ['v3.1-json', 'v3.1-aasx', 'v3.1-xml', 'v3.1-aasx-xml']],
     ['Other', ['raw', 'csv']],
   ]);
   for (const { label, group } of EXPORT_FORMATS) {
@@ -17,7 +18,8 @@ test('the formats are offered by AAS version, each label naming its version', ()
 });
 
 test('the values are the ones the Rust side parses (aas_export::Format)', () => {
-  assert.deepEqual([...FORMAT_VALUES].sort(), ['aasx', 'csv', 'env', 'raw', 'v3-aasx', 'v3-env']);
+  assert.deepEqual([...FORMAT_VALUES].sort(), ['aasx', 'csv', 'env', 'raw', 'v3-aasx', 'v3-env', 'v3.0-aasx-xml', 'v3.0-xml',
+    'v3.1-aasx', 'v3.1-aasx-xml', 'v3.1-json', 'v3.1-xml']);
 });
 
 test('a group is one run of formats: a later format of an earlier group starts a new one', () => {

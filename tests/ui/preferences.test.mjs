@@ -34,8 +34,8 @@ test('preferences of the wrong shape fall back to their defaults', () => {
   });
 });
 
-test('every export format offered, V3.0 ones too, is remembered; others are not', () => {
-  for (const format of ['env', 'aasx', 'v3-env', 'v3-aasx', 'raw', 'csv']) {
+test('every export format offered, V3 ones too, is remembered; others are not', () => {
+  for (const format of ['env', 'aasx', 'v3-env', 'v3-aasx', 'v3.0-xml', 'v3.1-json', 'v3.1-aasx-xml', 'raw', 'csv']) {
     assert.equal(normalize({ export_format: format }).export_format, format);
   }
   assert.equal(normalize({ export_format: 'v3' }).export_format, null);

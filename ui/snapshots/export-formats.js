@@ -7,6 +7,12 @@ export const EXPORT_FORMATS = [
   { value: 'aasx', label: 'AAS V2.0.1 AASX', group: 'AAS V2.0.1' },
   { value: 'v3-env', label: 'AAS V3.0 environment JSON', group: 'AAS V3.0' },
   { value: 'v3-aasx', label: 'AAS V3.0 AASX', group: 'AAS V3.0' },
+  { value: 'v3.0-xml', label: 'AAS V3.0 environment XML', group: 'AAS V3.0' },
+  { value: 'v3.0-aasx-xml', label: 'AAS V3.0 AASX with XML', group: 'AAS V3.0' },
+  { value: 'v3.1-json', label: 'AAS V3.1 environment JSON', group: 'AAS V3.1' },
+  { value: 'v3.1-aasx', label: 'AAS V3.1 AASX', group: 'AAS V3.1' },
+  { value: 'v3.1-xml', label: 'AAS V3.1 environment XML', group: 'AAS V3.1' },
+  { value: 'v3.1-aasx-xml', label: 'AAS V3.1 AASX with XML', group: 'AAS V3.1' },
   { value: 'raw', label: 'Raw bundle', group: 'Other' },
   { value: 'csv', label: 'CSV of properties', group: 'Other' },
 ];

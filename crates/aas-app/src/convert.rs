@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::path::{Path, PathBuf};
 
-use aas_export::Exported;
+use aas_export::{Exported, Target};
 use serde::Serialize;
 
 use crate::content::SaveAs;
@@ -29,11 +29,16 @@ impl SavedFile {
     }
 }
 
-/// Converts `input` to `output` (AASX when it ends in `.aasx`, else JSON), its report
-/// beside it; with `strict`, the first change V3.0 needs fails it. Off the async
-/// workers: a large file takes seconds.
-pub async fn convert_file(input: PathBuf, output: PathBuf, strict: bool) -> Result<Exported> {
-    tokio::task::spawn_blocking(move || Ok(aas_export::convert(&input, &output, strict)?))
+/// Converts `input` to `target` at `output` (AASX when it ends in `.aasx`, else JSON),
+/// its report beside it; with `strict`, the first change the target needs fails it. Off
+/// the async workers: a large file takes seconds.
+pub async fn convert_file(
+    input: PathBuf,
+    output: PathBuf,
+    target: Target,
+    strict: bool,
+) -> Result<Exported> {
+    tokio::task::spawn_blocking(move || Ok(aas_export::convert(&input, &output, target, strict)?))
         .await
         .map_err(Error::stopped)?
 }
@@ -71,7 +76,7 @@ impl App {
         let Some(path) = self.ask_where(offer(&input), choose).await? else {
             return Ok(None);
         };
-        let exported = convert_file(input, path.clone(), false).await?;
+        let exported = convert_file(input, path.clone(), Target::V3_0, false).await?;
         self.exported(path.clone());
         Ok(Some(SavedFile::of(path, exported)))
     }

@@ -5,7 +5,7 @@ use std::future::Future;
 use std::path::PathBuf;
 
 use aas_client::{CrawlPlan, Progress};
-use aas_export::Format;
+use aas_export::{Format, Serialisation, Target, V3Format};
 use aas_model::AssetType;
 use aas_source::{Pick, Selection};
 use serde::{Deserialize, Serialize};
@@ -123,9 +123,25 @@ pub(crate) fn save_as(format: Format, about: &[&str]) -> SaveAs {
         Format::Env => ("", "json"),
         Format::Aasx => ("", "aasx"),
         Format::Csv => ("properties", "csv"),
-        Format::V3Env => ("v3", "json"),
-        Format::V3Aasx => ("v3", "aasx"),
+        Format::V3(v3) => v3_name(v3),
     };
     let parts: Vec<&str> = about.iter().copied().chain([mark]).collect();
     SaveAs::describing(&parts, extension)
+}
+
+/// The mark and extension of a V3 format's file: `v3.json`, `v3.1.xml`, `v3.1-xml.aasx`.
+fn v3_name(format: V3Format) -> (&'static str, &'static str) {
+    let xml = format.serialisation == Serialisation::Xml;
+    let mark = match (format.target, format.packaged && xml) {
+        (Target::V3_0, false) => "v3",
+        (Target::V3_0, true) => "v3-xml",
+        (Target::V3_1, false) => "v3.1",
+        (Target::V3_1, true) => "v3.1-xml",
+    };
+    let extension = match (format.packaged, xml) {
+        (true, _) => "aasx",
+        (false, true) => "xml",
+        (false, false) => "json",
+    };
+    (mark, extension)
 }

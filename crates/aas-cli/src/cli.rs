@@ -79,21 +79,21 @@ pub enum Command {
         elements: bool,
     },
     /// Convert an AAS V2.0.1 or BaSyx V1 file (an environment as JSON or AASX, or a
-    /// shell, submodel or registry answer as JSON) to AAS V3.0: JSON, or AASX when
-    /// --out ends in .aasx (the package's files that File elements name are carried
-    /// over). Everything V3.0 cannot hold as it was is listed, with its JSON path in
-    /// the source and its value, in a report beside --out (NAME.conversion.json); a
+    /// shell, submodel or registry answer as JSON) to AAS V3.0 or V3.1: JSON, or AASX
+    /// when --out ends in .aasx (the package's files that File elements name are carried
+    /// over). Everything the target cannot hold as it was is listed, with its JSON path
+    /// in the source and its value, in a report beside --out (NAME.conversion.json); a
     /// summary line goes to stderr.
     Convert {
         file: PathBuf,
-        /// The version to convert to: v3 (AAS V3.0).
-        #[arg(long, value_parser = ["v3"])]
-        to: String,
+        /// The version to convert to: v3.0 (or v3) or v3.1.
+        #[arg(long, value_parser = parse_target)]
+        to: aas_export::Target,
         /// The file to write (atomically).
         #[arg(long)]
         out: PathBuf,
-        /// Change nothing: stop at the first thing V3.0 cannot hold as it is (exit
-        /// code 8), and write nothing.
+        /// Change nothing: stop at the first thing the target cannot hold as it is
+        /// (exit code 8), and write nothing.
         #[arg(long)]
         strict: bool,
     },
@@ -155,7 +155,8 @@ pub enum Command {
         /// The snapshot to export (needed but with --file, which names the file's).
         #[arg(long)]
         snapshot: Option<i64>,
-        /// raw, env, aasx, csv, v3-env or v3-aasx (see crawl).
+        /// raw, env, aasx, csv, or a V3 format: v3.0-json (v3-env), v3.0-aasx (v3-aasx),
+        /// v3.0-xml, v3.0-aasx-xml, and the same four of v3.1 (see crawl).
         #[arg(long, value_parser = parse_format)]
         format: aas_export::Format,
         /// The file to write (atomically).
@@ -417,6 +418,14 @@ pub struct ConnectionArgs {
     pub idle_timeout: std::time::Duration,
 }
 
+fn parse_target(s: &str) -> Result<aas_export::Target, String> {
+    match s {
+        "v3" | "v3.0" => Ok(aas_export::Target::V3_0),
+        "v3.1" => Ok(aas_export::Target::V3_1),
+        _ => Err(format!("{s:?}: expected v3.0 (or v3) or v3.1")),
+    }
+}
+
 fn parse_client_auth(s: &str) -> Result<aas_client::ClientAuth, String> {
     match s {
         "form" => Ok(aas_client::ClientAuth::Form),
@@ -471,9 +480,11 @@ pub enum Query {
         #[arg(long, default_value_t = aas_client::DEFAULT_MAX_NODES)]
         max_nodes: u64,
         /// raw (the exact answers and a manifest), env (AAS V2.0.1 environment JSON),
-        /// aasx (a package of it), csv (property-like elements), v3-env (AAS V3.0
-        /// environment JSON) or v3-aasx (a V3.0 package of it). A V3.0 export writes
-        /// its conversion report beside --out (NAME.conversion.json).
+        /// aasx (a package of it), csv (property-like elements), or AAS V3: v3.0-json
+        /// (environment JSON; also named v3-env), v3.0-aasx (a package of it; v3-aasx),
+        /// v3.0-xml (environment XML), v3.0-aasx-xml (a package of that), and the same
+        /// four of V3.1 (v3.1-json, v3.1-aasx, v3.1-xml, v3.1-aasx-xml). A V3 export
+        /// writes its conversion report beside --out (NAME.conversion.json).
         #[arg(long, value_parser = parse_format)]
         format: aas_export::Format,
         /// The file to write (atomically: an interrupted run leaves the old file).

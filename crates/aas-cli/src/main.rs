@@ -86,8 +86,11 @@ async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
         } => inspect::run(&file, json),
         cli::Command::Inspect { file, .. } => inspect::elements(&file),
         cli::Command::Convert {
-            file, out, strict, ..
-        } => convert::run(&file, &out, strict).await,
+            file,
+            to,
+            out,
+            strict,
+        } => convert::run(&file, &out, to, strict).await,
         cli::Command::Snapshot(command) => snapshot::run(&args.connection, command).await,
         cli::Command::Store(command) => snapshot::store(command),
         cli::Command::Search {

@@ -12,8 +12,11 @@ use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "../../../tests/support/aas_dump.rs"]
+mod aas_dump;
 mod support;
 
+use aas_dump::dump_lines;
 use support::{ok, temp_dir, AASMD};
 
 fn shared() -> PathBuf {
@@ -93,17 +96,8 @@ fn aasmd(server: &BasyxServer, args: &[&str]) -> Output {
 fn dumped(files: &[PathBuf]) -> (BTreeSet<String>, BTreeMap<String, usize>) {
     let (mut shells, mut elements) = (BTreeSet::new(), BTreeMap::new());
     for file in files {
-        let out = Command::new(shared().join("tools/aas-dump"))
-            .arg(file)
-            .output()
-            .expect("aas-dump runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
-            let item: Value = serde_json::from_str(line).expect("a JSON line");
+        for line in dump_lines(file) {
+            let item: Value = serde_json::from_str(&line).expect("a JSON line");
             let id = |key: &str| item[key].as_str().expect("an id").to_owned();
             match item["kind"].as_str() {
                 Some("shell") => drop(shells.insert(id("id"))),

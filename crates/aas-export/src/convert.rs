@@ -1,5 +1,5 @@
 //! Converting a V2 file a user has (environment JSON, an AASX package, or another
-//! shape `aasmd inspect` reads) to AAS V3.0, with the conversion report beside it.
+//! shape `aasmd inspect` reads) to AAS V3.0 or V3.1, with the conversion report beside it.
 
 use std::io::Write;
 use std::path::Path;
@@ -7,18 +7,18 @@ use std::path::Path;
 use aas_model::aasx::{self, Carried, Flavour, Package};
 use aas_model::FileError;
 use aas_output::{stage_with, Out};
-use aas_v3::{Converter, Node};
+use aas_v3::{Converter, Node, Target};
 
 use crate::answers::unreadable;
 use crate::output::Written;
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::{Error, Result};
 
-/// Converts `input` to V3.0 at `output`: an AASX package when `output` ends in
-/// `.aasx` (carrying the files of an input package that File elements name), else
-/// environment JSON. With `strict`, the first change V3.0 needs fails the conversion
-/// and nothing is written.
-pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
+/// Converts `input` to `target` at `output`: an AASX package when `output` ends in
+/// `.aasx` (carrying the files of an input package that File elements name), an
+/// environment as XML when it ends in `.xml`, else environment JSON. With `strict`, the first change the target needs fails the
+/// conversion and nothing is written.
+pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Result<Exported> {
     let bytes = aasx::read_file(input).map_err(|source| {
         Error::File(FileError {
             action: "read",
@@ -45,10 +45,10 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
     // until they are taken (`aas_v3::Node`): the tree is a small part of the file.
     let document: Node = serde_json::from_str(text).map_err(unreadable)?;
     let mut spool = Spool::new(output)?;
-    let as_package = output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("aasx"));
-    let mut converter = Converter::new(&mut spool).strict(strict);
+    let extension_is =
+        |wanted: &str| (output.extension()).is_some_and(|e| e.eq_ignore_ascii_case(wanted));
+    let (as_package, as_xml) = (extension_is("aasx"), extension_is("xml"));
+    let mut converter = Converter::new(&mut spool).strict(strict).target(target);
     if as_package {
         let held = match &package {
             Some(bytes) => aasx::part_names(bytes)?,
@@ -74,16 +74,26 @@ pub fn convert(input: &Path, output: &Path, strict: bool) -> Result<Exported> {
             None => None,
         };
         stage_with(output, |out| v3_package(out, files, &environment))?
+    } else if as_xml {
+        stage_with(output, |mut out| -> Written {
+            let json = serde_json::to_value(&environment)?;
+            Ok(crate::v3::environment_xml(out.writer(), target, &json)?)
+        })?
     } else {
         stage_with(output, |mut out| -> Written {
             Ok(serde_json::to_writer(out.writer(), &environment)?)
         })?
     };
     let source = format!("{} (AAS V2.0.1)", input.display());
-    let (written, report) = put_in_place_with_report(output, staged, &source, &tally, spool)?;
+    let (written, report) =
+        put_in_place_with_report(output, staged, &source, target, &tally, spool)?;
     Ok(Exported {
         bytes: written,
-        conversion: Some(Conversion { tally, report }),
+        conversion: Some(Conversion {
+            target,
+            tally,
+            report,
+        }),
     })
 }
 

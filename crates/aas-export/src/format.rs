@@ -14,6 +14,7 @@ use aas_source::{
     ids_in_list, read_text, unreadable_body, Failure, NodeLevel, NodePath, Selection, Source,
     Unreadable, SHELL_ID,
 };
+use aas_v3::Target;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -34,16 +35,41 @@ pub enum Format {
     Aasx,
     /// One row per property-like element.
     Csv,
-    /// An AAS V3.0 environment, with a conversion report beside it.
-    V3Env,
-    /// An AASX package (V3.0) holding the V3.0 environment.
-    V3Aasx,
+    /// An AAS V3 environment (V3.0 or V3.1, JSON or XML, in a package or not), with a
+    /// conversion report beside it.
+    V3(V3Format),
+}
+
+/// How a V3 environment is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serialisation {
+    Json,
+    Xml,
+}
+
+/// What a V3 format writes: the version, in a package or not, as JSON or XML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct V3Format {
+    pub target: Target,
+    pub packaged: bool,
+    pub serialisation: Serialisation,
 }
 
 impl Format {
-    /// Whether the format is AAS V3.0, converted, with a report.
+    /// Whether the format is AAS V3, converted, with a report.
     pub fn is_v3(self) -> bool {
-        matches!(self, Format::V3Env | Format::V3Aasx)
+        matches!(self, Format::V3(_))
+    }
+}
+
+impl V3Format {
+    /// `target` as `serialisation`, in a package when `packaged`.
+    pub fn new(target: Target, packaged: bool, serialisation: Serialisation) -> Self {
+        V3Format {
+            target,
+            packaged,
+            serialisation,
+        }
     }
 }
 
@@ -51,15 +77,28 @@ impl std::str::FromStr for Format {
     type Err = String;
 
     fn from_str(s: &str) -> std::result::Result<Self, String> {
+        use Serialisation::{Json, Xml};
+        let v3 = |target, packaged, serialisation| {
+            Format::V3(V3Format::new(target, packaged, serialisation))
+        };
         match s {
             "raw" => Ok(Format::Raw),
             "env" => Ok(Format::Env),
             "aasx" => Ok(Format::Aasx),
             "csv" => Ok(Format::Csv),
-            "v3-env" => Ok(Format::V3Env),
-            "v3-aasx" => Ok(Format::V3Aasx),
+            // The V3.0 formats' first names stay theirs.
+            "v3-env" | "v3.0-json" => Ok(v3(Target::V3_0, false, Json)),
+            "v3-aasx" | "v3.0-aasx" => Ok(v3(Target::V3_0, true, Json)),
+            "v3.0-xml" => Ok(v3(Target::V3_0, false, Xml)),
+            "v3.0-aasx-xml" => Ok(v3(Target::V3_0, true, Xml)),
+            "v3.1-json" => Ok(v3(Target::V3_1, false, Json)),
+            "v3.1-aasx" => Ok(v3(Target::V3_1, true, Json)),
+            "v3.1-xml" => Ok(v3(Target::V3_1, false, Xml)),
+            "v3.1-aasx-xml" => Ok(v3(Target::V3_1, true, Xml)),
             _ => Err(format!(
-                "unknown format {s:?}; expected raw, env, aasx, csv, v3-env or v3-aasx"
+                "unknown format {s:?}; expected raw, env, aasx, csv, or AAS V3: v3.0-json \
+                 (v3-env), v3.0-aasx (v3-aasx), v3.0-xml, v3.0-aasx-xml, v3.1-json, \
+                 v3.1-aasx, v3.1-xml or v3.1-aasx-xml"
             )),
         }
     }
@@ -78,6 +117,7 @@ pub fn export(
     if matches!(format, Format::Env | Format::Aasx) && holds_v3(answers)? {
         return Err(Error::NotV2);
     }
+
     let bytes = match format {
         Format::Raw => write_with(path, |mut out| raw_bundle(answers, profile, out.writer()))?,
         Format::Env => write_with(path, |mut out| environment(answers, out.writer()))?,
@@ -85,8 +125,7 @@ pub fn export(
             package(out, Flavour::V2, |p| environment(answers, p))
         })?,
         Format::Csv => write_with(path, |mut out| csv(answers, out.writer()))?,
-        Format::V3Env => return crate::v3::export(answers, false, path),
-        Format::V3Aasx => return crate::v3::export(answers, true, path),
+        Format::V3(v3) => return crate::v3::export(answers, v3, path),
     };
     Ok(Exported {
         bytes,

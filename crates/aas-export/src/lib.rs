@@ -15,9 +15,11 @@ mod v3;
 use aas_model::FileError;
 use aas_source::ErrorKind;
 
+/// The V3 version a V3 format or a conversion writes.
+pub use aas_v3::Target;
 pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
-pub use format::{export, Format};
+pub use format::{export, Format, Serialisation, V3Format};
 pub use report::{report_path, Conversion, Exported};
 
 /// Why an export or a conversion failed.

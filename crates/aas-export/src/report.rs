@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use aas_output::{put_in_place, stage_exactly, Staged};
-use aas_v3::{Change, Changes, Tally};
+use aas_v3::{Change, Changes, Tally, Target};
 use serde::Serialize;
 
 use crate::output::Written;
@@ -44,6 +44,8 @@ pub struct Exported {
 /// What a V3 export changed, for a summary line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Conversion {
+    /// The version written.
+    pub target: Target,
     pub tally: Tally,
     /// Where the report was written (none for an export to a pipe or device).
     pub report: Option<PathBuf>,
@@ -53,7 +55,8 @@ impl Conversion {
     /// `AAS V3.0: 3 changes (2 collection-order, 1 not-in-v3); each is listed in
     /// OUT.conversion.json`.
     pub fn summary(&self) -> String {
-        let mut line = format!("AAS V3.0: {}", self.tally.summary());
+        let version = self.target.version();
+        let mut line = format!("AAS V{version}: {}", self.tally.summary());
         if let Some(report) = &self.report {
             let each = if self.tally.total() == 0 {
                 "the report is"
@@ -77,6 +80,8 @@ struct Header<'a> {
     format: &'static str,
     created: String,
     source: &'a str,
+    /// The version written: `AAS V3.0` or `AAS V3.1`.
+    target: String,
     written: String,
     /// Changes per rule.
     summary: &'a Tally,
@@ -97,6 +102,7 @@ pub(crate) fn put_in_place_with_report(
     out: &Path,
     staged: Staged,
     source: &str,
+    target: Target,
     tally: &Tally,
     spool: Spool,
 ) -> Result<(u64, Option<PathBuf>)> {
@@ -115,6 +121,7 @@ pub(crate) fn put_in_place_with_report(
         format: "aas-browser-conversion-report/1",
         created: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
         source,
+        target: format!("AAS V{}", target.version()),
         written: out.display().to_string(),
         summary: tally,
         total: tally.total(),

@@ -5,6 +5,11 @@
 //! language strings, semanticIds, references' keys, element order) is the same, across
 //! every element type the demo plant uses.
 
+#[path = "../../../tests/support/aas_dump.rs"]
+mod aas_dump;
+#[path = "../../../tests/support/xsd_valid.rs"]
+mod xsd_valid;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,10 +17,12 @@ use std::sync::Arc;
 
 use aas_client::{Client, CrawlPlan};
 use aas_demo::{Config, DemoService};
-use aas_export::{export, Format};
+use aas_dump::dump_lines;
+use aas_export::{export, Format, Target};
 use aas_model::AssetType;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+use xsd_valid::assert_schema_valid;
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
@@ -25,9 +32,15 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).expect("written")).expect("JSON")
 }
 
-fn verify(file: &Path) {
+/// `aasv3-check verify` of a V3.0 file, the IDTA's engine (whose warnings count)
+/// included; of a V3.1 file, aas-core3.1 (the others judge V3.0 only).
+fn verify(file: &Path, target: Target) {
+    let judges: &[&str] = match target {
+        Target::V3_0 => &["verify", "--idta"],
+        Target::V3_1 => &["verify", "--version", "3.1"],
+    };
     let out = Command::new(shared().join("tools/aasv3-check"))
-        .args(["verify", "--idta"])
+        .args(judges)
         .arg(file)
         .output()
         .expect("aasv3-check runs");
@@ -216,7 +229,8 @@ async fn the_demo_plant_exports_as_v3_that_keeps_every_field_v3_can_hold() {
         dir.join("v3.aasx"),
     );
     export(&crawl, Format::Env, "test", &v2_file).expect("V2 export");
-    let exported = export(&crawl, Format::V3Env, "test", &v3_file).expect("V3 export");
+    let v3_json: Format = "v3-env".parse().expect("a format");
+    let exported = export(&crawl, v3_json, "test", &v3_file).expect("V3 export");
     let conversion = exported
         .conversion
         .expect("a V3 export says what it changed");
@@ -226,10 +240,45 @@ async fn the_demo_plant_exports_as_v3_that_keeps_every_field_v3_can_hold() {
     );
     let report = read_json(&dir.join("v3.conversion.json"));
     assert_eq!(report["total"].as_u64(), Some(conversion.tally.total()));
-    let packaged = export(&crawl, Format::V3Aasx, "test", &package).expect("V3 AASX export");
+    let v3_aasx: Format = "v3-aasx".parse().expect("a format");
+    let packaged = export(&crawl, v3_aasx, "test", &package).expect("V3 AASX export");
     assert!(packaged.conversion.expect("reported").report.is_some());
-    verify(&v3_file);
-    verify(&package);
+    verify(&v3_file, Target::V3_0);
+    verify(&package, Target::V3_0);
+    // The other V3 formats: the same plant as V3.0 XML, and as V3.1, each judged in its
+    // version, its report saying which.
+    for (name, target, file) in [
+        ("v3.0-xml", Target::V3_0, "v3-0.xml"),
+        ("v3.0-aasx-xml", Target::V3_0, "v3-0-xml.aasx"),
+        ("v3.1-json", Target::V3_1, "v3-1.json"),
+        ("v3.1-aasx", Target::V3_1, "v3-1.aasx"),
+        ("v3.1-xml", Target::V3_1, "v3-1.xml"),
+        ("v3.1-aasx-xml", Target::V3_1, "v3-1-xml.aasx"),
+    ] {
+        let file = dir.join(file);
+        let format: Format = name.parse().expect("a format");
+        let exported = export(&crawl, format, "test", &file).expect(name);
+        let conversion = exported.conversion.expect("reported");
+        let version = format!("AAS V{}", target.version());
+        assert!(
+            conversion.summary().starts_with(&version),
+            "{}",
+            conversion.summary()
+        );
+        let report = read_json(conversion.report.as_deref().expect("beside it"));
+        assert_eq!(report["target"], version.as_str());
+        verify(&file, target);
+        // The judges read XML in any order of its elements; the schema does not.
+        if name.contains("xml") {
+            assert_schema_valid(&file);
+        }
+    }
+    // The XML holds what the JSON holds, as independent readers read both.
+    for (json, xml) in [("v3.json", "v3-0.xml"), ("v3-1.json", "v3-1.xml")] {
+        let (json, xml) = (dump_lines(&dir.join(json)), dump_lines(&dir.join(xml)));
+        assert!(json.len() > 1000, "{} lines", json.len());
+        assert_eq!(json, xml);
+    }
 
     let (v2, v3) = (read_json(&v2_file), read_json(&v3_file));
     let shells = v2["assetAdministrationShells"].as_array().expect("shells");

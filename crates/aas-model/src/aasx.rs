@@ -356,20 +356,31 @@ fn resolve(base: &str, target: &str) -> String {
 pub struct Package<W: Write + Seek>(zip::ZipWriter<W>);
 
 /// Which version's package: the relationship types differ (V2.0.1's
-/// `http://www.admin-shell.io/…`, V3.0's `http://admin-shell.io/…`).
+/// `http://www.admin-shell.io/…`, V3's `http://admin-shell.io/…`), and the spec part
+/// (`aasx/data.json`, or `aasx/data.xml` for [`Flavour::V3Xml`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavour {
     V2,
     V3,
+    /// V3 with its environment as XML.
+    V3Xml,
 }
 
 impl Flavour {
     fn relationship(self, name: &str) -> String {
         let host = match self {
             Flavour::V2 => "www.admin-shell.io",
-            Flavour::V3 => "admin-shell.io",
+            Flavour::V3 | Flavour::V3Xml => "admin-shell.io",
         };
         format!("http://{host}/aasx/relationships/{name}")
+    }
+
+    /// The part holding the environment.
+    fn spec_part(self) -> &'static str {
+        match self {
+            Flavour::V2 | Flavour::V3 => "aasx/data.json",
+            Flavour::V3Xml => "aasx/data.xml",
+        }
     }
 }
 
@@ -445,13 +456,14 @@ impl<W: Write + Seek> Package<W> {
                 )
             })
             .collect();
-        // V3.0 readers (BaSyx) tell a spec part's format by its content type.
-        let json = match flavour {
-            Flavour::V2 => "text/plain",
-            Flavour::V3 => "application/json",
+        // V3 readers (BaSyx) tell a spec part's format by its content type.
+        let (extension, spec_type) = match flavour {
+            Flavour::V2 => ("json", "text/plain"),
+            Flavour::V3 => ("json", "application/json"),
+            Flavour::V3Xml => ("xml", "text/xml"),
         };
         let content_types = format!(
-            r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="json" ContentType="{json}" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" />{overrides}</Types>"#
+            r#"<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml" /><Default Extension="{extension}" ContentType="{spec_type}" /><Override PartName="/aasx/aasx-origin" ContentType="text/plain" />{overrides}</Types>"#
         );
         let rels = |list: &[(String, String)]| {
             let items: String = list
@@ -473,7 +485,8 @@ impl<W: Write + Seek> Package<W> {
             flavour.relationship("aasx-origin"),
             "/aasx/aasx-origin".into(),
         )]);
-        let origin_rels = rels(&[(flavour.relationship("aas-spec"), format!("/{SPEC_PART}"))]);
+        let spec_part = flavour.spec_part();
+        let origin_rels = rels(&[(flavour.relationship("aas-spec"), format!("/{spec_part}"))]);
         let suppl: Vec<(String, String)> = names
             .iter()
             .map(|name| (flavour.relationship("aas-suppl"), format!("/{name}")))
@@ -485,15 +498,16 @@ impl<W: Write + Seek> Package<W> {
             ("aasx/aasx-origin", b"Intentionally empty."),
             ("aasx/_rels/aasx-origin.rels", origin_rels.as_bytes()),
         ];
+        let spec_rels_part = format!("aasx/_rels/{}.rels", &spec_part["aasx/".len()..]);
         if !names.is_empty() {
-            parts.push(("aasx/_rels/data.json.rels", spec_rels.as_bytes()));
+            parts.push((spec_rels_part.as_str(), spec_rels.as_bytes()));
         }
         for (name, bytes) in parts {
             zip.start_file(name, deflated())?;
             zip.write_all(bytes)?;
         }
         carry(&mut zip)?;
-        zip.start_file(SPEC_PART, deflated())?;
+        zip.start_file(spec_part, deflated())?;
         Ok(Package(zip))
     }
 
@@ -530,16 +544,15 @@ pub fn part_names(bytes: &[u8]) -> Result<std::collections::HashSet<String>> {
         .collect())
 }
 
-/// The part holding the environment in a package this module writes.
-const SPEC_PART: &str = "aasx/data.json";
-
-/// The parts a package written here makes itself, and the names OPC keeps for its
-/// bookkeeping (`[Content_Types].xml`, relationships in `_rels` folders).
-const OWN_PARTS: [&str; 4] = [
+/// The parts a package written here makes itself (its spec part of either
+/// serialisation), and the names OPC keeps for its bookkeeping (`[Content_Types].xml`,
+/// relationships in `_rels` folders).
+const OWN_PARTS: [&str; 5] = [
     "[Content_Types].xml",
     "_rels",
     "aasx/aasx-origin",
-    SPEC_PART,
+    "aasx/data.json",
+    "aasx/data.xml",
 ];
 
 /// Whether `name` (a part name without its leading `/`) may be written into a package

@@ -10,7 +10,7 @@ use crate::limits::{NAME_MAX, TEXT_MAX};
 use serde_json::value::RawValue;
 
 use crate::node::{member, Members, Node};
-use crate::{xsd, Error, Result};
+use crate::{xsd, Error, Result, Target};
 
 /// Converts V2 objects one at a time, so a plant is never in memory whole; every change
 /// goes to `changes` as it is found.
@@ -22,6 +22,7 @@ pub struct Converter<'s> {
     tally: Tally,
     /// Writing an AASX package: the parts it holds besides the environment.
     package_parts: Option<HashSet<String>>,
+    target: Target,
 }
 
 impl<'s> Converter<'s> {
@@ -32,7 +33,18 @@ impl<'s> Converter<'s> {
             changes,
             tally: Tally::default(),
             package_parts: None,
+            target: Target::V3_0,
         }
+    }
+
+    /// Writes `target` (V3.0 unless said).
+    pub fn target(mut self, target: Target) -> Self {
+        self.target = target;
+        self
+    }
+
+    pub(crate) fn target_version(&self) -> Target {
+        self.target
     }
 
     /// With `strict`, the first change fails the conversion ([`Error::Strict`]) instead.

@@ -28,7 +28,7 @@ impl Converter<'_> {
         items: Vec<Node<'a>>,
         at: At<'_>,
     ) -> Result<Vec<Node<'a>>> {
-        let mut siblings = Siblings::of(&items);
+        let mut siblings = Siblings::of(self.target_version(), &items);
         let mut out = Vec::new();
         for (i, item) in items.into_iter().enumerate() {
             if let Some(element) = self.element(item, at.item(i), &mut siblings)? {
@@ -164,7 +164,7 @@ impl Converter<'_> {
                 }
             }
             "Operation" => {
-                let mut siblings = Siblings::of(std::iter::empty());
+                let mut siblings = Siblings::of(self.target_version(), std::iter::empty());
                 for (v2, v3) in [
                     ("inputVariable", "inputVariables"),
                     ("outputVariable", "outputVariables"),

@@ -274,7 +274,8 @@ impl Converter<'_> {
     /// An identifiable's idShort, optional in V3.0, renamed when V3.0 rejects it.
     fn id_short<'a>(&mut self, f: &mut Fields<'a, '_>, out: &mut Members<'a>) -> Result<()> {
         if let Some(given) = f.text("idShort") {
-            let name = id_short::Siblings::of(std::iter::empty()).name(Some(&given));
+            let target = self.target_version();
+            let name = id_short::Siblings::of(target, std::iter::empty()).name(Some(&given));
             if name != given {
                 self.change(
                     f.path("idShort"),

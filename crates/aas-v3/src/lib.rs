@@ -1,4 +1,4 @@
-//! AAS V3.0 from AAS V2.0.1 JSON (and the BaSyx V1 dialect): shells, submodels,
+//! AAS V3.0 (or V3.1: [`Target`]) from AAS V2.0.1 JSON (and the BaSyx V1 dialect): shells, submodels,
 //! concept descriptions and whole files, converted object by object ([`Converter`]), so
 //! that a plant is never in memory whole, each as a [`Node`] tree whose texts borrow
 //! from its V2 JSON. Whatever V3.0 cannot hold as it was is reported as a [`Change`]
@@ -20,12 +20,14 @@ mod limits;
 mod node;
 mod read;
 mod reference;
+mod target;
 pub mod xsd;
 
 pub use change::{Change, Changes, Rule, Tally};
 pub use convert::{package_part, Converter};
 pub use identifiables::Asset;
 pub use node::Node;
+pub use target::Target;
 
 /// Why a conversion stopped.
 #[derive(Debug, thiserror::Error)]

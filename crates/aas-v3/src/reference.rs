@@ -113,7 +113,8 @@ impl Converter<'_> {
         if model_root && into_elements {
             let mut model = Vec::with_capacity(keys.len());
             for (i, (t, v)) in keys.into_iter().enumerate() {
-                let v = match i > 0 && ELEMENT_KEYS.contains(&t.as_ref()) && !valid(&v) {
+                let target = self.target_version();
+                let v = match i > 0 && ELEMENT_KEYS.contains(&t.as_ref()) && !valid(target, &v) {
                     true => self.follow_rename(v, at, i)?,
                     false => v,
                 };
@@ -163,7 +164,7 @@ impl Converter<'_> {
         at: At<'_>,
         i: usize,
     ) -> Result<Cow<'a, str>> {
-        let now = renamed(&was);
+        let now = renamed(self.target_version(), &was);
         let keys = at.field("keys");
         let here = keys.item(i);
         self.change(

@@ -1,12 +1,12 @@
 //! Every real V2.0.1 and BaSyx V1 file in `shared/aas-samples` (and the complete
-//! environment `aasv2-check example` writes) converted to V3.0 and judged by
+//! environment `aasv2-check example` writes) converted to V3.0 and to V3.1 and judged by
 //! `aasv3-check verify`: aas-core3.0 (every metamodel constraint) and Eclipse BaSyx's
-//! strict reader, code we did not write. Zero findings each.
+//! strict reader, aas-core3.1 for V3.1; code we did not write. Zero findings each.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use aas_v3::{Change, Converter, Node};
+use aas_v3::{Change, Converter, Node, Target};
 
 fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
@@ -37,10 +37,11 @@ fn parse(bytes: &[u8]) -> Node<'_> {
     serde_json::from_slice(bytes).expect("JSON")
 }
 
-/// `aasv3-check verify`'s verdict: whether it passed, and what it printed.
-pub fn verify(file: &Path) -> (bool, String) {
+/// `aasv3-check verify`'s verdict on a file of `target`: whether it passed, and what
+/// it printed.
+pub fn verify(file: &Path, target: Target) -> (bool, String) {
     let out = Command::new(shared().join("tools/aasv3-check"))
-        .arg("verify")
+        .args(["verify", "--version", target.version()])
         .arg(file)
         .output()
         .expect("aasv3-check runs");
@@ -65,16 +66,20 @@ fn every_sample_converts_to_v3_that_two_independent_readers_accept() {
     assert!(files.len() >= 15, "the samples are there: {files:?}");
     let mut failed = Vec::new();
     for (i, file) in files.iter().enumerate() {
-        let mut changes: Vec<Change> = Vec::new();
-        let bytes = std::fs::read(file).expect("readable");
-        let env = Converter::new(&mut changes)
-            .environment(parse(&bytes))
-            .expect("converts");
-        let out = dir.join(format!("{i}.json"));
-        std::fs::write(&out, serde_json::to_vec_pretty(&env).expect("JSON")).expect("written");
-        let (ok, text) = verify(&out);
-        if !ok {
-            failed.push(format!("{} ({}):\n{text}", file.display(), out.display()));
+        // V3.1 is judged by aas-core3.1 alone (BaSyx 1.2.1 reads V3.0 only).
+        for target in [Target::V3_0, Target::V3_1] {
+            let mut changes: Vec<Change> = Vec::new();
+            let bytes = std::fs::read(file).expect("readable");
+            let env = Converter::new(&mut changes)
+                .target(target)
+                .environment(parse(&bytes))
+                .expect("converts");
+            let out = dir.join(format!("{i}-v{}.json", target.version()));
+            std::fs::write(&out, serde_json::to_vec_pretty(&env).expect("JSON")).expect("written");
+            let (ok, text) = verify(&out, target);
+            if !ok {
+                failed.push(format!("{} ({}):\n{text}", file.display(), out.display()));
+            }
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));

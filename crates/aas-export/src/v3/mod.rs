@@ -1,4 +1,4 @@
-//! The V3.0 exports: the environment of a plant's answers converted shell by shell and
+//! The V3 exports (V3.0 or V3.1): the environment of a plant's answers converted shell by shell and
 //! submodel by submodel (a few batches at a time in memory, as the V2 exports read one
 //! answer at a time), its Assets taken from the registry's descriptors, and the
 //! conversion report beside it.
@@ -15,16 +15,44 @@ use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, unreadable};
+use crate::format::{Serialisation, V3Format};
 use crate::output::{package, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::Result;
 use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
+use xml::XmlLists;
+
+/// Writes `environment` (V3 JSON) as `target`'s XML.
+pub(crate) fn environment_xml(
+    out: &mut dyn Write,
+    target: aas_v3::Target,
+    environment: &serde_json::Value,
+) -> std::io::Result<()> {
+    let mut xml = XmlLists::begin(out, target)?;
+    for list in [
+        "assetAdministrationShells",
+        "submodels",
+        "conceptDescriptions",
+    ] {
+        let items = environment.get(list).and_then(serde_json::Value::as_array);
+        for item in items.into_iter().flatten() {
+            xml.item(list, item)?;
+        }
+    }
+    xml.end()
+}
 
 mod workers;
+mod xml;
 
-/// Writes the V3.0 environment of `answers` (as JSON, or in a V3.0 AASX package when
-/// `packaged`) and its report.
-pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Result<Exported> {
+/// Writes the V3 environment of `answers` as `format` says (its version, JSON or XML,
+/// in a V3 AASX package or not) and its report.
+pub(crate) fn export(answers: &dyn Source, format: V3Format, path: &Path) -> Result<Exported> {
+    let V3Format {
+        target,
+        packaged,
+        serialisation,
+    } = format;
     let mut spool = Spool::new(path)?;
     let mut tally = Tally::default();
     // Each list's items so far: the index of the next one, for the report's paths.
@@ -47,10 +75,14 @@ pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Resul
         Ok(())
     };
     let staged = stage_with(path, |mut out| match packaged {
-        true => package(out, Flavour::V3, |p| {
-            environment(answers, packaged, p, &mut done)
-        }),
-        false => environment(answers, packaged, out.writer(), &mut done),
+        true => {
+            let flavour = match serialisation {
+                Serialisation::Json => Flavour::V3,
+                Serialisation::Xml => Flavour::V3Xml,
+            };
+            package(out, flavour, |p| environment(answers, format, p, &mut done))
+        }
+        false => environment(answers, format, out.writer(), &mut done),
     })?;
     let coverage = answers.coverage();
     let source = format!(
@@ -58,10 +90,14 @@ pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Resul
         coverage.plant,
         rfc3339(coverage.read_at)
     );
-    let (bytes, report) = put_in_place_with_report(path, staged, &source, &tally, spool)?;
+    let (bytes, report) = put_in_place_with_report(path, staged, &source, target, &tally, spool)?;
     Ok(Exported {
         bytes,
-        conversion: Some(Conversion { tally, report }),
+        conversion: Some(Conversion {
+            target,
+            tally,
+            report,
+        }),
     })
 }
 
@@ -71,7 +107,7 @@ pub(crate) fn export(answers: &dyn Source, packaged: bool, path: &Path) -> Resul
 /// export of the same answers.
 fn environment(
     answers: &dyn Source,
-    packaged: bool,
+    format: V3Format,
     out: &mut dyn Write,
     done: &mut impl FnMut(Converted, &mut Lists<'_>) -> Written,
 ) -> Written {
@@ -79,9 +115,10 @@ fn environment(
     let context = Context {
         assets: &assets,
         selection: answers.coverage().selection,
-        packaged,
+        target: format.target,
+        packaged: format.packaged,
     };
-    let mut lists = Lists::new(out)?;
+    let mut lists = Lists::new(out, format)?;
     let work = |batch| convert(batch, &context);
     std::thread::scope(|scope| {
         let mut workers = InOrder::start(scope, BATCHES, &work);
@@ -145,17 +182,50 @@ fn assets_by_shell(answers: &dyn Source) -> std::result::Result<AssetsByShell, S
     Ok(assets)
 }
 
-/// An environment's lists, each opened when its first item comes.
-struct Lists<'w> {
+/// An environment's lists, written as JSON or as XML.
+enum Lists<'w> {
+    Json(JsonLists<'w>),
+    Xml(XmlLists<'w>),
+}
+
+impl<'w> Lists<'w> {
+    fn new(out: &'w mut dyn Write, format: V3Format) -> std::io::Result<Self> {
+        Ok(match format.serialisation {
+            Serialisation::Json => Lists::Json(JsonLists::new(out)?),
+            Serialisation::Xml => Lists::Xml(XmlLists::begin(out, format.target)?),
+        })
+    }
+
+    /// Adds `json`, an item of `list`.
+    fn item(&mut self, list: &'static str, json: &[u8]) -> Written {
+        match self {
+            Lists::Json(lists) => lists.item(list, json),
+            Lists::Xml(lists) => {
+                let item: serde_json::Value = serde_json::from_slice(json)?;
+                Ok(lists.item(list, &item)?)
+            }
+        }
+    }
+
+    fn end(self) -> Written {
+        match self {
+            Lists::Json(lists) => lists.end(),
+            Lists::Xml(lists) => Ok(lists.end()?),
+        }
+    }
+}
+
+/// An environment's lists as JSON, each opened when its first item comes.
+struct JsonLists<'w> {
     out: &'w mut dyn Write,
     open: Option<&'static str>,
     items: usize,
 }
 
-impl<'w> Lists<'w> {
+impl<'w> JsonLists<'w> {
     fn new(out: &'w mut dyn Write) -> std::io::Result<Self> {
         out.write_all(b"{")?;
-        Ok(Lists {
+        Ok(JsonLists {
             out,
             open: None,
             items: 0,

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use aas_in_order::Batches;
 use aas_source::{NodePath, Selection};
-use aas_v3::{Asset, Change, Converter, Node, Tally};
+use aas_v3::{Asset, Change, Converter, Node, Tally, Target};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -82,6 +82,7 @@ pub(super) type AssetsByShell = HashMap<String, Box<RawValue>>;
 pub(super) struct Context<'c> {
     pub assets: &'c AssetsByShell,
     pub selection: &'c Selection,
+    pub target: Target,
     pub packaged: bool,
 }
 
@@ -121,7 +122,7 @@ fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Do
         });
     }
     let mut changes = Vec::new();
-    let mut converter = Converter::new(&mut changes);
+    let mut converter = Converter::new(&mut changes).target(context.target);
     if context.packaged {
         // The service serves no files: the package holds the environment alone.
         converter = converter.in_package(Default::default());

@@ -1,0 +1,244 @@
+//! V3 JSON written as the XML the same specification defines for it (namespace
+//! `https://admin-shell.io/aas/3/0`, or `…/3/1` for V3.1; the two schemas differ in it
+//! alone). Both serialisations are derived from the metamodel the same way: a property
+//! is an element of its name, in the order of its class's properties (the XML schema's
+//! sequences); a list holds one element per item, named by the item's class; a property
+//! of an abstract type holds one element named by its object's class. JSON's
+//! `modelType` names that class; XML has no such field. A property this table does not
+//! know (a newer writer's, carried through from a V3 source) is left out: the schema
+//! has no place for it.
+
+use std::io::Write;
+
+use aas_v3::Target;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::Writer;
+use serde_json::Value as Json;
+
+/// The properties of each class, in the order its XML elements come: those it inherits
+/// first (the metamodel's abstract classes below), then its own.
+#[rustfmt::skip] // a class a line: the table reads as the metamodel does
+const ORDER: &[(&str, &[&[&str]])] = &[
+    ("environment", &[&["assetAdministrationShells", "submodels", "conceptDescriptions"]]),
+    ("assetAdministrationShell", &[IDENTIFIABLE, &[EDS, "derivedFrom", "assetInformation", "submodels"]]),
+    ("submodel", &[IDENTIFIABLE, &["kind"], SEMANTIC, &[QUALIFIERS, EDS, "submodelElements"]]),
+    ("conceptDescription", &[IDENTIFIABLE, &[EDS, "isCaseOf"]]),
+    ("relationshipElement", &[ELEMENT, &["first", "second"]]),
+    ("annotatedRelationshipElement", &[ELEMENT, &["first", "second", "annotations"]]),
+    ("submodelElementList", &[ELEMENT, &["orderRelevant", "semanticIdListElement", "typeValueListElement", "valueTypeListElement", "value"]]),
+    ("submodelElementCollection", &[ELEMENT, &["value"]]),
+    ("property", &[ELEMENT, &["valueType", "value", "valueId"]]),
+    ("multiLanguageProperty", &[ELEMENT, &["value", "valueId"]]),
+    ("range", &[ELEMENT, &["valueType", "min", "max"]]),
+    ("referenceElement", &[ELEMENT, &["value"]]),
+    ("blob", &[ELEMENT, &["value", "contentType"]]),
+    ("file", &[ELEMENT, &["value", "contentType"]]),
+    ("entity", &[ELEMENT, &["statements", "entityType", "globalAssetId", "specificAssetIds"]]),
+    ("basicEventElement", &[ELEMENT, &["observed", "direction", "state", "messageTopic", "messageBroker", "lastUpdate", "minInterval", "maxInterval"]]),
+    ("operation", &[ELEMENT, &["inputVariables", "outputVariables", "inoutputVariables"]]),
+    ("capability", &[ELEMENT]),
+    ("operationVariable", &[&["value"]]),
+    ("extension", &[SEMANTIC, &["name", "valueType", "value", "refersTo"]]),
+    ("administrativeInformation", &[&[EDS, "version", "revision", "creator", "templateId"]]),
+    ("qualifier", &[SEMANTIC, &["kind", "type", "valueType", "value", "valueId"]]),
+    ("assetInformation", &[&["assetKind", "globalAssetId", "specificAssetIds", "assetType", "defaultThumbnail"]]),
+    ("resource", &[&["path", "contentType"]]),
+    ("specificAssetId", &[SEMANTIC, &["name", "value", "externalSubjectId"]]),
+    ("reference", &[&["type", "referredSemanticId", "keys"]]),
+    ("key", &[&["type", "value"]]),
+    ("langStringNameType", &[LANG_STRING]),
+    ("langStringTextType", &[LANG_STRING]),
+    ("langStringPreferredNameTypeIec61360", &[LANG_STRING]),
+    ("langStringShortNameTypeIec61360", &[LANG_STRING]),
+    ("langStringDefinitionTypeIec61360", &[LANG_STRING]),
+    ("embeddedDataSpecification", &[&["dataSpecification", "dataSpecificationContent"]]),
+    ("dataSpecificationIec61360", &[&["preferredName", "shortName", "unit", "unitId", "sourceOfDefinition", "symbol", "dataType", "definition", "valueFormat", "valueList", "value", "levelType"]]),
+    ("levelType", &[&["min", "nom", "typ", "max"]]),
+    ("valueList", &[&["valueReferencePairs"]]),
+    ("valueReferencePair", &[&["value", "valueId"]]),
+];
+
+/// HasExtensions, Referable and Identifiable.
+#[rustfmt::skip]
+const IDENTIFIABLE: &[&str] = &["extensions", "category", "idShort", "displayName", "description", "administration", "id"];
+/// HasSemantics.
+const SEMANTIC: &[&str] = &["semanticId", "supplementalSemanticIds"];
+/// A submodel element: Referable, HasSemantics, Qualifiable, HasDataSpecification.
+#[rustfmt::skip]
+const ELEMENT: &[&str] = &["extensions", "category", "idShort", "displayName", "description", "semanticId", "supplementalSemanticIds", QUALIFIERS, EDS];
+const QUALIFIERS: &str = "qualifiers";
+const EDS: &str = "embeddedDataSpecifications";
+const LANG_STRING: &[&str] = &["language", "text"];
+
+/// The class of the object a property holds, where JSON does not name it: by the
+/// property (and, for `value`, its owner). `None` for a property of an abstract type,
+/// whose object names its class (`modelType`).
+fn class_of(owner: &str, property: &str) -> Option<&'static str> {
+    Some(match property {
+        "administration" => "administrativeInformation",
+        "assetInformation" => "assetInformation",
+        "defaultThumbnail" => "resource",
+        "levelType" => "levelType",
+        "valueList" => "valueList",
+        "keys" => "key",
+        "description" => "langStringTextType",
+        "value" if owner == "multiLanguageProperty" => "langStringTextType",
+        "displayName" => "langStringNameType",
+        "preferredName" => "langStringPreferredNameTypeIec61360",
+        "shortName" => "langStringShortNameTypeIec61360",
+        "definition" => "langStringDefinitionTypeIec61360",
+        "extensions" => "extension",
+        "qualifiers" => "qualifier",
+        "embeddedDataSpecifications" => "embeddedDataSpecification",
+        "specificAssetIds" => "specificAssetId",
+        "valueReferencePairs" => "valueReferencePair",
+        "inputVariables" | "outputVariables" | "inoutputVariables" => "operationVariable",
+        "value" if owner == "referenceElement" => "reference",
+        "semanticId"
+        | "supplementalSemanticIds"
+        | "derivedFrom"
+        | "valueId"
+        | "first"
+        | "second"
+        | "observed"
+        | "messageBroker"
+        | "unitId"
+        | "dataSpecification"
+        | "externalSubjectId"
+        | "semanticIdListElement"
+        | "referredSemanticId"
+        | "creator"
+        | "refersTo"
+        | "isCaseOf" => "reference",
+        "submodels" if owner == "assetAdministrationShell" => "reference",
+        _ => return None,
+    })
+}
+
+/// The XML element of a class JSON names in `modelType`: `Property` → `property`.
+fn element_of(model_type: &str) -> String {
+    let mut chars = model_type.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_ascii_lowercase().to_string() + chars.as_str()
+    })
+}
+
+/// The namespace of `target`'s XML.
+pub(crate) fn namespace(target: Target) -> &'static str {
+    match target {
+        Target::V3_0 => "https://admin-shell.io/aas/3/0",
+        Target::V3_1 => "https://admin-shell.io/aas/3/1",
+    }
+}
+
+/// An environment's lists written as XML, each opened when its first item comes.
+pub(crate) struct XmlLists<'w> {
+    xml: Writer<&'w mut dyn Write>,
+    open: Option<&'static str>,
+}
+
+impl<'w> XmlLists<'w> {
+    pub(crate) fn begin(out: &'w mut dyn Write, target: Target) -> std::io::Result<Self> {
+        let mut xml = Writer::new(out);
+        xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("utf-8"), None)))?;
+        let root = BytesStart::new("environment").with_attributes([("xmlns", namespace(target))]);
+        xml.write_event(Event::Start(root))?;
+        Ok(XmlLists { xml, open: None })
+    }
+
+    /// Adds `item` (its JSON), an item of `list` (`assetAdministrationShells`, …).
+    pub(crate) fn item(&mut self, list: &'static str, item: &Json) -> std::io::Result<()> {
+        if self.open != Some(list) {
+            if let Some(open) = self.open {
+                self.xml.write_event(Event::End(BytesEnd::new(open)))?;
+            }
+            self.xml.write_event(Event::Start(BytesStart::new(list)))?;
+            self.open = Some(list);
+        }
+        let class = item.get("modelType").and_then(Json::as_str).map(element_of);
+        match class {
+            Some(class) => object(&mut self.xml, &class, &class, item),
+            None => Ok(()),
+        }
+    }
+
+    pub(crate) fn end(mut self) -> std::io::Result<()> {
+        if let Some(open) = self.open {
+            self.xml.write_event(Event::End(BytesEnd::new(open)))?;
+        }
+        self.xml
+            .write_event(Event::End(BytesEnd::new("environment")))
+    }
+}
+
+/// `<element>` holding `value`'s properties in the order of `class`.
+fn object<W: Write>(
+    xml: &mut Writer<W>,
+    element: &str,
+    class: &str,
+    value: &Json,
+) -> std::io::Result<()> {
+    xml.write_event(Event::Start(BytesStart::new(element)))?;
+    let order = ORDER
+        .iter()
+        .find(|(c, _)| *c == class)
+        .map_or(&[][..], |(_, o)| *o);
+    for name in order.iter().flat_map(|part| part.iter()) {
+        if let Some(v) = value.get(*name).filter(|v| !is_nothing(v)) {
+            property(xml, class, name, v)?;
+        }
+    }
+    xml.write_event(Event::End(BytesEnd::new(element)))
+}
+
+/// JSON's absent: `null`, or a list with no items (which the schemas do not allow).
+fn is_nothing(value: &Json) -> bool {
+    value.is_null() || value.as_array().is_some_and(Vec::is_empty)
+}
+
+fn property<W: Write>(
+    xml: &mut Writer<W>,
+    owner: &str,
+    name: &str,
+    value: &Json,
+) -> std::io::Result<()> {
+    match value {
+        Json::Array(items) => {
+            xml.write_event(Event::Start(BytesStart::new(name)))?;
+            for item in items {
+                let named = item.get("modelType").and_then(Json::as_str).map(element_of);
+                let class = named.as_deref().or_else(|| class_of(owner, name));
+                if let Some(class) = class {
+                    object(xml, class, class, item)?;
+                }
+            }
+            xml.write_event(Event::End(BytesEnd::new(name)))
+        }
+        Json::Object(_) => match class_of(owner, name) {
+            Some(class) => object(xml, name, class, value),
+            // A property of an abstract type: one element, named by its object's class.
+            None => {
+                let Some(class) = value
+                    .get("modelType")
+                    .and_then(Json::as_str)
+                    .map(element_of)
+                else {
+                    return Ok(());
+                };
+                xml.write_event(Event::Start(BytesStart::new(name)))?;
+                object(xml, &class, &class, value)?;
+                xml.write_event(Event::End(BytesEnd::new(name)))
+            }
+        },
+        Json::String(text) => text_element(xml, name, text),
+        Json::Bool(b) => text_element(xml, name, if *b { "true" } else { "false" }),
+        Json::Number(n) => text_element(xml, name, &n.to_string()),
+        Json::Null => Ok(()),
+    }
+}
+
+fn text_element<W: Write>(xml: &mut Writer<W>, name: &str, text: &str) -> std::io::Result<()> {
+    xml.write_event(Event::Start(BytesStart::new(name)))?;
+    xml.write_event(Event::Text(BytesText::new(text)))?;
+    xml.write_event(Event::End(BytesEnd::new(name)))
+}
