@@ -16,6 +16,7 @@ from pathlib import Path
 
 from app_driver import AppTestCase, row, screenshot, today_utc
 
+ROOT = Path(__file__).resolve().parents[2]  # this repository
 WORK = Path(__file__).resolve().parents[3]  # the folder holding this repository and ../shared
 AASV3_CHECK = WORK / "shared" / "tools" / "aasv3-check"
 V2_SAMPLE = WORK / "shared" / "aas-samples" / "v2-json" / "aas-specs" / "test_demo_full_example.json"
@@ -61,7 +62,10 @@ class ConvertToV3(AppTestCase):
                            ".map((g) => [g.label, [...g.children].map((o) => o.value + '=' + o.textContent)])")
         self.assertEqual(groups, [
             ["AAS V2.0.1", ["env=AAS V2.0.1 environment JSON", "aasx=AAS V2.0.1 AASX"]],
-            ["AAS V3.0", ["v3-env=AAS V3.0 environment JSON", "v3-aasx=AAS V3.0 AASX"]],
+            ["AAS V3.0", ["v3-env=AAS V3.0 environment JSON", "v3-aasx=AAS V3.0 AASX",
+                          "v3.0-xml=AAS V3.0 environment XML", "v3.0-aasx-xml=AAS V3.0 AASX with XML"]],
+            ["AAS V3.1", ["v3.1-json=AAS V3.1 environment JSON", "v3.1-aasx=AAS V3.1 AASX",
+                          "v3.1-xml=AAS V3.1 environment XML", "v3.1-aasx-xml=AAS V3.1 AASX with XML"]],
             ["Other", ["raw=Raw bundle", "csv=CSV of properties"]],
         ])
         wd.click(wd.wait_for(row("Machine_M0001") + " .check"))
@@ -80,6 +84,20 @@ class ConvertToV3(AppTestCase):
         self.assertTrue(wd.script("return !document.getElementById('reveal-export').hidden"),
                         "Show in folder is offered")
         screenshot(os.path.join(self.out, "export-v3.png"))
+
+        # The same shells as AAS V3.1 in an AASX with XML: judged as V3.1, held to its schema.
+        wd.script("document.getElementById('export-format').value = 'v3.1-aasx-xml'")
+        package = os.path.join(SAVE_DIR, f"DEMO-01-machine-{today_utc()}-v3.1-xml.aasx")
+        wd.click(wd.wait_for("#export"))
+        self.wait_until(lambda: wd.text_content("#status-errors") == f"Saved {package}", 60,
+                        lambda: f"{self.load_text()!r} {wd.text_content('#status-errors')!r}")
+        self.assertTrue(self.conversion_line().startswith("AAS V3.1: "), self.conversion_line())
+        done = subprocess.run([str(AASV3_CHECK), "verify", "--version", "3.1", package],
+                              capture_output=True, text=True, timeout=600)
+        self.assertEqual(done.returncode, 0, f"aasv3-check verify: {done.stdout}{done.stderr}")
+        schema = subprocess.run(["/usr/bin/python3", str(ROOT / "tests" / "support" / "xsd_valid.py"), package],
+                                capture_output=True, text=True, timeout=120)
+        self.assertEqual(schema.returncode, 0, schema.stdout + schema.stderr)
 
     def test_convert_a_v2_file_from_the_keyboard(self):
         wd = self.wd
