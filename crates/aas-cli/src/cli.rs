@@ -78,12 +78,13 @@ pub enum Command {
         #[arg(long, conflicts_with = "json")]
         elements: bool,
     },
-    /// Convert an AAS V2.0.1 or BaSyx V1 file (an environment as JSON or AASX, or a
-    /// shell, submodel or registry answer as JSON) to AAS V3.0 or V3.1: JSON, or AASX
-    /// when --out ends in .aasx (the package's files that File elements name are carried
-    /// over). Everything the target cannot hold as it was is listed, with its JSON path
-    /// in the source and its value, in a report beside --out (NAME.conversion.json); a
-    /// summary line goes to stderr.
+    /// Convert an AAS V2.0.1 or BaSyx V1 file (an environment as JSON or XML, an AASX of
+    /// either, or a shell, submodel or registry answer as JSON) to AAS V3.0 or V3.1, or
+    /// carry a V3 file (V3.0 or V3.1, JSON, XML or AASX) to the other version: JSON, XML
+    /// when --out ends in .xml, AASX when it ends in .aasx (the package's files that
+    /// File elements name are carried over). Everything the target cannot hold as it
+    /// was is listed, with its JSON path in the source and its value, in a report beside
+    /// --out (NAME.conversion.json); a summary line goes to stderr.
     Convert {
         file: PathBuf,
         /// The version to convert to: v3.0 (or v3) or v3.1.

@@ -137,31 +137,55 @@ fn a_v2_environment_becomes_v3_with_a_report_of_every_change() {
 }
 
 #[test]
-fn a_v3_file_is_refused_not_damaged() {
-    // Read as V2, a V3 file came out "converted" with its asset kinds and globalAssetIds
-    // replaced and no word said.
+fn a_v3_file_is_carried_to_the_other_version_and_serialisation_undamaged() {
+    // Read as V2, a V3 file once came out "converted" with its asset kinds and
+    // globalAssetIds replaced and no word said. Now it is V3 in, V3 out: the BaSyx Web
+    // UI's V3.1 package (XML) as V3.0 and V3.1, JSON, XML and AASX, each judged in its
+    // version and holding what the package held, as aas-core reads both.
     let dir = temp_dir("convert-v3");
-    for (name, sample) in [
-        (
-            "v3.1-env",
-            "aas-files/D-v3.1/aas-specs-metamodel/maximal.json",
-        ),
-        (
-            "v3.0-aasx",
-            "aas-files/C-v3.0/basyx-python-sdk/test_demo_full_example_json.aasx",
-        ),
+    let cable = shared().join("aas-files/D-v3.1/basyx-aas-web-ui/cable1.aasx");
+    let held = dump_lines(&cable);
+    assert!(held.len() > 100, "{} lines", held.len());
+    for (to, out_name) in [
+        ("v3.0", "cable-3.0.json"),
+        ("v3.0", "cable-3.0.xml"),
+        ("v3.0", "cable-3.0.aasx"),
+        ("v3.1", "cable-3.1.json"),
+        ("v3.1", "cable-3.1.xml"),
     ] {
-        let out_file = dir.join(format!("{name}.json"));
-        let out = convert(&shared().join(sample), &out_file, false);
-        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        let out_file = dir.join(out_name);
+        let out = aasmd(&[
+            "convert",
+            cable.to_str().expect("UTF-8"),
+            "--to",
+            to,
+            "--out",
+            out_file.to_str().expect("UTF-8"),
+        ]);
+        assert!(out.status.success(), "{out_name}: {}", stderr(&out));
         assert!(
-            stderr(&out).contains("AAS V3 already")
-                && stderr(&out).contains("s[0] is written as V3"),
-            "{name}: {}",
+            stderr(&out).contains("no changes"),
+            "{out_name}: {}",
             stderr(&out)
         );
-        assert!(!out_file.exists(), "{name}: nothing is written");
+        let judged = Command::new(shared().join("tools/aasv3-check"))
+            .args(["verify", "--version", &to[1..]])
+            .arg(&out_file)
+            .output()
+            .expect("aasv3-check runs");
+        let said = String::from_utf8_lossy(&judged.stdout);
+        assert!(judged.status.success(), "{out_name}: {said}");
+        if out_name.ends_with(".xml") {
+            assert_schema_valid(&out_file);
+        }
+        assert_eq!(dump_lines(&out_file), held, "{out_name}");
     }
+    // A V2 package with an XML spec part (Festo's, in AASPortal's samples) converts too.
+    let festo = shared().join("aas-files/A-v2.0-aasx-xml/AASPortal/24_Festo.aasx");
+    let out_file = dir.join("festo.aasx");
+    let out = convert(&festo, &out_file, false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(verify(&out_file).contains("OK"));
 }
 
 #[test]

@@ -16,8 +16,11 @@ use crate::{Error, Result};
 
 /// Converts `input` to `target` at `output`: an AASX package when `output` ends in
 /// `.aasx` (carrying the files of an input package that File elements name), an
-/// environment as XML when it ends in `.xml`, else environment JSON. With `strict`, the first change the target needs fails the
-/// conversion and nothing is written.
+/// environment as XML when it ends in `.xml`, else environment JSON. The input is V2
+/// (JSON, or XML as aas-file reads it) converted, or V3 (V3.0 or V3.1, JSON or XML, an
+/// environment or an AASX) made valid for `target` where the versions differ. With
+/// `strict`, the first change the target needs fails the conversion and nothing is
+/// written.
 pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Result<Exported> {
     let bytes = aasx::read_file(input).map_err(|source| {
         Error::File(FileError {
@@ -26,16 +29,27 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
             source,
         })
     })?;
-    // A package's bytes are kept for the files it carries; a JSON file's are not (but
-    // its JSON is, which the document borrows its texts from).
-    let (json, package) = match aasx::is_package(&bytes) {
-        true => (
-            aasx::environment_json(aasx::spec_json(&bytes)?)?,
-            Some(bytes),
-        ),
-        false => (aasx::environment_json(bytes)?, None),
+    // A V2 file in JSON is read as it is written (also a shell, submodel or registry
+    // answer); anything else (XML, or V3) as aas-file reads it.
+    let as_written = match aasx::is_package(&bytes) {
+        true => aasx::spec_json(&bytes).and_then(aasx::environment_json),
+        false => aasx::environment_json(bytes.clone()),
     };
-    let text = std::str::from_utf8(&json).map_err(|e| {
+    let text = match as_written {
+        Ok(json) if is_json(&json) && !is_v3(&json) => Input::V2(json),
+        _ => {
+            let name = input.display().to_string();
+            match aas_file::environment_json(&name, bytes.clone()).map_err(not_read)? {
+                (aas_file::Version::V2, json) => Input::V2(json_text(&json)),
+                (_, json) => Input::V3(json_text(&json)),
+            }
+        }
+    };
+    let package = aasx::is_package(&bytes).then_some(bytes);
+    let json = match &text {
+        Input::V2(json) | Input::V3(json) => json,
+    };
+    let text_str = std::str::from_utf8(json).map_err(|e| {
         Error::BadData(aas_model::Error::Decode {
             path: ".".into(),
             message: format!("not UTF-8: {e}"),
@@ -43,7 +57,7 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
     })?;
     // Numbers keep their text, and fields the conversion does not walk into stay text
     // until they are taken (`aas_v3::Node`): the tree is a small part of the file.
-    let document: Node = serde_json::from_str(text).map_err(unreadable)?;
+    let document: Node = serde_json::from_str(text_str).map_err(unreadable)?;
     let mut spool = Spool::new(output)?;
     let extension_is =
         |wanted: &str| (output.extension()).is_some_and(|e| e.eq_ignore_ascii_case(wanted));
@@ -58,14 +72,17 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
     }
     // A key given twice reads as its last value, as JSON readers do: each value before
     // it is a change (`aasmd inspect` names the same keys).
-    for duplicate in aas_model::duplicate_keys(text) {
+    for duplicate in aas_model::duplicate_keys(text_str) {
         if let Some((kept, before)) = duplicate.values.split_last() {
             for was in before {
                 converter.duplicate_key(&duplicate.path, was, kept)?;
             }
         }
     }
-    let environment = converter.environment(document)?;
+    let (environment, from) = match &text {
+        Input::V2(_) => (converter.environment(document)?, "AAS V2.0.1"),
+        Input::V3(_) => (converter.retarget(document)?, "AAS V3"),
+    };
     let tally = converter.tally().clone();
     let staged = if as_package {
         // Checked here, copied part by part as the package is written: never held.
@@ -84,7 +101,7 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
             Ok(serde_json::to_writer(out.writer(), &environment)?)
         })?
     };
-    let source = format!("{} (AAS V2.0.1)", input.display());
+    let source = format!("{} ({from})", input.display());
     let (written, report) =
         put_in_place_with_report(output, staged, &source, target, &tally, spool)?;
     Ok(Exported {
@@ -94,6 +111,45 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
             tally,
             report,
         }),
+    })
+}
+
+/// The environment's JSON text, and what it is.
+enum Input {
+    V2(Vec<u8>),
+    V3(Vec<u8>),
+}
+
+/// Whether the text is JSON at all (an XML environment is read by aas-file).
+fn is_json(text: &[u8]) -> bool {
+    let first = text.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(first, Some(b'{' | b'['))
+}
+
+/// Whether JSON text read as written is V3: its first `modelType` is a string, as V3
+/// writes it (V2 writes an object). A look at the text, not a second parse of it.
+fn is_v3(json: &[u8]) -> bool {
+    const KEY: &[u8] = b"\"modelType\"";
+    let Some(at) = json.windows(KEY.len()).position(|w| w == KEY) else {
+        return false;
+    };
+    let after = &json[at + KEY.len()..];
+    let value = after
+        .iter()
+        .copied()
+        .find(|b| !b.is_ascii_whitespace() && *b != b':');
+    value == Some(b'"')
+}
+
+fn json_text(json: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(json).expect("JSON values write as JSON")
+}
+
+/// A file aas-file could not read either.
+fn not_read(e: aas_file::Error) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: ".".into(),
+        message: e.to_string(),
     })
 }
 

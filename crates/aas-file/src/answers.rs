@@ -64,6 +64,30 @@ pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
     environments(name, docs)
 }
 
+/// A file's bytes as one environment in JSON, and its version (V2 when a spec part is):
+/// its spec parts' lists together, XML as the JSON its specification writes for it.
+pub fn environment_json(name: &str, bytes: Vec<u8>) -> Result<(Version, Json)> {
+    let mut environment = serde_json::Map::new();
+    let mut version = Version::V3;
+    for (part, bytes) in crate::payloads(name, bytes)? {
+        let doc = part_json(&part, &bytes)?;
+        if from_json::is_v2(&doc) {
+            version = Version::V2;
+        }
+        let Json::Object(lists) = doc else { continue };
+        for (key, list) in lists {
+            if let (Some(Json::Array(into)), Json::Array(items)) =
+                (environment.get_mut(&key), &list)
+            {
+                into.extend(items.iter().cloned());
+            } else {
+                environment.entry(key).or_insert(list);
+            }
+        }
+    }
+    Ok((version, Json::Object(environment)))
+}
+
 /// An AAS environment held as JSON (a V3 server's repository read whole) as a source of
 /// answers: `name` names it (its address), `failures` are what could not be read of it
 /// (its answers are then not complete, as `complete` may also say).

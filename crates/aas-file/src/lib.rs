@@ -22,7 +22,7 @@ mod xml_tree;
 
 use std::path::Path;
 
-pub use answers::{answers, answers_of, environment_answers, EnvironmentAnswers};
+pub use answers::{answers, answers_of, environment_answers, environment_json, EnvironmentAnswers};
 pub use contents::{
     Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX,
 };

@@ -20,6 +20,7 @@ mod limits;
 mod node;
 mod read;
 mod reference;
+mod retarget;
 mod target;
 pub mod xsd;
 

@@ -13,7 +13,7 @@ use crate::node::Node;
 use crate::Result;
 
 /// V3.0's key types for submodel elements (a model reference's keys after the first).
-const ELEMENT_KEYS: [&str; 17] = [
+pub(crate) const ELEMENT_KEYS: [&str; 17] = [
     "AnnotatedRelationshipElement",
     "BasicEventElement",
     "Blob",
