@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Issue 25's figures: `aasmd export --snapshot` of one snapshot of a --demo N plant as
-# AAS V2.0.1 environment JSON (env), AAS V3.0 environment JSON (v3-env) and AAS V3.0
-# AASX (v3-aasx), time and peak memory (GNU time), release build. Each format runs
+# Issue 25's and 47's figures: `aasmd export --snapshot` of one snapshot of a --demo N
+# plant as AAS V2.0.1 environment JSON (env), AAS V3.0 environment JSON (v3-env), AAS
+# V3.0 AASX (v3-aasx) and AAS V3.1 AASX with XML (v3.1-aasx-xml), time and peak memory
+# (GNU time), release build. Each format runs
 # ROUNDS times, interleaved, so that the machine's noise falls on all of them alike;
 # the table gives each run, the V3/V2 ratio of the medians and the CPU seconds (user +
 # system) each format took.
@@ -15,7 +16,7 @@ demo_snapshot "$assets"
 declare -A secs kbs cpus
 export RUN_FORMAT="%U %S"
 for r in $(seq "$rounds"); do
-  for f in env v3-env v3-aasx; do
+  for f in env v3-env v3-aasx v3.1-aasx-xml; do
     read -r s kb user system < <(run "$f" "$aasmd" export --snapshot 1 --format "$f" --out "$work/out-$f")
     secs[$f]+="$s "; kbs[$f]+="$kb "; cpus[$f]+="$(echo "$user + $system" | bc) "
   done
@@ -23,7 +24,7 @@ done
 env_s=$(median "${secs[env]}")
 echo "| format ($assets assets, $(nproc) cores, $(date -u +%F)) | seconds (each run) | median s | × env | CPU s (median) | peak MB (max) | file MB |"
 echo "|---|---|---|---|---|---|---|"
-for f in env v3-env v3-aasx; do
+for f in env v3-env v3-aasx v3.1-aasx-xml; do
   m=$(median "${secs[$f]}")
   peak=$(printf '%s\n' ${kbs[$f]} | sort -n | tail -1)
   size=$(stat -c %s "$work/out-$f")
