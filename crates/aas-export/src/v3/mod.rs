@@ -20,7 +20,7 @@ use crate::output::{package, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
 use crate::Result;
 use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
-use xml::XmlLists;
+use xml::{item_xml, XmlLists};
 
 /// Writes `environment` (V3 JSON) as `target`'s XML.
 pub(crate) fn environment_xml(
@@ -36,7 +36,7 @@ pub(crate) fn environment_xml(
     ] {
         let items = environment.get(list).and_then(serde_json::Value::as_array);
         for item in items.into_iter().flatten() {
-            xml.item(list, item)?;
+            xml.item(list, &item_xml(item))?;
         }
     }
     xml.end()
@@ -63,8 +63,8 @@ pub(crate) fn export(answers: &dyn Source, format: V3Format, path: &Path) -> Res
                 List::Shells => &mut shells,
                 List::Submodels => &mut submodels,
             };
-            if let Some(json) = &item.json {
-                lists.item(item.list.name(), json)?;
+            if let Some(written) = &item.written {
+                lists.item(item.list.name(), written)?;
             }
             for change in item.place(*i) {
                 spool.record(change)?;
@@ -117,6 +117,7 @@ fn environment(
         selection: answers.coverage().selection,
         target: format.target,
         packaged: format.packaged,
+        serialisation: format.serialisation,
     };
     let mut lists = Lists::new(out, format)?;
     let work = |batch| convert(batch, &context);
@@ -196,14 +197,11 @@ impl<'w> Lists<'w> {
         })
     }
 
-    /// Adds `json`, an item of `list`.
-    fn item(&mut self, list: &'static str, json: &[u8]) -> Written {
+    /// Adds `item`, an item of `list` as the workers wrote it (JSON or XML).
+    fn item(&mut self, list: &'static str, item: &[u8]) -> Written {
         match self {
-            Lists::Json(lists) => lists.item(list, json),
-            Lists::Xml(lists) => {
-                let item: serde_json::Value = serde_json::from_slice(json)?;
-                Ok(lists.item(list, &item)?)
-            }
+            Lists::Json(lists) => lists.item(list, item),
+            Lists::Xml(lists) => Ok(lists.item(list, item)?),
         }
     }
 

@@ -11,6 +11,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::answers::{unreadable, wanted};
+use crate::format::Serialisation;
 use crate::Result;
 
 /// A batch is sent on when it holds this many bytes of V2 JSON, or this many answers.
@@ -47,11 +48,11 @@ pub(super) struct Part {
     pub whole: bool,
 }
 
-/// A selected item, converted: its V3 JSON (none when nothing of it is kept), and its
-/// changes with paths relative to it.
+/// A selected item, converted: written as V3 JSON or XML (none when nothing of it is
+/// kept), and its changes with paths relative to it.
 pub(super) struct Done {
     pub list: List,
-    pub json: Option<Vec<u8>>,
+    pub written: Option<Vec<u8>>,
     pub changes: Vec<Change>,
 }
 
@@ -84,6 +85,7 @@ pub(super) struct Context<'c> {
     pub selection: &'c Selection,
     pub target: Target,
     pub packaged: bool,
+    pub serialisation: Serialisation,
 }
 
 pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> {
@@ -117,7 +119,7 @@ fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Do
     if v2.get("modelType").and_then(Node::as_str).is_some() {
         return Ok(Done {
             list,
-            json: Some(serde_json::to_vec(&v2).map_err(unreadable)?),
+            written: Some(written(&v2, context)?),
             changes: Vec::new(),
         });
     }
@@ -135,13 +137,19 @@ fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Do
         List::Submodels => converter.submodel(v2, ITEM)?,
     };
     tally.merge(converter.tally());
-    let json = value
-        .map(|value| serde_json::to_vec(&value).map_err(unreadable))
-        .transpose()?;
+    let written = value.map(|value| written(&value, context)).transpose()?;
     Ok(Done {
         list,
-        json,
+        written,
         changes,
+    })
+}
+
+/// A V3 item as the export writes it: JSON, or XML.
+fn written(item: &Node, context: &Context) -> Result<Vec<u8>> {
+    Ok(match context.serialisation {
+        Serialisation::Json => serde_json::to_vec(item).map_err(unreadable)?,
+        Serialisation::Xml => super::item_xml(&item.to_value()),
     })
 }
 

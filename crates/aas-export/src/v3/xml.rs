@@ -146,8 +146,8 @@ impl<'w> XmlLists<'w> {
         Ok(XmlLists { xml, open: None })
     }
 
-    /// Adds `item` (its JSON), an item of `list` (`assetAdministrationShells`, …).
-    pub(crate) fn item(&mut self, list: &'static str, item: &Json) -> std::io::Result<()> {
+    /// Adds `item` (its XML, [`item_xml`]), an item of `list` (`assetAdministrationShells`, …).
+    pub(crate) fn item(&mut self, list: &'static str, item: &[u8]) -> std::io::Result<()> {
         if self.open != Some(list) {
             if let Some(open) = self.open {
                 self.xml.write_event(Event::End(BytesEnd::new(open)))?;
@@ -155,11 +155,7 @@ impl<'w> XmlLists<'w> {
             self.xml.write_event(Event::Start(BytesStart::new(list)))?;
             self.open = Some(list);
         }
-        let class = item.get("modelType").and_then(Json::as_str).map(element_of);
-        match class {
-            Some(class) => object(&mut self.xml, &class, &class, item),
-            None => Ok(()),
-        }
+        self.xml.get_mut().write_all(item)
     }
 
     pub(crate) fn end(mut self) -> std::io::Result<()> {
@@ -169,6 +165,17 @@ impl<'w> XmlLists<'w> {
         self.xml
             .write_event(Event::End(BytesEnd::new("environment")))
     }
+}
+
+/// An environment's item (its V3 JSON) as its XML element: what the workers of an export
+/// write, each its own items, so the writing is spread over the cores as the conversion
+/// is. Empty for an item JSON names no class of.
+pub(crate) fn item_xml(item: &Json) -> Vec<u8> {
+    let mut xml = Writer::new(Vec::new());
+    if let Some(class) = item.get("modelType").and_then(Json::as_str).map(element_of) {
+        object(&mut xml, &class, &class, item).expect("XML is written into memory");
+    }
+    xml.into_inner()
 }
 
 /// `<element>` holding `value`'s properties in the order of `class`.
