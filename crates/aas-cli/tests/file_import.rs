@@ -269,3 +269,60 @@ fn a_file_named_with_file_is_the_source_of_search_table_export_and_diff() {
     left.sort();
     assert_eq!(left, ["model.conversion.json", "model.json"]);
 }
+
+#[test]
+fn a_v3_1_file_exported_as_v3_0_has_its_idshorts_renamed_and_reported() {
+    let dir = temp_dir("file-v3.1-to-v3.0");
+    let file = dir.join("hyphens.json");
+    std::fs::write(
+        &file,
+        r#"{"assetAdministrationShells": [{"modelType": "AssetAdministrationShell", "id": "urn:aas",
+            "idShort": "Pump-7", "assetInformation": {"assetKind": "Instance", "globalAssetId": "urn:asset"},
+            "submodels": [{"type": "ModelReference", "keys": [{"type": "Submodel", "value": "urn:sm"}]}]}],
+          "submodels": [{"modelType": "Submodel", "id": "urn:sm", "idShort": "Nameplate",
+            "submodelElements": [{"modelType": "Property", "idShort": "Motor-Speed", "valueType": "xs:int", "value": "7"}]}]}"#,
+    )
+    .expect("written");
+    let out = dir.join("v3.0.json");
+    let export = Command::new(AASMD)
+        .args([
+            "--file",
+            file.to_str().expect("UTF-8"),
+            "export",
+            "--format",
+            "v3.0-json",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("aasmd runs");
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(&out).expect("written")).expect("JSON");
+    assert_eq!(written["assetAdministrationShells"][0]["idShort"], "Pump_7");
+    assert_eq!(
+        written["submodels"][0]["submodelElements"][0]["idShort"],
+        "Motor_Speed"
+    );
+    let report: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("v3.0.conversion.json")).expect("beside it"),
+    )
+    .expect("JSON");
+    let renamed: Vec<(&str, &str)> = (report["changes"].as_array().expect("changes").iter())
+        .map(|c| {
+            (
+                c["was"].as_str().unwrap_or_default(),
+                c["now"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        renamed,
+        [("Pump-7", "Pump_7"), ("Motor-Speed", "Motor_Speed")]
+    );
+    assert!(findings(&out).is_empty());
+}

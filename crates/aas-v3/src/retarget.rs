@@ -37,22 +37,36 @@ impl Converter<'_> {
         Ok(environment)
     }
 
+    /// One identifiable of a V3 source (a shell, a submodel, a concept description) for
+    /// the converter's target, its paths below `at` (as [`Converter::submodel`]'s).
+    pub fn retarget_identifiable<'a>(&mut self, item: Node<'a>, at: &str) -> Result<Node<'a>> {
+        let mut item = item.read();
+        let root = At::Root(at);
+        self.retarget_one(&mut item, root)?;
+        self.follow_keys(&mut item, root)?;
+        Ok(item)
+    }
+
     fn identifiables(&mut self, list: &mut Node<'_>, at: At<'_>) -> Result<()> {
         read_in_place(list);
         let Node::List(items) = list else {
             return Ok(());
         };
         for (i, item) in items.iter_mut().enumerate() {
-            read_in_place(item);
-            let here = at.item(i);
-            // An identifiable's idShort is unique among nothing: it is only held to the rule.
-            let mut alone = Siblings::of(self.target_version(), std::iter::empty());
-            self.retarget_id_short(item, &mut alone, here)?;
-            if let Some(elements) = field_mut(item, "submodelElements") {
-                self.retarget_elements(elements, here.field("submodelElements"), false)?;
-            }
+            self.retarget_one(item, at.item(i))?;
         }
         Ok(())
+    }
+
+    fn retarget_one(&mut self, item: &mut Node<'_>, at: At<'_>) -> Result<()> {
+        read_in_place(item);
+        // An identifiable's idShort is unique among nothing: it is only held to the rule.
+        let mut alone = Siblings::of(self.target_version(), std::iter::empty());
+        self.retarget_id_short(item, &mut alone, at)?;
+        match field_mut(item, "submodelElements") {
+            Some(elements) => self.retarget_elements(elements, at.field("submodelElements"), false),
+            None => Ok(()),
+        }
     }
 
     /// The elements of a list: siblings, each idShort held to the rule and unique among

@@ -115,15 +115,19 @@ pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> 
 }
 
 fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Done> {
-    // A V3 source's item (a V3 file taken in) is V3 already: written as it is.
+    let mut changes = Vec::new();
+    // A V3 source's item (a V3 file taken in, a V3 server) is V3 already: kept as read
+    // but for what the target version holds otherwise.
     if v2.get("modelType").and_then(Node::as_str).is_some() {
+        let mut converter = Converter::new(&mut changes).target(context.target);
+        let v3 = converter.retarget_identifiable(v2, ITEM)?;
+        tally.merge(converter.tally());
         return Ok(Done {
             list,
-            written: Some(written(&v2, context)?),
-            changes: Vec::new(),
+            written: Some(written(&v3, context)?),
+            changes,
         });
     }
-    let mut changes = Vec::new();
     let mut converter = Converter::new(&mut changes).target(context.target);
     if context.packaged {
         // The service serves no files: the package holds the environment alone.
