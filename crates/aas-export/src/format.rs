@@ -15,6 +15,8 @@ use aas_source::{
     Unreadable, SHELL_ID,
 };
 use aas_v3::Target;
+
+use crate::v3_format::{Serialisation, V3Format};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -40,36 +42,10 @@ pub enum Format {
     V3(V3Format),
 }
 
-/// How a V3 environment is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Serialisation {
-    Json,
-    Xml,
-}
-
-/// What a V3 format writes: the version, in a package or not, as JSON or XML.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct V3Format {
-    pub target: Target,
-    pub packaged: bool,
-    pub serialisation: Serialisation,
-}
-
 impl Format {
     /// Whether the format is AAS V3, converted, with a report.
     pub fn is_v3(self) -> bool {
         matches!(self, Format::V3(_))
-    }
-}
-
-impl V3Format {
-    /// `target` as `serialisation`, in a package when `packaged`.
-    pub fn new(target: Target, packaged: bool, serialisation: Serialisation) -> Self {
-        V3Format {
-            target,
-            packaged,
-            serialisation,
-        }
     }
 }
 

@@ -11,6 +11,7 @@ mod format;
 mod output;
 mod report;
 mod v3;
+mod v3_format;
 
 use aas_model::FileError;
 use aas_source::ErrorKind;
@@ -19,8 +20,9 @@ use aas_source::ErrorKind;
 pub use aas_v3::Target;
 pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
-pub use format::{export, Format, Serialisation, V3Format};
+pub use format::{export, Format};
 pub use report::{report_path, Conversion, Exported};
+pub use v3_format::{Serialisation, V3Format};
 
 /// Why an export or a conversion failed.
 #[derive(Debug, thiserror::Error)]

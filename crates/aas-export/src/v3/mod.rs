@@ -15,9 +15,9 @@ use aas_v3::{Changes, Tally};
 use serde_json::value::RawValue;
 
 use crate::answers::{each_answer, each_descriptor, rfc3339, unreadable};
-use crate::format::{Serialisation, V3Format};
 use crate::output::{package, Stop, Written};
 use crate::report::{put_in_place_with_report, Conversion, Exported, Spool};
+use crate::v3_format::{Serialisation, V3Format};
 use crate::Result;
 use workers::{convert, AssetsByShell, Context, Converted, List, Part, BATCHES};
 use xml::{item_xml, XmlLists};

@@ -11,7 +11,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::answers::{unreadable, wanted};
-use crate::format::Serialisation;
+use crate::v3_format::Serialisation;
 use crate::Result;
 
 /// A batch is sent on when it holds this many bytes of V2 JSON, or this many answers.
