@@ -702,7 +702,7 @@ async function start() {
       button: $('open-server'), dialog: $('server-dialog'), form: $('server-form'), address: $('server-address'),
       token: $('server-token'), status: $('server-status'), cancel: $('server-cancel'), open: $('server-open'),
     },
-    { onOpened: showFile },
+    { onOpened: showFile, prefs: () => state.prefs },
   );
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));

@@ -93,6 +93,19 @@ class OpenServer(AppTestCase):
         self.chip_count("machine", "3")
         self.assertTrue(wd.script("return document.getElementById('file-banner').hidden"))
 
+        # The address read is kept in the preferences, the token nowhere; the next
+        # opening offers the address, also after a restart.
+        with open(self.preferences_path(), encoding="utf-8") as f:
+            kept = f.read()
+        self.assertEqual(json.loads(kept)["v3_server"], self.url)
+        self.assertNotIn("token", kept.lower())
+        self.restart_app()
+        self.chip_count("machine", "3")
+        wd = self.wd
+        wd.click(wd.wait_for("#open-server"))
+        self.assertEqual(wd.script("return document.getElementById('server-address').value"), self.url)
+        wd.click(wd.wait_for("#server-cancel"))
+
     def test_a_server_that_does_not_answer_is_said_in_the_dialog(self):
         wd = self.wd
         with socket.socket() as s:

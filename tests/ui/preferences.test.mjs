@@ -14,16 +14,19 @@ const plain = (prefs) => ({
 test('preferences of the wrong shape fall back to their defaults', () => {
   const defaults = {
     theme: null, last_profile: null, views: {}, export_format: null, tables: {}, column_sets: {}, table_full_width: false,
+    v3_server: null,
   };
   assert.deepEqual(plain(normalize(null)), defaults);
   assert.deepEqual(plain(normalize('nonsense')), defaults);
-  assert.deepEqual(plain(normalize({ theme: 'purple', views: [1], export_format: 'exe', table_full_width: 'yes' })), defaults);
+  assert.deepEqual(plain(normalize({ theme: 'purple', views: [1], export_format: 'exe', table_full_width: 'yes', v3_server: 7 })),
+    defaults);
   const prefs = normalize({
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
     views: { 'Plant Nord': { plant: 'P1', asset_type: null }, broken: 'x', odd: { plant: 5, asset_type: 'tool' } },
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 5, 'b'], tab: 'table' }, bad: 3 }, odd: 'x' },
     column_sets: { Nameplate: ['a', null], broken: 'x' },
     table_full_width: true,
+    v3_server: 'http://127.0.0.1:8081/api/v3.0',
   });
   assert.deepEqual(plain(prefs), {
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
@@ -31,6 +34,7 @@ test('preferences of the wrong shape fall back to their defaults', () => {
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 'b'], tab: 'table' } } },
     column_sets: { Nameplate: ['a'], broken: [] },
     table_full_width: true,
+    v3_server: 'http://127.0.0.1:8081/api/v3.0',
   });
 });
 

@@ -1,7 +1,7 @@
 // Open server…: an AAS V3 server (the Part 2 API) read whole by the app and shown in
 // the tree as a file is: read-only, under the file's banner, kept with Take in. The
-// bearer token is sent for this one reading and never kept; the address stays in the
-// dialog for the next opening in this run.
+// bearer token is sent for this one reading and never kept; the address read last is
+// offered next (the app keeps it in the preferences).
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
@@ -14,9 +14,10 @@ export function progressText(p) {
 
 /**
  * `els`: button (Open server…), dialog, form, address, token, status, cancel, open.
- * `onOpened(opened)` shows the server read (as a file opened).
+ * `onOpened(opened)` shows the server read (as a file opened); `prefs` (the page's
+ * preferences) holds `v3_server`, the address read last.
  */
-export function initOpenServer(els, { onOpened }) {
+export function initOpenServer(els, { onOpened, prefs }) {
   let reading = false;
   const busy = (on) => {
     reading = on;
@@ -27,6 +28,7 @@ export function initOpenServer(els, { onOpened }) {
   };
   els.button.addEventListener('click', () => {
     els.status.textContent = '';
+    if (!els.address.value && prefs().v3_server) els.address.value = prefs().v3_server;
     els.dialog.showModal();
     els.address.focus();
   });
@@ -48,6 +50,7 @@ export function initOpenServer(els, { onOpened }) {
         els.status.textContent = progressText(p);
       });
       els.token.value = '';
+      prefs().v3_server = els.address.value.trim(); // as the app now keeps it
       els.dialog.close();
       await onOpened(opened);
     } catch (err) {

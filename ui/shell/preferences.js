@@ -49,5 +49,6 @@ export function normalize(raw) {
     tables,
     column_sets: columnSets,
     table_full_width: prefs.table_full_width === true,
+    v3_server: name(prefs.v3_server),
   };
 }

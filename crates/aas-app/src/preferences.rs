@@ -73,6 +73,9 @@ pub struct Preferences {
     /// The folder a file was last saved to: where the next save dialog opens. Set by the
     /// app when the user chose, never by the page.
     pub save_folder: Option<std::path::PathBuf>,
+    /// The AAS V3 server last read (its address, never a token): what Open server…
+    /// offers next. Set by the app when a reading succeeded, never by the page.
+    pub v3_server: Option<String>,
 }
 
 impl Default for Preferences {
@@ -89,6 +92,7 @@ impl Default for Preferences {
             column_sets: ColumnSets::new(),
             table_full_width: false,
             save_folder: None,
+            v3_server: None,
         }
     }
 }
@@ -168,6 +172,7 @@ impl Preferences {
             column_sets: Default::default(),
             table_full_width: value(get("table_full_width")).unwrap_or(false),
             save_folder: value(get("save_folder")),
+            v3_server: value(get("v3_server")),
         }
         .with_tables(
             value(get("tables")).unwrap_or_default(),
@@ -207,6 +212,7 @@ impl Preferences {
             ("column_sets", json(serde_json::to_value(&self.column_sets))),
             ("table_full_width", Value::Bool(self.table_full_width)),
             ("save_folder", json(serde_json::to_value(&self.save_folder))),
+            ("v3_server", json(serde_json::to_value(&self.v3_server))),
         ]
     }
 
