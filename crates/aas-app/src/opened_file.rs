@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::SystemTime;
 
 use aas_client::{ElementAddress, Repository};
 use aas_file::{Contents, Element, EnvironmentAnswers, Serialisation, Shell, Submodel, Version};
@@ -28,11 +29,12 @@ pub(crate) struct OpenedFile {
 pub(crate) enum Origin {
     /// A file on this computer.
     File(PathBuf),
-    /// An AAS V3 server: its address, what it served as one environment (JSON), and what
-    /// of it could not be read.
+    /// An AAS V3 server: its address, what it served as one environment (JSON), when,
+    /// and what of it could not be read.
     V3Server {
         address: String,
         environment: Vec<u8>,
+        read_at: SystemTime,
         failures: Vec<Failure>,
         complete: bool,
     },
@@ -102,7 +104,7 @@ impl OpenedFile {
 
     /// What a V3 server served, read as one environment, off the async workers.
     pub(crate) async fn of_server(mut read: Repository) -> Result<Self> {
-        let (address, complete) = (read.address.clone(), read.complete());
+        let (address, complete, read_at) = (read.address.clone(), read.complete(), read.read_at);
         let failures = std::mem::take(&mut read.failures);
         let environment = serde_json::to_vec(&read.into_environment())
             .map_err(|e| Error::internal("writing what the server sent", e))?;
@@ -115,6 +117,7 @@ impl OpenedFile {
             origin: Origin::V3Server {
                 address,
                 environment,
+                read_at,
                 failures,
                 complete,
             },
@@ -129,12 +132,14 @@ impl OpenedFile {
             Origin::V3Server {
                 address,
                 environment,
+                read_at,
                 failures,
                 complete,
             } => {
                 let json = serde_json::from_slice(environment)
                     .map_err(|e| Error::internal("reading what the server sent", e))?;
-                aas_file::environment_answers(address, json, failures.clone(), *complete)?
+                let failures = failures.clone();
+                aas_file::environment_answers(address, json, *read_at, failures, *complete)?
             }
         })
     }

@@ -361,8 +361,9 @@ pub struct ConnectionArgs {
     /// Server) as the source, by the address its /shells and /submodels are under
     /// (https://HOST/api/v3.0, or whatever base path it has): its shells and the
     /// submodels they name are read whole into a temporary store, then search, table,
-    /// audit and export read it; `snapshot take` keeps it in the store as a snapshot. A bearer token it wants goes in AASMD_V3_TOKEN (or the
-    /// file AASMD_V3_TOKEN_FILE names), never on the command line.
+    /// audit and export read it; `snapshot take` keeps it in the store as a snapshot. A
+    /// bearer token it wants goes in AASMD_V3_TOKEN (or the file AASMD_V3_TOKEN_FILE
+    /// names), never on the command line.
     #[arg(long = "v3", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
     pub v3: Option<String>,
     /// A JSON file with the fields of the demo service's start-up line (registry_url,

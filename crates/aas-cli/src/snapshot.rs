@@ -200,13 +200,19 @@ pub async fn export(id: i64, format: Format, out: &Path, store: &StoreArg) -> Re
 /// `aasmd snapshot import FILE`.
 fn import(file: &Path, keep: Option<u16>, store: &StoreArg) -> Result<(), CliError> {
     let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
-    let Imported { info, retired } = store_of(store)?.import_file(file, keep)?;
+    imported_said(&store_of(store)?.import_file(file, keep)?, keep)
+}
+
+/// What a snapshot taken in holds (stderr), the older ones retired, and its JSON line
+/// (stdout).
+fn imported_said(imported: &Imported, keep: usize) -> Result<(), CliError> {
+    let info = &imported.info;
     eprintln!(
         "aasmd: snapshot {} of {}: {} answers, {} AAS",
         info.id, info.plant, info.nodes, info.shells
     );
-    retired_said(&retired, keep);
-    print(&serde_json::to_string(&info)?)
+    retired_said(&imported.retired, keep);
+    print(&serde_json::to_string(info)?)
 }
 
 /// `aasmd --v3 URL snapshot take`: the server read whole into a new snapshot (plant: its
@@ -219,13 +225,9 @@ async fn take_v3(
 ) -> Result<(), CliError> {
     let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
     let answers = crate::taken_source::read_server(address, args).await?;
-    let Imported { info, retired } = store_of(store)?.import(&answers, V3_SOURCE, keep)?;
-    eprintln!(
-        "aasmd: snapshot {} of {}: {} answers, {} AAS",
-        info.id, info.plant, info.nodes, info.shells
-    );
-    retired_said(&retired, keep);
-    print(&serde_json::to_string(&info)?)?;
+    let imported = store_of(store)?.import(&answers, V3_SOURCE, keep)?;
+    imported_said(&imported, keep)?;
+    let info = imported.info;
     match info.complete {
         true => Ok(()),
         false => Err(CliError::Partial(format!(

@@ -82,11 +82,12 @@ pub async fn read_server(
     for failure in &read.failures {
         eprintln!("aasmd: {}: {}", failure.url, failure.message);
     }
-    let failures = std::mem::take(&mut read.failures);
+    let (failures, read_at) = (std::mem::take(&mut read.failures), read.read_at);
     let environment = read.into_environment();
     Ok(aas_file::environment_answers(
         server.address(),
         environment,
+        read_at,
         failures,
         complete,
     )?)

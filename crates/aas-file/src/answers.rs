@@ -89,15 +89,18 @@ pub fn environment_json(name: &str, bytes: Vec<u8>) -> Result<(Version, Json)> {
 }
 
 /// An AAS environment held as JSON (a V3 server's repository read whole) as a source of
-/// answers: `name` names it (its address), `failures` are what could not be read of it
-/// (its answers are then not complete, as `complete` may also say).
+/// answers: `name` names it (its address), `read_at` is when it was read, `failures` are
+/// what could not be read of it (its answers are then not complete, as `complete` may
+/// also say).
 pub fn environment_answers(
     name: &str,
     environment: Json,
+    read_at: SystemTime,
     failures: Vec<Failure>,
     complete: bool,
 ) -> Result<EnvironmentAnswers> {
     let mut answers = environments(name, vec![environment])?;
+    answers.read_at = read_at;
     answers.complete = complete && failures.is_empty();
     answers.failures = failures;
     Ok(answers)

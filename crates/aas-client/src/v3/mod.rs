@@ -22,8 +22,9 @@ use crate::waiting::Waiting;
 use crate::{check_url, Error, Result, RetryPolicy, Secret, Transport, DEFAULT_MAX_BODY};
 use aas_model::FileError;
 
-pub use ids::{decode_id, encode_id};
-pub use pages::{PageEnd, PagesRead, DEFAULT_PAGE_SIZE};
+use ids::encode_id;
+use pages::PageEnd;
+pub use pages::DEFAULT_PAGE_SIZE;
 pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
 
 /// How requests to a V3 server are authorised.
@@ -44,7 +45,6 @@ pub struct V3Server {
     auth: V3Auth,
     retry: RetryPolicy,
     pace: Pace,
-    max_body: usize,
     waiting: Waiting,
     requests: AtomicU64,
 }
@@ -69,7 +69,6 @@ impl V3Server {
             auth,
             retry: RetryPolicy::default(),
             pace: Pace::DEFAULT,
-            max_body: DEFAULT_MAX_BODY,
             waiting: Waiting::default(),
             requests: AtomicU64::new(0),
         })
@@ -128,7 +127,7 @@ impl V3Server {
         let retry_after = (response.headers().get(RETRY_AFTER))
             .and_then(|v| v.to_str().ok())
             .and_then(|v| crate::client::retry_after(v, std::time::SystemTime::now()));
-        let body = receive(url, response, self.max_body, None, self.pace).await?;
+        let body = receive(url, response, DEFAULT_MAX_BODY, None, self.pace).await?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.size(), "GET");
         let text = body.into_text().map_err(|source| {
             Error::File(FileError {

@@ -17,7 +17,7 @@ pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// How a paged walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageEnd {
+pub(crate) enum PageEnd {
     /// A page without a cursor: the end as the specification says it.
     NoCursor,
     /// A page with no items (BaSyx Python's end).
@@ -26,14 +26,6 @@ pub enum PageEnd {
     CursorRepeated,
     /// The walk's bound on items was reached: the rest was not read.
     Bounded,
-}
-
-/// What a paged walk read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PagesRead {
-    pub pages: u64,
-    pub items: usize,
-    pub end: PageEnd,
 }
 
 #[derive(Deserialize)]
@@ -57,23 +49,20 @@ struct PagingMetadata {
 
 impl V3Server {
     /// Follows the paged list at `route` to its end, `page_size` items asked per page,
-    /// handing each page's items to `take`; at most `max_items` are taken. An error on a
-    /// later page comes with what the pages before it gave (taken already).
+    /// handing each page's items to `take`; at most `max_items` are taken. Says how the
+    /// walk ended. An error on a later page comes with what the pages before it gave
+    /// (taken already).
     pub(crate) async fn each_page(
         &self,
         route: &str,
         page_size: usize,
         max_items: usize,
         mut take: impl FnMut(Vec<Json>),
-    ) -> Result<PagesRead> {
+    ) -> Result<PageEnd> {
         let limit = page_size.to_string();
         let mut followed = HashSet::new();
         let mut cursor: Option<String> = None;
-        let mut read = PagesRead {
-            pages: 0,
-            items: 0,
-            end: PageEnd::NoCursor,
-        };
+        let mut taken = 0;
         loop {
             let mut query = vec![("limit", limit.as_str())];
             if let Some(cursor) = &cursor {
@@ -82,7 +71,6 @@ impl V3Server {
             let url = self.url(route, &query)?;
             let text = self.get(&url).await?;
             let paged: Paged = serde_json::from_str(&text).map_err(|e| not_a_page(&url, e))?;
-            read.pages += 1;
             let (mut items, next) = match paged {
                 Paged::Page {
                     result,
@@ -91,30 +79,24 @@ impl V3Server {
                 Paged::All(items) => (items, None),
             };
             if items.is_empty() {
-                read.end = PageEnd::EmptyPage;
-                return Ok(read);
+                return Ok(PageEnd::EmptyPage);
             }
             // A page larger than asked is read, but never past the bound.
-            let room = max_items - read.items;
+            let room = max_items - taken;
             let bounded = items.len() > room;
             items.truncate(room);
-            read.items += items.len();
+            taken += items.len();
             take(items);
-            if bounded || read.items == max_items {
-                read.end = PageEnd::Bounded;
-                return Ok(read);
+            if bounded || taken == max_items {
+                return Ok(PageEnd::Bounded);
             }
             let next = match next {
                 Some(Json::String(s)) if !s.is_empty() => s,
                 Some(Json::Number(n)) => n.to_string(),
-                _ => {
-                    read.end = PageEnd::NoCursor;
-                    return Ok(read);
-                }
+                _ => return Ok(PageEnd::NoCursor),
             };
             if !followed.insert(next.clone()) {
-                read.end = PageEnd::CursorRepeated;
-                return Ok(read);
+                return Ok(PageEnd::CursorRepeated);
             }
             cursor = Some(next);
         }

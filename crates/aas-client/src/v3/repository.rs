@@ -117,7 +117,7 @@ impl V3Server {
             return Ok(read);
         };
         match shells_read {
-            Ok(pages) => read.bounded |= pages.end == PageEnd::Bounded,
+            Ok(end) => read.bounded |= end == PageEnd::Bounded,
             // Nothing read: the server's refusal or silence is the answer.
             Err(e) if shells.is_empty() => return Err(e),
             Err(e) => read
@@ -126,9 +126,7 @@ impl V3Server {
         }
         // A listing that failed, or that the server does not offer, is made up for
         // below: every submodel named and not listed is asked for by its id.
-        if let Ok(pages) = &submodels_read {
-            read.bounded |= pages.end == PageEnd::Bounded;
-        }
+        read.bounded |= matches!(submodels_read, Ok(PageEnd::Bounded));
         read.shells = shells;
         read.submodels = submodels;
         progress(self.progress(&read));
