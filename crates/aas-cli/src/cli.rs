@@ -100,8 +100,10 @@ pub enum Command {
     },
     /// Run a local AAS Master Data service with a generated demo plant. Prints ONE JSON
     /// line (registry_url, gateway_url, auth_url, realm, client_id, client_secret,
-    /// user_token, plants) once it listens, then serves until killed. The client
-    /// secret is random unless AASMD_DEMO_SERVICE_CLIENT_SECRET is set.
+    /// user_token, plants, v3_url) once it listens, then serves until killed. The same
+    /// plants are served as an AAS V3 server at v3_url (the Part 2 API's read routes,
+    /// no sign-in): `aasmd --v3 V3_URL …` reads it. The client secret is random unless
+    /// AASMD_DEMO_SERVICE_CLIENT_SECRET is set.
     DemoService(DemoServiceArgs),
     /// Plant snapshots in the local store: take one (a whole crawl, kept by content
     /// hash), list them, remove one.

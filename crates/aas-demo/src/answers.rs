@@ -28,6 +28,8 @@ pub(crate) struct ServedAsset {
     pub asset_type: AssetType,
     pub aas_id: String,
     pub shell: Bytes,
+    /// The V2 Asset the shell names (the V3 server's `assetInformation`).
+    pub asset: Bytes,
     pub descriptor: Bytes,
     pub submodels: Vec<ServedSubmodel>,
 }
@@ -35,6 +37,8 @@ pub(crate) struct ServedAsset {
 #[derive(Debug, Clone)]
 pub(crate) struct ServedSubmodel {
     pub id_short: String,
+    /// `identification.id`.
+    pub id: String,
     pub json: Bytes,
     /// Where the `submodelElements` array lies in `json`, if it has one.
     elements: Option<Range<usize>>,
@@ -75,6 +79,7 @@ impl ServedAsset {
             asset_type: asset.asset_type.clone(),
             aas_id: asset.aas_id.clone(),
             shell: asset.shell.to_string().into(),
+            asset: asset.asset.to_string().into(),
             descriptor: asset.descriptor(gateway_url).to_string().into(),
             submodels: asset.submodels.iter().map(ServedSubmodel::new).collect(),
         }
@@ -153,9 +158,13 @@ impl ServedSubmodel {
     /// its elements are so that the elements route can answer with a slice of it.
     fn new(submodel: &Value) -> Self {
         let id_short = submodel["idShort"].as_str().unwrap_or_default().to_owned();
+        let id = (submodel["identification"]["id"].as_str())
+            .unwrap_or_default()
+            .to_owned();
         let Some(fields) = submodel.as_object() else {
             return ServedSubmodel {
                 id_short,
+                id,
                 json: submodel.to_string().into(),
                 elements: None,
             };
@@ -177,6 +186,7 @@ impl ServedSubmodel {
         json.push('}');
         ServedSubmodel {
             id_short,
+            id,
             json: json.into(),
             elements,
         }

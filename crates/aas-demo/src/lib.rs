@@ -119,6 +119,10 @@ pub struct Config {
     /// How long a client has to send a request's head (from connecting, or from the
     /// previous answer on a kept-alive connection) before its connection is closed.
     pub head_timeout: Duration,
+    /// Also serve the plants as an AAS V3 server (the Part 2 API's read routes at
+    /// `/api/v3.0`, without sign-in): what the customers share with the first
+    /// application.
+    pub v3_server: bool,
 }
 
 impl Default for Config {
@@ -136,6 +140,7 @@ impl Default for Config {
             faults: None,
             tls: None,
             head_timeout: Duration::from_secs(10),
+            v3_server: true,
         }
     }
 }
@@ -153,6 +158,9 @@ pub struct StartupInfo {
     /// The demo user's token: customer [`DEMO_TENANT`], all of its plants.
     pub user_token: String,
     pub plants: Vec<String>,
+    /// The V3 server's address (`http://HOST:PORT/api/v3.0`), when it serves one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v3_url: Option<String>,
     /// Only present when asked for (`aasmd demo-service --admin-token`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
@@ -336,9 +344,13 @@ impl Service {
             .first()
             .cloned()
             .unwrap_or_else(AppSpec::demo);
+        let v3_client = config.v3_server.then(|| first.client_id.clone());
         let admin_token = random_text();
         let info = StartupInfo {
             registry_url: base.clone(),
+            v3_url: config
+                .v3_server
+                .then(|| format!("{base}{}", routes::V3_PREFIX)),
             gateway_url: format!("{base}{}", routes::GATEWAY_PREFIX),
             auth_url: base,
             realm: realm.clone(),
@@ -348,6 +360,14 @@ impl Service {
             plants: config.plants.iter().map(|p| p.code.clone()).collect(),
             admin_token: None,
         };
+        let submodel_owners = (config.plants.iter())
+            .flat_map(|p| &p.assets)
+            .flat_map(|a| {
+                (a.submodels.iter())
+                    .filter_map(|sm| sm["identification"]["id"].as_str())
+                    .map(|id| (id.to_owned(), a.aas_id.clone()))
+            })
+            .collect();
         let state = Arc::new(routes::AppState {
             issuer,
             realm,
@@ -363,6 +383,8 @@ impl Service {
             issued: Default::default(),
             editing: Default::default(),
             faults: config.faults.map(faults::Faults::new),
+            v3_client,
+            submodel_owners,
         });
         Ok(Service {
             router: routes::router(state, &prefix),

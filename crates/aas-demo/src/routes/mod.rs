@@ -5,6 +5,7 @@ mod admin;
 mod data;
 mod middleware;
 mod token;
+mod v3;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -39,6 +40,10 @@ pub(crate) struct AppState {
     /// Admin changes one at a time (reads take no lock: see `answers`).
     pub editing: std::sync::Mutex<()>,
     pub faults: Option<Faults>,
+    /// The application whose shares the V3 server serves; `None`: no V3 server.
+    pub v3_client: Option<String>,
+    /// Submodel id -> the aasId of the asset that holds it, for the V3 server.
+    pub submodel_owners: HashMap<String, String>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -78,6 +83,13 @@ impl AppState {
         Some((plant, slot.load_full()?))
     }
 
+    /// Whether the V3 server serves `asset`.
+    pub fn v3_serves(&self, asset: &ServedAsset) -> bool {
+        self.v3_client
+            .as_deref()
+            .is_some_and(|client| self.shared_with(client, asset))
+    }
+
     /// Where the asset `aas_id`'s answers are kept, for an admin's change.
     pub fn slot(&self, aas_id: &str) -> Option<(&ServedPlant, &ArcSwapOption<ServedAsset>)> {
         let (p, a) = *self.index.get(aas_id)?;
@@ -88,6 +100,8 @@ impl AppState {
 
 /// Gateway routes sit under this prefix of the one port; see `gateway_url`.
 pub(crate) const GATEWAY_PREFIX: &str = "/gateway";
+
+pub(crate) use v3::V3_PREFIX;
 
 /// Every route; the token server's under `auth_prefix` (`/auth` or ``).
 pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
@@ -106,7 +120,11 @@ pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
             get(token::discovery),
         );
     let admin = admin::routes(state.clone());
-    Router::new()
+    let mut router = Router::new();
+    if state.v3_client.is_some() {
+        router = router.nest(V3_PREFIX, v3::routes());
+    }
+    router
         .merge(token_routes)
         .merge(data::routes(state.clone()))
         .nest("/demo-service/admin", admin)
