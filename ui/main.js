@@ -701,6 +701,7 @@ async function start() {
     {
       button: $('open-server'), dialog: $('server-dialog'), form: $('server-form'), address: $('server-address'),
       token: $('server-token'), status: $('server-status'), cancel: $('server-cancel'), open: $('server-open'),
+      demo: $('server-demo'),
     },
     { onOpened: showFile, prefs: () => state.prefs },
   );

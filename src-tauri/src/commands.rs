@@ -178,6 +178,13 @@ pub async fn open_v3_server(
     Ok(app.open_v3_server(&address, token, progress).await?)
 }
 
+/// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`
+/// when the app did not start with the demo.
+#[tauri::command]
+pub fn demo_v3_server(app: State<'_, App>) -> Option<String> {
+    app.demo_v3_server().map(str::to_owned)
+}
+
 /// The file the app was started with (a double-click on an `.aasx`), read for the
 /// tree; `None` when it was started with none, or the page took it already.
 #[tauri::command]

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import unittest
+import urllib.request
 from pathlib import Path
 
 from app_driver import AppTestCase, row, screenshot
@@ -105,6 +106,32 @@ class OpenServer(AppTestCase):
         wd.click(wd.wait_for("#open-server"))
         self.assertEqual(wd.script("return document.getElementById('server-address').value"), self.url)
         wd.click(wd.wait_for("#server-cancel"))
+
+    def test_the_demo_server_is_one_click_away_and_not_remembered(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for("#open-server"))
+        wd.wait_for("#server-demo")
+        screenshot(os.path.join(self.out, "open-server-dialog.png"))
+        wd.click(wd.wait_for("#server-demo"))
+        self.wait_until(lambda: (wd.text_content("#file-banner-text") or "").startswith("V3 server"), 60,
+                        lambda: f"{wd.text_content('#file-banner-text')!r}; {wd.text_content('#server-status')!r}")
+        url = wd.script("return document.getElementById('server-address').value")
+        self.assertRegex(url, r"^http://127\.0\.0\.1:\d+/api/v3\.0$")
+        # What the banner counts is what the server lists, read here on its own.
+        with urllib.request.urlopen(url + "/shells") as answer:
+            shells = json.load(answer)["result"]
+        with urllib.request.urlopen(url + "/submodels") as answer:
+            submodels = json.load(answer)["result"]
+        self.assertEqual(wd.text_content("#file-banner-text"),
+                         f"V3 server {url}: {len(shells)} shells, {len(submodels)} submodels, as read now. Read-only.")
+        for shell in shells[:3]:
+            wd.wait_for(row(shell["idShort"]))
+        # Its address changes with every start of the app: not kept.
+        with open(self.preferences_path(), encoding="utf-8") as f:
+            self.assertNotEqual(json.load(f).get("v3_server"), url)
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
 
     def test_a_server_that_does_not_answer_is_said_in_the_dialog(self):
         wd = self.wd

@@ -112,6 +112,11 @@ class SmallWindow(_Window):
         outside = [c for c in wd.script(CONTROLS)
                    if c["left"] < 0 or c["top"] < 0 or c["right"] > width or c["bottom"] > height]
         self.assertEqual(outside, [], f"{what}: every toolbar control is in the window")
+        placed = [c for c in wd.script(CONTROLS) if not c["job"]]
+        overlapping = [(a["id"], b["id"]) for i, a in enumerate(placed) for b in placed[i + 1:]
+                       if min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1
+                       and min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1]
+        self.assertEqual(overlapping, [], f"{what}: no control lies over another")
         self.assertLessEqual(wd.script("return document.documentElement.scrollHeight"), height, f"{what}: no page scrollbar")
         self.assertLessEqual(wd.script("return document.documentElement.scrollWidth"), width, f"{what}: no page scrollbar")
         header = wd.script("return document.querySelector('.typebar').getBoundingClientRect().bottom")
@@ -124,8 +129,9 @@ class SmallWindow(_Window):
 
     def test_everything_in_reach_at_1024_by_700(self):
         wd = self.wd
-        self.set_window(1024, 700)
         self.chip_count("machine", "3")
+        self.assert_reachable("the demo at 1280×800")
+        self.set_window(1024, 700)
         self.assert_reachable("the demo at 1024×700")
         self.shot("small-light.png")
         self.theme(True)

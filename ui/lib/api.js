@@ -116,6 +116,8 @@ export const openAasFile = () => localCall('open_aas_file');
 export function openV3Server(address, token, onProgress) {
   return localCall('open_v3_server', { address, token: token || null, onProgress: progressChannel(onProgress) });
 }
+/** The address of the built-in demo's AAS V3 server (null without the demo): Open server… offers it. */
+export const demoV3Server = () => localCall('demo_v3_server');
 /** The file the app was started with (a double-click on an .aasx), read as openAasFile reads one; null if none. */
 export const openStartFile = () => localCall('open_start_file');
 /** Take in: keeps the file `opened` in this computer's store as a snapshot (its plant: the file's name); resolves to that snapshot. */

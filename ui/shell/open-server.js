@@ -13,7 +13,8 @@ export function progressText(p) {
 }
 
 /**
- * `els`: button (Open server…), dialog, form, address, token, status, cancel, open.
+ * `els`: button (Open server…), dialog, form, address, token, status, cancel, open, demo
+ * (Try the demo server: shown when the app has its built-in demo, which it reads).
  * `onOpened(opened)` shows the server read (as a file opened); `prefs` (the page's
  * preferences) holds `v3_server`, the address read last.
  */
@@ -24,8 +25,20 @@ export function initOpenServer(els, { onOpened, prefs }) {
     els.open.disabled = on;
     els.address.disabled = on;
     els.token.disabled = on;
+    els.demo.disabled = on;
     els.cancel.textContent = on ? 'Stop' : 'Cancel';
   };
+  // The demo's address is fresh every start: asked for, not remembered.
+  let demoUrl = null;
+  api.demoV3Server().then((url) => {
+    demoUrl = url;
+    els.demo.hidden = !url;
+  }, () => {});
+  els.demo.addEventListener('click', () => {
+    els.address.value = demoUrl;
+    els.token.value = '';
+    els.form.requestSubmit();
+  });
   els.button.addEventListener('click', () => {
     els.status.textContent = '';
     if (!els.address.value && prefs().v3_server) els.address.value = prefs().v3_server;
@@ -50,7 +63,8 @@ export function initOpenServer(els, { onOpened, prefs }) {
         els.status.textContent = progressText(p);
       });
       els.token.value = '';
-      prefs().v3_server = els.address.value.trim(); // as the app now keeps it
+      // As the app now keeps it (the demo's address it does not).
+      if (els.address.value.trim() !== demoUrl) prefs().v3_server = els.address.value.trim();
       els.dialog.close();
       await onOpened(opened);
     } catch (err) {

@@ -44,6 +44,8 @@ pub struct App {
 #[derive(Debug)]
 struct Demo {
     session: Session,
+    /// The same plant as an AAS V3 server (the demo service's Part 2 routes).
+    v3_url: Option<String>,
     _demo_service: DemoService,
 }
 
@@ -92,6 +94,7 @@ impl App {
         let mut app = App::new(session.clone(), SnapshotStore::app_default()?);
         app.demo = Some(Demo {
             session,
+            v3_url: info.v3_url.clone(),
             _demo_service: demo_service,
         });
         Ok(app)
@@ -115,6 +118,12 @@ impl App {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// The address of the built-in demo's V3 server, when the app started with it: a V3
+    /// source to try with no account.
+    pub fn demo_v3_server(&self) -> Option<&str> {
+        self.demo.as_ref()?.v3_url.as_deref()
     }
 
     /// The built-in demo's session, when the app started with it.

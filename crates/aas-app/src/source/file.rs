@@ -43,11 +43,14 @@ impl App {
         let file = OpenedFile::of_server(read).await?;
         let opened = file.described();
         *lock(&self.opened_file) = Some(Arc::new(file));
-        let mut preferences = self.preferences();
-        preferences.v3_server = Some(server.address().to_owned());
-        // Not remembered is no reason to fail the reading itself.
-        if let Err(e) = self.keep_preferences(&preferences) {
-            tracing::warn!(error = %e, "the V3 server's address is not remembered");
+        // The demo's address changes with every start: offered anyway, not kept.
+        if self.demo_v3_server() != Some(server.address()) {
+            let mut preferences = self.preferences();
+            preferences.v3_server = Some(server.address().to_owned());
+            // Not remembered is no reason to fail the reading itself.
+            if let Err(e) = self.keep_preferences(&preferences) {
+                tracing::warn!(error = %e, "the V3 server's address is not remembered");
+            }
         }
         Ok(opened)
     }
