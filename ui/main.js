@@ -35,6 +35,7 @@ import { initOfflineOffer, initSnapshotBanner } from './snapshots/snapshot-banne
 import { snapshotList, sourceOf, state } from './shell/state.js';
 import { initOpenFile } from './shell/open-file.js';
 import { initOpenServer } from './shell/open-server.js';
+import { initConversionReport } from './snapshots/conversion-report.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -598,7 +599,8 @@ async function start() {
     {
       take: $('take-snapshot'), progress: $('load-progress'), bar: $('load-bar'), text: $('load-text'),
       cancel: $('load-cancel'), format: $('export-format'), exportButton: $('export'), convert: $('convert'),
-      reveal: $('reveal-export'), note: $('export-note'),
+      reveal: $('reveal-export'), note: $('export-note'), report: $('report-show'),
+      convertDialog: $('convert-dialog'), convertForm: $('convert-form'), convertCancel: $('convert-cancel'),
     },
     {
       current: () => ({ plant: plant.value, assetTypes: state.profile.asset_types }),
@@ -705,6 +707,10 @@ async function start() {
     },
     { onOpened: showFile, prefs: () => state.prefs },
   );
+  initConversionReport({
+    show: $('report-show'), dialog: $('report-dialog'), heading: $('report-heading'), rules: $('report-rules'),
+    status: $('report-status'), close: $('report-close'),
+  });
   parts.banner = initSnapshotBanner({ banner: $('snapshot-banner'), text: $('snapshot-banner-text'), live: $('snapshot-live') },
     () => browse(null));
   parts.offer = initOfflineOffer($('offline-banner'), $('offline-browse'),

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ExportRequest, ExportSummary, FileOpened, IpcError, PlacedSnapshot, PreferenceChange,
-    Preferences, ProfileAsk, ProfileForm, ProfileReply, ProfileView, RecentErrors, SavedFile,
-    SnapshotTaken, StatusView, TreeAsk, TreeReply,
+    App, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened, IpcError,
+    PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm, ProfileReply,
+    ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView, TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
 use tauri::ipc::Channel;
@@ -136,16 +136,25 @@ pub fn reveal_export(app: State<'_, App>) -> Reply<()> {
         .map_err(|e| IpcError::local(format!("cannot show {}: {e}", path.display())))
 }
 
-/// Convert a V2 file to V3…: asks for the V2 file (environment JSON or AASX), then where
-/// to save its V3.0 conversion; `None` when either dialog was cancelled.
+/// Convert a file…: asks for the AAS file (V2 or V3; JSON, XML or AASX), then where to
+/// save its conversion `to` a version and kind; `None` when either dialog was cancelled.
 #[tauri::command]
 pub async fn convert_file<R: Runtime>(
+    to: ConvertTo,
     handle: AppHandle<R>,
     app: State<'_, App>,
 ) -> Reply<Option<SavedFile>> {
-    let pick = || ask_open_path(&handle, "AAS V2 (JSON, AASX)", &["json", "aasx"]);
+    let kinds = ["aasx", "json", "xml"];
+    let pick = || ask_open_path(&handle, "AAS files (AASX, JSON, XML)", &kinds);
     let chosen = |s| ask_save_path(&handle, s);
-    Ok(app.convert_file(pick, chosen).await?)
+    Ok(app.convert_file(to, pick, chosen).await?)
+}
+
+/// Show report: the conversion report beside the file the last export or conversion
+/// wrote, rule by rule with the first changes of each.
+#[tauri::command]
+pub async fn conversion_report(app: State<'_, App>) -> Reply<ConversionReport> {
+    Ok(app.conversion_report().await?)
 }
 
 /// Open file…: asks for an AAS file (AASX, or an environment as JSON or XML, V2 to

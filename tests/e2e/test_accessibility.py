@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """End to end: axe-core (tests/e2e/package.json, installed by `make e2e`) run inside the
 real window on every view (details, Raw JSON, Changes, Table, Quality, with the tree
-beside them) and dialog (Profiles, Snapshots, Open server, Columns, the plant search's hits), in both
-themes: no violation of the WCAG 2.1 A and AA rules it checks."""
+beside them) and dialog (Profiles, Snapshots, Open server, Convert a file, a conversion's
+report, Columns, the plant search's hits), in both themes: no violation of the WCAG 2.1
+A and AA rules it checks."""
 
 import json
 import os
+import shutil
+import tempfile
 import unittest
 
 from app_driver import AppTestCase, row
@@ -21,7 +24,17 @@ window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa',
 """
 
 
+SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-a11y-")
+
+
 class Accessibility(AppTestCase):
+    app_env = {"AAS_BROWSER_SAVE_DIR": SAVE_DIR}
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(SAVE_DIR, ignore_errors=True)
+
     def violations(self):
         # The page's Content Security Policy allows no eval: axe-core comes in as part of
         # the script WebDriver runs, which the policy does not govern; once, as the page
@@ -43,6 +56,11 @@ class Accessibility(AppTestCase):
         wd.click(wd.wait_for(row("Machine_M0001") + " .twisty"))
         wd.click(wd.wait_for(row("Nameplate") + " .label"))
         self.take_snapshot()  # the search, Changes, the Table and Quality read snapshots
+        # A V3 export of the snapshot, whose report Show report reads.
+        wd.script("document.getElementById('export-format').value = 'v3.1-json'")
+        wd.click(wd.wait_for("#export"))
+        self.wait_until(lambda: wd.script("return !document.getElementById('report-show').hidden"), 60,
+                        lambda: wd.text_content("#load-text"))
         found = {}
         for theme in ("light", "dark"):
             wd.script("document.documentElement.dataset.theme = arguments[0]", theme)
@@ -52,11 +70,13 @@ class Accessibility(AppTestCase):
             # The dialogs and the search, each opened, checked and closed again.
             for opener, shown in (("#profiles-edit", "#profile-dialog[open]"),
                                   ("#snapshots-open", "#snapshots-dialog[open]"),
-                                  ("#open-server", "#server-dialog[open]")):
+                                  ("#open-server", "#server-dialog[open]"),
+                                  ("#convert", "#convert-dialog[open]"),
+                                  ("#report-show", "#report-dialog[open] details")):
                 wd.click(wd.wait_for(opener))
                 wd.wait_for(shown)
                 self.collect(found, theme, shown)
-                wd.script("document.querySelector(arguments[0]).close()", shown)
+                wd.script("document.querySelector(arguments[0]).closest('dialog').close()", shown)
             wd.click(wd.wait_for("#tab-table"))
             wd.click(wd.wait_for("#table-columns"))
             wd.wait_for("#table-picker[open]")

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""End to end: AAS V3.0 out of the app. Ticked shells exported as a V3.0 environment
+"""End to end: AAS V3 out of the app. Ticked shells exported as a V3.0 environment
 (the file checked by the independent aasv3-check, its conversion report beside it, the
-conversion's line on the page), then a V2 file converted through "Convert a V2 file to
-V3…", reached from the keyboard. The native dialogs cannot be driven through WebDriver:
+conversion's line on the page), then a V2 file converted to V3.1 through "Convert a
+file…", reached from the keyboard, and its report read in the app (Show report). The native dialogs cannot be driven through WebDriver:
 the build for these tests (feature e2e-hooks) takes the folder to save into and the file
 to open from the environment."""
 
@@ -40,17 +40,18 @@ class ConvertToV3(AppTestCase):
         return self.wd.script("const note = document.getElementById('export-note');"
                               "return note.hidden ? '' : note.textContent")
 
-    def assert_v3_file(self, path, line):
-        """`path` is a V3.0 environment aasv3-check accepts, and `line` (what the page
-        shows) names its conversion report, which is beside it."""
+    def assert_v3_file(self, path, line, version="3.0"):
+        """`path` is a V3 environment (of `version`) aasv3-check accepts, and `line` (what
+        the page shows) names its conversion report, which is beside it."""
         with open(path, encoding="utf-8") as f:
             env = json.load(f)
         self.assertIn("assetAdministrationShells", env)
         self.assertNotIn("assets", env, "V3.0 has no assets list: they are in the shells")
         report = os.path.splitext(path)[0] + ".conversion.json"
         self.assertTrue(os.path.exists(report), f"{report} was written")
-        self.assertRegex(line, r"AAS V3\.0: \d+ changes? .*" + f"(each is listed in|the report is) {report}$")
-        done = subprocess.run([str(AASV3_CHECK), "verify", path], capture_output=True, text=True, timeout=600)
+        self.assertRegex(line, f"AAS V{version}: " + r"\d+ changes? .*" + f"(each is listed in|the report is) {report}$")
+        done = subprocess.run([str(AASV3_CHECK), "verify", "--version", version, path],
+                              capture_output=True, text=True, timeout=600)
         self.assertEqual(done.returncode, 0, f"aasv3-check verify: {done.stdout}{done.stderr}")
         return env
 
@@ -105,17 +106,24 @@ class ConvertToV3(AppTestCase):
         # happen before converting.
         self.chip_count("machine", "3")
         convert = wd.wait_for("#convert")
-        self.assertEqual(wd.text(convert), "Convert a V2 file to V3…")
+        self.assertEqual(wd.text(convert), "Convert a file…")
         wd.script("document.getElementById('load-text').textContent = ''")
-        # Keyboard reachable: focused (as Tab would) and pressed with Enter.
+        # Keyboard reachable: focused (as Tab would) and pressed with Enter; the dialog
+        # asks the version (V3.1 first) and the kind: JSON chosen, then Enter.
         wd.script("document.getElementById('convert').focus()")
         wd.keys(convert, ENTER)
-        path = os.path.join(SAVE_DIR, "test_demo_full_example-v3.json")
+        self.wait_until(lambda: wd.script("return document.getElementById('convert-dialog').open"), 10,
+                        "the dialog opens")
+        self.assertEqual(wd.script("return document.querySelector('[name=convert-target]:checked').value"), "v3.1")
+        json_kind = wd.wait_for("[name=convert-kind][value=json]")
+        wd.click(json_kind)
+        wd.keys(json_kind, ENTER)
+        path = os.path.join(SAVE_DIR, "test_demo_full_example-v3.1.json")
         self.wait_until(lambda: self.load_text().startswith("Converted"), 120, self.load_text)
-        self.assertEqual(self.load_text(), "Converted to test_demo_full_example-v3.json")
+        self.assertEqual(self.load_text(), "Converted to test_demo_full_example-v3.1.json")
         line = self.conversion_line()
-        self.assertTrue(line.startswith("AAS V3.0: "), line)
-        env = self.assert_v3_file(path, line)
+        self.assertTrue(line.startswith("AAS V3.1: "), line)
+        env = self.assert_v3_file(path, line, "3.1")
         self.assertEqual(len(env["assetAdministrationShells"]), 4)
         self.assertEqual(wd.text_content("#status-errors"), f"Saved {path}")
         self.assertFalse(wd.script("return document.getElementById('convert').disabled"), "ready for another")
@@ -123,6 +131,28 @@ class ConvertToV3(AppTestCase):
         wd.click(wd.wait_for("#theme"))
         screenshot(os.path.join(self.out, "converted-v3-dark.png"))
         wd.click(wd.wait_for("#theme"))
+
+        # Show report: each rule of the report file, with its count and its first changes.
+        with open(os.path.splitext(path)[0] + ".conversion.json", encoding="utf-8") as f:
+            report = json.load(f)
+        wd.click(wd.wait_for("#report-show"))
+        self.wait_until(lambda: wd.find_all("#report-rules details"), 20,
+                        lambda: f"{wd.text_content('#report-heading')!r} {wd.text_content('#report-status')!r}")
+        self.assertTrue(wd.text_content("#report-heading").startswith(
+            f"AAS V3.1: {report['total']} changes writing test_demo_full_example-v3.1.json from "))
+        shown = wd.script("return [...document.querySelectorAll('#report-rules details')]"
+                          ".map((d) => [d.dataset.rule, d.querySelector('summary strong').textContent,"
+                          " [...d.querySelectorAll('tbody tr td:first-child')].map((td) => td.textContent)])")
+        self.assertEqual([rule for rule, _, _ in shown], list(report["summary"]))
+        for rule, heading, paths in shown:
+            self.assertEqual(heading, f"{rule} ({report['summary'][rule]})")
+            listed = [c["path"] or "(the top of the file)" for c in report["changes"] if c["rule"] == rule]
+            self.assertEqual(paths, listed[:100])
+        first = wd.wait_for("#report-rules details summary")
+        wd.click(first)
+        screenshot(os.path.join(self.out, "conversion-report.png"))
+        wd.click(wd.wait_for("#report-close"))
+        self.assertFalse(wd.script("return document.getElementById('report-dialog').open"))
 
 
 if __name__ == "__main__":

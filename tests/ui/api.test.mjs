@@ -48,7 +48,7 @@ test('a local command that succeeds says nothing of the service', async () => {
   await api.duplicateProfile('Demo');
   await api.deleteProfile('Demo');
   await api.revealExport();
-  await api.convertFile();
+  await api.convertFile({ target: 'v3.1', kind: 'aasx' });
   await api.listSnapshots('Nord');
   await api.deleteSnapshot(3);
   await api.moveStoreAside();
@@ -156,7 +156,8 @@ const everyCall = [
   () => api.checkConnection(),
   () => api.exportSelection({ plant: 'DEMO-01', assetTypes: ['machine'], picks: [{ aas_id: 'urn:aas:1', submodels: null }], format: 'v3-env' }, () => {}),
   () => api.revealExport(),
-  () => api.convertFile(),
+  () => api.convertFile({ target: 'v3.1', kind: 'aasx' }),
+  () => api.conversionReport(),
   () => api.openAasFile(),
   () => api.takeFileIn({ file: 2 }),
   () => api.openV3Server('http://127.0.0.1:8081/api/v3.0', 'token', () => {}),

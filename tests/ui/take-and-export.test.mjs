@@ -1,4 +1,4 @@
-// "Take snapshot", "Export…" and "Convert a V2 file to V3…" in the page, over a Tauri
+// "Take snapshot", "Export…" and "Convert a file…" in the page, over a Tauri
 // bridge that delivers a progress message after the command's answer (Tauri does not
 // order the two).
 import test from 'node:test';
@@ -44,12 +44,16 @@ function element() {
     hidden: false, disabled: false, textContent: '', title: '', value: '', max: 0, options: [],
     addEventListener: (type, fn) => { handlers[type] = fn; },
     removeAttribute() {},
-    fire: (type) => handlers[type](),
+    showModal() { this.open = true; },
+    close() { this.open = false; },
+    elements: { 'convert-target': { value: 'v3.1' }, 'convert-kind': { value: 'xml' } },
+    fire: (type) => handlers[type]({ preventDefault() {} }),
   };
 }
 
 function page(known) {
-  const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'convert', 'format', 'reveal', 'note'];
+  const names = ['take', 'progress', 'bar', 'text', 'cancel', 'exportButton', 'convert', 'format', 'reveal', 'note',
+    'report', 'convertDialog', 'convertForm', 'convertCancel'];
   const els = Object.fromEntries(names.map((n) => [n, element()]));
   const taken = [];
   const said = [];
@@ -119,9 +123,18 @@ test('an AAS V3.0 export also says what the conversion changed', async () => {
   await els.exportButton.fire('click');
   assert.equal(els.text.textContent, 'Exported the snapshot of 2024-05-03 12:07');
   assert.equal(els.note.hidden, true, 'a V2 export has no conversion line');
+  assert.equal(els.report.hidden, true, 'nor a report');
 });
 
-test('Convert a V2 file to V3… shows where it wrote and what changed, and offers the folder', async () => {
+/** Convert a file…: the dialog, then its choice (V3.1 as XML) taken. */
+async function convert(els) {
+  await els.convert.fire('click');
+  assert.equal(els.convertDialog.open, true, 'the version and kind are asked first');
+  await els.convertForm.fire('submit');
+  assert.equal(els.convertDialog.open, false);
+}
+
+test('Convert a file… shows where it wrote and what changed, and offers the folder and the report', async () => {
   const { els, said } = page({ snapshot: null });
   assert.equal(els.convert.disabled, false, 'nothing to export, but a file can be converted');
   calls.length = 0;
@@ -130,14 +143,15 @@ test('Convert a V2 file to V3… shows where it wrote and what changed, and offe
     whileRunning = { convert: els.convert.disabled, exportButton: els.exportButton.disabled, take: els.take.disabled };
     return { path: '/tmp/demo-v3.json', bytes: 5000, conversion: CONVERSION };
   };
-  await els.convert.fire('click');
-  assert.deepEqual(calls, [['convert_file', undefined]]);
+  await convert(els);
+  assert.deepEqual(calls, [['convert_file', { to: { target: 'v3.1', kind: 'xml' } }]]);
   assert.deepEqual(whileRunning, { convert: true, exportButton: true, take: true }, 'one job at a time');
   assert.equal(els.text.textContent, 'Converted to demo-v3.json');
   assert.equal(els.note.textContent, CONVERSION);
   assert.equal(els.note.hidden, false);
   assert.equal(els.progress.hidden, false);
   assert.equal(els.reveal.hidden, false, 'Show in folder is offered');
+  assert.equal(els.report.hidden, false, 'Show report is offered');
   assert.deepEqual(said.at(-1), ['info', 'Saved /tmp/demo-v3.json']);
   assert.equal(els.convert.disabled, false);
 });
@@ -145,13 +159,13 @@ test('Convert a V2 file to V3… shows where it wrote and what changed, and offe
 test('a cancelled conversion says nothing; a failed one says why', async () => {
   const { els, said } = page({ snapshot: null });
   converted = null;
-  await els.convert.fire('click');
+  await convert(els);
   assert.equal(els.progress.hidden, true, 'cancelled: nothing shown');
   assert.equal(els.reveal.hidden, true);
   assert.equal(els.note.hidden, true);
   assert.deepEqual(said, []);
   converted = () => { throw { kind: 'bad_data', message: 'x.json holds no AAS environment' }; };
-  await els.convert.fire('click');
+  await convert(els);
   assert.equal(els.text.textContent, 'Conversion failed: x.json holds no AAS environment');
   assert.equal(els.note.hidden, true);
   assert.deepEqual(said, [['error', 'Conversion failed: x.json holds no AAS environment']]);

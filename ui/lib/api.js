@@ -182,11 +182,18 @@ export function exportSelection({ plant, assetTypes, picks, format }, onProgress
 /** Shows the last exported (or converted) file in the system's file manager. */
 export const revealExport = () => localCall('reveal_export');
 /**
- * Convert a V2 file to V3…: asks for an AAS V2.0.1 (or BaSyx V1) environment JSON or
- * AASX file, then where to save its AAS V3.0 conversion, and writes it with its report
- * beside it. Resolves to `{path, bytes, conversion}`, or null if either dialog was cancelled.
+ * Convert a file…: asks for an AAS file (V2.0.1 or BaSyx V1, V3.0 or V3.1; JSON, XML or
+ * AASX), then where to save its conversion `to` = `{target: 'v3.0'|'v3.1', kind:
+ * 'aasx'|'json'|'xml'}`, and writes it with its report beside it. Resolves to
+ * `{path, bytes, conversion}`, or null if either dialog was cancelled.
  */
-export const convertFile = () => localCall('convert_file');
+export const convertFile = (to) => localCall('convert_file', { to });
+/**
+ * Show report: the report of the last V3 export or conversion, `{source, written, target,
+ * created, total, rules: [{rule, meaning, count, changes: [{path, was, now}]}]}` (the
+ * first changes of each rule; `was`/`now` JSON texts, cut when long).
+ */
+export const conversionReport = () => localCall('conversion_report');
 
 // The snapshot store. Every call but takeSnapshot answers from the local store: it says
 // nothing of the service. A snapshot is `{id, source, plant, taken_at (RFC 3339, UTC),

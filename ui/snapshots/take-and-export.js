@@ -1,7 +1,8 @@
-// "Take snapshot", "Export…" and "Convert a V2 file to V3…", with a progress bar and
-// Cancel. Export writes what is ticked in the tree (fetching what is not loaded yet) or,
-// with nothing ticked, the snapshot on screen or the plant's latest; Convert writes a V2
-// file the user picks as AAS V3.0. Then each offers to show the file written.
+// "Take snapshot", "Export…" and "Convert a file…", with a progress bar and Cancel.
+// Export writes what is ticked in the tree (fetching what is not loaded yet) or, with
+// nothing ticked, the snapshot on screen or the plant's latest; Convert writes an AAS
+// file the user picks in the version and kind chosen in its dialog. Then each offers to
+// show the file written and, for a V3 file, the conversion's report.
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
@@ -42,6 +43,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     els.convert.disabled = true;
     els.reveal.hidden = true;
     els.note.hidden = true;
+    els.report.hidden = true;
     els.progress.hidden = false;
     els.cancel.hidden = !cancellable;
     els.bar.hidden = !cancellable; // work without progress messages gets no bar
@@ -118,9 +120,16 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     }
   });
 
-  els.convert.addEventListener('click', async () => {
+  // Convert a file…: the version and kind are chosen first, then the file and where.
+  els.convert.addEventListener('click', () => els.convertDialog.showModal());
+  els.convertCancel.addEventListener('click', () => els.convertDialog.close());
+  els.convertForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const chosen = els.convertForm.elements;
+    const to = { target: chosen['convert-target'].value, kind: chosen['convert-kind'].value };
+    els.convertDialog.close();
     try {
-      const saved = await withProgress('Choose the V2 file, then where to save…', () => api.convertFile(), false);
+      const saved = await withProgress('Choose the file, then where to save…', () => api.convertFile(to), false);
       if (!saved) {
         els.progress.hidden = true; // cancelled: nothing to say
         return;
@@ -134,13 +143,15 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
 
   /**
    * After a file was written (`{path, conversion}`): says where, shows the conversion's
-   * line of an AAS V3.0 file (what changed, where the report is), offers the folder.
+   * line of a V3 file (what changed, where the report is) and offers its report, and
+   * the folder.
    */
   function offerSaved({ path, conversion }) {
     say(`Saved ${path}`, 'info');
     els.note.textContent = conversion ?? '';
     els.note.title = conversion ?? '';
     els.note.hidden = !conversion;
+    els.report.hidden = !conversion;
     els.reveal.hidden = false;
     els.progress.hidden = false;
   }
@@ -168,6 +179,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
     els.progress.hidden = true;
     els.reveal.hidden = true;
     els.note.hidden = true;
+    els.report.hidden = true;
     update();
   }
   reset();

@@ -44,10 +44,11 @@ mod table_preferences;
 
 use std::sync::{Mutex, MutexGuard};
 
+pub use aas_export::ConversionReport;
 pub use app::{App, StatusView, Waited, SILENCE_WORTH_SAYING};
 pub use connect::{Overrides, SettingsFrom};
 pub use content::SaveAs;
-pub use convert::{convert_file, SavedFile};
+pub use convert::{convert_file, ConvertTo, ConvertedKind, SavedFile};
 pub use crawl_summary::{CrawlSummary, UNREADABLE_NAMED};
 pub use crawl_to_file::{crawl_to_file, ToFile, Written, DEFAULT_HELD_BYTES};
 pub use error::{Cause, Error, Result};

@@ -10,6 +10,7 @@ mod convert;
 mod format;
 mod output;
 mod report;
+mod report_reading;
 mod v3;
 mod v3_format;
 
@@ -22,6 +23,7 @@ pub use answers::{listed_shells, Listed, ListedShell};
 pub use convert::convert;
 pub use format::{export, Format};
 pub use report::{report_path, Conversion, Exported};
+pub use report_reading::{read_report, ConversionReport, RuleChanges, ShownChange};
 pub use v3_format::{Serialisation, V3Format};
 
 /// Why an export or a conversion failed.

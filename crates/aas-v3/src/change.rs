@@ -3,7 +3,7 @@
 //! instead. The mapping itself (`identification` → `id`, `modelType` as a string,
 //! `xs:` value types, key types, the IEC 61360 template's V3 reference) is not a change.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 /// One thing the V3 file does not hold as the source did.
@@ -32,7 +32,7 @@ impl PartialEq for Change {
 }
 
 /// The kinds of change, each with a stable name in the report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// A field V3.0 has no place for (`views`, `conceptDictionaries`, a Formula, BaSyx's
@@ -86,6 +86,35 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The rule a report names (`not-in-v3`, …).
+    pub fn named(name: &str) -> Option<Rule> {
+        serde_json::from_value(serde_json::Value::from(name)).ok()
+    }
+
+    /// What the rule did, in a sentence for a person reading a report.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Rule::NotInV3 => "Fields V3 has no place for (views, concept dictionaries, a formula, BaSyx's parent): left out.",
+            Rule::AssetField => "Fields of the V2 Asset that the shell's assetInformation cannot hold: left out.",
+            Rule::CollectionOrder => "Collections marked ordered or allowing duplicates: V3 collections are unordered, their idShorts unique (the elements keep their order in the file).",
+            Rule::ElementKind => "kind Template on an element: V3 keeps kind on submodels only.",
+            Rule::Category => "A category V3 does not allow there: left out.",
+            Rule::ValueType => "A value type V3 has no equivalent for, or a value not of its type: the value is kept, its type becomes xs:string.",
+            Rule::IdShort => "An idShort the target version does not allow (or a sibling's twin): renamed.",
+            Rule::Empty => "An empty text where V3 wants none or a non-empty one: left out.",
+            Rule::Language => "A missing or malformed language tag: und (undetermined), or the tag with - for _.",
+            Rule::TooLong => "A text longer than V3 allows there: its beginning is kept.",
+            Rule::Characters => "Characters XML cannot carry (control characters): left out of the text.",
+            Rule::Version => "A version or revision that is not a plain number: made one where it reads as one, else left out.",
+            Rule::Reference => "A reference or key V3 cannot hold: left out, or written as an external reference.",
+            Rule::DataSpecification => "Embedded data specification content V3 cannot hold: left out.",
+            Rule::Required => "Something V3 requires that the source does not give: set, and said so.",
+            Rule::Duplicate => "A second qualifier of the same type, or a language given twice: left out.",
+            Rule::DuplicateKey => "A key given twice in one JSON object: the last is read, as JSON readers do.",
+            Rule::MissingFile => "A File naming a package part the package written does not hold: its value is left out.",
+        }
+    }
+
     /// The rule's name in the report (`not-in-v3`, …).
     pub fn name(self) -> String {
         serde_json::to_value(self)
@@ -143,5 +172,42 @@ impl Tally {
                 format!("{total} change{s} ({})", parts.join(", "))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_named_back_and_has_a_meaning() {
+        let mut tally = Tally::default();
+        for name in [
+            "not-in-v3",
+            "asset-field",
+            "collection-order",
+            "element-kind",
+            "category",
+            "value-type",
+            "id-short",
+            "empty",
+            "language",
+            "too-long",
+            "characters",
+            "version",
+            "reference",
+            "data-specification",
+            "required",
+            "duplicate",
+            "duplicate-key",
+            "missing-file",
+        ] {
+            let rule = Rule::named(name).expect(name);
+            assert_eq!(rule.name(), name);
+            assert!(rule.meaning().ends_with('.'));
+            tally.add(rule);
+        }
+        assert_eq!(tally.0.len(), 18, "every rule once");
+        assert_eq!(Rule::named("nothing"), None);
     }
 }
