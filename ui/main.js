@@ -613,7 +613,13 @@ async function start() {
         parts.snapshotsDialog.refresh();
       },
       say,
-      exportFormat: state.prefs.export_format,
+      // Per profile: a vendors' server exported as V3.1, the platform as V2, each as left.
+      exportFormat: () => recall(state.prefs, state.profile?.name).exportFormat ?? state.prefs.export_format,
+      onFormatChosen: async (format) => {
+        state.prefs.export_format = format;
+        await api.setPreference({ export_format: format });
+        if (state.profile) await remember(state.prefs, state.profile.name, { exportFormat: format });
+      },
     },
   );
   parts.search = initPlantSearch(

@@ -179,6 +179,32 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertRegex(wd.text_content(note), r"^JWT expired 2 h")
         self.assertEqual(wd.script("return document.querySelector(arguments[0]).dataset.level", note), "expired")
 
+    def choose_format(self, value):
+        self.wd.script("const s = document.getElementById('export-format'); s.value = arguments[0];"
+                       "s.dispatchEvent(new Event('change'));", value)
+
+    def shown_format(self):
+        return self.wd.script("return document.getElementById('export-format').value")
+
+    def test_each_profile_keeps_its_export_format(self):
+        self.wait_for_machines()
+        self.choose_format("csv")
+        self.save_profile(NAME)
+        self.assertEqual(self.shown_format(), "csv", "a profile of its own starts with the last choice")
+        self.choose_format("v3.1-aasx")
+        self.use_profile(DEMO)
+        self.wait_until(lambda: self.active_profile() == DEMO)
+        self.wait_until(lambda: self.shown_format() == "csv", 10, self.shown_format)
+        self.use_profile(NAME)
+        self.wait_until(lambda: self.shown_format() == "v3.1-aasx", 10, self.shown_format)
+        # Kept in the preferences, per profile, across a restart.
+        with open(self.preferences_path(), encoding="utf-8") as f:
+            views = json.load(f)["views"]
+        self.assertEqual((views[DEMO]["export_format"], views[NAME]["export_format"]), ("csv", "v3.1-aasx"))
+        self.restart_app()
+        self.wait_until(lambda: self.active_profile() == NAME, 20, self.active_profile)
+        self.wait_until(lambda: self.shown_format() == "v3.1-aasx", 10, self.shown_format)
+
     def test_duplicate_then_delete(self):
         wd = self.wd
         copy = f"{NAME} (copy)"

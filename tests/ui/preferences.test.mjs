@@ -22,7 +22,8 @@ test('preferences of the wrong shape fall back to their defaults', () => {
     defaults);
   const prefs = normalize({
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
-    views: { 'Plant Nord': { plant: 'P1', asset_type: null }, broken: 'x', odd: { plant: 5, asset_type: 'tool' } },
+    views: { 'Plant Nord': { plant: 'P1', asset_type: null, export_format: 'v3.1-aasx' }, broken: 'x',
+      odd: { plant: 5, asset_type: 'tool', export_format: 'exe' } },
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 5, 'b'], tab: 'table' }, bad: 3 }, odd: 'x' },
     column_sets: { Nameplate: ['a', null], broken: 'x' },
     table_full_width: true,
@@ -30,7 +31,8 @@ test('preferences of the wrong shape fall back to their defaults', () => {
   });
   assert.deepEqual(plain(prefs), {
     theme: 'dark', last_profile: 'Plant Nord', export_format: 'csv',
-    views: { 'Plant Nord': { plant: 'P1', asset_type: null }, odd: { plant: null, asset_type: 'tool' } },
+    views: { 'Plant Nord': { plant: 'P1', asset_type: null, export_format: 'v3.1-aasx' },
+      odd: { plant: null, asset_type: 'tool', export_format: null } },
     tables: { 'Plant Nord': { 'P1|machine': { columns: ['a', 'b'], tab: 'table' } } },
     column_sets: { Nameplate: ['a'], broken: [] },
     table_full_width: true,

@@ -55,18 +55,22 @@ test('the view is remembered per profile in the preferences, and sent as one cha
   const prefs = normalize({ views: { q: { plant: 'X', asset_type: 'tool' } } });
   const sent = [];
   const send = async (change) => { sent.push(change); };
-  assert.deepEqual(recall(prefs, 'p'), { plant: null, assetType: null });
-  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool' }, 'asset_type as the Rust side says');
+  assert.deepEqual(recall(prefs, 'p'), { plant: null, assetType: null, exportFormat: null });
+  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool', exportFormat: null }, 'asset_type as the Rust side says');
   await remember(prefs, 'p', { plant: 'DEMO-01' }, send);
   await remember(prefs, 'p', { assetType: 'tool' }, send);
-  assert.deepEqual(recall(prefs, 'p'), { plant: 'DEMO-01', assetType: 'tool' });
-  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool' }, 'other profiles are kept');
+  assert.deepEqual(recall(prefs, 'p'), { plant: 'DEMO-01', assetType: 'tool', exportFormat: null });
+  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool', exportFormat: null }, 'other profiles are kept');
   assert.deepEqual(sent, [
     { view: { profile: 'p', plant: 'DEMO-01' } },
     { view: { profile: 'p', asset_type: 'tool' } },
   ], 'only the parts given, in snake case');
-  assert.equal(await remember(prefs, 'p', { plant: 'DEMO-01', assetType: 'tool' }, send), null);
+  assert.equal(await remember(prefs, 'p', { plant: 'DEMO-01', assetType: 'tool', exportFormat: null }, send), null);
   assert.equal(sent.length, 2, 'what is already remembered is not sent again');
+  await remember(prefs, 'q', { exportFormat: 'v3.1-aasx' }, send);
+  assert.deepEqual(recall(prefs, 'q'), { plant: 'X', assetType: 'tool', exportFormat: 'v3.1-aasx' }, 'a format per profile');
+  assert.equal(recall(prefs, 'p').exportFormat, null);
+  assert.deepEqual(sent.at(-1), { view: { profile: 'q', export_format: 'v3.1-aasx' } });
 });
 
 test('a view that cannot be stored is still remembered for this run', async () => {
@@ -78,16 +82,16 @@ test('a view that cannot be stored is still remembered for this run', async () =
   } finally {
     console.warn = warn;
   }
-  assert.deepEqual(recall(prefs, 'p'), { plant: 'A', assetType: null });
+  assert.deepEqual(recall(prefs, 'p'), { plant: 'A', assetType: null, exportFormat: null });
 });
 
 test('any profile name is only a key, "__proto__" and "constructor" included', async () => {
   const prefs = normalize(null);
   const send = async () => {};
-  assert.deepEqual(recall(prefs, 'constructor'), { plant: null, assetType: null });
+  assert.deepEqual(recall(prefs, 'constructor'), { plant: null, assetType: null, exportFormat: null });
   await remember(prefs, '__proto__', { plant: 'P' }, send);
-  assert.deepEqual(recall(prefs, '__proto__'), { plant: 'P', assetType: null });
-  assert.deepEqual(recall(prefs, 'other'), { plant: null, assetType: null });
+  assert.deepEqual(recall(prefs, '__proto__'), { plant: 'P', assetType: null, exportFormat: null });
+  assert.deepEqual(recall(prefs, 'other'), { plant: null, assetType: null, exportFormat: null });
   assert.deepEqual(Object.keys(prefs.views), ['__proto__']);
 });
 

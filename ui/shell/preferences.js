@@ -24,7 +24,11 @@ export function normalize(raw) {
   if (isObject(prefs.views)) {
     for (const [profile, view] of Object.entries(prefs.views)) {
       if (!isObject(view)) continue;
-      views[profile] = { plant: name(view.plant), asset_type: name(view.asset_type) };
+      views[profile] = {
+        plant: name(view.plant),
+        asset_type: name(view.asset_type),
+        export_format: FORMATS.includes(view.export_format) ? view.export_format : null,
+      };
     }
   }
   const tables = nameMap();

@@ -1,29 +1,33 @@
 // Remembers, per profile, the plant and asset type last shown, so the next start opens
-// where the user left off, and per plant and asset type the table's columns and the tab
+// where the user left off, and the export format chosen last under it; and per plant and asset type the table's columns and the tab
 // shown; the column sets the user named, and whether the Table takes the window's
 // width. They live in the preferences (see preferences.js): read from the object loaded
 // at start-up, and each change is also sent to the Rust side.
 
 import * as api from '../lib/api.js';
 
-/** `{plant, assetType}` last shown for `profile` in `prefs` (either may be null). */
+/**
+ * `{plant, assetType, exportFormat}` last shown (and chosen) for `profile` in `prefs`
+ * (each may be null).
+ */
 export function recall(prefs, profile) {
   const view = Object.hasOwn(prefs.views, profile) ? prefs.views[profile] : null;
-  return { plant: view?.plant ?? null, assetType: view?.asset_type ?? null };
+  return { plant: view?.plant ?? null, assetType: view?.asset_type ?? null, exportFormat: view?.export_format ?? null };
 }
 
 /**
- * Stores the parts of `{plant, assetType}` given for `profile`, keeping the others: in
- * `prefs` at once, and on the Rust side with `send(change)`. Resolves to the change
- * sent, or null when nothing changed (then nothing is sent). A failed send only loses
- * the memory: it is logged, never thrown.
+ * Stores the parts of `{plant, assetType, exportFormat}` given for `profile`, keeping
+ * the others: in `prefs` at once, and on the Rust side with `send(change)`. Resolves to
+ * the change sent, or null when nothing changed (then nothing is sent). A failed send
+ * only loses the memory: it is logged, never thrown.
  */
 export async function remember(prefs, profile, view, send = api.setPreference) {
   const old = recall(prefs, profile);
   const change = { profile };
   if (typeof view.plant === 'string' && view.plant !== old.plant) change.plant = view.plant;
   if (typeof view.assetType === 'string' && view.assetType !== old.assetType) change.asset_type = view.assetType;
-  if (!('plant' in change) && !('asset_type' in change)) return null;
+  if (typeof view.exportFormat === 'string' && view.exportFormat !== old.exportFormat) change.export_format = view.exportFormat;
+  if (Object.keys(change).length === 1) return null;
   if (!Object.hasOwn(prefs.views, profile)) {
     // Defined, not assigned: a profile named "__proto__" is only a key.
     Object.defineProperty(prefs.views, profile, { value: null, writable: true, enumerable: true, configurable: true });
@@ -31,6 +35,7 @@ export async function remember(prefs, profile, view, send = api.setPreference) {
   prefs.views[profile] = {
     plant: change.plant ?? old.plant,
     asset_type: change.asset_type ?? old.assetType,
+    export_format: change.export_format ?? old.exportFormat,
   };
   try {
     await send({ view: change });

@@ -14,22 +14,26 @@ import { problemWords, snapshotName, takeSummary } from './snapshot-model.js';
  * assetTypes, picks}` of what is ticked; `snapshotToExport()` the snapshot Export…
  * writes with nothing ticked (or null: none yet); `onTaken(result)` hears of each
  * snapshot taken; `say(text, level)` reports in the status bar (level 'error' unless 'info').
- * `exportFormat` is the format chosen last time (from the preferences, or null); a new
- * choice is stored with `api.setPreference`.
+ * `exportFormat()` is the format chosen last under the profile shown (or null), which
+ * Export… offers on each reset; `onFormatChosen(format)` hears of a new choice.
  * Returns `{reset, update}`: reset when what was shown no longer applies (another
  * profile or plant), update when the ticks or the snapshots changed.
  */
-export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = null }) {
+export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTaken, say, exportFormat = () => null, onFormatChosen = () => {} }) {
   let running = false; // one job at a time: the Rust side refuses a second one as busy
 
-  if (exportFormat && [...els.format.options].some((o) => o.value === exportFormat)) els.format.value = exportFormat;
   // The choice is cut in a narrow window: its tooltip names it whole.
   const nameFormat = () => { els.format.title = els.format.selectedOptions?.[0]?.text ?? ''; };
-  nameFormat();
+  /** Offers the format chosen last under the profile shown. */
+  function offerFormat() {
+    const remembered = exportFormat();
+    if (remembered && [...els.format.options].some((o) => o.value === remembered)) els.format.value = remembered;
+    nameFormat();
+  }
   els.format.addEventListener('change', async () => {
     nameFormat();
     try {
-      await api.setPreference({ export_format: els.format.value });
+      await onFormatChosen(els.format.value);
     } catch (e) {
       say(`The export format was not remembered: ${e.message}`);
     }
@@ -176,6 +180,7 @@ export function initTakeAndExport(els, { current, ticked, snapshotToExport, onTa
   }
 
   function reset() {
+    offerFormat();
     els.progress.hidden = true;
     els.reveal.hidden = true;
     els.note.hidden = true;

@@ -55,6 +55,8 @@ pub struct Preferences {
     pub last_profile: Option<String>,
     /// Per profile name: what was shown last.
     pub views: BTreeMap<String, View>,
+    /// The export format chosen last under any profile: a profile that has none of its own
+    /// starts with it.
     pub export_format: Option<String>,
     /// Complete snapshots kept per plant and source (the app and `aasmd` both apply it).
     pub keep_snapshots: usize,
@@ -97,6 +99,10 @@ impl Default for Preferences {
     }
 }
 
+fn is_format(name: &str) -> bool {
+    name.parse::<aas_export::Format>().is_ok()
+}
+
 /// The most snapshots per plant a user may ask to keep.
 const MAX_KEEP: usize = 1000;
 
@@ -113,6 +119,10 @@ pub struct View {
     pub plant: Option<String>,
     #[serde(default)]
     pub asset_type: Option<String>,
+    /// The export format chosen last under this profile (a V3.1 AASX for the vendors'
+    /// plant, V2 for the platform's).
+    #[serde(default)]
+    pub export_format: Option<String>,
 }
 
 /// One change the page asks for, e.g. `{"theme": "dark"}` or
@@ -128,6 +138,8 @@ pub enum PreferenceChange {
         plant: Option<String>,
         #[serde(default)]
         asset_type: Option<String>,
+        #[serde(default)]
+        export_format: Option<String>,
     },
     ExportFormat(String),
     KeepSnapshots(usize),
@@ -159,9 +171,15 @@ impl Preferences {
         Preferences {
             theme: value(get("theme")),
             last_profile: value(get("last_profile")),
-            views: value(get("views")).unwrap_or_default(),
-            export_format: value::<String>(get("export_format"))
-                .filter(|f| f.parse::<aas_export::Format>().is_ok()),
+            views: value::<BTreeMap<String, View>>(get("views"))
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(profile, mut view)| {
+                    view.export_format = view.export_format.filter(|f| is_format(f));
+                    (profile, view)
+                })
+                .collect(),
+            export_format: value::<String>(get("export_format")).filter(|f| is_format(f)),
             keep_snapshots: value::<usize>(get("keep_snapshots"))
                 .filter(|n| (1..=MAX_KEEP).contains(n))
                 .unwrap_or(DEFAULT_KEEP),
@@ -224,6 +242,7 @@ impl Preferences {
                 profile,
                 plant,
                 asset_type,
+                export_format,
             } => {
                 for name in [Some(&profile), plant.as_ref(), asset_type.as_ref()]
                     .into_iter()
@@ -231,9 +250,15 @@ impl Preferences {
                 {
                     check_name(name)?;
                 }
+                if let Some(format) = &export_format {
+                    format
+                        .parse::<aas_export::Format>()
+                        .map_err(Error::BadRequest)?;
+                }
                 let view = self.views.entry(profile).or_default();
                 view.plant = plant.or(view.plant.take());
                 view.asset_type = asset_type.or(view.asset_type.take());
+                view.export_format = export_format.or(view.export_format.take());
             }
             PreferenceChange::ExportFormat(format) => {
                 format
@@ -341,6 +366,29 @@ mod tests {
     }
 
     #[test]
+    fn a_profile_keeps_its_own_export_format_and_a_nonsense_one_is_dropped() {
+        let stored = json!({
+            "export_format": "csv",
+            "views": {
+                "Vendors": {"plant": "P", "export_format": "v3.1-aasx"},
+                "Old": {"plant": "Q", "export_format": "exe"}
+            }
+        });
+        let prefs = Preferences::read(|key| stored.get(key).cloned());
+        assert_eq!(prefs.export_format.as_deref(), Some("csv"));
+        assert_eq!(
+            prefs.views["Vendors"].export_format.as_deref(),
+            Some("v3.1-aasx")
+        );
+        assert_eq!(prefs.views["Old"].export_format, None);
+        assert_eq!(
+            prefs.views["Old"].plant.as_deref(),
+            Some("Q"),
+            "the rest is kept"
+        );
+    }
+
+    #[test]
     fn changes_merge_and_nonsense_is_refused() {
         let mut prefs = Preferences::default();
         let change = |v: Value| serde_json::from_value::<PreferenceChange>(v).expect("change");
@@ -357,13 +405,24 @@ mod tests {
                 json!({"view": {"profile": "P", "asset_type": "tool"}}),
             ))
             .expect("view");
+        prefs
+            .apply(change(
+                json!({"view": {"profile": "P", "export_format": "v3.1-aasx"}}),
+            ))
+            .expect("the profile's format");
         assert_eq!(
             prefs.views["P"],
             View {
                 plant: Some("DEMO-01".into()),
-                asset_type: Some("tool".into())
+                asset_type: Some("tool".into()),
+                export_format: Some("v3.1-aasx".into()),
             }
         );
+        assert!(prefs
+            .apply(change(
+                json!({"view": {"profile": "P", "export_format": "exe"}})
+            ))
+            .is_err());
         assert!(prefs
             .apply(change(json!({"export_format": "exe"})))
             .is_err());
