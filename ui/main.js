@@ -700,7 +700,8 @@ async function start() {
   );
   parts.file = initOpenFile(
     {
-      button: $('open-file'), banner: $('file-banner'), thumbnail: $('file-thumbnail'), text: $('file-banner-text'),
+      button: $('open-file'), recent: $('recent-open'), recentMenu: $('recent-menu'),
+      banner: $('file-banner'), thumbnail: $('file-thumbnail'), text: $('file-banner-text'),
       takeIn: $('file-take-in'), close: $('file-close'),
     },
     { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },

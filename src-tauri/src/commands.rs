@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use aas_app::{
     App, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened, IpcError,
     PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm, ProfileReply,
-    ProfileView, RecentErrors, SavedFile, SnapshotTaken, StatusView, TreeAsk, TreeReply,
+    ProfileView, RecentErrors, RecentFile, SavedFile, SnapshotTaken, StatusView, TreeAsk,
+    TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
 use tauri::ipc::Channel;
@@ -185,6 +186,18 @@ pub async fn open_v3_server(
     // The window may be gone; the reading need not care.
     let progress = move |p: RepositoryProgress| drop(on_progress.send(p));
     Ok(app.open_v3_server(&address, token, progress).await?)
+}
+
+/// Recent files: the AAS files opened last, the newest first.
+#[tauri::command]
+pub fn recent_files(app: State<'_, App>) -> Vec<RecentFile> {
+    app.recent_files()
+}
+
+/// Opens the recent file listed `index`th (by its place in `recent_files`, never a path).
+#[tauri::command]
+pub async fn open_recent_file(index: usize, app: State<'_, App>) -> Reply<FileOpened> {
+    Ok(app.open_recent_file(index).await?)
 }
 
 /// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`

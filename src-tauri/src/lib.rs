@@ -33,6 +33,8 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::open_v3_server,
         commands::conversion_report,
         commands::demo_v3_server,
+        commands::recent_files,
+        commands::open_recent_file,
         commands::open_start_file,
         commands::save_file_content,
         commands::check_connection,

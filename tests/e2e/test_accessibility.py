@@ -2,7 +2,7 @@
 """End to end: axe-core (tests/e2e/package.json, installed by `make e2e`) run inside the
 real window on every view (details, Raw JSON, Changes, Table, Quality, with the tree
 beside them) and dialog (Profiles, Snapshots, Open server, Convert a file, a conversion's
-report, Columns, the plant search's hits), in both themes: no violation of the WCAG 2.1
+report, Recent files, Columns, the plant search's hits), in both themes: no violation of the WCAG 2.1
 A and AA rules it checks."""
 
 import json
@@ -72,11 +72,13 @@ class Accessibility(AppTestCase):
                                   ("#snapshots-open", "#snapshots-dialog[open]"),
                                   ("#open-server", "#server-dialog[open]"),
                                   ("#convert", "#convert-dialog[open]"),
-                                  ("#report-show", "#report-dialog[open] details")):
+                                  ("#report-show", "#report-dialog[open] details"),
+                                  ("#recent-open", "#recent-menu:not([hidden]) li")):
                 wd.click(wd.wait_for(opener))
                 wd.wait_for(shown)
                 self.collect(found, theme, shown)
-                wd.script("document.querySelector(arguments[0]).closest('dialog').close()", shown)
+                wd.click(wd.wait_for(opener)) if opener == "#recent-open" else \
+                    wd.script("document.querySelector(arguments[0]).closest('dialog').close()", shown)
             wd.click(wd.wait_for("#tab-table"))
             wd.click(wd.wait_for("#table-columns"))
             wd.wait_for("#table-picker[open]")

@@ -134,7 +134,8 @@ class StartedWithAFile(AppTestCase):
         wd = self.wd
         self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
                         lambda: wd.text_content("#file-banner-text"))
-        self.assertTrue(wd.script("return document.querySelector('#tree li[role=treeitem]')?.dataset.label"))
+        self.wait_until(lambda: wd.script("return document.querySelector('#tree li[role=treeitem]')?.dataset.label"), 10,
+                        "the file's shells are in the tree")
         wd.click(wd.wait_for("#file-close"))
         self.chip_count("machine", "3")
 
@@ -207,6 +208,65 @@ class TakeFileIn(AppTestCase):
         wd.click(wd.wait_for("#file-close"))
         self.chip_count("machine", "3")
         self.assertTrue(wd.script(visible, "#take-snapshot"))
+
+
+RECENT_DIR = tempfile.mkdtemp(prefix="aas-e2e-recent-")
+RECENT = os.path.join(RECENT_DIR, "vendor-model.aasx")
+
+
+class RecentFiles(AppTestCase):
+    """Recent files: a file opened is listed (its name, its path on hover), kept across a
+    restart, opened again from the keyboard; one deleted since says so and leaves the list."""
+    app_env = {"AAS_BROWSER_OPEN_FILE": RECENT}
+
+    @classmethod
+    def setUpClass(cls):
+        shutil.copyfile(FAAAST, RECENT)
+        super().setUpClass()
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(RECENT_DIR, ignore_errors=True)
+
+    def listed(self):
+        wd = self.wd
+        wd.click(wd.wait_for("#recent-open"))
+        wd.wait_for("#recent-menu li")
+        return wd.script("return [...document.querySelectorAll('#recent-menu li')]"
+                         ".map((li) => [li.textContent, li.querySelector('button')?.title ?? null])")
+
+    def test_a_file_opened_is_listed_kept_and_opened_again(self):
+        wd = self.wd
+        banner = "File vendor-model.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only."
+        self.chip_count("machine", "3")
+        self.assertEqual(self.listed(), [["No file opened yet: Open file… (Ctrl+O)", None]])
+        wd.keys(wd.active(), "\ue00c")  # Escape closes the menu
+        self.assertTrue(wd.script("return document.getElementById('recent-menu').hidden"))
+        wd.click(wd.wait_for("#open-file"))
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == banner, 30,
+                        lambda: wd.text_content("#file-banner-text"))
+        wd.click(wd.wait_for("#file-close"))
+        self.chip_count("machine", "3")
+
+        # Kept across a restart; Enter on the item (focused as the menu opens) opens it.
+        self.restart_app()
+        wd = self.wd
+        self.chip_count("machine", "3")
+        self.assertEqual(self.listed(), [["vendor-model.aasx", RECENT]])
+        self.assertEqual(wd.script("return document.activeElement.textContent"), "vendor-model.aasx")
+        wd.keys(wd.active(), "\ue007")
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == banner, 30,
+                        lambda: f"{wd.text_content('#file-banner-text')!r} {wd.text_content('#status-errors')!r}")
+        wd.click(wd.wait_for("#file-close"))
+
+        # Deleted since: said, and gone from the list.
+        os.remove(RECENT)
+        self.listed()
+        wd.click(wd.wait_for("#recent-menu button"))
+        self.wait_until(lambda: "is no longer there" in (wd.text_content("#status-errors") or ""), 20,
+                        lambda: wd.text_content("#status-errors"))
+        self.assertEqual(self.listed()[0][1], None, "the list is empty again")
 
 
 class OpenV2File(OpenFile):

@@ -163,6 +163,8 @@ const everyCall = [
   () => api.openV3Server('http://127.0.0.1:8081/api/v3.0', 'token', () => {}),
   () => api.openStartFile(),
   () => api.demoV3Server(),
+  () => api.recentFiles(),
+  () => api.openRecentFile(0),
   () => api.saveFileContent(api.fileSource({ file: 2 }), element),
   () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),
   () => api.listSnapshots('DEMO-01'),

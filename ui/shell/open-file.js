@@ -23,8 +23,8 @@ export function fileBannerText(opened) {
 }
 
 /**
- * `els`: button (Open file…), banner, thumbnail (the package's picture), text, takeIn
- * (Take in), close (Close file).
+ * `els`: button (Open file…), recent (the Recent files button), recentMenu (its list),
+ * banner, thumbnail (the package's picture), text, takeIn (Take in), close (Close file).
  * `onOpened(opened)` shows a file read; `onTakeIn()` takes the file shown into the store;
  * `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
  * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
@@ -44,6 +44,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     }
   };
   els.button.addEventListener('click', open);
+  initRecentFiles(els, { onOpened, say });
   document.addEventListener('keydown', (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'o') return;
     e.preventDefault(); // the webview's own Open would show the file as a page
@@ -84,4 +85,75 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       }
     },
   };
+}
+
+/**
+ * Recent files: a menu of the files opened last, asked of the app each time it opens; a
+ * file is opened by its place in the list (the page never names a path to open).
+ * Arrow keys move, Enter opens, Escape or a click elsewhere closes.
+ */
+function initRecentFiles(els, { onOpened, say }) {
+  const items = () => [...els.recentMenu.querySelectorAll('button')];
+  const close = (refocus = false) => {
+    els.recentMenu.hidden = true;
+    els.recent.setAttribute('aria-expanded', 'false');
+    if (refocus) els.recent.focus();
+  };
+  const item = (text, title, onClick) => {
+    const li = document.createElement('li');
+    li.setAttribute('role', 'none');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.setAttribute('role', 'menuitem');
+    button.textContent = text;
+    button.title = title;
+    button.addEventListener('click', onClick);
+    li.append(button);
+    return li;
+  };
+  const openAt = async (index) => {
+    close();
+    try {
+      await onOpened(await api.openRecentFile(index));
+    } catch (e) {
+      say(`The file was not opened: ${e.message}`);
+    }
+  };
+  els.recent.addEventListener('click', async () => {
+    if (!els.recentMenu.hidden) return close();
+    let files = [];
+    try {
+      files = await api.recentFiles();
+    } catch (e) {
+      say(`The recent files cannot be listed: ${e.message}`);
+    }
+    const none = document.createElement('li');
+    none.className = 'hint';
+    none.setAttribute('role', 'menuitem');
+    none.setAttribute('aria-disabled', 'true');
+    none.textContent = 'No file opened yet: Open file… (Ctrl+O)';
+    els.recentMenu.replaceChildren(...(files.length
+      ? files.map((f, i) => item(f.name, f.path, () => openAt(i)))
+      : [none]));
+    els.recentMenu.hidden = false;
+    els.recent.setAttribute('aria-expanded', 'true');
+    items()[0]?.focus();
+  });
+  // On the button or in the menu: Escape closes, the arrows move.
+  els.recent.parentElement.addEventListener('keydown', (e) => {
+    if (els.recentMenu.hidden) return;
+    const all = items();
+    const at = all.indexOf(document.activeElement);
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      close(true);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const step = e.key === 'ArrowDown' ? 1 : -1;
+      all[(at + step + all.length) % all.length]?.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (!els.recentMenu.hidden && !els.recent.parentElement.contains(e.target)) close();
+  });
 }

@@ -48,6 +48,13 @@ pub enum OpenedKind {
     V3Server,
 }
 
+/// A file *Recent files* lists: its name, and where it is (shown on hover).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecentFile {
+    pub name: String,
+    pub path: PathBuf,
+}
+
 /// What the page is told of a file it opened.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileOpened {

@@ -78,7 +78,13 @@ pub struct Preferences {
     /// The AAS V3 server last read (its address, never a token): what Open server…
     /// offers next. Set by the app when a reading succeeded, never by the page.
     pub v3_server: Option<String>,
+    /// The AAS files opened last, the newest first (at most [`RECENT_FILES`]). Set by the
+    /// app when a file opened, never by the page.
+    pub recent_files: Vec<std::path::PathBuf>,
 }
+
+/// How many files *Recent files* lists.
+pub const RECENT_FILES: usize = 10;
 
 impl Default for Preferences {
     fn default() -> Self {
@@ -95,7 +101,17 @@ impl Default for Preferences {
             table_full_width: false,
             save_folder: None,
             v3_server: None,
+            recent_files: Vec::new(),
         }
+    }
+}
+
+impl Preferences {
+    /// `path` opened just now: first in the recent files, once.
+    pub(crate) fn opened(&mut self, path: &std::path::Path) {
+        self.recent_files.retain(|p| p != path);
+        self.recent_files.insert(0, path.to_owned());
+        self.recent_files.truncate(RECENT_FILES);
     }
 }
 
@@ -190,6 +206,12 @@ impl Preferences {
             column_sets: Default::default(),
             table_full_width: value(get("table_full_width")).unwrap_or(false),
             save_folder: value(get("save_folder")),
+            recent_files: value::<Vec<std::path::PathBuf>>(get("recent_files"))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.is_absolute())
+                .take(RECENT_FILES)
+                .collect(),
             v3_server: value(get("v3_server")),
         }
         .with_tables(
@@ -230,6 +252,10 @@ impl Preferences {
             ("column_sets", json(serde_json::to_value(&self.column_sets))),
             ("table_full_width", Value::Bool(self.table_full_width)),
             ("save_folder", json(serde_json::to_value(&self.save_folder))),
+            (
+                "recent_files",
+                json(serde_json::to_value(&self.recent_files)),
+            ),
             ("v3_server", json(serde_json::to_value(&self.v3_server))),
         ]
     }
@@ -385,6 +411,35 @@ mod tests {
             prefs.views["Old"].plant.as_deref(),
             Some("Q"),
             "the rest is kept"
+        );
+    }
+
+    #[test]
+    fn recent_files_are_the_newest_first_once_each_and_absolute() {
+        let mut prefs = Preferences::default();
+        for name in ["/a.aasx", "/b.aasx", "/a.aasx"] {
+            prefs.opened(std::path::Path::new(name));
+        }
+        assert_eq!(
+            prefs.recent_files,
+            ["/a.aasx", "/b.aasx"].map(std::path::PathBuf::from)
+        );
+        for i in 0..20 {
+            prefs.opened(std::path::Path::new(&format!("/f{i}.json")));
+        }
+        assert_eq!(prefs.recent_files.len(), RECENT_FILES);
+        assert_eq!(prefs.recent_files[0], std::path::PathBuf::from("/f19.json"));
+        let stored = json!({"recent_files": ["relative.aasx", "/ok.aasx", 7]});
+        assert!(
+            Preferences::read(|k| stored.get(k).cloned())
+                .recent_files
+                .is_empty(),
+            "not a list of paths"
+        );
+        let stored = json!({"recent_files": ["relative.aasx", "/ok.aasx"]});
+        assert_eq!(
+            Preferences::read(|k| stored.get(k).cloned()).recent_files,
+            [std::path::PathBuf::from("/ok.aasx")]
         );
     }
 

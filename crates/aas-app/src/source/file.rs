@@ -11,18 +11,55 @@ use aas_model::{AssetType, OutlineNode};
 use aas_source::NodePath;
 
 use super::{no_registry, Browse, Reply};
-use crate::opened_file::{FileOpened, OpenedFile};
+use crate::opened_file::{FileOpened, OpenedFile, RecentFile};
 use crate::{lock, App, Error, Result};
 
 impl App {
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) and makes
     /// it the file the tree can browse.
     pub async fn open_file(&self, path: PathBuf) -> Result<FileOpened> {
-        let file = OpenedFile::read(path).await?;
+        let file = OpenedFile::read(path.clone()).await?;
         let opened = file.described();
         // One file at a time: the one on screen.
         *lock(&self.opened_file) = Some(Arc::new(file));
+        let mut preferences = self.preferences();
+        preferences.opened(&std::path::absolute(&path).unwrap_or(path));
+        // Not remembered is no reason to fail the opening itself.
+        if let Err(e) = self.keep_preferences(&preferences) {
+            tracing::warn!(error = %e, "the file is not among the recent files");
+        }
         Ok(opened)
+    }
+
+    /// *Recent files*: those opened last, the newest first.
+    pub fn recent_files(&self) -> Vec<RecentFile> {
+        (self.preferences().recent_files.iter())
+            .map(|path| RecentFile {
+                name: path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                ),
+                path: path.clone(),
+            })
+            .collect()
+    }
+
+    /// Opens the recent file listed `index`th (the page names it by its place, never by
+    /// a path). One that cannot be found any more leaves the list.
+    pub async fn open_recent_file(&self, index: usize) -> Result<FileOpened> {
+        let mut preferences = self.preferences();
+        let path = (preferences.recent_files.get(index).cloned()).ok_or_else(|| {
+            Error::BadRequest("no such recent file: open it with Open file…".into())
+        })?;
+        if !path.exists() {
+            preferences.recent_files.remove(index);
+            self.keep_preferences(&preferences)?;
+            return Err(Error::BadRequest(format!(
+                "{} is no longer there (moved or deleted): it left the recent files",
+                path.display()
+            )));
+        }
+        self.open_file(path).await
     }
 
     /// Reads the AAS V3 server at `address` whole (with the bearer `token` if it wants
