@@ -34,3 +34,13 @@ test('a V3 server read is named by its address, and a partial reading says what 
     + 'Partial: http://127.0.0.1:8081/api/v3.0/submodels/dXJu: the server does not hold it (HTTP 404).');
   assert.match(fileBannerText({ ...server, complete: false }), /Partial: the reading was stopped\.$/);
 });
+
+test('properties a newer writer added are named, the first of them, and counted', () => {
+  const json = { name: 'newer.json', version: '3', serialisation: 'json' };
+  const newer = { ...opened([json], 1, 1), unknown: ['submodels[0].futureField'], unknown_count: 1 };
+  assert.equal(fileBannerText(newer), 'File pump.aasx (AAS V3 JSON): 1 shell, 1 submodel. Read-only. '
+    + "1 property no AAS version known here has (a newer writer's?), kept as read in Raw JSON: submodels[0].futureField.");
+  const many = { ...newer, unknown: ['a.x', 'b.y'], unknown_count: 30 };
+  assert.match(fileBannerText(many), /30 properties .*: a\.x, b\.y and 28 more\.$/);
+  assert.doesNotMatch(fileBannerText({ ...newer, unknown: [], unknown_count: 0 }), /property/);
+});

@@ -19,7 +19,14 @@ export function fileBannerText(opened) {
     return `V3 server ${opened.name}: ${holds}, as read now. Read-only.${partial}${taken}`;
   }
   const kinds = [...new Set(opened.parts.map(written))].join(', ');
-  return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.${taken}`;
+  return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.${unknownText(opened)}${taken}`;
+}
+
+/** The properties a newer writer added, which the file keeps and the metamodel lacks. */
+function unknownText({ unknown = [], unknown_count: count = 0 }) {
+  if (!count) return '';
+  const more = count > unknown.length ? ` and ${count - unknown.length} more` : '';
+  return ` ${plural(count, 'property', 'properties')} no AAS version known here has (a newer writer's?), kept as read in Raw JSON: ${unknown.join(', ')}${more}.`;
 }
 
 /**

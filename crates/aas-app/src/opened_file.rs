@@ -76,6 +76,10 @@ pub struct FileOpened {
     pub failures: Vec<String>,
     /// Everything was read: no failure, not cancelled, within the bounds.
     pub complete: bool,
+    /// Properties no class of the metamodel has (a newer writer's), kept as read: the
+    /// first by their JSON paths, and how many in all.
+    pub unknown: Vec<String>,
+    pub unknown_count: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -208,6 +212,8 @@ impl OpenedFile {
                 .and_then(|(name, bytes)| picture_url(name, bytes)),
             failures,
             complete,
+            unknown: self.contents.unknown.clone(),
+            unknown_count: self.contents.unknown_count,
         }
     }
 

@@ -38,6 +38,22 @@ pub fn elements(file: &Path) -> Result<(), CliError> {
         writeln!(out)?;
     }
     out.flush()?;
+    if contents.unknown_count > 0 {
+        let more = contents.unknown_count - contents.unknown.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let count = match contents.unknown_count {
+            1 => "1 property".to_owned(),
+            n => format!("{n} properties"),
+        };
+        eprintln!(
+            "aasmd: {count} no AAS version this reads has (a newer writer's?), kept as read: {}{more}",
+            contents.unknown.join(", ")
+        );
+    }
     Ok(())
 }
 

@@ -290,6 +290,30 @@ fn inspect_counts_model_types_and_reports_departures() {
 }
 
 #[test]
+fn inspect_elements_names_what_a_newer_writer_added_and_reads_on() {
+    let published = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/aas-files/D-v3.1/aas-specs-metamodel/maximal.json"
+    );
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(published).expect("shared file")).expect("JSON");
+    doc["submodels"][0]["futureField"] = serde_json::json!(["x"]);
+    let file = tempfile::tempdir().expect("temp dir");
+    let newer = file.path().join("newer.json");
+    std::fs::write(&newer, serde_json::to_vec(&doc).expect("JSON")).expect("write");
+    let out = aasmd(&["inspect", newer.to_str().expect("UTF-8"), "--elements"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        "aasmd: 1 property no AAS version this reads has (a newer writer's?), kept as read: submodels[0].futureField"
+    );
+    let as_published = aasmd(&["inspect", published, "--elements"]);
+    assert_eq!(as_published.stdout, out.stdout, "the same elements read");
+    assert!(as_published.stderr.is_empty());
+}
+
+#[test]
 #[ignore = "needs a Secret Service: run through scripts/with-keyring.sh (make test does)"]
 fn profile_from_the_app_settings_and_the_keychain() {
     let (sb, _config) = demo_service();

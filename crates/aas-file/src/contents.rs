@@ -14,7 +14,15 @@ pub struct Contents {
     pub parts: Vec<(String, Version, Serialisation)>,
     /// A package's thumbnail: its part name and bytes (at most [`THUMBNAIL_MAX`]).
     pub thumbnail: Option<(String, Vec<u8>)>,
+    /// Properties of a V3 JSON part that no class of the metamodel has (a newer
+    /// writer's): kept as read in each object's raw JSON, named here by their paths
+    /// (the first [`UNKNOWN_NAMED`]), and how many there are.
+    pub unknown: Vec<String>,
+    pub unknown_count: usize,
 }
+
+/// How many properties of no known class a reading names (it counts them all).
+pub const UNKNOWN_NAMED: usize = 20;
 
 /// The largest thumbnail read: a picture beside the file's name, not a document.
 pub const THUMBNAIL_MAX: usize = 2 << 20;
@@ -133,6 +141,9 @@ impl Contents {
             .filter(|s| submodels.insert(s.id.clone()));
         self.submodels.extend(new_submodels);
         self.parts.extend(other.parts);
+        let room = UNKNOWN_NAMED.saturating_sub(self.unknown.len());
+        self.unknown.extend(other.unknown.into_iter().take(room));
+        self.unknown_count += other.unknown_count;
     }
 }
 

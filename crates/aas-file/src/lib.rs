@@ -24,7 +24,7 @@ use std::path::Path;
 
 pub use answers::{answers, answers_of, environment_answers, environment_json, EnvironmentAnswers};
 pub use contents::{
-    Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX,
+    Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX, UNKNOWN_NAMED,
 };
 pub use dump::dump_lines;
 

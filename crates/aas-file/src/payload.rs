@@ -1,7 +1,7 @@
 //! One payload (a file, or a spec part of a package): XML or JSON, which metamodel
 //! version, then read by the reader for it.
 
-use crate::contents::{Contents, Serialisation, Version};
+use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
 use crate::{from_json, from_xml, xml_to_json, xml_tree, Error, Result};
 
@@ -41,6 +41,10 @@ pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
             };
             let kept = KeptText::for_payload(bytes.len());
             let mut contents = from_json::contents(&doc, version, &kept);
+            if version != Version::V2 {
+                (contents.unknown, contents.unknown_count) =
+                    aas_v3::metamodel::unknown_properties(&doc, UNKNOWN_NAMED);
+            }
             contents
                 .parts
                 .push((part.to_owned(), version, Serialisation::Json));

@@ -1,6 +1,8 @@
 //! Files made to hurt a reader: each is refused with words that say why, or read within
 //! bounds, and nothing else happens.
 
+use std::path::Path;
+
 use aas_file::{read_bytes, Error};
 
 const V3: &str = "https://admin-shell.io/aas/3/0";
@@ -128,4 +130,29 @@ fn a_file_nested_deep_is_not_kept_once_per_level() {
             "xml {xml}: the property's text is kept"
         );
     }
+}
+
+#[test]
+fn properties_of_a_newer_writer_are_kept_and_named_not_fatal() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/aas-files/D-v3.1/aas-specs-metamodel/maximal.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&file).expect("the shared V3.1 file")).expect("JSON");
+    doc["submodels"][0]["futureField"] = serde_json::json!({"x": 1});
+    doc["submodels"][0]["submodelElements"][0]["anotherNew"] = "v".into();
+    let contents = read_bytes("newer.json", serde_json::to_vec(&doc).expect("JSON")).expect("read");
+    // In the file's order (the new field was added after the elements).
+    assert_eq!(
+        contents.unknown,
+        [
+            "submodels[0].submodelElements[0].anotherNew",
+            "submodels[0].futureField"
+        ]
+    );
+    assert_eq!(contents.unknown_count, 2);
+    // Kept as read: the raw JSON of the submodel holds them.
+    assert!(contents.submodels[0].raw.contains("futureField"));
+    // The file as published names none: every property it has is the metamodel's.
+    let published = read_bytes("maximal.json", std::fs::read(&file).expect("file")).expect("read");
+    assert_eq!((published.unknown.len(), published.unknown_count), (0, 0));
 }

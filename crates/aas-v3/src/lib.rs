@@ -17,6 +17,7 @@ mod identifiables;
 mod iec61360;
 mod language;
 mod limits;
+pub mod metamodel;
 mod node;
 mod read;
 mod reference;

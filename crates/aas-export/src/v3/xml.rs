@@ -10,118 +10,11 @@
 
 use std::io::Write;
 
+use aas_v3::metamodel::{class_named as element_of, class_of, properties};
 use aas_v3::Target;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use serde_json::Value as Json;
-
-/// The properties of each class, in the order its XML elements come: those it inherits
-/// first (the metamodel's abstract classes below), then its own.
-#[rustfmt::skip] // a class a line: the table reads as the metamodel does
-const ORDER: &[(&str, &[&[&str]])] = &[
-    ("environment", &[&["assetAdministrationShells", "submodels", "conceptDescriptions"]]),
-    ("assetAdministrationShell", &[IDENTIFIABLE, &[EDS, "derivedFrom", "assetInformation", "submodels"]]),
-    ("submodel", &[IDENTIFIABLE, &["kind"], SEMANTIC, &[QUALIFIERS, EDS, "submodelElements"]]),
-    ("conceptDescription", &[IDENTIFIABLE, &[EDS, "isCaseOf"]]),
-    ("relationshipElement", &[ELEMENT, &["first", "second"]]),
-    ("annotatedRelationshipElement", &[ELEMENT, &["first", "second", "annotations"]]),
-    ("submodelElementList", &[ELEMENT, &["orderRelevant", "semanticIdListElement", "typeValueListElement", "valueTypeListElement", "value"]]),
-    ("submodelElementCollection", &[ELEMENT, &["value"]]),
-    ("property", &[ELEMENT, &["valueType", "value", "valueId"]]),
-    ("multiLanguageProperty", &[ELEMENT, &["value", "valueId"]]),
-    ("range", &[ELEMENT, &["valueType", "min", "max"]]),
-    ("referenceElement", &[ELEMENT, &["value"]]),
-    ("blob", &[ELEMENT, &["value", "contentType"]]),
-    ("file", &[ELEMENT, &["value", "contentType"]]),
-    ("entity", &[ELEMENT, &["statements", "entityType", "globalAssetId", "specificAssetIds"]]),
-    ("basicEventElement", &[ELEMENT, &["observed", "direction", "state", "messageTopic", "messageBroker", "lastUpdate", "minInterval", "maxInterval"]]),
-    ("operation", &[ELEMENT, &["inputVariables", "outputVariables", "inoutputVariables"]]),
-    ("capability", &[ELEMENT]),
-    ("operationVariable", &[&["value"]]),
-    ("extension", &[SEMANTIC, &["name", "valueType", "value", "refersTo"]]),
-    ("administrativeInformation", &[&[EDS, "version", "revision", "creator", "templateId"]]),
-    ("qualifier", &[SEMANTIC, &["kind", "type", "valueType", "value", "valueId"]]),
-    ("assetInformation", &[&["assetKind", "globalAssetId", "specificAssetIds", "assetType", "defaultThumbnail"]]),
-    ("resource", &[&["path", "contentType"]]),
-    ("specificAssetId", &[SEMANTIC, &["name", "value", "externalSubjectId"]]),
-    ("reference", &[&["type", "referredSemanticId", "keys"]]),
-    ("key", &[&["type", "value"]]),
-    ("langStringNameType", &[LANG_STRING]),
-    ("langStringTextType", &[LANG_STRING]),
-    ("langStringPreferredNameTypeIec61360", &[LANG_STRING]),
-    ("langStringShortNameTypeIec61360", &[LANG_STRING]),
-    ("langStringDefinitionTypeIec61360", &[LANG_STRING]),
-    ("embeddedDataSpecification", &[&["dataSpecification", "dataSpecificationContent"]]),
-    ("dataSpecificationIec61360", &[&["preferredName", "shortName", "unit", "unitId", "sourceOfDefinition", "symbol", "dataType", "definition", "valueFormat", "valueList", "value", "levelType"]]),
-    ("levelType", &[&["min", "nom", "typ", "max"]]),
-    ("valueList", &[&["valueReferencePairs"]]),
-    ("valueReferencePair", &[&["value", "valueId"]]),
-];
-
-/// HasExtensions, Referable and Identifiable.
-#[rustfmt::skip]
-const IDENTIFIABLE: &[&str] = &["extensions", "category", "idShort", "displayName", "description", "administration", "id"];
-/// HasSemantics.
-const SEMANTIC: &[&str] = &["semanticId", "supplementalSemanticIds"];
-/// A submodel element: Referable, HasSemantics, Qualifiable, HasDataSpecification.
-#[rustfmt::skip]
-const ELEMENT: &[&str] = &["extensions", "category", "idShort", "displayName", "description", "semanticId", "supplementalSemanticIds", QUALIFIERS, EDS];
-const QUALIFIERS: &str = "qualifiers";
-const EDS: &str = "embeddedDataSpecifications";
-const LANG_STRING: &[&str] = &["language", "text"];
-
-/// The class of the object a property holds, where JSON does not name it: by the
-/// property (and, for `value`, its owner). `None` for a property of an abstract type,
-/// whose object names its class (`modelType`).
-fn class_of(owner: &str, property: &str) -> Option<&'static str> {
-    Some(match property {
-        "administration" => "administrativeInformation",
-        "assetInformation" => "assetInformation",
-        "defaultThumbnail" => "resource",
-        "levelType" => "levelType",
-        "valueList" => "valueList",
-        "keys" => "key",
-        "description" => "langStringTextType",
-        "value" if owner == "multiLanguageProperty" => "langStringTextType",
-        "displayName" => "langStringNameType",
-        "preferredName" => "langStringPreferredNameTypeIec61360",
-        "shortName" => "langStringShortNameTypeIec61360",
-        "definition" => "langStringDefinitionTypeIec61360",
-        "extensions" => "extension",
-        "qualifiers" => "qualifier",
-        "embeddedDataSpecifications" => "embeddedDataSpecification",
-        "specificAssetIds" => "specificAssetId",
-        "valueReferencePairs" => "valueReferencePair",
-        "inputVariables" | "outputVariables" | "inoutputVariables" => "operationVariable",
-        "value" if owner == "referenceElement" => "reference",
-        "semanticId"
-        | "supplementalSemanticIds"
-        | "derivedFrom"
-        | "valueId"
-        | "first"
-        | "second"
-        | "observed"
-        | "messageBroker"
-        | "unitId"
-        | "dataSpecification"
-        | "externalSubjectId"
-        | "semanticIdListElement"
-        | "referredSemanticId"
-        | "creator"
-        | "refersTo"
-        | "isCaseOf" => "reference",
-        "submodels" if owner == "assetAdministrationShell" => "reference",
-        _ => return None,
-    })
-}
-
-/// The XML element of a class JSON names in `modelType`: `Property` → `property`.
-fn element_of(model_type: &str) -> String {
-    let mut chars = model_type.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_ascii_lowercase().to_string() + chars.as_str()
-    })
-}
 
 /// The namespace of `target`'s XML.
 pub(crate) fn namespace(target: Target) -> &'static str {
@@ -186,12 +79,8 @@ fn object<W: Write>(
     value: &Json,
 ) -> std::io::Result<()> {
     xml.write_event(Event::Start(BytesStart::new(element)))?;
-    let order = ORDER
-        .iter()
-        .find(|(c, _)| *c == class)
-        .map_or(&[][..], |(_, o)| *o);
-    for name in order.iter().flat_map(|part| part.iter()) {
-        if let Some(v) = value.get(*name).filter(|v| !is_nothing(v)) {
+    for name in properties(class) {
+        if let Some(v) = value.get(name).filter(|v| !is_nothing(v)) {
             property(xml, class, name, v)?;
         }
     }
