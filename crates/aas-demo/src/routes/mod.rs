@@ -122,7 +122,9 @@ pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
     let admin = admin::routes(state.clone());
     let mut router = Router::new();
     if state.v3_client.is_some() {
-        router = router.nest(V3_PREFIX, v3::routes());
+        // The faults (latency included) fall on the V3 server as on the gateway.
+        let faults = axum::middleware::from_fn_with_state(state.clone(), middleware::faults);
+        router = router.nest(V3_PREFIX, v3::routes().route_layer(faults));
     }
     router
         .merge(token_routes)

@@ -1,6 +1,8 @@
 //! The shells and submodels the V3 server serves, as V3 JSON: converted from the V2
 //! answers the gateway serves, one object at a time.
 
+use std::sync::Arc;
+
 use aas_v3::{Asset, Converter, Node};
 use serde_json::Value;
 
@@ -20,7 +22,7 @@ impl<'s> Items<'s> {
     }
 
     /// The assets served: those the customers share with the V3 server's application.
-    fn assets(&self) -> impl Iterator<Item = std::sync::Arc<ServedAsset>> + 's {
+    fn assets(&self) -> impl Iterator<Item = Arc<ServedAsset>> + 's {
         let state = self.state;
         (state.plants.iter())
             .flat_map(|p| p.current())
@@ -32,8 +34,22 @@ impl<'s> Items<'s> {
     }
 
     pub fn submodels(&self) -> impl Iterator<Item = Result<Value, V3Error>> + 's {
-        self.assets()
-            .flat_map(|a| a.submodels.iter().map(submodel_v3).collect::<Vec<_>>())
+        self.submodel_sources().map(|source| source.v3())
+    }
+
+    /// The shells served, not converted yet: a page converts only its own.
+    pub fn shell_sources(&self) -> impl Iterator<Item = ShellSource> + 's {
+        self.assets().map(ShellSource)
+    }
+
+    /// The submodels served, not converted yet.
+    pub fn submodel_sources(&self) -> impl Iterator<Item = SubmodelSource> + 's {
+        self.assets().flat_map(|asset| {
+            (0..asset.submodels.len()).map(move |index| SubmodelSource {
+                asset: asset.clone(),
+                index,
+            })
+        })
     }
 
     /// The shell whose base64url identifier is `encoded`.
@@ -81,6 +97,27 @@ impl<'s> Items<'s> {
             )));
         }
         self.submodel_by_id(&id)
+    }
+}
+
+/// A shell served, as the gateway holds it.
+pub(super) struct ShellSource(Arc<ServedAsset>);
+
+impl ShellSource {
+    pub fn v3(&self) -> Result<Value, V3Error> {
+        shell_v3(&self.0)
+    }
+}
+
+/// A submodel served, as the gateway holds it.
+pub(super) struct SubmodelSource {
+    asset: Arc<ServedAsset>,
+    index: usize,
+}
+
+impl SubmodelSource {
+    pub fn v3(&self) -> Result<Value, V3Error> {
+        submodel_v3(&self.asset.submodels[self.index])
     }
 }
 

@@ -162,15 +162,26 @@ fn answer(value: Value) -> Answer {
 
 /// A page of `items` as the paging parameters ask, in the Part 2 API's paged shape.
 fn paged(items: impl IntoIterator<Item = Value>, params: &Params) -> Answer {
+    paged_lazily(items.into_iter(), params, Ok)
+}
+
+/// A page of `items`, each made into its answer by `make` once it is on the page: the
+/// items before the cursor and after the page are never made.
+fn paged_lazily<T>(
+    items: impl Iterator<Item = T>,
+    params: &Params,
+    make: impl Fn(T) -> Result<Value, V3Error>,
+) -> Answer {
     let (start, limit) = (params.cursor()?, params.limit()?);
-    let mut items = items.into_iter().skip(start);
-    let result: Vec<Value> = items.by_ref().take(limit.unwrap_or(usize::MAX)).collect();
+    let mut items = items.skip(start);
+    let page: Vec<T> = items.by_ref().take(limit.unwrap_or(usize::MAX)).collect();
     let mut metadata = serde_json::Map::new();
     // The cursor is the position of the next item: given only when there is one.
     if items.next().is_some() {
-        let next = start + result.len();
+        let next = start + page.len();
         metadata.insert("cursor".into(), Value::String(next.to_string()));
     }
+    let result = page.into_iter().map(make).collect::<Result<Vec<_>, _>>()?;
     answer(json!({"paging_metadata": metadata, "result": result}))
 }
 
@@ -191,6 +202,18 @@ async fn shells(State(s): Shared, RawQuery(q): RawQuery, content: Content) -> An
     let id_short = params.one("idShort");
     let asset_ids = params.asset_ids()?;
     let items = Items::new(&s);
+    let shown = |shell: Value| match content {
+        Content::Reference => content::reference(
+            "AssetAdministrationShell",
+            shell["id"].as_str().unwrap_or_default(),
+        ),
+        _ => shell,
+    };
+    if id_short.is_none() && asset_ids.is_empty() {
+        return paged_lazily(items.shell_sources(), &params, |source| {
+            source.v3().map(shown)
+        });
+    }
     let mut wanted = Vec::new();
     for shell in items.shells() {
         let shell = shell?;
@@ -200,13 +223,7 @@ async fn shells(State(s): Shared, RawQuery(q): RawQuery, content: Content) -> An
                 .iter()
                 .all(|(name, value)| items::has_asset_id(&shell, name, value))
         {
-            wanted.push(match content {
-                Content::Reference => content::reference(
-                    "AssetAdministrationShell",
-                    shell["id"].as_str().unwrap_or_default(),
-                ),
-                _ => shell,
-            });
+            wanted.push(shown(shell));
         }
     }
     paged(wanted, &params)
@@ -240,8 +257,21 @@ async fn submodels(State(s): Shared, RawQuery(q): RawQuery, content: Content) ->
     let (level, extent) = (params.level()?, params.extent()?);
     let id_short = params.one("idShort");
     let semantic_id = params.semantic_id()?;
+    let items = Items::new(&s);
+    // One answer a submodel: paged over the submodels, each converted once on its page.
+    let one = |submodel: Value| match content {
+        Content::Metadata => content::metadata(&submodel).unwrap_or_default(),
+        Content::Value => content::submodel_value(&submodel),
+        Content::Reference => submodel_reference(&submodel),
+        _ => content::shaped(&submodel, level, extent),
+    };
+    if id_short.is_none() && semantic_id.is_none() && content != Content::Path {
+        return paged_lazily(items.submodel_sources(), &params, |source| {
+            source.v3().map(one)
+        });
+    }
     let mut wanted = Vec::new();
-    for submodel in Items::new(&s).submodels() {
+    for submodel in items.submodels() {
         let submodel = submodel?;
         if id_short.is_some_and(|want| submodel["idShort"] != want)
             || semantic_id
@@ -251,15 +281,13 @@ async fn submodels(State(s): Shared, RawQuery(q): RawQuery, content: Content) ->
             continue;
         }
         match content {
-            Content::Normal => wanted.push(content::shaped(&submodel, level, extent)),
-            Content::Metadata => wanted.extend(content::metadata(&submodel)),
-            Content::Value => wanted.push(content::submodel_value(&submodel)),
-            Content::Reference => wanted.push(submodel_reference(&submodel)),
+            // `$path` pages over the paths, not the submodels.
             Content::Path => wanted.extend(
                 content::paths(elements(&submodel), None, false, level)
                     .into_iter()
                     .map(Value::String),
             ),
+            _ => wanted.push(one(submodel)),
         }
     }
     paged(wanted, &params)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 46's figures: a snapshot of an AAS V3 server (the demo service's Part 2 routes
+# serving a --demo N plant, every request delayed LATENCY ms) taken by
+# `aasmd --v3 URL snapshot take`, beside a plain sequential Python client of the same
+# routes (bench/peers/v3_requests.py: `requests`, the same pages) and beside the V2
+# snapshot of the same plant through the platform's gateway, in one run, release build:
+# time and peak memory (GNU time); the peer's time from its own clock.
+# Usage: bench/v3-server.sh [ASSETS] [LATENCY_MS]   (defaults 11500, about 10,000 shells, and 20)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+assets=${1:-11500}
+latency=${2:-20}
+peer_python=${PEER_PYTHON:-/usr/bin/python3}
+source bench/common.sh
+build_aasmd
+work=$(mktemp -d)
+trap 'kill $demo_service_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+start_demo_service "$work" "$assets" --faults "latency=${latency}ms"
+v3=$(line_field "$work/line.json" v3_url)
+
+export AASMD_STORE=$work/store.sqlite3
+read -r v3_s v3_kb < <(run v3 "$aasmd" --v3 "$v3" snapshot take)
+read -r v2_s v2_kb < <(run v2 "$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01)
+"$peer_python" bench/peers/v3_requests.py "$v3" >"$work/peer.json"
+read -r peer_s peer_requests shells submodels < <(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+print(p["seconds"], p["requests"], p["shells"], p["submodels"])' "$work/peer.json")
+taken=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print(t["shells"])' "$work/v3.out")
+[ "$taken" = "$shells" ] || failed "aasmd took $taken shells, the peer read $shells"
+
+cat <<TABLE
+| what ($assets assets: $shells shells, $submodels submodels; ${latency} ms a request; $(nproc) cores; $(date -u +%F)) | seconds | peak MB |
+|---|---|---|
+| V3 snapshot: \`aasmd --v3 URL snapshot take\` | $v3_s | $((v3_kb / 1024)) |
+| the same routes, \`bench/peers/v3_requests.py\` ($peer_requests requests, one after the other) | $peer_s | |
+| peer ÷ aasmd (time) | $(python3 -c "print(round($peer_s / max($v3_s, 0.01), 2))") | |
+| V2 snapshot of the same plant through the gateway | $v2_s | $((v2_kb / 1024)) |
+TABLE
+runs_ok
