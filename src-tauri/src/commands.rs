@@ -194,10 +194,15 @@ pub fn recent_files(app: State<'_, App>) -> Vec<RecentFile> {
     app.recent_files()
 }
 
-/// Opens the recent file listed `index`th (by its place in `recent_files`, never a path).
+/// Opens the recent file listed `index`th, as `path` (by its place in `recent_files`: a
+/// path alone is never opened; one that no longer matches is refused).
 #[tauri::command]
-pub async fn open_recent_file(index: usize, app: State<'_, App>) -> Reply<FileOpened> {
-    Ok(app.open_recent_file(index).await?)
+pub async fn open_recent_file(
+    index: usize,
+    path: PathBuf,
+    app: State<'_, App>,
+) -> Reply<FileOpened> {
+    Ok(app.open_recent_file(index, &path).await?)
 }
 
 /// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`

@@ -118,10 +118,10 @@ function initRecentFiles(els, { onOpened, say }) {
     li.append(button);
     return li;
   };
-  const openAt = async (index) => {
+  const openAt = async (index, path) => {
     close();
     try {
-      await onOpened(await api.openRecentFile(index));
+      await onOpened(await api.openRecentFile(index, path));
     } catch (e) {
       say(`The file was not opened: ${e.message}`);
     }
@@ -140,7 +140,7 @@ function initRecentFiles(els, { onOpened, say }) {
     none.setAttribute('aria-disabled', 'true');
     none.textContent = 'No file opened yet: Open file… (Ctrl+O)';
     els.recentMenu.replaceChildren(...(files.length
-      ? files.map((f, i) => item(f.name, f.path, () => openAt(i)))
+      ? files.map((f, i) => item(f.name, f.path, () => openAt(i, f.path)))
       : [none]));
     els.recentMenu.hidden = false;
     els.recent.setAttribute('aria-expanded', 'true');
@@ -157,10 +157,16 @@ function initRecentFiles(els, { onOpened, say }) {
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       const step = e.key === 'ArrowDown' ? 1 : -1;
-      all[(at + step + all.length) % all.length]?.focus();
+      // From the button: the first item down, the last up.
+      const next = at < 0 ? (step > 0 ? 0 : all.length - 1) : (at + step + all.length) % all.length;
+      all[next]?.focus();
     }
   });
   document.addEventListener('click', (e) => {
     if (!els.recentMenu.hidden && !els.recent.parentElement.contains(e.target)) close();
+  });
+  // Tab out of the menu closes it.
+  els.recent.parentElement.addEventListener('focusout', (e) => {
+    if (!els.recentMenu.hidden && !els.recent.parentElement.contains(e.relatedTarget)) close();
   });
 }

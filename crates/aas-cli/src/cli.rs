@@ -329,7 +329,7 @@ pub struct DemoServiceArgs {
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub token_ttl: u64,
     /// Inject faults, e.g. "latency=20ms,jitter=5ms,error=0.05,throttle=0.02,retry-after=1,drop=0.01,truncate=0.01,garbage=0.01,seed=7".
-    /// Shares are per request; they apply to the registry and the gateway.
+    /// Shares are per request; they apply to the registry, the gateway and the V3 server.
     #[arg(long, value_name = "SPEC", value_parser = parse_faults)]
     pub faults: Option<aas_demo::FaultSpec>,
     /// Keep the customers' grants in FILE across restarts (written atomically).
@@ -338,6 +338,10 @@ pub struct DemoServiceArgs {
     /// Add `admin_token` (for /demo-service/admin/...) to the start-up line.
     #[arg(long)]
     pub admin_token: bool,
+    /// Serve no AAS V3 server (the Part 2 routes at /api/v3.0 need no sign-in: leave
+    /// them out where others can reach the address).
+    #[arg(long)]
+    pub no_v3_server: bool,
     /// Serve https with this PEM certificate chain (needs --tls-key); the start-up
     /// line's URLs are then https ones.
     #[arg(long, value_name = "FILE", requires = "tls_key")]

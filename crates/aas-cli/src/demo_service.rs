@@ -45,6 +45,7 @@ pub async fn serve(args: DemoServiceArgs) -> Result<(), CliError> {
             .tls_cert
             .zip(args.tls_key)
             .map(|(cert, key)| TlsFiles { cert, key }),
+        v3_server: !args.no_v3_server,
         ..Config::default()
     })
     .await?;

@@ -360,14 +360,17 @@ impl Service {
             plants: config.plants.iter().map(|p| p.code.clone()).collect(),
             admin_token: None,
         };
-        let submodel_owners = (config.plants.iter())
-            .flat_map(|p| &p.assets)
-            .flat_map(|a| {
-                (a.submodels.iter())
-                    .filter_map(|sm| sm["identification"]["id"].as_str())
-                    .map(|id| (id.to_owned(), a.aas_id.clone()))
-            })
-            .collect();
+        // A submodel several shells refer to is served by each of their assets.
+        let mut submodel_owners: HashMap<String, Vec<String>> = HashMap::new();
+        for asset in config.plants.iter().flat_map(|p| &p.assets) {
+            for id in (asset.submodels.iter()).filter_map(|sm| sm["identification"]["id"].as_str())
+            {
+                submodel_owners
+                    .entry(id.to_owned())
+                    .or_default()
+                    .push(asset.aas_id.clone());
+            }
+        }
         let state = Arc::new(routes::AppState {
             issuer,
             realm,

@@ -304,3 +304,60 @@ async fn a_service_without_a_v3_server_offers_none() {
     let url = format!("{}/api/v3.0/shells", f.demo_service.info().registry_url);
     assert_eq!(f.get(&url, None, None).await.status, 404);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_submodel_two_shells_refer_to_is_listed_once_and_served_while_one_is_shared() {
+    let mut plant = aas_demo::demo_plant("P", 16, 3);
+    let (first, second) = (plant.assets[0].clone(), plant.assets[1].clone());
+    let shared = first.submodels[0].clone();
+    plant.assets[1].submodels.insert(0, shared.clone());
+    let id = shared["identification"]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let f = Fixture::start(Config {
+        plants: vec![plant],
+        ..Config::default()
+    })
+    .await;
+    let listed = f.v3_get("/submodels").await;
+    let ids: Vec<&str> = (listed.body["result"].as_array().expect("result").iter())
+        .filter_map(|sm| sm["id"].as_str())
+        .filter(|sm| *sm == id)
+        .collect();
+    assert_eq!(ids.len(), 1, "listed once");
+    f.set_grant(&first.aas_id, "denied").await;
+    let still = f.v3_get(&format!("/submodels/{}", b64(&id))).await;
+    assert_eq!(
+        still.status, 200,
+        "the second shell's asset still shares it: {still:?}"
+    );
+    f.set_grant(&second.aas_id, "denied").await;
+    assert_eq!(
+        f.v3_get(&format!("/submodels/{}", b64(&id))).await.status,
+        404
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_whole_server_in_one_answer_is_bounded_and_says_how_to_ask() {
+    // 3,500 assets: about 3,000 shells and 18,000 submodels, more than one answer holds.
+    let f = Fixture::start(Config {
+        plants: vec![aas_demo::demo_plant("P", 3500, 1)],
+        ..Config::default()
+    })
+    .await;
+    let whole = f.v3_get("/serialization").await;
+    assert_eq!(whole.status, 413, "{:?}", whole.body);
+    let text = whole.body["messages"][0]["text"].as_str().expect("text");
+    assert!(text.contains("aasIds and submodelIds"), "{text}");
+    let shell = &f.v3_get("/shells?limit=1").await.body["result"][0];
+    let one = f
+        .v3_get(&format!(
+            "/serialization?aasIds={}",
+            b64(shell["id"].as_str().expect("id"))
+        ))
+        .await;
+    assert_eq!(one.status, 200);
+    assert_eq!(one.body["assetAdministrationShells"][0]["id"], shell["id"]);
+}

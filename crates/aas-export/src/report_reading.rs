@@ -96,6 +96,7 @@ impl<'de> Visitor<'de> for ReportSeed {
         // The summary in the report's order (serde_json keeps it): the rules' order.
         let mut counts: Vec<(String, u64)> = Vec::new();
         let mut shown: BTreeMap<String, Vec<ShownChange>> = BTreeMap::new();
+        let mut counted: BTreeMap<String, u64> = BTreeMap::new();
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "source" => report.source = map.next_value()?,
@@ -113,6 +114,7 @@ impl<'de> Visitor<'de> for ReportSeed {
                     map.next_value_seed(ChangesSeed {
                         per_rule: self.per_rule,
                         shown: &mut shown,
+                        counted: &mut counted,
                     })?;
                 }
                 _ => {
@@ -133,7 +135,7 @@ impl<'de> Visitor<'de> for ReportSeed {
         for (rule, changes) in shown {
             report.rules.push(RuleChanges {
                 meaning: meaning(&rule),
-                count: changes.len() as u64,
+                count: counted.get(&rule).copied().unwrap_or_default(),
                 rule,
                 changes,
             });
@@ -145,6 +147,8 @@ impl<'de> Visitor<'de> for ReportSeed {
 struct ChangesSeed<'s> {
     per_rule: usize,
     shown: &'s mut BTreeMap<String, Vec<ShownChange>>,
+    /// Every change of each rule, counted (a rule the summary lacks is counted here).
+    counted: &'s mut BTreeMap<String, u64>,
 }
 
 impl<'de> DeserializeSeed<'de> for ChangesSeed<'_> {
@@ -171,6 +175,7 @@ impl<'de> Visitor<'de> for ChangesSeed<'_> {
             now: Option<Box<RawValue>>,
         }
         while let Some(line) = seq.next_element::<Line>()? {
+            *self.counted.entry(line.rule.clone()).or_default() += 1;
             let kept = self.shown.entry(line.rule).or_default();
             if kept.len() < self.per_rule {
                 kept.push(ShownChange {

@@ -44,13 +44,20 @@ impl App {
             .collect()
     }
 
-    /// Opens the recent file listed `index`th (the page names it by its place, never by
-    /// a path). One that cannot be found any more leaves the list.
-    pub async fn open_recent_file(&self, index: usize) -> Result<FileOpened> {
+    /// Opens the recent file listed `index`th, which the page showed as `shown` (it names
+    /// it by its place in the list, never by a path alone: a list that changed since is
+    /// refused). One that cannot be found any more leaves the list.
+    pub async fn open_recent_file(
+        &self,
+        index: usize,
+        shown: &std::path::Path,
+    ) -> Result<FileOpened> {
         let mut preferences = self.preferences();
-        let path = (preferences.recent_files.get(index).cloned()).ok_or_else(|| {
-            Error::BadRequest("no such recent file: open it with Open file…".into())
-        })?;
+        let path = (preferences.recent_files.get(index).cloned())
+            .filter(|path| path == shown)
+            .ok_or_else(|| {
+                Error::BadRequest("the recent files changed meanwhile: open the list again".into())
+            })?;
         if !path.exists() {
             preferences.recent_files.remove(index);
             self.keep_preferences(&preferences)?;

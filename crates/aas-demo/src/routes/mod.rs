@@ -42,8 +42,8 @@ pub(crate) struct AppState {
     pub faults: Option<Faults>,
     /// The application whose shares the V3 server serves; `None`: no V3 server.
     pub v3_client: Option<String>,
-    /// Submodel id -> the aasId of the asset that holds it, for the V3 server.
-    pub submodel_owners: HashMap<String, String>,
+    /// Submodel id -> the aasIds of the assets that hold it, for the V3 server.
+    pub submodel_owners: HashMap<String, Vec<String>>,
 }
 
 impl std::fmt::Debug for AppState {

@@ -197,7 +197,13 @@ fn value_only(element: &Value) -> Option<Value> {
             }
             Value::Object(range)
         }
-        "File" | "Blob" => json!({"contentType": element["contentType"], "value": get("value")}),
+        "File" | "Blob" => {
+            // A Blob's bytes left out (extent withoutBlobValue) are left out here too.
+            let mut file = Map::new();
+            file.insert("contentType".into(), element["contentType"].clone());
+            file.extend(get("value").map(|v| ("value".to_owned(), v)));
+            Value::Object(file)
+        }
         "ReferenceElement" => get("value")?,
         "RelationshipElement" => json!({"first": element["first"], "second": element["second"]}),
         "AnnotatedRelationshipElement" => {

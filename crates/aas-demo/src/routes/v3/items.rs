@@ -1,6 +1,7 @@
 //! The shells and submodels the V3 server serves, as V3 JSON: converted from the V2
 //! answers the gateway serves, one object at a time.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use aas_v3::{Asset, Converter, Node};
@@ -42,14 +43,17 @@ impl<'s> Items<'s> {
         self.assets().map(ShellSource)
     }
 
-    /// The submodels served, not converted yet.
+    /// The submodels served, not converted yet; one that several shells refer to, once.
     pub fn submodel_sources(&self) -> impl Iterator<Item = SubmodelSource> + 's {
-        self.assets().flat_map(|asset| {
-            (0..asset.submodels.len()).map(move |index| SubmodelSource {
-                asset: asset.clone(),
-                index,
+        let mut listed = HashSet::new();
+        self.assets()
+            .flat_map(|asset| {
+                (0..asset.submodels.len()).map(move |index| SubmodelSource {
+                    asset: asset.clone(),
+                    index,
+                })
             })
-        })
+            .filter(move |source| listed.insert(source.asset.submodels[source.index].id.clone()))
     }
 
     /// The shell whose base64url identifier is `encoded`.
@@ -71,14 +75,18 @@ impl<'s> Items<'s> {
     }
 
     pub fn submodel_by_id(&self, id: &str) -> Result<Value, V3Error> {
-        let missing = || V3Error::not_found(format!("no submodel {id} is served here"));
-        let aas_id = self.state.submodel_owners.get(id).ok_or_else(missing)?;
-        let (_, asset) = self.state.asset(aas_id).ok_or_else(missing)?;
-        let submodel = (asset.submodels.iter())
-            .find(|sm| sm.id == id)
-            .filter(|_| self.state.v3_serves(&asset))
-            .ok_or_else(missing)?;
-        submodel_v3(submodel)
+        let owners = self.state.submodel_owners.get(id).into_iter().flatten();
+        // The first asset served that holds it (several shells may refer to it).
+        let served = owners
+            .filter_map(|aas_id| self.state.asset(aas_id).map(|(_, asset)| asset))
+            .filter(|asset| self.state.v3_serves(asset))
+            .find_map(|asset| {
+                let index = asset.submodels.iter().position(|sm| sm.id == id)?;
+                Some(SubmodelSource { asset, index })
+            });
+        served
+            .ok_or_else(|| V3Error::not_found(format!("no submodel {id} is served here")))?
+            .v3()
     }
 
     /// The submodel `sm` of the shell `aas` (both base64url): one the shell refers to.

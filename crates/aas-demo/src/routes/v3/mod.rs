@@ -27,6 +27,9 @@ use query::Params;
 /// Where the Part 2 routes are: the base path BaSyx and FA³ST servers use for V3.0.
 pub(crate) const V3_PREFIX: &str = "/api/v3.0";
 
+/// The most shells and submodels one `/serialization` answer holds.
+const SERIALIZED_MAX: usize = 20_000;
+
 /// The service profiles [`description`] names.
 const PROFILES: [&str; 2] = [
     "https://admin-shell.io/aas/API/3/0/AssetAdministrationShellRepositoryServiceSpecification/SSP-002",
@@ -261,7 +264,7 @@ async fn submodels(State(s): Shared, RawQuery(q): RawQuery, content: Content) ->
     // One answer a submodel: paged over the submodels, each converted once on its page.
     let one = |submodel: Value| match content {
         Content::Metadata => content::metadata(&submodel).unwrap_or_default(),
-        Content::Value => content::submodel_value(&submodel),
+        Content::Value => content::submodel_value(&content::shaped(&submodel, level, extent)),
         Content::Reference => submodel_reference(&submodel),
         _ => content::shaped(&submodel, level, extent),
     };
@@ -291,6 +294,13 @@ async fn submodels(State(s): Shared, RawQuery(q): RawQuery, content: Content) ->
         }
     }
     paged(wanted, &params)
+}
+
+/// The submodel's elements as `level` and `extent` ask (with `Core`, without their
+/// children).
+fn shaped_elements(submodel: &Value, level: content::Level, extent: content::Extent) -> Vec<Value> {
+    let shaped = content::shaped(submodel, level, extent);
+    elements(&shaped).to_vec()
 }
 
 fn submodel_reference(submodel: &Value) -> Value {
@@ -338,12 +348,11 @@ async fn elements_of(
     let id = submodel["id"].as_str().unwrap_or_default();
     let elements = elements(&submodel);
     let wanted: Vec<Value> = match content {
-        Content::Normal => (elements.iter())
-            .map(|e| content::shaped(e, level, extent))
-            .collect(),
+        // The submodel's direct children, as the submodel itself answers them.
+        Content::Normal => shaped_elements(&submodel, level, extent),
         Content::Metadata => elements.iter().filter_map(content::metadata).collect(),
-        Content::Value => (elements.iter())
-            .filter_map(|e| content::element_value(&content::shaped(e, level, extent)))
+        Content::Value => (shaped_elements(&submodel, level, extent).iter())
+            .filter_map(content::element_value)
             .collect(),
         Content::Reference => (elements.iter())
             .map(|e| {
@@ -407,6 +416,18 @@ async fn serialization(State(s): Shared, RawQuery(q): RawQuery) -> Answer {
     params.flag("includeConceptDescriptions")?;
     let items = Items::new(&s);
     let everything = aas_ids.is_empty() && submodel_ids.is_empty();
+    // The whole server in one answer is built in memory: bounded, the rest by ids.
+    let served = if everything {
+        items.shell_sources().count() + items.submodel_sources().count()
+    } else {
+        aas_ids.len() + submodel_ids.len()
+    };
+    if served > SERIALIZED_MAX {
+        return Err(V3Error::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("{served} shells and submodels are more than one answer holds here ({SERIALIZED_MAX}): name them with aasIds and submodelIds"),
+        ));
+    }
     let shells: Vec<Value> = if everything {
         items.shells().collect::<Result<_, _>>()?
     } else {
