@@ -194,15 +194,15 @@ pub fn recent_files(app: State<'_, App>) -> Vec<RecentFile> {
     app.recent_files()
 }
 
-/// Opens the recent file listed `index`th, as `path` (by its place in `recent_files`: a
-/// path alone is never opened; one that no longer matches is refused).
+/// Opens the recent file listed `index`th, shown as `name` (by its place in
+/// `recent_files`, never by a path from the page; a list changed since is refused).
 #[tauri::command]
 pub async fn open_recent_file(
     index: usize,
-    path: PathBuf,
+    name: String,
     app: State<'_, App>,
 ) -> Reply<FileOpened> {
-    Ok(app.open_recent_file(index, &path).await?)
+    Ok(app.open_recent_file(index, &name).await?)
 }
 
 /// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`

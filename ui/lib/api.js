@@ -119,10 +119,10 @@ export function openV3Server(address, token, onProgress) {
 /** Recent files: `[{name, path}]`, the files opened last, the newest first. */
 export const recentFiles = () => localCall('recent_files');
 /**
- * Opens the recent file at `index` of recentFiles, the one listed there as `path` (the
+ * Opens the recent file at `index` of recentFiles, the one listed there by `name` (the
  * app refuses when the list has changed since); resolves as openAasFile does.
  */
-export const openRecentFile = (index, path) => localCall('open_recent_file', { index, path });
+export const openRecentFile = (index, name) => localCall('open_recent_file', { index, name });
 /** The address of the built-in demo's AAS V3 server (null without the demo): Open server… offers it. */
 export const demoV3Server = () => localCall('demo_v3_server');
 /** The file the app was started with (a double-click on an .aasx), read as openAasFile reads one; null if none. */

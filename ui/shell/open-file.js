@@ -118,10 +118,10 @@ function initRecentFiles(els, { onOpened, say }) {
     li.append(button);
     return li;
   };
-  const openAt = async (index, path) => {
+  const openAt = async (index, name) => {
     close();
     try {
-      await onOpened(await api.openRecentFile(index, path));
+      await onOpened(await api.openRecentFile(index, name));
     } catch (e) {
       say(`The file was not opened: ${e.message}`);
     }
@@ -140,7 +140,7 @@ function initRecentFiles(els, { onOpened, say }) {
     none.setAttribute('aria-disabled', 'true');
     none.textContent = 'No file opened yet: Open file… (Ctrl+O)';
     els.recentMenu.replaceChildren(...(files.length
-      ? files.map((f, i) => item(f.name, f.path, () => openAt(i, f.path)))
+      ? files.map((f, i) => item(f.name, f.path, () => openAt(i, f.name)))
       : [none]));
     els.recentMenu.hidden = false;
     els.recent.setAttribute('aria-expanded', 'true');

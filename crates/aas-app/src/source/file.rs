@@ -35,26 +35,19 @@ impl App {
     pub fn recent_files(&self) -> Vec<RecentFile> {
         (self.preferences().recent_files.iter())
             .map(|path| RecentFile {
-                name: path.file_name().map_or_else(
-                    || path.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                ),
+                name: recent_name(path),
                 path: path.clone(),
             })
             .collect()
     }
 
-    /// Opens the recent file listed `index`th, which the page showed as `shown` (it names
-    /// it by its place in the list, never by a path alone: a list that changed since is
-    /// refused). One that cannot be found any more leaves the list.
-    pub async fn open_recent_file(
-        &self,
-        index: usize,
-        shown: &std::path::Path,
-    ) -> Result<FileOpened> {
+    /// Opens the recent file listed `index`th, which the page showed by the name `shown`
+    /// (the page names a file by its place in the list, never by a path; a list that
+    /// changed since is refused). One that cannot be found any more leaves the list.
+    pub async fn open_recent_file(&self, index: usize, shown: &str) -> Result<FileOpened> {
         let mut preferences = self.preferences();
         let path = (preferences.recent_files.get(index).cloned())
-            .filter(|path| path == shown)
+            .filter(|path| recent_name(path) == shown)
             .ok_or_else(|| {
                 Error::BadRequest("the recent files changed meanwhile: open the list again".into())
             })?;
@@ -108,6 +101,14 @@ impl App {
                 Error::BadRequest("this file is no longer open: open it again (Ctrl+O)".into())
             })
     }
+}
+
+/// What *Recent files* calls the file at `path`: its name.
+fn recent_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 // Browsed as held: the page may close the file while a reply is on its way.
