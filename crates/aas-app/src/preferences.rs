@@ -136,8 +136,8 @@ pub struct View {
     #[serde(default)]
     pub asset_type: Option<String>,
     /// The export format chosen last under this profile (a V3.1 AASX for the vendors'
-    /// plant, V2 for the platform's).
-    #[serde(default)]
+    /// plant, V2 for the platform's); left out of the file until one is chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub export_format: Option<String>,
 }
 
