@@ -221,7 +221,7 @@ async fn it_serves_what_the_customer_shares_and_follows_the_admins_changes() {
     let removed = f
         .admin(
             Method::DELETE,
-            &format!("/assets/{}", urlencode(MACHINE)),
+            &format!("/assets/{}", aas_model::encode_segment(MACHINE)),
             Value::Null,
         )
         .await;
@@ -234,10 +234,6 @@ async fn it_serves_what_the_customer_shares_and_follows_the_admins_changes() {
     );
     let left = f.shell_ids_paged(100).await;
     assert_eq!(left.len(), ids.len() - 2);
-}
-
-fn urlencode(text: &str) -> String {
-    aas_model::encode_segment(text)
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -313,6 +313,25 @@ fn elements(submodel: &Value) -> &[Value] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// What a route of a submodel is asked: its parameters, `level` and `extent`, and the
+/// submodel the path names.
+struct Asked {
+    params: Params,
+    level: content::Level,
+    extent: content::Extent,
+    submodel: Value,
+}
+
+fn asked(s: &AppState, path: &Path, query: Option<&str>) -> Result<Asked, V3Error> {
+    let params = Params::parse(query)?;
+    Ok(Asked {
+        level: params.level()?,
+        extent: params.extent()?,
+        submodel: submodel_of(s, path)?,
+        params,
+    })
+}
+
 /// The submodel the path names, directly or as one the shell it names refers to.
 fn submodel_of(s: &AppState, path: &Path) -> Result<Value, V3Error> {
     let items = Items::new(s);
@@ -324,9 +343,12 @@ fn submodel_of(s: &AppState, path: &Path) -> Result<Value, V3Error> {
 }
 
 async fn submodel(State(s): Shared, path: Path, RawQuery(q): RawQuery, content: Content) -> Answer {
-    let params = Params::parse(q.as_deref())?;
-    let (level, extent) = (params.level()?, params.extent()?);
-    let submodel = submodel_of(&s, &path)?;
+    let Asked {
+        level,
+        extent,
+        submodel,
+        ..
+    } = asked(&s, &path, q.as_deref())?;
     answer(match content {
         Content::Normal => content::shaped(&submodel, level, extent),
         Content::Metadata => content::metadata(&submodel).unwrap_or_default(),
@@ -342,9 +364,12 @@ async fn elements_of(
     RawQuery(q): RawQuery,
     content: Content,
 ) -> Answer {
-    let params = Params::parse(q.as_deref())?;
-    let (level, extent) = (params.level()?, params.extent()?);
-    let submodel = submodel_of(&s, &path)?;
+    let Asked {
+        params,
+        level,
+        extent,
+        submodel,
+    } = asked(&s, &path, q.as_deref())?;
     let id = submodel["id"].as_str().unwrap_or_default();
     let elements = elements(&submodel);
     let wanted: Vec<Value> = match content {
@@ -373,9 +398,12 @@ async fn element_at(
     RawQuery(q): RawQuery,
     content: Content,
 ) -> Answer {
-    let params = Params::parse(q.as_deref())?;
-    let (level, extent) = (params.level()?, params.extent()?);
-    let submodel = submodel_of(&s, &path)?;
+    let Asked {
+        level,
+        extent,
+        submodel,
+        ..
+    } = asked(&s, &path, q.as_deref())?;
     let text = param(&path, "path")?.unwrap_or_default();
     let steps = content::id_short_path(text)
         .ok_or_else(|| V3Error::bad_request(format!("{text:?} is not an idShort path")))?;
