@@ -342,6 +342,11 @@ pub struct DemoServiceArgs {
     /// them out where others can reach the address).
     #[arg(long)]
     pub no_v3_server: bool,
+    /// The V3 server wants an access token, as a secured one does: OAuth 2 client
+    /// credentials (client_id, client_secret) at the token endpoint the start-up line
+    /// names (v3_token_url).
+    #[arg(long, conflicts_with = "no_v3_server")]
+    pub v3_sign_in: bool,
     /// Serve https with this PEM certificate chain (needs --tls-key); the start-up
     /// line's URLs are then https ones.
     #[arg(long, value_name = "FILE", requires = "tls_key")]

@@ -46,6 +46,7 @@ pub async fn serve(args: DemoServiceArgs) -> Result<(), CliError> {
             .zip(args.tls_key)
             .map(|(cert, key)| TlsFiles { cert, key }),
         v3_server: !args.no_v3_server,
+        v3_sign_in: args.v3_sign_in,
         ..Config::default()
     })
     .await?;

@@ -107,6 +107,28 @@ impl TokenProvider {
         }
     }
 
+    /// A provider of tokens from the endpoint `token_url` itself (no discovery), as a V3
+    /// server's profile names it.
+    pub fn at_endpoint(
+        http: reqwest::Client,
+        token_url: &str,
+        client_id: &str,
+        client_secret: Secret,
+        client_auth: ClientAuth,
+    ) -> Self {
+        TokenProvider {
+            http,
+            auth_url: token_url.to_owned(),
+            realm: String::new(),
+            endpoint: OnceLock::from(token_url.to_owned()),
+            client_id: client_id.to_owned(),
+            client_secret,
+            client_auth,
+            cached: Mutex::new(None),
+            waiting: Waiting::default(),
+        }
+    }
+
     /// The provider noting its requests in `waiting`, the client's.
     pub(crate) fn sharing(mut self, waiting: Waiting) -> Self {
         self.waiting = waiting;
@@ -200,7 +222,7 @@ impl TokenProvider {
     }
 
     /// The secret as a token request carries it: in the form, or in the Basic header.
-    fn sent_secrets(&self) -> [String; 2] {
+    pub(crate) fn sent_secrets(&self) -> [String; 2] {
         use base64::Engine;
         let basic = format!(
             "{}:{}",

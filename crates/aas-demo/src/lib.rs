@@ -123,6 +123,9 @@ pub struct Config {
     /// `/api/v3.0`, without sign-in): what the customers share with the first
     /// application.
     pub v3_server: bool,
+    /// The V3 server wants an access token of that application (OAuth 2 client
+    /// credentials at the token endpoint), as a secured V3 server does.
+    pub v3_sign_in: bool,
 }
 
 impl Default for Config {
@@ -141,6 +144,7 @@ impl Default for Config {
             tls: None,
             head_timeout: Duration::from_secs(10),
             v3_server: true,
+            v3_sign_in: false,
         }
     }
 }
@@ -161,6 +165,10 @@ pub struct StartupInfo {
     /// The V3 server's address (`http://HOST:PORT/api/v3.0`), when it serves one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub v3_url: Option<String>,
+    /// The token endpoint the V3 server's access tokens come from (client credentials:
+    /// client_id, client_secret), when it wants one (`Config::v3_sign_in`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v3_token_url: Option<String>,
     /// Only present when asked for (`aasmd demo-service --admin-token`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin_token: Option<String>,
@@ -351,6 +359,8 @@ impl Service {
             v3_url: config
                 .v3_server
                 .then(|| format!("{base}{}", routes::V3_PREFIX)),
+            v3_token_url: (config.v3_server && config.v3_sign_in)
+                .then(|| format!("{base}{prefix}/realms/{realm}/protocol/openid-connect/token")),
             gateway_url: format!("{base}{}", routes::GATEWAY_PREFIX),
             auth_url: base,
             realm: realm.clone(),
@@ -387,6 +397,7 @@ impl Service {
             editing: Default::default(),
             faults: config.faults.map(faults::Faults::new),
             v3_client,
+            v3_sign_in: config.v3_sign_in,
             submodel_owners,
         });
         Ok(Service {

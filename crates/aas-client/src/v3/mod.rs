@@ -7,6 +7,8 @@
 //! pace bounds, paging ends however the cursors go (pages.rs), and redirects stay within
 //! the origin, as for the platform.
 
+mod auth;
+mod check;
 mod ids;
 mod pages;
 mod repository;
@@ -14,7 +16,7 @@ mod repository;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use reqwest::header::{AUTHORIZATION, RETRY_AFTER};
+use reqwest::header::RETRY_AFTER;
 use reqwest::StatusCode;
 
 use crate::transport::{http_client, receive, Pace, DEFAULT_IDLE_TIMEOUT};
@@ -22,19 +24,12 @@ use crate::waiting::Waiting;
 use crate::{check_url, Error, Result, RetryPolicy, Secret, Transport, DEFAULT_MAX_BODY};
 use aas_model::FileError;
 
+use auth::Credentials;
+pub use auth::V3Auth;
 use ids::encode_id;
 use pages::PageEnd;
 pub use pages::DEFAULT_PAGE_SIZE;
 pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
-
-/// How requests to a V3 server are authorised.
-#[derive(Debug, Clone)]
-pub enum V3Auth {
-    /// No credentials (a server open to its network, or the demo's).
-    None,
-    /// `Authorization: Bearer …` with a token the user was given.
-    Bearer(Secret),
-}
 
 /// One V3 server, by its address. Cheap to share behind an `Arc`.
 #[derive(Debug)]
@@ -42,7 +37,7 @@ pub struct V3Server {
     http: reqwest::Client,
     /// The address as given, without a trailing `/`.
     address: String,
-    auth: V3Auth,
+    credentials: Credentials,
     retry: RetryPolicy,
     pace: Pace,
     waiting: Waiting,
@@ -66,7 +61,7 @@ impl V3Server {
         Ok(V3Server {
             http: http_client(transport, DEFAULT_IDLE_TIMEOUT)?,
             address: address.trim_end_matches('/').to_owned(),
-            auth,
+            credentials: Credentials::new(auth, transport)?,
             retry: RetryPolicy::default(),
             pace: Pace::DEFAULT,
             waiting: Waiting::default(),
@@ -118,10 +113,8 @@ impl V3Server {
     }
 
     async fn get_once(&self, url: &str) -> Result<String> {
-        let mut request = self.http.get(url).header("Accept", "application/json");
-        if let V3Auth::Bearer(token) = &self.auth {
-            request = request.header(AUTHORIZATION, format!("Bearer {}", token.expose()));
-        }
+        let request = self.http.get(url).header("Accept", "application/json");
+        let (request, sent) = self.credentials.apply(request).await?;
         let response = self.pace.head(url, request.send(), &self.waiting).await?;
         let status = response.status();
         let retry_after = (response.headers().get(RETRY_AFTER))
@@ -137,11 +130,11 @@ impl V3Server {
             })
         })?;
         if status != StatusCode::OK {
-            let token = match &self.auth {
-                V3Auth::Bearer(token) => token.expose(),
-                V3Auth::None => "",
-            };
-            let page = crate::secret::redact(&text, &[token]);
+            if let (StatusCode::UNAUTHORIZED, Some(sent)) = (status, &sent) {
+                self.credentials.refused(sent).await;
+            }
+            let sent = sent.as_ref().map_or("", Secret::expose);
+            let page = crate::secret::redact(&text, &[sent]);
             return Err(Error::from_v3_response(status.as_u16(), &page, retry_after));
         }
         Ok(text)

@@ -42,6 +42,8 @@ pub(crate) struct AppState {
     pub faults: Option<Faults>,
     /// The application whose shares the V3 server serves; `None`: no V3 server.
     pub v3_client: Option<String>,
+    /// The V3 server wants an access token of `v3_client`.
+    pub v3_sign_in: bool,
     /// Submodel id -> the aasIds of the assets that hold it, for the V3 server.
     pub submodel_owners: HashMap<String, Vec<String>>,
 }
@@ -124,7 +126,12 @@ pub(crate) fn router(state: Arc<AppState>, auth_prefix: &str) -> Router {
     if state.v3_client.is_some() {
         // The faults (latency included) fall on the V3 server as on the gateway.
         let faults = axum::middleware::from_fn_with_state(state.clone(), middleware::faults);
-        router = router.nest(V3_PREFIX, v3::routes().route_layer(faults));
+        let mut v3 = v3::routes();
+        if state.v3_sign_in {
+            let signed_in = axum::middleware::from_fn_with_state(state.clone(), v3::signed_in);
+            v3 = v3.route_layer(signed_in);
+        }
+        router = router.nest(V3_PREFIX, v3.route_layer(faults));
     }
     router
         .merge(token_routes)

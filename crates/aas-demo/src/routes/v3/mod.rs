@@ -1,6 +1,7 @@
 //! The plants as an AAS V3 server: the read routes of the AAS Part 2 API V3.0 (profiles
-//! AAS Repository and Submodel Repository, SSP-002) under [`V3_PREFIX`], without sign-in,
-//! so that a V3 source can be tried with no account. They serve what the customers
+//! AAS Repository and Submodel Repository, SSP-002) under [`V3_PREFIX`], without sign-in
+//! so that a V3 source can be tried with no account (or, asked to, with an access token
+//! of its token endpoint: [`signed_in`]). They serve what the customers
 //! share with the first application, as the gateway does; each shell and submodel is
 //! converted from the V2 JSON the gateway serves when asked for (aas-v3), so an admin's
 //! change shows on both and the plant is not held twice.
@@ -12,8 +13,9 @@ mod query;
 use std::sync::Arc;
 
 use axum::extract::rejection::RawPathParamsRejection;
-use axum::extract::{RawPathParams, RawQuery, State};
-use axum::http::StatusCode;
+use axum::extract::{RawPathParams, RawQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -39,6 +41,34 @@ const PROFILES: [&str; 2] = [
 type Shared = State<Arc<AppState>>;
 type Path = Result<RawPathParams, RawPathParamsRejection>;
 type Answer = Result<Response, V3Error>;
+
+/// With sign-in (`Config::v3_sign_in`): an access token of the application served,
+/// from the token endpoint; refusals in the API's `Result` shape.
+pub(super) async fn signed_in(State(s): Shared, req: Request, next: Next) -> Answer {
+    let unauthorized = |text: String| {
+        let mut refused = V3Error::new(StatusCode::UNAUTHORIZED, text).into_response();
+        (refused.headers_mut())
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        refused
+    };
+    let Some(token) = super::middleware::bearer(req.headers(), header::AUTHORIZATION) else {
+        return Ok(unauthorized(
+            "this server wants an access token (Authorization: Bearer) from its token endpoint"
+                .into(),
+        ));
+    };
+    match s.issuer.verify_access(token) {
+        Err(e) => Ok(unauthorized(format!(
+            "the access token was refused: {}",
+            e.0
+        ))),
+        Ok(claims) if s.v3_client.as_deref() != Some(claims.azp.as_str()) => Err(V3Error::new(
+            StatusCode::FORBIDDEN,
+            "this server serves another application's shares",
+        )),
+        Ok(_) => Ok(next.run(req).await),
+    }
+}
 
 /// A content modifier: the object, or only its `$metadata`, `$value`, `$reference` or
 /// `$path`.
