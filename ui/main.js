@@ -311,6 +311,11 @@ function leaveFile(types) {
 async function closeFile() {
   const types = state.profile?.asset_types ?? [];
   leaveFile(types);
+  // A V3 server's profile was what the picker showed: the platform's is on screen again.
+  if (state.profile) {
+    $('profile').value = state.profile.name;
+    $('profile').title = state.profile.name;
+  }
   tree.setRoots([]);
   if (state.profile && state.plant) await selectPlant(state.plant, types);
   else $('tree-message').textContent = '';
@@ -706,7 +711,7 @@ async function start() {
     },
     { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },
   );
-  initOpenServer(
+  parts.openServer = initOpenServer(
     {
       button: $('open-server'), dialog: $('server-dialog'), form: $('server-form'), address: $('server-address'),
       token: $('server-token'), status: $('server-status'), cancel: $('server-cancel'), open: $('server-open'),
@@ -761,8 +766,10 @@ async function start() {
     $('pf-user-token').focus();
   });
   try {
-    const reconnected = await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile);
+    const { reconnected, resume } = await initProfiles($('profile'), $('profiles-edit'), $('profile-dialog'), applyProfile,
+      (profile) => parts.openServer.readProfile(profile));
     if (!reconnected) await applyProfile(await api.connectionInfo());
+    await resume();
   } catch (e) {
     $('status-connection').textContent = `Not connected: ${e.message}`;
   }

@@ -188,6 +188,18 @@ pub async fn open_v3_server(
     Ok(app.open_v3_server(&address, token, progress).await?)
 }
 
+/// Reads the V3 server of the saved profile `name` whole (asked as the profile says,
+/// its secrets from the keychain) for the tree; progress and Cancel as `open_v3_server`.
+#[tauri::command]
+pub async fn open_v3_profile(
+    name: String,
+    on_progress: Channel<RepositoryProgress>,
+    app: State<'_, App>,
+) -> Reply<FileOpened> {
+    let progress = move |p: RepositoryProgress| drop(on_progress.send(p));
+    Ok(app.open_v3_profile(&name, progress).await?)
+}
+
 /// Recent files: the AAS files opened last, the newest first.
 #[tauri::command]
 pub fn recent_files(app: State<'_, App>) -> Vec<RecentFile> {

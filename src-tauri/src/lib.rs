@@ -31,6 +31,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::convert_file,
         commands::open_aas_file,
         commands::open_v3_server,
+        commands::open_v3_profile,
         commands::conversion_report,
         commands::demo_v3_server,
         commands::recent_files,

@@ -7,27 +7,14 @@ import base64
 import json
 import os
 import re
-import subprocess
 import time
 import unittest
 
-from app_driver import AppTestCase, screenshot
+from app_driver import screenshot
+from profile_form import ProfileForm
 
 NAME = "Plant Nord"
 DEMO = "Demo platform (built in)"
-
-
-def start_demo_service():
-    """`aasmd demo-service` on a free port, and its start-up line."""
-    demo_service = subprocess.Popen([os.environ["AASMD_BIN"], "demo-service", "--addr", "127.0.0.1:0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return demo_service, json.loads(demo_service.stdout.readline())
-
-
-def stop_demo_service(demo_service):
-    demo_service.terminate()
-    demo_service.wait(10)
-    demo_service.stdout.close()
 
 
 def jwt(claims):
@@ -36,60 +23,7 @@ def jwt(claims):
     return f"{part({'alg': 'none'})}.{part(claims)}.c2ln"
 
 
-class _ProfileForm(AppTestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.demo_service, cls.line = start_demo_service()
-        try:
-            super().setUpClass()
-        except Exception:
-            stop_demo_service(cls.demo_service)
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            super().tearDownClass()
-        finally:
-            stop_demo_service(cls.demo_service)
-
-    def fill(self, field_id, text):
-        el = self.wd.wait_for(f"#{field_id}")
-        self.wd.clear(el)
-        self.wd.keys(el, text)
-
-    def open_dialog(self):
-        # The button works once the app has connected to its first profile.
-        self.wait_until(lambda: (self.wd.text_content("#status-connection") or "").startswith("Connected"),
-                        what=lambda: self.wd.text_content("#status-connection"))
-        self.wd.click(self.wd.wait_for("#profiles-edit"))
-        self.wait_until(lambda: self.wd.script("return document.getElementById('profile-dialog').open"),
-                        what="the profile dialog opens")
-
-    def fill_profile(self, name, **overrides):
-        """Opens the dialog and types the demo service's connection as profile `name`."""
-        self.open_dialog()
-        values = dict(self.line, **overrides)
-        self.fill("pf-name", name)
-        for field_id, key in [("pf-registry", "registry_url"), ("pf-gateway", "gateway_url"),
-                              ("pf-auth", "auth_url"), ("pf-realm", "realm"), ("pf-client-id", "client_id"),
-                              ("pf-secret", "client_secret"), ("pf-user-token", "user_token")]:
-            self.fill(field_id, values[key])
-        self.fill("pf-plants", "DEMO-01")
-
-    def active_profile(self):
-        return self.wd.script("return document.getElementById('profile').value")
-
-    def wait_for_machines(self):
-        self.wait_until(lambda: self.wd.text_content('.chip[data-type="machine"] .count') == "3",
-                        what=lambda: self.wd.text_content('.chip[data-type="machine"] .count'))
-
-    def settings(self):
-        with open(self.settings_path()) as f:
-            return f.read()
-
-
-class ProfilesWithKeychain(_ProfileForm):
+class ProfilesWithKeychain(ProfileForm):
     # The profiles a test saves are in the settings file and the picker for the next
     # one: each test starts its own app, on the demo alone.
     app_per_test = True
@@ -288,7 +222,7 @@ class ProfilesWithKeychain(_ProfileForm):
         self.assertTrue(wd.script("return document.getElementById('status-fix').hidden"))
 
 
-class NoSecretService(_ProfileForm):
+class NoSecretService(ProfileForm):
     """The app in a session where no Secret Service can be reached."""
 
     app_env = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/aas-e2e-no-bus"}
@@ -316,8 +250,6 @@ class NoSecretService(_ProfileForm):
         self.assertIn("for this session only", wd.text_content("#pf-status"))
         wd.click(wd.wait_for("#pf-close"))
 
-
-del _ProfileForm  # a base, not a test class of its own
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -161,6 +161,7 @@ const everyCall = [
   () => api.openAasFile(),
   () => api.takeFileIn({ file: 2 }),
   () => api.openV3Server('http://127.0.0.1:8081/api/v3.0', 'token', () => {}),
+  () => api.openV3Profile('Line 3 server', () => {}),
   () => api.openStartFile(),
   () => api.demoV3Server(),
   () => api.recentFiles(),

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectionText, statusTexts } from '../../ui/shell/status-bar.js';
-import { stepLine, transportNote } from '../../ui/profiles/profiles.js';
+import { fieldShown, stepLine, transportNote } from '../../ui/profiles/profiles.js';
 
 test('statusTexts shows the token lifetime, the user token expiry and the counts', () => {
   const now = 1_000_000;
@@ -43,6 +43,21 @@ test('stepLine marks each step and keeps the server text', () => {
     '✗ Gateway: HTTP 401, invalid_user_token: bad',
   );
   assert.equal(stepLine({ step: 'token', status: 'skipped', text: 'x' }), '– Access token: x');
+});
+
+test('stepLine names the steps of a V3 server', () => {
+  assert.equal(stepLine({ step: 'shells', status: 'passed', text: '21 shells' }), '✓ Shells: 21 shells');
+  assert.equal(stepLine({ step: 'description', status: 'skipped', text: 'none' }), '– Server description: none');
+});
+
+test('fieldShown: a field shows for its kinds, and under a V3 server for its authentication', () => {
+  const clientId = { kind: 'platform v3_server', auth: 'oauth' };
+  assert.equal(fieldShown(clientId, 'platform', 'none'), true, 'the platform always has a client');
+  assert.equal(fieldShown(clientId, 'v3_server', 'oauth'), true);
+  assert.equal(fieldShown(clientId, 'v3_server', 'api_key'), false);
+  assert.equal(fieldShown({ kind: 'platform' }, 'v3_server', 'oauth'), false);
+  assert.equal(fieldShown({ kind: 'v3_server' }, 'v3_server', 'none'), true);
+  assert.equal(fieldShown({}, 'v3_server', 'none'), true, 'unmarked: always');
 });
 
 test('transportNote says what the settings file sets beyond the form', () => {

@@ -116,6 +116,10 @@ export const openAasFile = () => localCall('open_aas_file');
 export function openV3Server(address, token, onProgress) {
   return localCall('open_v3_server', { address, token: token || null, onProgress: progressChannel(onProgress) });
 }
+/** Reads the V3 server of the saved profile `name` whole, as openV3Server does (its secrets stay in the app). */
+export function openV3Profile(name, onProgress) {
+  return localCall('open_v3_profile', { name, onProgress: progressChannel(onProgress) });
+}
 /** Recent files: `[{name, path}]`, the files opened last, the newest first. */
 export const recentFiles = () => localCall('recent_files');
 /**
@@ -250,12 +254,18 @@ export const copyDiagnostics = () => localCall('copy_diagnostics');
 // The Profiles dialog's list, save, delete, duplicate and use: one command, `{what, …}`.
 const profileAsk = (ask) => localCall('profile', { ask });
 export const listProfiles = () => profileAsk({ what: 'list' });
-/** The form's secrets as the Rust side reads them: `{clientSecret, userToken, proxyPassword}`. */
-const profileForm = (profile, { clientSecret = '', userToken = '', proxyPassword = '' }) =>
-  ({ profile, client_secret: clientSecret, user_token: userToken, proxy_password: proxyPassword });
 /**
- * Saves a profile with `secrets` (`{clientSecret, userToken, proxyPassword}`); an empty
- * secret keeps the one in the keychain.
+ * The form's secrets as the Rust side reads them: `{clientSecret, userToken,
+ * proxyPassword}`, and a V3 server's `bearerToken` or `apiKey`.
+ */
+const profileForm = (profile, { clientSecret = '', userToken = '', proxyPassword = '', bearerToken = '', apiKey = '' }) =>
+  ({
+    profile, client_secret: clientSecret, user_token: userToken, proxy_password: proxyPassword,
+    bearer_token: bearerToken, api_key: apiKey,
+  });
+/**
+ * Saves a profile with `secrets` (as profileForm reads them); an empty secret keeps the
+ * one in the keychain.
  */
 export const saveProfile = (profile, secrets, sessionOnly = false) =>
   profileAsk({ what: 'save', form: profileForm(profile, secrets), session_only: sessionOnly });

@@ -1,6 +1,8 @@
 // The profile picker and the Profiles dialog: the saved profiles listed, the form of the
-// one picked (or of a new one), Delete after a confirmation. Secrets typed here go
-// straight to the Rust side (and on to the OS keychain); never kept in the page or its storage.
+// one picked (or of a new one), Delete after a confirmation. A profile connects to the
+// platform, or to an AAS V3 server (read whole when used, as Open server… reads one).
+// Secrets typed here go straight to the Rust side (and on to the OS keychain); never
+// kept in the page or its storage.
 
 import * as api from '../lib/api.js';
 import { userTokenNote } from '../lib/jwt.js';
@@ -9,8 +11,26 @@ const FIELDS = {
   name: 'pf-name', registry_url: 'pf-registry', gateway_url: 'pf-gateway', auth_url: 'pf-auth',
   realm: 'pf-realm', client_id: 'pf-client-id', client_auth: 'pf-client-auth',
 };
+// A V3 server's: `profile.v3`'s fields.
+const V3_FIELDS = {
+  address: 'pf-v3-address', auth: 'pf-v3-auth', api_key_header: 'pf-v3-header', token_url: 'pf-v3-token-url',
+};
+const FIELD_DEFAULTS = { client_auth: 'form', auth: 'none', api_key_header: 'X-API-Key' };
+const SECRET_FIELDS = ['pf-secret', 'pf-user-token', 'pf-proxy-password', 'pf-v3-bearer', 'pf-v3-key'];
 
-const STEP_NAMES = { token: 'Access token', registry: 'Registry', gateway: 'Gateway' };
+const STEP_NAMES = {
+  token: 'Access token', registry: 'Registry', gateway: 'Gateway', description: 'Server description', shells: 'Shells',
+};
+
+/** Whether a form element marked `data-kind` (and `data-auth`) shows for `kind` asked as `auth`. */
+export function fieldShown(dataset, kind, auth) {
+  if (!dataset.kind) return true;
+  if (!dataset.kind.split(' ').includes(kind)) return false;
+  return kind !== 'v3_server' || !dataset.auth || dataset.auth.split(' ').includes(auth);
+}
+
+/** Whether `profile` (a saved one) is a V3 server's. */
+export const isV3 = (profile) => profile?.kind === 'v3_server';
 const STEP_MARKS = { passed: '✓', failed: '✗', skipped: '–' };
 
 /** One line per step of a connection test: `{step, status, text}` to "✓ Registry: 21 AAS descriptors". */
@@ -39,10 +59,12 @@ export function parsePlants(text) {
 }
 
 /**
- * `onSwitch(view)` runs after the active profile changed. Resolves to the profile used
- * last time (or null), for the caller to reconnect to.
+ * `onSwitch(view)` runs after the active (platform) profile changed; `onOpenV3(profile)`
+ * reads a V3 server's profile whole and shows it. Resolves to `{reconnected, resume}`:
+ * whether the platform profile used last was connected to, and what to call once the
+ * platform is on screen (it reads the V3 server's profile used last again).
  */
-export async function initProfiles(select, editButton, dialog, onSwitch) {
+export async function initProfiles(select, editButton, dialog, onSwitch, onOpenV3) {
   const $ = (id) => document.getElementById(id);
   const status = $('pf-status');
   let saved = [];
@@ -60,14 +82,27 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-list').replaceChildren(...saved.map((p) => new Option(p.name, p.name)));
   }
 
+  /** Shows the fields of the kind and authentication chosen; the others leave the form. */
+  function showKind() {
+    const kind = $('pf-kind').value;
+    const auth = $('pf-v3-auth').value;
+    for (const el of dialog.querySelectorAll('[data-kind]')) {
+      const shown = fieldShown(el.dataset, kind, auth);
+      el.hidden = !shown;
+      // A hidden field neither blocks nor joins the form.
+      if ('disabled' in el && el.tagName !== 'P') el.disabled = !shown;
+    }
+  }
+
   function fill(profile) {
-    for (const [field, id] of Object.entries(FIELDS)) $(id).value = profile?.[field] ?? (field === 'client_auth' ? 'form' : '');
+    for (const [field, id] of Object.entries(FIELDS)) $(id).value = profile?.[field] ?? FIELD_DEFAULTS[field] ?? '';
+    for (const [field, id] of Object.entries(V3_FIELDS)) $(id).value = profile?.v3?.[field] ?? FIELD_DEFAULTS[field] ?? '';
+    $('pf-kind').value = profile?.kind ?? 'platform';
+    showKind();
     $('pf-plants').value = (profile?.plants ?? []).join(', ');
     $('pf-transport').textContent = transportNote(profile);
     $('pf-transport').hidden = !$('pf-transport').textContent;
-    $('pf-secret').value = '';
-    $('pf-user-token').value = '';
-    $('pf-proxy-password').value = '';
+    for (const id of SECRET_FIELDS) $(id).value = '';
     // Only a proxy that wants a user has a password to give.
     for (const el of document.querySelectorAll('.proxy-password')) el.hidden = !profile?.proxy_user;
     showTokenNote();
@@ -80,14 +115,23 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
   }
 
   function formProfile() {
-    const profile = Object.fromEntries(Object.entries(FIELDS).map(([field, id]) => [field, $(id).value.trim()]));
-    profile.plants = parsePlants($('pf-plants').value);
+    const value = (id) => ($(id).disabled ? '' : $(id).value.trim());
+    const profile = Object.fromEntries(Object.entries(FIELDS).map(([field, id]) => [field, value(id)]));
+    profile.client_auth ||= 'form';
+    profile.kind = $('pf-kind').value;
+    if (profile.kind === 'v3_server') {
+      profile.v3 = Object.fromEntries(Object.entries(V3_FIELDS).map(([field, id]) => [field, value(id)]));
+    } else {
+      profile.plants = parsePlants($('pf-plants').value);
+    }
     return profile;
   }
 
   function formSecrets() {
+    const value = (id) => ($(id).disabled ? '' : $(id).value);
     return {
-      clientSecret: $('pf-secret').value, userToken: $('pf-user-token').value, proxyPassword: $('pf-proxy-password').value,
+      clientSecret: value('pf-secret'), userToken: value('pf-user-token'), proxyPassword: $('pf-proxy-password').value,
+      bearerToken: value('pf-v3-bearer'), apiKey: value('pf-v3-key'),
     };
   }
 
@@ -117,7 +161,16 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-list').value = known ? $('pf-name').value : '';
   }
 
+  /** Uses the profile `name`: connects to its platform, or reads its V3 server whole. */
   async function connect(name) {
+    const profile = saved.find((p) => p.name === name);
+    if (isV3(profile)) {
+      await onOpenV3(profile);
+      await refresh();
+      select.value = name;
+      select.title = name;
+      return;
+    }
     const view = await api.useProfile(name);
     await refresh();
     onSwitch(view);
@@ -147,6 +200,8 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-name').focus();
   });
   $('pf-user-token').addEventListener('input', showTokenNote);
+  $('pf-kind').addEventListener('change', showKind);
+  $('pf-v3-auth').addEventListener('change', showKind);
   $('pf-test').addEventListener('click', async () => {
     showSteps(null);
     status.textContent = 'Testing…';
@@ -172,7 +227,7 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
   // Delete asks first: the profile's secrets leave the keychain with it, so there is no undo.
   $('pf-delete').addEventListener('click', () => {
     $('pf-delete-question').textContent =
-      `Delete the profile “${$('pf-name').value}” and its client secret and user token in the keychain?`;
+      `Delete the profile “${$('pf-name').value}” and its secrets in the keychain?`;
     $('pf-delete-confirm').hidden = false;
     $('pf-delete-keep').focus(); // the safe choice has the focus
   });
@@ -200,12 +255,24 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
     $('pf-keychain-missing').hidden = true;
     try {
       await api.saveProfile(profile, formSecrets(), keepForSessionOnly);
-      for (const id of ['pf-secret', 'pf-user-token', 'pf-proxy-password']) $(id).value = '';
-      await connect(profile.name);
-      dialog.close();
     } catch (e) {
       $('pf-keychain-missing').hidden = e.kind !== 'keychain_unavailable';
       status.textContent = e.kind === 'config' ? `${e.message}` : `Not saved: ${e.message}`;
+      // Below a long form: brought above the buttons, which stay in view.
+      (e.kind === 'keychain_unavailable' ? $('pf-session-only') : status).scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    for (const id of SECRET_FIELDS) $(id).value = '';
+    await refresh();
+    // A V3 server is read with its progress in a dialog of its own.
+    if (profile.kind === 'v3_server') dialog.close();
+    try {
+      await connect(profile.name);
+      dialog.close();
+    } catch (e) {
+      const text = `Saved, but not ${profile.kind === 'v3_server' ? 'read' : 'connected'}: ${e.message}`;
+      if (dialog.open) status.textContent = text;
+      else alertInStatus(text);
     }
   }
   $('profile-form').addEventListener('submit', (event) => {
@@ -222,13 +289,23 @@ export async function initProfiles(select, editButton, dialog, onSwitch) {
 
   await refresh();
   const last = lastList.last;
-  if (last && last !== lastList.active && saved.some((p) => p.name === last)) {
+  const lastProfile = saved.find((p) => p.name === last);
+  // A V3 server is read again once the platform below it is on screen: `resume`.
+  const resume = async () => {
+    if (!isV3(lastProfile)) return;
     try {
       await connect(last);
-      return true;
+    } catch (e) {
+      alertInStatus(`Could not read ${last} again: ${e.message}`);
+    }
+  };
+  if (lastProfile && !isV3(lastProfile) && last !== lastList.active) {
+    try {
+      await connect(last);
+      return { reconnected: true, resume };
     } catch (e) {
       alertInStatus(`Could not reconnect to ${last}: ${e.message}`);
     }
   }
-  return false;
+  return { reconnected: false, resume };
 }

@@ -1,7 +1,8 @@
 // Open server…: an AAS V3 server (the Part 2 API) read whole by the app and shown in
 // the tree as a file is: read-only, under the file's banner, kept with Take in. The
 // bearer token is sent for this one reading and never kept; the address read last is
-// offered next (the app keeps it in the preferences).
+// offered next (the app keeps it in the preferences). A V3 server's profile is read in
+// the same dialog, with its own credentials (readProfile).
 
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
@@ -16,18 +17,33 @@ export function progressText(p) {
  * `els`: button (Open server…), dialog, form, address, token, status, cancel, open, demo
  * (Try the demo server: shown when the app has its built-in demo, which it reads).
  * `onOpened(opened)` shows the server read (as a file opened); `prefs` (the page's
- * preferences) holds `v3_server`, the address read last.
+ * preferences) holds `v3_server`, the address read last. Returns `{readProfile}`.
  */
 export function initOpenServer(els, { onOpened, prefs }) {
-  let reading = false;
+  let readingNow = false;
   const busy = (on) => {
-    reading = on;
+    readingNow = on;
     els.open.disabled = on;
     els.address.disabled = on;
     els.token.disabled = on;
     els.demo.disabled = on;
     els.cancel.textContent = on ? 'Stop' : 'Cancel';
   };
+  /** Reads with `read(onProgress)`, the progress in the dialog; shows what was read. */
+  async function readWith(read) {
+    busy(true);
+    els.status.textContent = 'Reading…';
+    try {
+      const opened = await read((p) => {
+        els.status.textContent = progressText(p);
+      });
+      els.dialog.close();
+      await onOpened(opened);
+      return opened;
+    } finally {
+      busy(false);
+    }
+  }
   // The demo's address is fresh every start: asked for, not remembered.
   let demoUrl = null;
   api.demoV3Server().then((url) => {
@@ -47,30 +63,40 @@ export function initOpenServer(els, { onOpened, prefs }) {
   });
   // While reading, Cancel and Escape stop the reading (what was read is shown); else
   // they close the dialog.
-  els.cancel.addEventListener('click', () => (reading ? api.cancelJob() : els.dialog.close()));
+  els.cancel.addEventListener('click', () => (readingNow ? api.cancelJob() : els.dialog.close()));
   els.dialog.addEventListener('cancel', (e) => {
-    if (!reading) return;
+    if (!readingNow) return;
     e.preventDefault();
     api.cancelJob();
   });
   els.form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    if (reading || !els.form.reportValidity()) return;
-    busy(true);
-    els.status.textContent = 'Reading…';
+    if (readingNow || !els.form.reportValidity()) return;
+    const address = els.address.value.trim();
     try {
-      const opened = await api.openV3Server(els.address.value.trim(), els.token.value, (p) => {
-        els.status.textContent = progressText(p);
-      });
+      await readWith((onProgress) => api.openV3Server(address, els.token.value, onProgress));
       els.token.value = '';
       // As the app now keeps it (the demo's address it does not).
-      if (els.address.value.trim() !== demoUrl) prefs().v3_server = els.address.value.trim();
-      els.dialog.close();
-      await onOpened(opened);
+      if (address !== demoUrl) prefs().v3_server = address;
     } catch (err) {
       els.status.textContent = `Not opened: ${err.message}`;
-    } finally {
-      busy(false);
     }
   });
+  return {
+    /**
+     * Reads the V3 server of the saved `profile` (its credentials stay in the app), in
+     * the dialog: its address shown, Stop to end the reading. Rejects when not read.
+     */
+    async readProfile(profile) {
+      els.address.value = profile.v3?.address ?? '';
+      els.token.value = '';
+      els.dialog.showModal();
+      try {
+        await readWith((onProgress) => api.openV3Profile(profile.name, onProgress));
+      } catch (err) {
+        els.dialog.close();
+        throw err;
+      }
+    },
+  };
 }

@@ -41,6 +41,7 @@ mod snapshots;
 mod source;
 mod stores;
 mod table_preferences;
+mod v3_profile;
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -82,6 +83,7 @@ pub use snapshots::{
 };
 pub use source::{SourceRef, TreeAnswer, TreeAsk, TreeReply};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
+pub use v3_profile::{ProfileKind, V3AuthKind, V3Settings};
 
 /// A poisoned lock only means another command panicked; the data is still usable.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -6,7 +6,8 @@ use aas_client::{check_url, CheckStep, Client, Secret};
 use serde::{Deserialize, Serialize};
 
 use crate::session::{ProfileView, Session, DEMO_PROFILE};
-use crate::{App, Error, Profile, ProfileStore, Result, SecretKind};
+use crate::v3_profile::{v3_fields, v3_urls};
+use crate::{App, Error, Profile, ProfileKind, ProfileStore, Result, SecretKind};
 
 /// Longest name or URL accepted from the form.
 const MAX_FIELD: usize = 2048;
@@ -31,6 +32,11 @@ pub struct ProfileForm {
     /// For a proxy (set in the settings file) that wants a user and password.
     #[serde(default)]
     pub proxy_password: Option<Secret>,
+    /// A V3 server's bearer token, or its API key.
+    #[serde(default)]
+    pub bearer_token: Option<Secret>,
+    #[serde(default)]
+    pub api_key: Option<Secret>,
 }
 
 impl ProfileForm {
@@ -40,6 +46,8 @@ impl ProfileForm {
             SecretKind::ClientSecret => &self.client_secret,
             SecretKind::UserToken => &self.user_token,
             SecretKind::ProxyPassword => self.proxy_password.as_ref()?,
+            SecretKind::BearerToken => self.bearer_token.as_ref()?,
+            SecretKind::ApiKey => self.api_key.as_ref()?,
         };
         let text = secret.expose().trim();
         (!text.is_empty()).then(|| Secret::new(text))
@@ -151,16 +159,21 @@ impl App {
         Ok(copy)
     }
 
-    /// Tries the form's profile (token, registry, one gateway call) without saving it;
-    /// a secret left empty is the one stored for that profile name.
+    /// Tries the form's profile (token, registry, one gateway call; of a V3 server:
+    /// token, description, shells) without saving it; a secret left empty is the one
+    /// stored for that profile name.
     pub async fn test_profile(&self, form: ProfileForm) -> Result<Vec<CheckStep>> {
         let saved = ProfileStore::app_default()?.load()?;
         let profile = with_what_the_form_cannot_edit(form.profile.clone(), &saved);
         validate(&profile)?;
-        let conn = profile.connection(|kind| match form.typed(kind) {
+        let lookup = |kind| match form.typed(kind) {
             Some(secret) => Ok(Some(secret)),
             None => self.secrets.get(&profile.name, kind),
-        })?;
+        };
+        if profile.kind == ProfileKind::V3Server {
+            return Ok(profile.v3_server(lookup)?.check().await);
+        }
+        let conn = profile.connection(lookup)?;
         let client = Client::new(conn)?;
         Ok(client
             .check(profile.plants.first().map(String::as_str))
@@ -176,6 +189,11 @@ impl App {
             })?
         } else {
             let profile = ProfileStore::app_default()?.find(name)?;
+            if profile.kind == ProfileKind::V3Server {
+                return Err(Error::BadRequest(format!(
+                    "{name} is a V3 server's profile: it is read whole, not connected to"
+                )));
+            }
             let conn = self.secrets.connection(&profile)?;
             let types = profile.requested_types();
             Session::new(&profile.name, false, conn, profile.plants.clone(), &types)?
@@ -207,14 +225,27 @@ fn with_what_the_form_cannot_edit(mut profile: Profile, saved: &[Profile]) -> Pr
 
 fn validate(p: &Profile) -> Result<()> {
     // Named as the form labels them, so the user knows which to fill in.
-    let fields = [
-        ("Name", &p.name),
-        ("Registry URL", &p.registry_url),
-        ("Gateway URL", &p.gateway_url),
-        ("Token server URL", &p.auth_url),
-        ("Realm", &p.realm),
-        ("Client ID", &p.client_id),
-    ];
+    let mut fields = vec![("Name", p.name.as_str())];
+    let urls = match p.kind {
+        ProfileKind::Platform => {
+            fields.extend([
+                ("Registry URL", p.registry_url.as_str()),
+                ("Gateway URL", &p.gateway_url),
+                ("Token server URL", &p.auth_url),
+                ("Realm", &p.realm),
+                ("Client ID", &p.client_id),
+            ]);
+            vec![
+                ("registry URL", p.registry_url.as_str()),
+                ("gateway URL", &p.gateway_url),
+                ("token server URL", &p.auth_url),
+            ]
+        }
+        ProfileKind::V3Server => {
+            fields.extend(v3_fields(p));
+            v3_urls(p)
+        }
+    };
     let named = |test: fn(&str) -> bool| -> Vec<&str> {
         fields
             .iter()
@@ -241,10 +272,9 @@ fn validate(p: &Profile) -> Result<()> {
             "that name belongs to the built-in demo profile".into(),
         ));
     }
-    let plain = p.transport.allow_plain_http;
-    check_url("registry URL", &p.registry_url, plain)?;
-    check_url("gateway URL", &p.gateway_url, plain)?;
-    check_url("token server URL", &p.auth_url, plain)?;
+    for (what, url) in urls {
+        check_url(what, url, p.transport.allow_plain_http)?;
+    }
     Ok(())
 }
 
@@ -269,6 +299,7 @@ mod tests {
                 ca_file: ca_file.map(Into::into),
                 ..Default::default()
             },
+            ..Default::default()
         }
     }
 
@@ -295,6 +326,34 @@ mod tests {
         form.client_id = "c".repeat(MAX_FIELD + 1);
         let why = validate(&form).expect_err("too long").to_string();
         assert!(why.starts_with("Client ID must be at most 2048"), "{why}");
+    }
+
+    #[test]
+    fn a_v3_servers_profile_needs_the_fields_of_its_authentication() {
+        let mut form = Profile {
+            name: "Server".into(),
+            kind: ProfileKind::V3Server,
+            v3: Some(crate::V3Settings {
+                auth: crate::V3AuthKind::Oauth,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let why = validate(&form).expect_err("empty").to_string();
+        assert_eq!(
+            why,
+            "fill in Server address, Token URL, Client ID: each is needed"
+        );
+        form.v3 = Some(crate::V3Settings {
+            address: "http://aas.example/api/v3.0".into(),
+            auth: crate::V3AuthKind::ApiKey,
+            api_key_header: "X-API-Key".into(),
+            ..Default::default()
+        });
+        let why = validate(&form).expect_err("plain http").to_string();
+        assert!(why.contains("server address"), "{why}");
+        form.transport.allow_plain_http = true;
+        validate(&form).expect("a keyed server over plain http where allowed");
     }
 
     #[test]

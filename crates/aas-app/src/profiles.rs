@@ -1,7 +1,8 @@
 //! Connection profiles, shared by the desktop app and `aasmd`: the non-secret part in
 //! the app's settings file (tauri-plugin-store's JSON object, key `profiles`), the
-//! client secret and the user token in the OS keychain (service `aas-browser`,
-//! accounts `<profile>/client_secret` and `<profile>/user_token`).
+//! client secret and the user token (a V3 server's bearer token or API key) in the OS
+//! keychain (service `aas-browser`, accounts `<profile>/client_secret`,
+//! `<profile>/user_token`, `<profile>/bearer_token`, `<profile>/api_key`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use serde_json::{Map, Value};
 use aas_client::{ClientAuth, Connection, Secret, Transport};
 use aas_output::write_atomically;
 
-use crate::{app_data_dir, Error, Result};
+use crate::{app_data_dir, Error, ProfileKind, Result, V3Settings};
 use aas_model::FileError;
 
 const SETTINGS_FILE: &str = "settings.json";
@@ -21,14 +22,24 @@ const PROFILES_KEY: &str = "profiles";
 const LAST_USED_KEY: &str = "last_profile";
 const KEYCHAIN_SERVICE: &str = "aas-browser";
 
-/// Where and as whom to connect; no secrets.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Where and as whom to connect; no secrets. The platform's fields are empty in a V3
+/// server's profile (which has `v3`), but its client ID and client authentication,
+/// which OAuth 2 client credentials use there too.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Profile {
     pub name: String,
+    /// The platform (every profile before V3 servers, so unwritten), or a V3 server.
+    #[serde(default, skip_serializing_if = "ProfileKind::is_platform")]
+    pub kind: ProfileKind,
+    #[serde(default)]
     pub registry_url: String,
+    #[serde(default)]
     pub gateway_url: String,
+    #[serde(default)]
     pub auth_url: String,
+    #[serde(default)]
     pub realm: String,
+    #[serde(default)]
     pub client_id: String,
     #[serde(default)]
     pub client_auth: ClientAuth,
@@ -45,6 +56,9 @@ pub struct Profile {
         deserialize_with = "platform_types"
     )]
     pub asset_types: Vec<aas_model::AssetType>,
+    /// A V3 server's address and how it is asked (kind `v3_server`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v3: Option<V3Settings>,
     #[serde(flatten)]
     pub transport: Transport,
 }
@@ -74,6 +88,12 @@ impl Profile {
         &self,
         lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
     ) -> Result<Connection> {
+        if self.kind == ProfileKind::V3Server {
+            return Err(Error::BadRequest(format!(
+                "{} is a V3 server's profile, not the platform's: it is read whole (aasmd: search, diff, table, audit, export and snapshot take read it)",
+                self.name
+            )));
+        }
         let secret = |kind: SecretKind| {
             lookup(kind)?.ok_or_else(|| Error::NoSecret {
                 profile: self.name.clone(),
@@ -221,20 +241,26 @@ impl ProfileStore {
     }
 }
 
-/// The secrets a profile may have: the first two it needs, the proxy password only
-/// when its proxy wants one.
+/// The secrets a profile may have: a platform's needs the first two, a V3 server's
+/// the one its authentication takes; the proxy password only when its proxy wants one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SecretKind {
     ClientSecret,
     UserToken,
     ProxyPassword,
+    /// A V3 server's bearer token.
+    BearerToken,
+    /// A V3 server's API key.
+    ApiKey,
 }
 
 impl SecretKind {
-    pub const ALL: [SecretKind; 3] = [
+    pub const ALL: [SecretKind; 5] = [
         SecretKind::ClientSecret,
         SecretKind::UserToken,
         SecretKind::ProxyPassword,
+        SecretKind::BearerToken,
+        SecretKind::ApiKey,
     ];
 
     /// The secret as the keychain's account and the messages name it.
@@ -243,6 +269,8 @@ impl SecretKind {
             SecretKind::ClientSecret => "client_secret",
             SecretKind::UserToken => "user_token",
             SecretKind::ProxyPassword => "proxy_password",
+            SecretKind::BearerToken => "bearer_token",
+            SecretKind::ApiKey => "api_key",
         }
     }
 
@@ -433,6 +461,7 @@ mod tests {
             plants: vec!["P1".into()],
             asset_types: vec![],
             transport: Transport::default(),
+            ..Default::default()
         }
     }
 

@@ -30,6 +30,7 @@ fn profiles(generation: u64) -> Vec<Profile> {
             plants: vec!["P1".into(), "P2".into()],
             asset_types: vec![],
             transport: Default::default(),
+            ..Default::default()
         })
         .collect()
 }

@@ -37,6 +37,7 @@ fn secrets_round_trip_through_the_os_keychain_and_never_reach_the_settings_file(
         plants: vec!["P1".into()],
         asset_types: vec![],
         transport: Default::default(),
+        ..Default::default()
     };
     let store = ProfileStore::app_default().expect("data dir");
     store.save(std::slice::from_ref(&profile)).expect("save");

@@ -51,6 +51,8 @@ async fn the_log_file_and_the_diagnostics_hold_no_secret() {
             client_secret: Secret::new(CANARY_SECRET),
             user_token: Secret::new(CANARY_TOKEN),
             proxy_password: None,
+            bearer_token: None,
+            api_key: None,
         })
         .await
         .expect("tried");

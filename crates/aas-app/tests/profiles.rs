@@ -31,6 +31,8 @@ async fn a_profile_offers_only_the_asset_types_its_application_requested() {
         client_secret: Secret::new(demo.client_secret.expose()),
         user_token: Secret::new(demo.user_token.expose()),
         proxy_password: None,
+        bearer_token: None,
+        api_key: None,
     };
     app.save_profile(form, true).expect("saved from the form");
     assert_eq!(

@@ -372,11 +372,17 @@ pub struct ConnectionArgs {
     /// Server) as the source, by the address its /shells and /submodels are under
     /// (https://HOST/api/v3.0, or whatever base path it has): its shells and the
     /// submodels they name are read whole into a temporary store, then search, table,
-    /// audit and export read it; `snapshot take` keeps it in the store as a snapshot. A
-    /// bearer token it wants goes in AASMD_V3_TOKEN (or the file AASMD_V3_TOKEN_FILE
-    /// names), never on the command line.
+    /// audit and export read it; `snapshot take` keeps it in the store as a snapshot.
+    /// Credentials, never on the command line: a bearer token in AASMD_V3_TOKEN, an API
+    /// key in AASMD_V3_API_KEY (sent in --api-key-header), or OAuth 2 client
+    /// credentials (--token-url, --client-id, AASMD_CLIENT_SECRET); each also from the
+    /// file its …_FILE variable names. A profile of kind "AAS V3 server" (--profile)
+    /// names all of this itself.
     #[arg(long = "v3", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
     pub v3: Option<String>,
+    /// The header --v3's API key (AASMD_V3_API_KEY) is sent in.
+    #[arg(long, global = true, value_name = "NAME", default_value = "X-API-Key")]
+    pub api_key_header: String,
     /// A JSON file with the fields of the demo service's start-up line (registry_url,
     /// gateway_url, auth_url, realm, client_id, client_secret, user_token). Flags
     /// below override its fields.

@@ -67,11 +67,18 @@ async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
         args.command,
         cli::Command::Snapshot(cli::SnapshotCommand::Take { .. })
     );
-    let taken = match (args.connection.files.as_slice(), &args.connection.v3) {
-        ([], None) => None,
+    let v3 = match takes_v3 {
         // Kept in the store it names, not a temporary one.
-        (_, Some(_)) if takes_v3 => None,
-        (_, Some(address)) => Some(taken_source::take_in_server(address, &args.connection).await?),
+        true => None,
+        false => taken_source::named_v3_server(&args.connection)?,
+    };
+    let files = args.connection.files.as_slice();
+    if v3.is_some() || !files.is_empty() {
+        taken_source::check_reads_sources(&args.command)?;
+    }
+    let taken = match (files, v3) {
+        ([], None) => None,
+        (_, Some(server)) => Some(taken_source::take_in_server(server).await?),
         (files, None) => Some(taken_source::take_in(files)?),
     };
     if let Some(store) = &taken {

@@ -29,14 +29,15 @@ pub async fn run(conn: &ConnectionArgs, command: SnapshotCommand) -> Result<(), 
             asset_types,
             keep,
             store,
-        } => match (&conn.v3, plant) {
-            (Some(address), None) => take_v3(conn, address, keep, &store).await,
+        } => match (crate::taken_source::named_v3_server(conn)?, plant) {
+            (Some(server), None) => take_v3(server, keep, &store).await,
             (None, Some(plant)) => take(conn, plant, asset_types, keep, &store).await,
             (Some(_), Some(_)) => Err(CliError::Usage(
                 "a V3 server's snapshot is named by its address: leave --plant out".into(),
             )),
             (None, None) => Err(CliError::Usage(
-                "snapshot take needs --plant PLANT (or --v3 URL)".into(),
+                "snapshot take needs --plant PLANT (or --v3 URL, or a V3 server's --profile)"
+                    .into(),
             )),
         },
         SnapshotCommand::Import { file, keep, store } => import(&file, keep, &store),
@@ -215,16 +216,16 @@ fn imported_said(imported: &Imported, keep: usize) -> Result<(), CliError> {
     print(&serde_json::to_string(info)?)
 }
 
-/// `aasmd --v3 URL snapshot take`: the server read whole into a new snapshot (plant: its
+/// `aasmd --v3 URL snapshot take` (or a V3 server's `--profile`): the server read whole into a new snapshot (plant: its
 /// address; source: "v3"). Exit code 6 when the reading was partial (kept, marked so).
 async fn take_v3(
-    args: &ConnectionArgs,
-    address: &str,
+    server: aas_client::V3Server,
     keep: Option<u16>,
     store: &StoreArg,
 ) -> Result<(), CliError> {
     let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
-    let answers = crate::taken_source::read_server(address, args).await?;
+    let address = server.address().to_owned();
+    let answers = crate::taken_source::read_server(server).await?;
     let imported = store_of(store)?.import(&answers, V3_SOURCE, keep)?;
     imported_said(&imported, keep)?;
     let info = imported.info;
@@ -327,7 +328,9 @@ pub(crate) fn warn_of_store_passwords(args: impl IntoIterator<Item = OsString>) 
 /// as a take from them records it; `None` when none is given.
 pub(crate) fn named_source(args: &ConnectionArgs) -> Result<Option<String>, CliError> {
     let from = source(args);
-    if matches!(from, SettingsFrom::Nothing) && args.registry_url.is_none() {
+    // A V3 server's snapshots are named by its address, their source is "v3".
+    let v3_profile = crate::taken_source::names_v3_profile(args);
+    if v3_profile || matches!(from, SettingsFrom::Nothing) && args.registry_url.is_none() {
         return Ok(None);
     }
     let conn = connection(args, &from)?;

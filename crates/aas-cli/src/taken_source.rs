@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use aas_app::{SnapshotStore, V3_SOURCE};
-use aas_client::{RepositoryPlan, V3Auth, V3Server};
+use aas_app::{Keychain, ProfileKind, ProfileStore, SecretKind, SnapshotStore, V3_SOURCE};
+use aas_client::{RepositoryPlan, Secret, V3Auth, V3Server};
 use aas_file::EnvironmentAnswers;
 use tempfile::TempDir;
 
@@ -37,9 +37,9 @@ pub fn take_in(files: &[PathBuf]) -> Result<TakenStore, CliError> {
     })
 }
 
-/// Reads the V3 server at `address` whole into a new temporary store.
-pub async fn take_in_server(address: &str, args: &ConnectionArgs) -> Result<TakenStore, CliError> {
-    let answers = read_server(address, args).await?;
+/// Reads `server` whole into a new temporary store.
+pub async fn take_in_server(server: V3Server) -> Result<TakenStore, CliError> {
+    let answers = read_server(server).await?;
     let (dir, path, store) = temporary_store()?;
     let id = store.import(&answers, V3_SOURCE, 1)?.info.id;
     Ok(TakenStore {
@@ -49,20 +49,88 @@ pub async fn take_in_server(address: &str, args: &ConnectionArgs) -> Result<Take
     })
 }
 
-/// Reads the V3 server at `address` whole (its token, if it wants one, in
-/// AASMD_V3_TOKEN), as a source of answers. Ctrl-C ends the reading: what was read is
-/// kept, marked partial. A partial reading is said on stderr, with each failure.
-pub async fn read_server(
-    address: &str,
-    args: &ConnectionArgs,
-) -> Result<EnvironmentAnswers, CliError> {
-    let auth = match crate::query::secret("AASMD_V3_TOKEN")? {
-        Some(token) => V3Auth::Bearer(token),
-        None => V3Auth::None,
+/// The V3 server the command line names, if any: `--v3 URL`, asked with what the
+/// environment and the flags give (AASMD_V3_TOKEN; AASMD_V3_API_KEY in --api-key-header;
+/// --token-url and --client-id with AASMD_CLIENT_SECRET), or a V3 server's profile
+/// (`--profile`), asked as it says, each secret from the environment or else the
+/// keychain. `None`: the source is a platform (or files).
+pub fn named_v3_server(args: &ConnectionArgs) -> Result<Option<V3Server>, CliError> {
+    let server = match (&args.v3, &args.profile) {
+        (Some(address), _) => {
+            let transport = crate::query::transport(args)?;
+            V3Server::new(address, v3_auth(args)?, &transport)?
+                .with_idle_timeout(args.idle_timeout, &transport)?
+        }
+        (None, Some(name)) => {
+            // A profile that is not there is the platform's error to tell.
+            let Ok(profile) = ProfileStore::app_default()?.find(name) else {
+                return Ok(None);
+            };
+            if profile.kind != ProfileKind::V3Server {
+                return Ok(None);
+            }
+            let server = profile.v3_server(|kind| match environment_secret(kind)? {
+                Some(given) => Ok(Some(given)),
+                None => Keychain.get(name, kind),
+            })?;
+            let transport = profile.transport.clone();
+            server.with_idle_timeout(args.idle_timeout, &transport)?
+        }
+        (None, None) => return Ok(None),
     };
-    let transport = crate::query::transport(args)?;
-    let server = V3Server::new(address, auth, &transport)?
-        .with_idle_timeout(args.idle_timeout, &transport)?;
+    Ok(Some(server))
+}
+
+/// Whether `--profile` names a V3 server's profile.
+pub fn names_v3_profile(args: &ConnectionArgs) -> bool {
+    (args.profile.as_deref())
+        .and_then(|name| ProfileStore::app_default().ok()?.find(name).ok())
+        .is_some_and(|profile| profile.kind == ProfileKind::V3Server)
+}
+
+/// How `--v3 URL` is asked: by the one credential the environment and flags give.
+fn v3_auth(args: &ConnectionArgs) -> Result<V3Auth, CliError> {
+    let token = crate::query::secret("AASMD_V3_TOKEN")?;
+    let key = crate::query::secret("AASMD_V3_API_KEY")?;
+    match (token, key, &args.token_url) {
+        (None, None, None) => Ok(V3Auth::None),
+        (Some(token), None, None) => Ok(V3Auth::Bearer(token)),
+        (None, Some(key), None) => Ok(V3Auth::ApiKey {
+            header: args.api_key_header.clone(),
+            key,
+        }),
+        (None, None, Some(token_url)) => Ok(V3Auth::ClientCredentials {
+            token_url: token_url.clone(),
+            client_id: args.client_id.clone().ok_or_else(|| {
+                CliError::Usage("--token-url with --v3 needs --client-id (and AASMD_CLIENT_SECRET)".into())
+            })?,
+            client_secret: crate::query::secret("AASMD_CLIENT_SECRET")?.ok_or_else(|| {
+                CliError::Usage("--token-url with --v3 needs AASMD_CLIENT_SECRET (or AASMD_CLIENT_SECRET_FILE)".into())
+            })?,
+            client_auth: args.client_auth.unwrap_or_default(),
+        }),
+        _ => Err(CliError::Usage(
+            "--v3 is asked with one credential: AASMD_V3_TOKEN, AASMD_V3_API_KEY or --token-url, not several".into(),
+        )),
+    }
+}
+
+/// The secret of `kind` the environment gives, over the keychain's.
+fn environment_secret(kind: SecretKind) -> aas_app::Result<Option<Secret>> {
+    let variable = match kind {
+        SecretKind::ClientSecret => "AASMD_CLIENT_SECRET",
+        SecretKind::UserToken => "AASMD_USER_TOKEN",
+        SecretKind::ProxyPassword => "AASMD_PROXY_PASSWORD",
+        SecretKind::BearerToken => "AASMD_V3_TOKEN",
+        SecretKind::ApiKey => "AASMD_V3_API_KEY",
+    };
+    crate::query::secret(variable).map_err(|e| aas_app::Error::BadRequest(e.to_string()))
+}
+
+/// Reads `server` whole, as a source of answers. Ctrl-C ends the reading: what was read
+/// is kept, marked partial. A partial reading is said on stderr, with each failure.
+pub async fn read_server(server: V3Server) -> Result<EnvironmentAnswers, CliError> {
+    let address = server.address().to_owned();
     let server = Arc::new(server);
     let cancel = crate::crawl::cancel_on_ctrl_c();
     let mut read = (server.read_repository(RepositoryPlan::default(), &cancel, &|_| {})).await?;
@@ -137,13 +205,28 @@ pub fn reading(mut command: Command, store: &TakenStore) -> Result<Command, CliE
             }
             to_files(arg);
         }
-        _ => {
-            return Err(CliError::Usage(
-                "--file and --v3 are sources for search, diff, table, audit and export; \
-                 inspect and convert name their file, the other commands read a platform"
-                    .into(),
-            ))
-        }
+        _ => return Err(not_a_source_command()),
     }
     Ok(command)
+}
+
+/// Refuses, before anything is read, a command that reads no file or V3 server.
+pub fn check_reads_sources(command: &Command) -> Result<(), CliError> {
+    match command {
+        Command::Search { .. }
+        | Command::Table(_)
+        | Command::Audit(_)
+        | Command::Export { .. }
+        | Command::Diff { .. } => Ok(()),
+        _ => Err(not_a_source_command()),
+    }
+}
+
+fn not_a_source_command() -> CliError {
+    CliError::Usage(
+        "--file, --v3 and a V3 server's profile are sources for search, diff, table, audit \
+         and export (and snapshot take); inspect and convert name their file, the other \
+         commands read a platform"
+            .into(),
+    )
 }

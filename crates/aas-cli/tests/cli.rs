@@ -331,6 +331,7 @@ fn profile_from_the_app_settings_and_the_keychain() {
         plants: vec!["DEMO-01".into()],
         asset_types: vec![],
         transport: Default::default(),
+        ..Default::default()
     };
     ProfileStore::app_default()
         .expect("data dir")

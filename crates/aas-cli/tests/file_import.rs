@@ -261,7 +261,8 @@ fn a_file_named_with_file_is_the_source_of_search_table_export_and_diff() {
     assert!(out.exists());
     let refused = run(&["--file", faaast, "registry"]);
     assert_eq!(refused.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--file and --v3 are sources for"));
+    assert!(String::from_utf8_lossy(&refused.stderr)
+        .contains("--file, --v3 and a V3 server's profile are sources for"));
     // Every temporary store is gone: only the export and its report are left.
     let mut left: Vec<_> = (std::fs::read_dir(&tmp).expect("the folder").flatten())
         .map(|e| e.file_name().to_string_lossy().into_owned())

@@ -188,6 +188,7 @@ fn no_secret_reaches_a_file_a_log_or_the_terminal() {
         plants: vec!["DEMO-01".into()],
         asset_types: vec![],
         transport: Transport::default(),
+        ..Default::default()
     };
     store.save(&[profile]).expect("profile saved");
     // The connection without its secrets, which come from the environment.

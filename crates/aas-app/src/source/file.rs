@@ -12,7 +12,7 @@ use aas_source::NodePath;
 
 use super::{no_registry, Browse, Reply};
 use crate::opened_file::{FileOpened, OpenedFile, RecentFile};
-use crate::{lock, App, Error, Result};
+use crate::{lock, App, Error, ProfileStore, Result};
 
 impl App {
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) and makes
@@ -64,31 +64,59 @@ impl App {
 
     /// Reads the AAS V3 server at `address` whole (with the bearer `token` if it wants
     /// one: used for this reading, never kept) and makes it what the tree browses, as a
-    /// file opened is. One job: Cancel ends the reading, and what was read is shown,
-    /// marked partial. Proxies are the environment's; plain http only to this machine.
+    /// file opened is. Proxies are the environment's; plain http only to this machine.
     pub async fn open_v3_server(
         &self,
         address: &str,
         token: Option<Secret>,
         on_progress: impl Fn(RepositoryProgress) + Send + Sync,
     ) -> Result<FileOpened> {
-        let job = self.jobs.start("Reading the V3 server")?;
         let auth = token.map_or(V3Auth::None, V3Auth::Bearer);
-        let server = Arc::new(V3Server::new(address.trim(), auth, &Transport::default())?);
-        let read =
-            (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress)).await?;
-        let file = OpenedFile::of_server(read).await?;
-        let opened = file.described();
-        *lock(&self.opened_file) = Some(Arc::new(file));
+        let server = V3Server::new(address.trim(), auth, &Transport::default())?;
+        let opened = self.read_v3_server(server, on_progress).await?;
         // The demo's address changes with every start: offered anyway, not kept.
-        if self.demo_v3_server() != Some(server.address()) {
+        if self.demo_v3_server() != Some(opened.name.as_str()) {
             let mut preferences = self.preferences();
-            preferences.v3_server = Some(server.address().to_owned());
+            preferences.v3_server = Some(opened.name.clone());
             // Not remembered is no reason to fail the reading itself.
             if let Err(e) = self.keep_preferences(&preferences) {
                 tracing::warn!(error = %e, "the V3 server's address is not remembered");
             }
         }
+        Ok(opened)
+    }
+
+    /// Reads the V3 server of the saved profile `name` whole, asked as the profile says
+    /// (its secrets from the keychain, its proxy and CA file), and remembers the profile
+    /// as the one used last.
+    pub async fn open_v3_profile(
+        &self,
+        name: &str,
+        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+    ) -> Result<FileOpened> {
+        let profile = ProfileStore::app_default()?.find(name)?;
+        let server = profile.v3_server(|kind| self.secrets.get(name, kind))?;
+        let opened = self.read_v3_server(server, on_progress).await?;
+        let mut preferences = self.preferences();
+        preferences.last_profile = Some(name.to_owned());
+        self.keep_preferences(&preferences)?;
+        Ok(opened)
+    }
+
+    /// Reads `server` whole and makes it what the tree browses. One job: Cancel ends
+    /// the reading, and what was read is shown, marked partial.
+    async fn read_v3_server(
+        &self,
+        server: V3Server,
+        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+    ) -> Result<FileOpened> {
+        let job = self.jobs.start("Reading the V3 server")?;
+        let server = Arc::new(server);
+        let read =
+            (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress)).await?;
+        let file = OpenedFile::of_server(read).await?;
+        let opened = file.described();
+        *lock(&self.opened_file) = Some(Arc::new(file));
         Ok(opened)
     }
 

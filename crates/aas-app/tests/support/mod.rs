@@ -19,5 +19,6 @@ pub fn demo_profile(app: &App, name: &str) -> Profile {
         plants: vec!["DEMO-01".into()],
         asset_types: vec![],
         transport: Default::default(),
+        ..Default::default()
     }
 }

@@ -119,9 +119,8 @@ impl Credentials {
         match self {
             Credentials::None => "no credentials sent".into(),
             Credentials::Fixed { words, .. } => words.clone(),
-            Credentials::Tokens(tokens) => {
-                format!("with an OAuth 2 token from {}", tokens.endpoint_known())
-            }
+            // The token step before names the endpoint.
+            Credentials::Tokens(_) => "with an OAuth 2 access token".into(),
         }
     }
 

@@ -1,0 +1,127 @@
+//! A profile of kind "AAS V3 server": the server's address (as the user knows it, base
+//! path included), how it is asked (none, a bearer token, an API key, OAuth 2 client
+//! credentials), the secrets of each in the keychain as the platform's are. Used, it is
+//! read whole and browsed as a file opened is (see `source/file.rs`); the transport
+//! options (proxy, CA file, plain http) are those of every profile.
+
+use aas_client::{Secret, V3Auth, V3Server};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Profile, Result, SecretKind};
+
+/// What a profile connects to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProfileKind {
+    /// The platform's registry and gateway (every profile before V3 servers).
+    #[default]
+    Platform,
+    /// A server of the AAS Part 2 API, V3.0 or V3.1.
+    V3Server,
+}
+
+impl ProfileKind {
+    pub fn is_platform(&self) -> bool {
+        *self == ProfileKind::Platform
+    }
+}
+
+/// How a V3 server is asked, as the form offers it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum V3AuthKind {
+    #[default]
+    None,
+    /// A bearer token the user was given (kept in the keychain).
+    Bearer,
+    /// An API key in the header `api_key_header`.
+    ApiKey,
+    /// OAuth 2 client credentials: the profile's client id and client secret at
+    /// `token_url`.
+    Oauth,
+}
+
+/// The V3 server of a profile of that kind.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct V3Settings {
+    /// `https://HOST/api/v3.0`: where `/shells` and `/submodels` are.
+    pub address: String,
+    #[serde(default)]
+    pub auth: V3AuthKind,
+    /// The header an API key goes in (`X-API-Key` for most servers).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub api_key_header: String,
+    /// The token endpoint, for OAuth 2.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub token_url: String,
+}
+
+impl Profile {
+    /// The V3 server of this profile (of kind V3 server), asked as it says, with the
+    /// secrets `lookup` finds for it.
+    pub fn v3_server(
+        &self,
+        lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
+    ) -> Result<V3Server> {
+        let v3 = self.v3.as_ref().ok_or_else(|| {
+            Error::BadRequest(format!("the profile {} is not a V3 server's", self.name))
+        })?;
+        let secret = |kind: SecretKind| {
+            lookup(kind)?.ok_or_else(|| Error::NoSecret {
+                profile: self.name.clone(),
+                secret: kind.name(),
+            })
+        };
+        let auth = match v3.auth {
+            V3AuthKind::None => V3Auth::None,
+            V3AuthKind::Bearer => V3Auth::Bearer(secret(SecretKind::BearerToken)?),
+            V3AuthKind::ApiKey => V3Auth::ApiKey {
+                header: v3.api_key_header.clone(),
+                key: secret(SecretKind::ApiKey)?,
+            },
+            V3AuthKind::Oauth => V3Auth::ClientCredentials {
+                token_url: v3.token_url.clone(),
+                client_id: self.client_id.clone(),
+                client_secret: secret(SecretKind::ClientSecret)?,
+                client_auth: self.client_auth,
+            },
+        };
+        let mut transport = self.transport.clone();
+        if transport.proxy_user.is_some() {
+            transport.proxy_password = lookup(SecretKind::ProxyPassword)?;
+        }
+        Ok(V3Server::new(v3.address.trim(), auth, &transport)?)
+    }
+}
+
+/// The fields a V3 server's profile needs, labelled as the form labels them: the
+/// address always, the header of an API key, the token URL and client ID of OAuth 2.
+pub(crate) fn v3_fields(profile: &Profile) -> Vec<(&'static str, &str)> {
+    let v3 = profile.v3.as_ref();
+    let address = v3.map_or("", |v3| v3.address.as_str());
+    let mut fields = vec![("Server address", address)];
+    match v3.map(|v3| v3.auth) {
+        None | Some(V3AuthKind::None | V3AuthKind::Bearer) => {}
+        Some(V3AuthKind::ApiKey) => {
+            fields.push(("API key header", v3.map_or("", |v3| &v3.api_key_header)))
+        }
+        Some(V3AuthKind::Oauth) => {
+            fields.push(("Token URL", v3.map_or("", |v3| &v3.token_url)));
+            fields.push(("Client ID", &profile.client_id));
+        }
+    }
+    fields
+}
+
+/// Its URLs, named as the errors name them: every one must be https (or plain http
+/// where the profile allows it).
+pub(crate) fn v3_urls(profile: &Profile) -> Vec<(&'static str, &str)> {
+    let Some(v3) = &profile.v3 else {
+        return Vec::new();
+    };
+    let mut urls = vec![("server address", v3.address.trim())];
+    if v3.auth == V3AuthKind::Oauth {
+        urls.push(("token URL", v3.token_url.trim()));
+    }
+    urls
+}
