@@ -13,7 +13,8 @@ const FIELDS = {
 };
 // A V3 server's: `profile.v3`'s fields.
 const V3_FIELDS = {
-  address: 'pf-v3-address', auth: 'pf-v3-auth', api_key_header: 'pf-v3-header', token_url: 'pf-v3-token-url',
+  address: 'pf-v3-address', registry: 'pf-v3-registry', auth: 'pf-v3-auth', api_key_header: 'pf-v3-header',
+  token_url: 'pf-v3-token-url',
 };
 const FIELD_DEFAULTS = { client_auth: 'form', auth: 'none', api_key_header: 'X-API-Key' };
 const SECRET_FIELDS = ['pf-secret', 'pf-user-token', 'pf-proxy-password', 'pf-v3-bearer', 'pf-v3-key'];

@@ -342,7 +342,7 @@ mod tests {
         let why = validate(&form).expect_err("empty").to_string();
         assert_eq!(
             why,
-            "fill in Server address, Token URL, Client ID: each is needed"
+            "fill in Server address or Registry address, Token URL, Client ID: each is needed"
         );
         form.v3 = Some(crate::V3Settings {
             address: "http://aas.example/api/v3.0".into(),

@@ -44,8 +44,14 @@ pub enum V3AuthKind {
 /// The V3 server of a profile of that kind.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct V3Settings {
-    /// `https://HOST/api/v3.0`: where `/shells` and `/submodels` are.
+    /// `https://HOST/api/v3.0`: where `/shells` and `/submodels` are (may be empty
+    /// when `registry` is given).
+    #[serde(default)]
     pub address: String,
+    /// Where `/shell-descriptors` are: when given, the shells are read at the endpoints
+    /// its descriptors name (at its origin or `address`'s only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub registry: String,
     #[serde(default)]
     pub auth: V3AuthKind,
     /// The header an API key goes in (`X-API-Key` for most servers).
@@ -90,7 +96,14 @@ impl Profile {
         if transport.proxy_user.is_some() {
             transport.proxy_password = lookup(SecretKind::ProxyPassword)?;
         }
-        Ok(V3Server::new(v3.address.trim(), auth, &transport)?)
+        let (address, registry) = (v3.address.trim(), v3.registry.trim());
+        Ok(match (address, registry) {
+            (address, "") => V3Server::new(address, auth, &transport)?,
+            ("", registry) => V3Server::registry(registry, auth, &transport)?,
+            (address, registry) => {
+                V3Server::registry(registry, auth, &transport)?.allowing(address, &transport)?
+            }
+        })
     }
 }
 
@@ -99,7 +112,12 @@ impl Profile {
 pub(crate) fn v3_fields(profile: &Profile) -> Vec<(&'static str, &str)> {
     let v3 = profile.v3.as_ref();
     let address = v3.map_or("", |v3| v3.address.as_str());
-    let mut fields = vec![("Server address", address)];
+    let registry = v3.map_or("", |v3| v3.registry.as_str());
+    // One of the two: a registry alone leads to its repositories.
+    let mut fields = match registry.trim() {
+        "" => vec![("Server address or Registry address", address)],
+        _ => Vec::new(),
+    };
     match v3.map(|v3| v3.auth) {
         None | Some(V3AuthKind::None | V3AuthKind::Bearer) => {}
         Some(V3AuthKind::ApiKey) => {
@@ -119,7 +137,15 @@ pub(crate) fn v3_urls(profile: &Profile) -> Vec<(&'static str, &str)> {
     let Some(v3) = &profile.v3 else {
         return Vec::new();
     };
-    let mut urls = vec![("server address", v3.address.trim())];
+    let mut urls = Vec::new();
+    for (what, url) in [
+        ("server address", &v3.address),
+        ("registry address", &v3.registry),
+    ] {
+        if !url.trim().is_empty() {
+            urls.push((what, url.trim()));
+        }
+    }
     if v3.auth == V3AuthKind::Oauth {
         urls.push(("token URL", v3.token_url.trim()));
     }

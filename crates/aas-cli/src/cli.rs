@@ -380,6 +380,12 @@ pub struct ConnectionArgs {
     /// names all of this itself.
     #[arg(long = "v3", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
     pub v3: Option<String>,
+    /// An AAS V3 registry as the source (the address its /shell-descriptors are under):
+    /// each shell its descriptors describe is read at the endpoint they name, and its
+    /// submodels at theirs; endpoints only at the registry's origin, or at --v3's when
+    /// both are given (a repository beside the registry). Credentials as for --v3.
+    #[arg(long = "v3-registry", global = true, value_name = "URL", conflicts_with_all = ["config", "profile", "files"])]
+    pub v3_registry: Option<String>,
     /// The header --v3's API key (AASMD_V3_API_KEY) is sent in.
     #[arg(long, global = true, value_name = "NAME", default_value = "X-API-Key")]
     pub api_key_header: String,

@@ -49,19 +49,28 @@ pub async fn take_in_server(server: V3Server) -> Result<TakenStore, CliError> {
     })
 }
 
-/// The V3 server the command line names, if any: `--v3 URL`, asked with what the
+/// The V3 server the command line names, if any: `--v3 URL` (or `--v3-registry URL`,
+/// whose descriptors lead to it, within its origin and --v3's), asked with what the
 /// environment and the flags give (AASMD_V3_TOKEN; AASMD_V3_API_KEY in --api-key-header;
 /// --token-url and --client-id with AASMD_CLIENT_SECRET), or a V3 server's profile
 /// (`--profile`), asked as it says, each secret from the environment or else the
 /// keychain. `None`: the source is a platform (or files).
 pub fn named_v3_server(args: &ConnectionArgs) -> Result<Option<V3Server>, CliError> {
-    let server = match (&args.v3, &args.profile) {
-        (Some(address), _) => {
+    let server = match (&args.v3, &args.v3_registry, &args.profile) {
+        (Some(address), None, _) => {
             let transport = crate::query::transport(args)?;
             V3Server::new(address, v3_auth(args)?, &transport)?
                 .with_idle_timeout(args.idle_timeout, &transport)?
         }
-        (None, Some(name)) => {
+        (repository, Some(registry), _) => {
+            let transport = crate::query::transport(args)?;
+            let mut server = V3Server::registry(registry, v3_auth(args)?, &transport)?;
+            if let Some(repository) = repository {
+                server = server.allowing(repository, &transport)?;
+            }
+            server.with_idle_timeout(args.idle_timeout, &transport)?
+        }
+        (None, None, Some(name)) => {
             // A profile that is not there is the platform's error to tell.
             let Ok(profile) = ProfileStore::app_default()?.find(name) else {
                 return Ok(None);
@@ -76,7 +85,7 @@ pub fn named_v3_server(args: &ConnectionArgs) -> Result<Option<V3Server>, CliErr
             let transport = profile.transport.clone();
             server.with_idle_timeout(args.idle_timeout, &transport)?
         }
-        (None, None) => return Ok(None),
+        (None, None, None) => return Ok(None),
     };
     Ok(Some(server))
 }

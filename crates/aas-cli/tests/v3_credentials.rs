@@ -111,3 +111,25 @@ fn a_v3_servers_profile_names_the_server_and_how_to_ask_it() {
     );
     assert_eq!(platform.status.code(), Some(2), "a usage error");
 }
+
+#[test]
+fn a_registry_leads_to_the_shells_and_submodels_it_describes() {
+    let service = DemoService::start(&["--addr", "127.0.0.1:0"]);
+    let data = temp_dir("v3-registry");
+    let url = text(&service, "v3_url");
+    let through = ok(&aasmd(
+        &data,
+        &[],
+        &["--v3-registry", url, "table", "--format", "csv"],
+    ));
+    let direct = ok(&aasmd(
+        &data,
+        &[],
+        &["--v3", url, "table", "--format", "csv"],
+    ));
+    assert!(through.lines().count() > 20, "{through}");
+    assert_eq!(
+        through, direct,
+        "the same shells and submodels, the same table"
+    );
+}

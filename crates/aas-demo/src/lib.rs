@@ -398,6 +398,7 @@ impl Service {
             faults: config.faults.map(faults::Faults::new),
             v3_client,
             v3_sign_in: config.v3_sign_in,
+            v3_url: info.v3_url.clone().unwrap_or_default(),
             submodel_owners,
         });
         Ok(Service {

@@ -357,3 +357,80 @@ async fn the_whole_server_in_one_answer_is_bounded_and_says_how_to_ask() {
     assert_eq!(one.status, 200);
     assert_eq!(one.body["assetAdministrationShells"][0]["id"], shell["id"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn its_registry_describes_every_shell_with_endpoints_that_answer() {
+    let f = Fixture::start(Config::default()).await;
+    let description = f.v3_get("/description").await;
+    assert!(
+        description.body["profiles"].as_array().expect("profiles").iter().any(|p| p
+            == "https://admin-shell.io/aas/API/3/0/AssetAdministrationShellRegistryServiceSpecification/SSP-002"),
+        "{description:?}"
+    );
+    let shells = f.shell_ids_paged(1000).await;
+    let listed = f.v3_get("/shell-descriptors?limit=1000").await;
+    let descriptors = listed.body["result"].as_array().expect("result").clone();
+    let described: Vec<&str> = descriptors
+        .iter()
+        .map(|d| d["id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(
+        described, shells,
+        "a descriptor per shell, in the same order"
+    );
+
+    // Each endpoint answers what it describes; each submodel the shell names has one.
+    let first = &descriptors[0];
+    let href = first["endpoints"][0]["protocolInformation"]["href"]
+        .as_str()
+        .expect("href");
+    assert_eq!(first["endpoints"][0]["interface"], "AAS-3.0");
+    let shell = common::answer(f.http.get(href).send().await.expect("GET")).await;
+    assert_eq!(shell.body["id"], first["id"]);
+    let named: Vec<&Value> = (shell.body["submodels"].as_array().expect("refs").iter())
+        .map(|r| &r["keys"][0]["value"])
+        .collect();
+    let submodels = first["submodelDescriptors"]
+        .as_array()
+        .expect("submodel descriptors");
+    assert_eq!(
+        submodels.iter().map(|d| &d["id"]).collect::<Vec<_>>(),
+        named
+    );
+    for d in submodels {
+        let href = d["endpoints"][0]["protocolInformation"]["href"]
+            .as_str()
+            .expect("href");
+        let submodel = common::answer(f.http.get(href).send().await.expect("GET")).await;
+        assert_eq!(submodel.body["id"], d["id"], "{href}");
+    }
+
+    // One by its id, its submodels' descriptors, and the filters.
+    let id = b64(first["id"].as_str().expect("id"));
+    let one = f.v3_get(&format!("/shell-descriptors/{id}")).await;
+    assert_eq!(&one.body, first);
+    let sm = b64(submodels[0]["id"].as_str().expect("id"));
+    let sub = f
+        .v3_get(&format!(
+            "/shell-descriptors/{id}/submodel-descriptors/{sm}"
+        ))
+        .await;
+    assert_eq!(&sub.body, &submodels[0]);
+    let all_subs = f
+        .v3_get(&format!("/shell-descriptors/{id}/submodel-descriptors"))
+        .await;
+    assert_eq!(all_subs.body["result"].as_array(), Some(submodels));
+    let instances = f
+        .v3_get("/shell-descriptors?assetKind=Instance&limit=1000")
+        .await;
+    assert_eq!(
+        instances.body["result"].as_array().map(Vec::len),
+        Some(shells.len())
+    );
+    let types = f.v3_get("/shell-descriptors?assetKind=Type").await;
+    assert_eq!(types.body["result"], json!([]));
+    let unknown = f
+        .v3_get(&format!("/shell-descriptors/{}", b64("urn:nobody")))
+        .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+}

@@ -1,6 +1,6 @@
 //! Test connection for a V3 server: the token (with OAuth 2 client credentials), what
 //! the server says it offers (`/description`, optional in the Part 2 API), and how many
-//! shells it lists, each step in words.
+//! shells it lists (a registry: shell descriptors), each step in words.
 
 use serde::Deserialize;
 
@@ -68,9 +68,14 @@ impl V3Server {
         }
     }
 
+    /// The shells listed (a registry's: its shell descriptors), counted.
     async fn shells_counted(&self) -> Outcome {
+        let (route, one, many) = match self.through_registry {
+            true => ("shell-descriptors", "shell descriptor", "shell descriptors"),
+            false => ("shells", "shell", "shells"),
+        };
         let mut count = 0;
-        let counting = self.each_page("shells", DEFAULT_PAGE_SIZE, MAX_COUNTED, |items| {
+        let counting = self.each_page(route, DEFAULT_PAGE_SIZE, MAX_COUNTED, |items| {
             count += items.len()
         });
         match counting.await {
@@ -80,7 +85,7 @@ impl V3Server {
                 } else {
                     ""
                 };
-                let shells = if count == 1 { "shell" } else { "shells" };
+                let shells = if count == 1 { one } else { many };
                 let words = self.credentials.words();
                 Outcome::Passed(format!("{at_least}{count} {shells} ({words})"))
             }

@@ -11,6 +11,7 @@ mod auth;
 mod check;
 mod ids;
 mod pages;
+mod registry;
 mod repository;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +28,16 @@ use aas_model::FileError;
 use auth::Credentials;
 pub use auth::V3Auth;
 use ids::encode_id;
+
+/// `address` checked as a V3 address must be, and its origin (`https://host:port`).
+fn checked_origin(what: &str, address: &str, transport: &Transport) -> Result<String> {
+    check_url(what, address, transport.allow_plain_http)?;
+    let url = reqwest::Url::parse(address).map_err(|e| Error::Refused {
+        setting: what.into(),
+        source: e.into(),
+    })?;
+    Ok(url.origin().ascii_serialization())
+}
 use pages::PageEnd;
 pub use pages::DEFAULT_PAGE_SIZE;
 pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
@@ -42,20 +53,53 @@ pub struct V3Server {
     pace: Pace,
     waiting: Waiting,
     requests: AtomicU64,
+    /// The address is a registry's (`/shell-descriptors`): its descriptors' endpoints
+    /// are read, only at `origins`.
+    through_registry: bool,
+    /// The origins requests may go to: the address's, and those [`V3Server::allowing`]
+    /// adds (`https://host:port`).
+    origins: Vec<String>,
 }
 
 impl V3Server {
     /// The server at `address` (`https://host/api/v3.0`): https, or plain http to this
     /// machine unless `transport` allows it elsewhere.
     pub fn new(address: &str, auth: V3Auth, transport: &Transport) -> Result<Self> {
-        check_url(
-            "the V3 server's address",
-            address,
-            transport.allow_plain_http,
-        )?;
+        Self::open(address, auth, transport, false)
+    }
+
+    /// The registry at `address` (the part before `/shell-descriptors`): a reading
+    /// follows its descriptors' endpoints, at its own origin and those
+    /// [`V3Server::allowing`] adds.
+    pub fn registry(address: &str, auth: V3Auth, transport: &Transport) -> Result<Self> {
+        Self::open(address, auth, transport, true)
+    }
+
+    /// Lets the endpoints a registry names be at `address`'s origin too (the repository
+    /// the user named beside the registry); the credentials go there as well.
+    pub fn allowing(mut self, address: &str, transport: &Transport) -> Result<Self> {
+        let what = "the V3 repository's address";
+        let origin = checked_origin(what, address, transport)?;
+        if !self.origins.contains(&origin) {
+            self.origins.push(origin);
+        }
+        Ok(self)
+    }
+
+    fn open(
+        address: &str,
+        auth: V3Auth,
+        transport: &Transport,
+        through_registry: bool,
+    ) -> Result<Self> {
+        let what = match through_registry {
+            true => "the V3 registry's address",
+            false => "the V3 server's address",
+        };
+        let origin = checked_origin(what, address, transport)?;
         if address.contains(['?', '#']) {
             return Err(Error::Settings(format!(
-                "the V3 server's address {address:?}: give it without a query or fragment, as the part before /shells"
+                "{what} {address:?}: give it without a query or fragment, as the part before /shells or /shell-descriptors"
             )));
         }
         Ok(V3Server {
@@ -66,6 +110,8 @@ impl V3Server {
             pace: Pace::DEFAULT,
             waiting: Waiting::default(),
             requests: AtomicU64::new(0),
+            through_registry,
+            origins: vec![origin],
         })
     }
 
@@ -90,6 +136,11 @@ impl V3Server {
     /// Requests made so far, each counted once however often retried.
     pub fn requests(&self) -> u64 {
         self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Whether `url` is at an origin this source may send requests (and credentials) to.
+    fn allows(&self, url: &reqwest::Url) -> bool {
+        self.origins.contains(&url.origin().ascii_serialization())
     }
 
     /// `{address}/{route}` with `query`, each value encoded once.

@@ -4,7 +4,7 @@
 //! A failure after the first page of shells is recorded and the reading goes on: what
 //! was read is never thrown away.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -64,6 +64,19 @@ pub struct Repository {
 }
 
 impl Repository {
+    /// Nothing read yet of the server at `address`.
+    pub(super) fn empty(address: &str) -> Self {
+        Repository {
+            address: address.to_owned(),
+            shells: Vec::new(),
+            submodels: Vec::new(),
+            failures: Vec::new(),
+            read_at: SystemTime::now(),
+            cancelled: false,
+            bounded: false,
+        }
+    }
+
     /// Everything the server listed was read.
     pub fn complete(&self) -> bool {
         self.failures.is_empty() && !self.cancelled && !self.bounded
@@ -88,15 +101,10 @@ impl V3Server {
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
     ) -> Result<Repository> {
-        let mut read = Repository {
-            address: self.address.clone(),
-            shells: Vec::new(),
-            submodels: Vec::new(),
-            failures: Vec::new(),
-            read_at: SystemTime::now(),
-            cancelled: false,
-            bounded: false,
-        };
+        if self.through_registry {
+            return self.read_through_registry(plan, cancel, progress).await;
+        }
+        let mut read = Repository::empty(&self.address);
         let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
         let (mut shells, mut submodels) = (Vec::new(), Vec::new());
         let listing = tokio::select! {
@@ -130,17 +138,41 @@ impl V3Server {
         read.shells = shells;
         read.submodels = submodels;
         progress(self.progress(&read));
-        let wanted = named_not_listed(&read.shells, &submodel_ids);
+        let mut wanted = Vec::new();
+        for (aas_id, submodel) in named_not_listed(&read.shells, &submodel_ids) {
+            let url = self.url(&format!("submodels/{}", encode_id(&submodel)), &[])?;
+            wanted.push(Wanted::submodel(aas_id, submodel, url));
+        }
         self.fetch_each(wanted, plan, cancel, progress, &mut read)
             .await;
         Ok(read)
     }
 
-    /// Fetches `wanted` submodels by id, `plan.concurrency` at once; each that fails is
-    /// recorded against the shell that named it.
-    async fn fetch_each(
+    /// Fetches `wanted`, `plan.concurrency` at once, each checked to be the object asked
+    /// for; each that fails is recorded at its node. What is fetched is kept in the order
+    /// asked, however the answers came.
+    pub(super) async fn fetch_each(
         self: &Arc<Self>,
-        wanted: Vec<(String, String)>,
+        wanted: Vec<Wanted>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        read: &mut Repository,
+    ) {
+        let order: HashMap<String, usize> = (wanted.iter().enumerate())
+            .map(|(at, w)| (w.id.clone(), at))
+            .collect();
+        let (shells, submodels) = (read.shells.len(), read.submodels.len());
+        self.fetch_as_answered(wanted, plan, cancel, progress, read)
+            .await;
+        let place = |item: &Json| id_of(item).and_then(|id| order.get(id).copied());
+        read.shells[shells..].sort_by_key(place);
+        read.submodels[submodels..].sort_by_key(place);
+    }
+
+    async fn fetch_as_answered(
+        self: &Arc<Self>,
+        wanted: Vec<Wanted>,
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
@@ -150,19 +182,16 @@ impl V3Server {
         let mut running = JoinSet::new();
         loop {
             while running.len() < plan.concurrency.max(1) {
-                let Some((aas_id, submodel)) = queue.next() else {
+                let Some(wanted) = queue.next() else {
                     break;
-                };
-                let route = format!("submodels/{}", encode_id(&submodel));
-                let Ok(url) = self.url(&route, &[]) else {
-                    continue;
                 };
                 let server = Arc::clone(self);
                 running.spawn(async move {
-                    let got = server.get(&url).await.and_then(|text| {
-                        serde_json::from_str::<Json>(&text).map_err(|e| not_json(&url, e))
+                    let url = &wanted.url;
+                    let got = server.get(url).await.and_then(|text| {
+                        serde_json::from_str::<Json>(&text).map_err(|e| not_json(url, e))
                     });
-                    (aas_id, submodel, url, got)
+                    (wanted, got)
                 });
             }
             let next = tokio::select! {
@@ -173,29 +202,71 @@ impl V3Server {
                 }
             };
             let Some(joined) = next else { return };
-            let Ok((aas_id, submodel, url, got)) = joined else {
+            let Ok((wanted, got)) = joined else {
                 continue;
             };
-            let path = NodePath::Submodels { aas_id };
             match got {
-                Ok(json) if id_of(&json) == Some(submodel.as_str()) => read.submodels.push(json),
+                Ok(json) if id_of(&json) == Some(wanted.id.as_str()) => match wanted.kind {
+                    Kind::Shell => read.shells.push(json),
+                    Kind::Submodel => read.submodels.push(json),
+                },
                 Ok(_) => {
-                    let why = format!("the answer for submodel {submodel} is another object");
-                    let e = not_json(&url, why);
-                    read.failures.push(failure(path, url, &e));
+                    let why = format!(
+                        "the answer for {} {} is another object",
+                        wanted.kind.word(),
+                        wanted.id
+                    );
+                    let e = not_json(&wanted.url, why);
+                    read.failures.push(failure(wanted.path, wanted.url, &e));
                 }
-                Err(e) => read.failures.push(failure(path, url, &e)),
+                Err(e) => read.failures.push(failure(wanted.path, wanted.url, &e)),
             }
             progress(self.progress(read));
         }
     }
 
-    fn progress(&self, read: &Repository) -> RepositoryProgress {
+    pub(super) fn progress(&self, read: &Repository) -> RepositoryProgress {
         RepositoryProgress {
             requests: self.requests(),
             shells: read.shells.len(),
             submodels: read.submodels.len(),
             failures: read.failures.len(),
+        }
+    }
+}
+
+/// What a reading fetches one by one: a shell or a submodel, by its address.
+pub(super) struct Wanted {
+    pub kind: Kind,
+    pub id: String,
+    pub url: String,
+    /// Where a failure is recorded.
+    pub path: NodePath,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    Shell,
+    Submodel,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Shell => "shell",
+            Kind::Submodel => "submodel",
+        }
+    }
+}
+
+impl Wanted {
+    /// The submodel `id` the shell `aas_id` names, at `url`.
+    pub fn submodel(aas_id: String, id: String, url: String) -> Self {
+        Wanted {
+            kind: Kind::Submodel,
+            id,
+            url,
+            path: NodePath::Submodels { aas_id },
         }
     }
 }
@@ -226,12 +297,12 @@ fn keep_new(items: Vec<Json>, ids: &mut HashSet<String>, into: &mut Vec<Json>) {
 }
 
 /// An identifiable's `id`.
-fn id_of(item: &Json) -> Option<&str> {
+pub(super) fn id_of(item: &Json) -> Option<&str> {
     item.get("id").and_then(Json::as_str)
 }
 
 /// The ids of the submodels a shell names: each reference's last key of type Submodel.
-fn submodel_refs(shell: &Json) -> impl Iterator<Item = &str> {
+pub(super) fn submodel_refs(shell: &Json) -> impl Iterator<Item = &str> {
     let refs = shell.get("submodels").and_then(Json::as_array);
     refs.into_iter().flatten().filter_map(|reference| {
         let keys = reference.get("keys").and_then(Json::as_array)?;
@@ -242,7 +313,7 @@ fn submodel_refs(shell: &Json) -> impl Iterator<Item = &str> {
     })
 }
 
-fn failure(path: NodePath, url: String, e: &Error) -> Failure {
+pub(super) fn failure(path: NodePath, url: String, e: &Error) -> Failure {
     Failure {
         path,
         url,

@@ -44,6 +44,8 @@ pub(crate) struct AppState {
     pub v3_client: Option<String>,
     /// The V3 server wants an access token of `v3_client`.
     pub v3_sign_in: bool,
+    /// Its address (`http://HOST:PORT/api/v3.0`), which its registry's endpoints name.
+    pub v3_url: String,
     /// Submodel id -> the aasIds of the assets that hold it, for the V3 server.
     pub submodel_owners: HashMap<String, Vec<String>>,
 }

@@ -1,5 +1,5 @@
 //! The plants as an AAS V3 server: the read routes of the AAS Part 2 API V3.0 (profiles
-//! AAS Repository and Submodel Repository, SSP-002) under [`V3_PREFIX`], without sign-in
+//! AAS Repository, Submodel Repository and AAS Registry, SSP-002) under [`V3_PREFIX`], without sign-in
 //! so that a V3 source can be tried with no account (or, asked to, with an access token
 //! of its token endpoint: [`signed_in`]). They serve what the customers
 //! share with the first application, as the gateway does; each shell and submodel is
@@ -9,6 +9,7 @@
 mod content;
 mod items;
 mod query;
+mod registry;
 
 use std::sync::Arc;
 
@@ -33,9 +34,10 @@ pub(crate) const V3_PREFIX: &str = "/api/v3.0";
 const SERIALIZED_MAX: usize = 20_000;
 
 /// The service profiles [`description`] names.
-const PROFILES: [&str; 2] = [
+const PROFILES: [&str; 3] = [
     "https://admin-shell.io/aas/API/3/0/AssetAdministrationShellRepositoryServiceSpecification/SSP-002",
     "https://admin-shell.io/aas/API/3/0/SubmodelRepositoryServiceSpecification/SSP-002",
+    "https://admin-shell.io/aas/API/3/0/AssetAdministrationShellRegistryServiceSpecification/SSP-002",
 ];
 
 type Shared = State<Arc<AppState>>;
@@ -110,6 +112,16 @@ pub(super) fn routes() -> Router<Arc<AppState>> {
             get(|| async { V3Error::not_found("the shell has no thumbnail") }),
         )
         .route("/shells/{aas}/submodel-refs", get(submodel_refs))
+        .route("/shell-descriptors", get(registry::descriptors))
+        .route("/shell-descriptors/{aas}", get(registry::shell_descriptor))
+        .route(
+            "/shell-descriptors/{aas}/submodel-descriptors",
+            get(registry::submodel_descriptors),
+        )
+        .route(
+            "/shell-descriptors/{aas}/submodel-descriptors/{sm}",
+            get(registry::submodel_descriptor),
+        )
         .route("/submodels", get(|s, q| submodels(s, q, Content::Normal)));
     for (content, suffix) in Content::MODIFIED {
         router = router.route(

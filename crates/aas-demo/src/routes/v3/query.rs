@@ -23,6 +23,11 @@ pub(super) fn decode_id(text: &str) -> Result<String, V3Error> {
         .ok_or_else(|| V3Error::bad_request(format!("{text:?} is not an identifier in base64url")))
 }
 
+/// `id` as a path names it: base64url of its UTF-8, without padding.
+pub(super) fn encode_id(id: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(id)
+}
+
 #[derive(Debug)]
 pub(super) struct Params(Vec<(String, String)>);
 

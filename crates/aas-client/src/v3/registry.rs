@@ -1,0 +1,210 @@
+//! A V3 source read through its registry: `/shell-descriptors` page by page, then each
+//! shell at the endpoint its descriptor names, and each submodel at its submodel
+//! descriptor's endpoint (or, where the descriptor names none, beside the shell: its
+//! repository's `/submodels/{id}`). Endpoints are followed only to the origins the user
+//! named (the registry's, and a repository's beside it): a descriptor is the server's
+//! word, and the credentials must not go where the user did not send them.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use aas_source::NodePath;
+use reqwest::Url;
+use serde_json::Value as Json;
+use tokio_util::sync::CancellationToken;
+
+use super::repository::{failure, id_of, submodel_refs, Kind, Wanted};
+use super::{encode_id, PageEnd, Repository, RepositoryPlan, RepositoryProgress, V3Server};
+use crate::{Error, Result};
+
+impl V3Server {
+    /// Reads every shell the registry describes and the submodels their descriptors
+    /// (or the shells) name, within `plan`, until done or `cancel`led. Fails only when
+    /// the first page of descriptors cannot be had.
+    pub(super) async fn read_through_registry(
+        self: &Arc<Self>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+    ) -> Result<Repository> {
+        let mut read = Repository::empty(&self.address);
+        let mut descriptors = Vec::new();
+        let listing = tokio::select! {
+            listed = self.each_page("shell-descriptors", plan.page_size, plan.max_items, |items| {
+                descriptors.extend(items)
+            }) => Some(listed),
+            _ = cancel.cancelled() => None,
+        };
+        match listing {
+            None => {
+                read.cancelled = true;
+                return Ok(read);
+            }
+            Some(Ok(end)) => read.bounded = end == PageEnd::Bounded,
+            Some(Err(e)) if descriptors.is_empty() => return Err(e),
+            Some(Err(e)) => {
+                let url = self.url("shell-descriptors", &[])?;
+                read.failures.push(failure(NodePath::Registry, url, &e));
+            }
+        }
+        let mut shells = Vec::new();
+        let mut seen = HashSet::new();
+        for descriptor in &descriptors {
+            let Some(id) = id_of(descriptor).filter(|id| seen.insert(id.to_owned())) else {
+                continue;
+            };
+            match self.endpoint(descriptor, "AAS") {
+                Ok(url) => shells.push(Wanted {
+                    kind: Kind::Shell,
+                    id: id.to_owned(),
+                    url: url.into(),
+                    path: NodePath::Registry,
+                }),
+                Err((url, e)) => read.failures.push(failure(NodePath::Registry, url, &e)),
+            }
+        }
+        // Where each shell was found: its submodels without a descriptor are beside it.
+        let found_at: Vec<(String, String)> = shells
+            .iter()
+            .map(|w| (w.id.clone(), w.url.clone()))
+            .collect();
+        self.fetch_each(shells, plan, cancel, progress, &mut read)
+            .await;
+        if read.cancelled {
+            return Ok(read);
+        }
+        let mut wanted = Vec::new();
+        for submodel in self.submodels_described(&descriptors, &read, &found_at) {
+            match submodel {
+                Ok(submodel) => wanted.push(submodel),
+                Err(refused) => read.failures.push(refused),
+            }
+        }
+        self.fetch_each(wanted, plan, cancel, progress, &mut read)
+            .await;
+        Ok(read)
+    }
+
+    /// Each submodel to fetch, once, for the shells read: at its descriptor's endpoint,
+    /// else beside the shell; one whose endpoint may not be followed, as its failure.
+    fn submodels_described(
+        &self,
+        descriptors: &[Json],
+        read: &Repository,
+        found_at: &[(String, String)],
+    ) -> Vec<std::result::Result<Wanted, aas_source::Failure>> {
+        let described: std::collections::HashMap<&str, &Json> = (descriptors.iter())
+            .filter_map(|d| Some((id_of(d)?, d)))
+            .collect();
+        let mut seen = HashSet::new();
+        let mut wanted = Vec::new();
+        for shell in &read.shells {
+            let Some(aas_id) = id_of(shell) else { continue };
+            let submodel_descriptors = (described.get(aas_id))
+                .and_then(|d| d.get("submodelDescriptors"))
+                .and_then(Json::as_array);
+            let path = || NodePath::Submodels {
+                aas_id: aas_id.to_owned(),
+            };
+            for submodel in submodel_refs(shell) {
+                if !seen.insert(submodel.to_owned()) {
+                    continue;
+                }
+                let descriptor = (submodel_descriptors.into_iter().flatten())
+                    .find(|d| id_of(d) == Some(submodel));
+                let url = match descriptor {
+                    Some(descriptor) => self.endpoint(descriptor, "SUBMODEL"),
+                    None => self.beside(found_at, aas_id, submodel),
+                };
+                wanted.push(match url {
+                    Ok(url) => Ok(Wanted::submodel(
+                        aas_id.to_owned(),
+                        submodel.to_owned(),
+                        url.into(),
+                    )),
+                    Err((url, e)) => Err(failure(path(), url, &e)),
+                });
+            }
+        }
+        wanted
+    }
+
+    /// The address of `descriptor`'s first endpoint whose interface starts with
+    /// `interface` (`AAS-3.0`, `SUBMODEL-3.0`), where it may be followed; else what was
+    /// found (the address, or the registry's) and why not.
+    fn endpoint(
+        &self,
+        descriptor: &Json,
+        interface: &str,
+    ) -> std::result::Result<Url, (String, Error)> {
+        let id = id_of(descriptor).unwrap_or_default();
+        let endpoints = descriptor.get("endpoints").and_then(Json::as_array);
+        let href = (endpoints.into_iter().flatten())
+            .filter(|e| {
+                let named = e
+                    .get("interface")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default();
+                named.to_ascii_uppercase().starts_with(interface)
+            })
+            .find_map(|e| {
+                e.pointer("/protocolInformation/href")
+                    .and_then(Json::as_str)
+            });
+        let Some(href) = href else {
+            let why = format!("the descriptor of {id} names no {interface} endpoint");
+            return Err((self.address.clone(), descriptor_error(&self.address, why)));
+        };
+        self.followable(href, id)
+    }
+
+    /// The submodel `submodel` of the shell `aas_id`, beside the shell: the repository
+    /// its address is in (`…/shells/{id}` → `…/submodels/{id}`).
+    fn beside(
+        &self,
+        found_at: &[(String, String)],
+        aas_id: &str,
+        submodel: &str,
+    ) -> std::result::Result<Url, (String, Error)> {
+        let shell_url = found_at
+            .iter()
+            .find(|(id, _)| id == aas_id)
+            .map(|(_, url)| url.as_str());
+        let repository = shell_url
+            .and_then(|url| url.rsplit_once("/shells/"))
+            .map(|(base, _)| base);
+        match repository {
+            Some(base) => self.followable(
+                &format!("{base}/submodels/{}", encode_id(submodel)),
+                submodel,
+            ),
+            None => {
+                let why = format!("no descriptor names where submodel {submodel} is");
+                Err((self.address.clone(), descriptor_error(&self.address, why)))
+            }
+        }
+    }
+
+    /// `href` as an address to follow: a URL at an origin this source allows.
+    fn followable(&self, href: &str, id: &str) -> std::result::Result<Url, (String, Error)> {
+        let url = Url::parse(href).map_err(|e| {
+            let why = format!("the endpoint of {id} is not a URL ({e})");
+            (href.to_owned(), descriptor_error(href, why))
+        })?;
+        if !self.allows(&url) {
+            let why = format!(
+                "the registry points {id} to {}, which was not named as a source: add that address as the repository to read it",
+                url.origin().ascii_serialization()
+            );
+            return Err((href.to_owned(), Error::Settings(why)));
+        }
+        Ok(url)
+    }
+}
+
+fn descriptor_error(at: &str, why: String) -> Error {
+    Error::BadData(aas_model::Error::Decode {
+        path: at.to_owned(),
+        message: why,
+    })
+}
