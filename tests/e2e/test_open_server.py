@@ -4,15 +4,19 @@ SDK 1.2.1's own Part 2 server (tests/v3-server/serve.py, in the virtual environm
 `scripts/install-deps.sh test` makes) serving the FA³ST example package. The dialog
 reads the address, the tree shows the server's shell, its submodels and their elements
 as the independent reader (`aas-dump`) reads the package; Take in keeps it as a snapshot
-the plant search then reads; Close server shows the demo plant again. A server that does
-not answer is said in the dialog, which stays open."""
+the plant search then reads; a File element's content is saved as the server's
+attachment holds it (the package's part); Close server shows the demo plant again. A
+server that does not answer is said in the dialog, which stays open."""
 
 import json
 import os
+import shutil
 import socket
 import subprocess
+import tempfile
 import unittest
 import urllib.request
+import zipfile
 from pathlib import Path
 
 from app_driver import AppTestCase, row, screenshot
@@ -24,6 +28,19 @@ PYTHON = Path(os.environ.get("AAS_V3_SERVER_PYTHON",
                              Path.home() / ".cache" / "aas-browser" / "basyx-server" / "bin" / "python"))
 
 
+def with_package_paths(package, into):
+    """A copy of `package` whose File values name their parts as BaSyx Python serves them
+    (`/aasx/suppl/…`; it takes `file:///aasx/suppl/…` for a file outside the package)."""
+    copy = Path(into) / package.name
+    with zipfile.ZipFile(package) as source, zipfile.ZipFile(copy, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            data = source.read(entry)
+            if entry.filename == "aasx/data.xml":
+                data = data.replace(b"file:///aasx/", b"/aasx/")
+            target.writestr(entry, data)
+    return copy
+
+
 def dumped(path):
     """What the independent readers read from `path`: its lines, as dicts."""
     done = subprocess.run([str(WORK / "shared" / "tools" / "aas-dump"), str(path)],
@@ -31,12 +48,19 @@ def dumped(path):
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-server-saves-")
+
+
 class OpenServer(AppTestCase):
+    # The native save dialog cannot be driven through WebDriver: the app saves here.
+    app_env = {"AAS_BROWSER_SAVE_DIR": SAVE_DIR}
+
     @classmethod
     def setUpClass(cls):
         if not PYTHON.exists():
             raise RuntimeError(f"{PYTHON} is missing: run scripts/install-deps.sh test")
-        cls.server = subprocess.Popen([str(PYTHON), str(ROOT / "tests" / "v3-server" / "serve.py"), str(FAAAST)],
+        served = with_package_paths(FAAAST, SAVE_DIR)
+        cls.server = subprocess.Popen([str(PYTHON), str(ROOT / "tests" / "v3-server" / "serve.py"), str(served)],
                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         cls.url = json.loads(cls.server.stdout.readline())["url"]
         super().setUpClass()
@@ -46,6 +70,7 @@ class OpenServer(AppTestCase):
         super().tearDownClass()
         cls.server.kill()
         cls.server.wait()
+        shutil.rmtree(SAVE_DIR, ignore_errors=True)
 
     def open_server(self, address):
         wd = self.wd
@@ -79,6 +104,15 @@ class OpenServer(AppTestCase):
         for element in top:
             wd.wait_for(row(element["path"]))
         screenshot(os.path.join(self.out, "open-server.png"))
+
+        # A File's content is the server's attachment: the package's part, byte for byte.
+        wd.click(wd.wait_for(row("CompanyLogo") + " .label"))
+        wd.click(wd.wait_for("#details dd[data-field='Path'] button"))
+        saved = os.path.join(SAVE_DIR, "example.png")
+        self.wait_until(lambda: f"Saved to {saved}" in (wd.text_content("#details") or ""), 20,
+                        lambda: wd.text_content("#details"))
+        with zipfile.ZipFile(FAAAST) as package, open(saved, "rb") as f:
+            self.assertEqual(f.read(), package.read("aasx/suppl/example.png"))
 
         # Take in: a snapshot of its own, which the plant search reads.
         wd.click(wd.wait_for("#file-take-in"))

@@ -1,5 +1,6 @@
 //! What an element of an AAS file opened holds, saved where the user chooses: a File's
-//! part of the package, a Blob's decoded content. The page names only the element; the
+//! part of the package (of a V3 server: its attachment, asked for then), a Blob's
+//! decoded content. The page names only the element; the
 //! name the dialog offers is the part's last segment (or the Blob's idShort), made a
 //! plain file name, so nothing inside the file chooses where anything is written.
 
@@ -10,7 +11,7 @@ use aas_client::ElementAddress;
 use aas_file::Value;
 
 use crate::content::{extension_for, file_name, listed_extension, BlobContent};
-use crate::opened_file::OpenedFile;
+use crate::opened_file::{OpenedFile, Origin};
 use crate::{App, Error, Result, SaveAs};
 
 impl App {
@@ -54,7 +55,14 @@ async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<(SaveAs, Ve
                     "{id_short} names {path}, which is no part of a package"
                 ))
             })?;
-            let bytes = package_part(opened.package()?, &part, &id_short).await?;
+            let bytes = match &opened.origin {
+                Origin::File(package) => package_part(package, &part, &id_short).await?,
+                Origin::V3Server { server, .. } => {
+                    // The page names the submodel as the tree does; the server, by its id.
+                    let submodel = &opened.submodel(&at.aas_id, &at.submodel)?.id;
+                    server.attachment(submodel, &at.id_shorts).await?
+                }
+            };
             let last = part.rsplit('/').next().unwrap_or(&part);
             let extension =
                 listed_extension(last).unwrap_or_else(|| extension_for(content_type.as_deref()));

@@ -4,9 +4,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{ElementAddress, Repository};
+use aas_client::{ElementAddress, Repository, V3Server};
 use aas_file::{Contents, Element, EnvironmentAnswers, Serialisation, Shell, Submodel, Version};
 use aas_model::AssetType;
 use aas_source::Failure;
@@ -32,6 +33,8 @@ pub(crate) enum Origin {
     /// An AAS V3 server: its address, what it served as one environment (JSON), when,
     /// and what of it could not be read.
     V3Server {
+        /// The server, to ask for a File element's content.
+        server: Arc<V3Server>,
         address: String,
         environment: Vec<u8>,
         read_at: SystemTime,
@@ -114,7 +117,7 @@ impl OpenedFile {
     }
 
     /// What a V3 server served, read as one environment, off the async workers.
-    pub(crate) async fn of_server(mut read: Repository) -> Result<Self> {
+    pub(crate) async fn of_server(server: Arc<V3Server>, mut read: Repository) -> Result<Self> {
         let (address, complete, read_at) = (read.address.clone(), read.complete(), read.read_at);
         let failures = std::mem::take(&mut read.failures);
         let environment = serde_json::to_vec(&read.into_environment())
@@ -126,6 +129,7 @@ impl OpenedFile {
         Ok(OpenedFile {
             id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
             origin: Origin::V3Server {
+                server,
                 address,
                 environment,
                 read_at,
@@ -146,6 +150,7 @@ impl OpenedFile {
                 read_at,
                 failures,
                 complete,
+                ..
             } => {
                 let json = serde_json::from_slice(environment)
                     .map_err(|e| Error::internal("reading what the server sent", e))?;
@@ -153,16 +158,6 @@ impl OpenedFile {
                 aas_file::environment_answers(address, json, *read_at, failures, *complete)?
             }
         })
-    }
-
-    /// The package file whose parts a File element names; a server has none.
-    pub(crate) fn package(&self) -> Result<&Path> {
-        match &self.origin {
-            Origin::File(path) => Ok(path),
-            Origin::V3Server { .. } => Err(Error::BadRequest(
-                "a V3 server's attachments are not fetched yet: open the file through the server's own pages".into(),
-            )),
-        }
     }
 
     pub(crate) fn described(&self) -> FileOpened {

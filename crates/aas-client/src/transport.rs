@@ -332,32 +332,15 @@ pub(crate) async fn receive(
     };
     let announced = response.content_length().unwrap_or(0);
     let mut body = Receiving::new(announced, limit, spool_at);
-    let (mut period_start, mut period_bytes) = (tokio::time::Instant::now(), 0u64);
+    let mut pacing = Pacing::new(pace);
     // Measured as it arrives, so that the raw views and the walkers after them never
     // meet JSON past MAX_DEPTH, and a body that goes past it is read no further.
     let mut depth = aas_model::DepthScan::default();
-    while let Some(chunk) = response.chunk().await.map_err(|e| Error::Incomplete {
-        url: url.to_owned(),
-        reason: idle_or(&e.without_url()),
-    })? {
+    while let Some(chunk) = response.chunk().await.map_err(|e| cut_short(url, e))? {
         depth
             .feed(&chunk)
             .map_err(|deep| Error::BadData(deep.into()))?;
-        period_bytes += chunk.len() as u64;
-        let elapsed = period_start.elapsed();
-        if elapsed >= pace.period {
-            if (period_bytes as f64) < pace.min_rate as f64 * elapsed.as_secs_f64() {
-                return Err(Error::Incomplete {
-                    url: url.to_owned(),
-                    reason: format!(
-                        "the answer came too slowly ({period_bytes} bytes in {:.0} s, under {} bytes a second); a trickling server is not waited for",
-                        elapsed.as_secs_f64(),
-                        pace.min_rate
-                    ),
-                });
-            }
-            (period_start, period_bytes) = (tokio::time::Instant::now(), 0);
-        }
+        pacing.arrived(url, chunk.len())?;
         if body.size() + chunk.len() as u64 > limit as u64 {
             return Err(Error::TooLarge {
                 url: url.to_owned(),
@@ -372,6 +355,79 @@ pub(crate) async fn receive(
             message: format!("the answer is not UTF-8 text (byte {at})"),
         })
     })
+}
+
+/// A body of any bytes (a file's content), held in memory: at most `limit` bytes, at
+/// `pace`.
+pub(crate) async fn receive_bytes(
+    url: &str,
+    mut response: reqwest::Response,
+    limit: usize,
+    pace: Pace,
+) -> Result<Vec<u8>> {
+    let too_large = || Error::TooLarge {
+        url: url.to_owned(),
+        limit,
+    };
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let mut pacing = Pacing::new(pace);
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| cut_short(url, e))? {
+        pacing.arrived(url, chunk.len())?;
+        if bytes.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// A body that stopped coming.
+fn cut_short(url: &str, e: reqwest::Error) -> Error {
+    Error::Incomplete {
+        url: url.to_owned(),
+        reason: idle_or(&e.without_url()),
+    }
+}
+
+/// How fast a body arrives, period by period: one slower than the pace's rate is cut
+/// off (a trickling server is not waited for).
+struct Pacing {
+    pace: Pace,
+    period_start: tokio::time::Instant,
+    period_bytes: u64,
+}
+
+impl Pacing {
+    fn new(pace: Pace) -> Self {
+        Pacing {
+            pace,
+            period_start: tokio::time::Instant::now(),
+            period_bytes: 0,
+        }
+    }
+
+    fn arrived(&mut self, url: &str, bytes: usize) -> Result<()> {
+        self.period_bytes += bytes as u64;
+        let elapsed = self.period_start.elapsed();
+        if elapsed < self.pace.period {
+            return Ok(());
+        }
+        let (got, rate) = (self.period_bytes, self.pace.min_rate);
+        if (got as f64) < rate as f64 * elapsed.as_secs_f64() {
+            return Err(Error::Incomplete {
+                url: url.to_owned(),
+                reason: format!(
+                    "the answer came too slowly ({got} bytes in {:.0} s, under {rate} bytes a second); a trickling server is not waited for",
+                    elapsed.as_secs_f64(),
+                ),
+            });
+        }
+        (self.period_start, self.period_bytes) = (tokio::time::Instant::now(), 0);
+        Ok(())
+    }
 }
 
 /// [`receive`] of a small answer held in memory, as text, at the default pace (the

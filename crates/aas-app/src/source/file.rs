@@ -114,7 +114,7 @@ impl App {
         let server = Arc::new(server);
         let read =
             (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress)).await?;
-        let file = OpenedFile::of_server(read).await?;
+        let file = OpenedFile::of_server(Arc::clone(&server), read).await?;
         let opened = file.described();
         *lock(&self.opened_file) = Some(Arc::new(file));
         Ok(opened)

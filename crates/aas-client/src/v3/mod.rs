@@ -157,6 +157,40 @@ impl V3Server {
         Ok(url.into())
     }
 
+    /// The content of the File element at `id_shorts` in submodel `submodel` (its
+    /// `/attachment`), at most [`DEFAULT_MAX_BODY`] bytes.
+    pub async fn attachment(&self, submodel: &str, id_shorts: &[String]) -> Result<Vec<u8>> {
+        // The idShort path (`a.b[0].c`) is one segment, encoded once.
+        let path = aas_model::encode_segment(&id_shorts.join("."));
+        let route = format!(
+            "submodels/{}/submodel-elements/{path}/attachment",
+            encode_id(submodel)
+        );
+        let url = self.url(&route, &[])?;
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.retry.run(&url, || self.attachment_once(&url)).await.0
+    }
+
+    async fn attachment_once(&self, url: &str) -> Result<Vec<u8>> {
+        let request = self.http.get(url);
+        let (request, sent) = self.credentials.apply(request).await?;
+        let response = self.pace.head(url, request.send(), &self.waiting).await?;
+        let status = response.status();
+        if status == StatusCode::OK {
+            return crate::transport::receive_bytes(url, response, DEFAULT_MAX_BODY, self.pace)
+                .await;
+        }
+        // A refusal's page is read within a small bound; its words are what count.
+        let body = receive(url, response, 1 << 20, None, self.pace).await;
+        let text = body
+            .ok()
+            .and_then(|b| b.into_text().ok())
+            .unwrap_or_default();
+        let sent = sent.as_ref().map_or("", Secret::expose);
+        let page = crate::secret::redact(&text, &[sent]);
+        Err(Error::from_v3_response(status.as_u16(), &page, None))
+    }
+
     /// GETs `url` as text, retrying transient failures as the [`RetryPolicy`] says.
     async fn get(&self, url: &str) -> Result<String> {
         self.requests.fetch_add(1, Ordering::Relaxed);
