@@ -88,6 +88,18 @@ pub async fn save_file_content<R: Runtime>(
     Ok(app.save_file_content(file, &at, chosen).await?)
 }
 
+/// Open on a File or Blob of a file opened: its content in the system's viewer (a
+/// document or picture only; see `App::view_file_content`).
+#[tauri::command]
+pub async fn view_file_content(file: u32, at: ElementAddress, app: State<'_, App>) -> Reply<()> {
+    let path = app.view_file_content(file, &at).await?;
+    // An end-to-end build opens it with the program its starter names instead.
+    let viewer = crate::file_dialogs::preset("AAS_BROWSER_VIEWER");
+    let viewer = viewer.as_deref().and_then(std::path::Path::to_str);
+    tauri_plugin_opener::open_path(&path, viewer)
+        .map_err(|e| IpcError::local(format!("no viewer opened {}: {e}", path.display())))
+}
+
 #[tauri::command]
 pub async fn open_file_address(at: ElementAddress, app: State<'_, App>) -> Reply<()> {
     let address = app.file_address(&at).await?;

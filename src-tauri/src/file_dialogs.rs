@@ -54,11 +54,11 @@ fn chosen_path(
 /// dialog cannot be driven through WebDriver): the path the variable names, set by
 /// whoever starts the app, never by the webview. Other builds always ask.
 #[cfg(feature = "e2e-hooks")]
-fn preset(variable: &str) -> Option<PathBuf> {
+pub(crate) fn preset(variable: &str) -> Option<PathBuf> {
     std::env::var_os(variable).map(PathBuf::from)
 }
 
 #[cfg(not(feature = "e2e-hooks"))]
-fn preset(_: &str) -> Option<PathBuf> {
+pub(crate) fn preset(_: &str) -> Option<PathBuf> {
     None
 }

@@ -38,6 +38,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::open_recent_file,
         commands::open_start_file,
         commands::save_file_content,
+        commands::view_file_content,
         commands::check_connection,
         commands::profile,
         commands::test_connection,

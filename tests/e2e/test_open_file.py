@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+import zipfile
 from pathlib import Path
 
 from app_driver import AppTestCase, row, screenshot
@@ -24,6 +25,12 @@ FAAAST = FILES / "C-v3.0" / "FAAAST-Service" / "model.aasx"
 FESTO = FILES / "A-v2.0-aasx-xml" / "AASPortal" / "24_Festo.aasx"
 V31 = FILES / "D-v3.1" / "basyx-aas-web-ui" / "cable1.aasx"
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-open-")
+# The system's viewer, for these tests: a script that notes the path it was given.
+VIEWER = os.path.join(SAVE_DIR, "viewer.sh")
+VIEWED = os.path.join(SAVE_DIR, "viewed.txt")
+with open(VIEWER, "w", encoding="utf-8") as script:
+    script.write(f'#!/bin/sh\nprintf "%s\\n" "$1" > "{VIEWED}"\n')
+os.chmod(VIEWER, 0o755)
 
 
 def inspected(path):
@@ -35,7 +42,7 @@ def inspected(path):
 
 class OpenFile(AppTestCase):
     # The native dialogs cannot be driven through WebDriver: the app opens this file and saves here.
-    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": SAVE_DIR}
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": SAVE_DIR, "AAS_BROWSER_VIEWER": VIEWER}
     path = FAAAST
     banner = "File model.aasx (AAS V3.0 XML): 1 shell, 5 submodels. Read-only."
     thumbnail = False  # whether the package has one to draw
@@ -112,12 +119,27 @@ class OpenFile(AppTestCase):
         if self.path == FAAAST:
             # A File's part of the package is saved from the details, named as the package names it.
             wd.click(wd.wait_for(row("CompanyLogo") + " .label"))
-            wd.click(wd.wait_for("#details dd[data-field='Path'] button"))
+            wd.click(wd.wait_for("#details dd[data-field='Path'] button", text="Save to disk…"))
             saved = os.path.join(SAVE_DIR, "example.png")
             self.wait_until(lambda: f"Saved to {saved}" in (wd.text_content("#details") or ""), 20,
                             lambda: wd.text_content("#details"))
             with open(saved, "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            # Open: the same content, handed to the system's viewer (here: a script noting it).
+            wd.click(wd.wait_for("#details dd[data-field='Path'] button", text="Open"))
+            self.wait_until(lambda: os.path.exists(VIEWED), 20, lambda: wd.text_content("#details"))
+            with open(VIEWED, encoding="utf-8") as f:
+                viewed = f.read().strip()
+            self.assertTrue(viewed.endswith("-example.png"), viewed)
+            with zipfile.ZipFile(FAAAST) as package, open(viewed, "rb") as f:
+                self.assertEqual(f.read(), package.read("aasx/suppl/example.png"))
+            # What a viewer would run, or an SVG that may carry script, is not opened.
+            wd.click(wd.wait_for(row("Markings") + " .twisty"))
+            wd.click(wd.wait_for(row("Marking00") + " .twisty"))
+            wd.click(wd.wait_for(row("MarkingFile") + " .label"))
+            wd.click(wd.wait_for("#details dd[data-field='Path'] button", text="Open"))
+            self.wait_until(lambda: "no document or picture a viewer shows (.svg)" in (wd.text_content("#details") or ""),
+                            10, lambda: wd.text_content("#details"))
         # Close file: the demo plant again, its own asset types.
         wd.click(wd.wait_for("#file-close"))
         self.chip_count("machine", "3")

@@ -107,7 +107,7 @@ class OpenServer(AppTestCase):
 
         # A File's content is the server's attachment: the package's part, byte for byte.
         wd.click(wd.wait_for(row("CompanyLogo") + " .label"))
-        wd.click(wd.wait_for("#details dd[data-field='Path'] button"))
+        wd.click(wd.wait_for("#details dd[data-field='Path'] button", text="Save to disk…"))
         saved = os.path.join(SAVE_DIR, "example.png")
         self.wait_until(lambda: f"Saved to {saved}" in (wd.text_content("#details") or ""), 20,
                         lambda: wd.text_content("#details"))

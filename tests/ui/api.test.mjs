@@ -167,6 +167,7 @@ const everyCall = [
   () => api.recentFiles(),
   () => api.openRecentFile(0, 'pump.aasx'),
   () => api.saveFileContent(api.fileSource({ file: 2 }), element),
+  () => api.viewFileContent(api.fileSource({ file: 2 }), element),
   () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),
   () => api.listSnapshots('DEMO-01'),
   () => api.deleteSnapshot(snapshot),

@@ -163,13 +163,23 @@ function referenceView(keys, node, tree) {
 
 /**
  * A text with a note under it and its actions: save a Blob (or, from a file opened,
- * `file`, a File's part of the package), open or copy an address, copy a path.
+ * `file`, a File's part of the package, or open it in the system's viewer), open or
+ * copy an address, copy a path.
  */
 function textWithExtras(field, node, file) {
   const parts = [element('span', 'field-text', field.text)];
   if (field.note) parts.push(element('p', 'field-note', field.note));
   const status = statusSpan();
   if (field.action === 'save') {
+    // What a file (or V3 server) holds opens in the system's viewer too.
+    if (file) {
+      parts.push(actionButton('Open', async () => {
+        status.textContent = 'Opening…';
+        const request = requestOf(node);
+        if (request) await api.viewFileContent(file, request);
+        status.textContent = 'Opened in the system’s viewer';
+      }, status));
+    }
     parts.push(actionButton('Save to disk…', async () => {
       status.textContent = 'Saving…';
       const request = requestOf(node);

@@ -300,6 +300,9 @@ export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', {
  */
 export const saveFileContent = (source, { aasId, submodel, path }) =>
   localCall('save_file_content', { file: source.file, at: { aas_id: aasId, submodel, id_shorts: path } });
+/** Opens what the element at `{aasId, submodel, path}` of the file opened holds in the system's viewer (documents and pictures only). */
+export const viewFileContent = (source, { aasId, submodel, path }) =>
+  localCall('view_file_content', { file: source.file, at: { aas_id: aasId, submodel, id_shorts: path } });
 /** Opens the web address of the File at `{aasId, submodel, path}` in the browser. */
 export const openFileAddress = ({ aasId, submodel, path }) =>
   serverCall('open_file_address', { at: { aas_id: aasId, submodel, id_shorts: path } });

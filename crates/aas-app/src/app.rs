@@ -38,6 +38,9 @@ pub struct App {
     pub(crate) audit: Mutex<Option<crate::plant_audit::PlantAudit>>,
     /// The AAS file the tree browses, if one was opened.
     pub(crate) opened_file: Mutex<Option<std::sync::Arc<crate::opened_file::OpenedFile>>>,
+    /// Where contents opened in the system's viewer are written: this run's own
+    /// temporary folder, removed when the app ends (view_content.rs).
+    pub(crate) viewed: Mutex<Option<tempfile::TempDir>>,
 }
 
 /// The built-in demo service and its session.
@@ -64,6 +67,7 @@ impl App {
             table: TableState::default(),
             audit: Mutex::new(None),
             opened_file: Mutex::new(None),
+            viewed: Mutex::new(None),
         }
     }
 

@@ -34,7 +34,7 @@ impl App {
 }
 
 /// The name to offer and the bytes of what the element at `at` holds.
-async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<(SaveAs, Vec<u8>)> {
+pub(crate) async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<(SaveAs, Vec<u8>)> {
     let element = opened.element(at)?;
     let id_short = element.id_short.clone().unwrap_or_default();
     match &element.value {

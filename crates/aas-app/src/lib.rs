@@ -42,6 +42,7 @@ mod source;
 mod stores;
 mod table_preferences;
 mod v3_profile;
+mod view_content;
 
 use std::sync::{Mutex, MutexGuard};
 
