@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use aas_app::{
-    App, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened, IpcError,
-    PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm, ProfileReply,
+    App, ConceptName, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened,
+    IpcError, PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm, ProfileReply,
     ProfileView, RecentErrors, RecentFile, SavedFile, SnapshotTaken, StatusView, TreeAsk,
     TreeReply,
 };
@@ -86,6 +86,12 @@ pub async fn save_file_content<R: Runtime>(
 ) -> Reply<Option<PathBuf>> {
     let chosen = |s| ask_save_path(&handle, s);
     Ok(app.save_file_content(file, &at, chosen).await?)
+}
+
+/// What the submodel templates call each of `semantic_ids` (the details pane's note).
+#[tauri::command]
+pub fn concept_names(semantic_ids: Vec<String>, app: State<'_, App>) -> Vec<Option<ConceptName>> {
+    app.concept_names(&semantic_ids)
 }
 
 /// Open on a File or Blob of a file opened: its content in the system's viewer (a

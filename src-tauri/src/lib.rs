@@ -39,6 +39,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::open_start_file,
         commands::save_file_content,
         commands::view_file_content,
+        commands::concept_names,
         commands::check_connection,
         commands::profile,
         commands::test_connection,

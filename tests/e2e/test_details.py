@@ -86,6 +86,10 @@ class Details(AppTestCase):
         wd.click(wd.wait_for('#details dd[data-field="Value"] .lang-switch button', text="de"))
         self.assertEqual(wd.text_content('#details dd[data-field="Value"] .lang-text'), "CNC-Fräsmaschine")
         wd.click(wd.wait_for('#details dd[data-field="Value"] .lang-switch button', text="en"))
+        # An IRDI is named as the submodel templates publish it.
+        self.assertEqual(mlp["Semantic ID"], "0173-1#02-AAW338#001")
+        wd.wait_for('#details dd[data-field="Template name"]',
+                    text="ManufacturerProductDesignation (Digital Nameplate 1.0, 2.0; Technical Data 1.2)")
         address = self.open("Address")
         self.assertEqual(address["Model type"], "SubmodelElementCollection")
         self.assertEqual(address["Contains"], "4 × Property")

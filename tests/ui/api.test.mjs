@@ -168,6 +168,7 @@ const everyCall = [
   () => api.openRecentFile(0, 'pump.aasx'),
   () => api.saveFileContent(api.fileSource({ file: 2 }), element),
   () => api.viewFileContent(api.fileSource({ file: 2 }), element),
+  () => api.conceptNames(['0173-1#02-AAO677#002']),
   () => api.treeChildren(api.fileSource({ file: 2 }), { level: 'submodels', aas_id: 'urn:aas:1' }),
   () => api.listSnapshots('DEMO-01'),
   () => api.deleteSnapshot(snapshot),

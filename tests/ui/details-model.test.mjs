@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  base64Size, byteSize, childSummary, detailFields, isWebAddress, orderByLanguage, readRaw, referenceKeys, unopenedFileNote,
+  base64Size, byteSize, childSummary, conceptText, detailFields, isWebAddress, orderByLanguage, readRaw, referenceKeys, unopenedFileNote,
 } from '../../ui/details/details-model.js';
 
 // The outline node the Rust side sends for an element, with its raw JSON.
@@ -195,4 +195,12 @@ test('in a file opened, a File of its package and a Blob are offered to save', (
   const blob = { model_type: 'Blob', id_short: 'Logo', value: '2048 bytes', raw: '<blob/>' };
   const size = detailFields(blob, [], { inFile: true }).find((f) => f.name === 'Size');
   assert.deepEqual([size.text, size.action], ['2048 bytes', 'save']);
+});
+
+test('conceptText names the concept and each template once, its versions together', () => {
+  assert.equal(
+    conceptText({ name: 'ManufacturerName', templates: ['Digital Nameplate 1.0', 'Digital Nameplate 2.0', 'Technical Data 1.2'] }),
+    'ManufacturerName (Digital Nameplate 1.0, 2.0; Technical Data 1.2)',
+  );
+  assert.equal(conceptText({ name: 'X', templates: ['Solo'] }), 'X (Solo)');
 });

@@ -217,3 +217,19 @@ export function detailFields(data, children = data.children ?? [], { inFile = fa
   ];
   return fields.filter((f) => (f.langs ?? f.lines ?? f.keys)?.length > 0 || (typeof f.text === 'string' && f.text !== ''));
 }
+
+/**
+ * What the submodel templates call a semanticId (`{name, templates}`, api.conceptNames'
+ * answer) in words: "ManufacturerName (Digital Nameplate 1.0, 2.0, 3.0)"; each
+ * template's versions together.
+ */
+export function conceptText({ name, templates }) {
+  const versions = new Map();
+  for (const title of templates) {
+    const cut = title.lastIndexOf(' ');
+    const [template, version] = cut > 0 ? [title.slice(0, cut), title.slice(cut + 1)] : [title, ''];
+    versions.set(template, [...(versions.get(template) ?? []), version].filter(Boolean));
+  }
+  const named = [...versions].map(([template, list]) => (list.length ? `${template} ${list.join(', ')}` : template));
+  return `${name} (${named.join('; ')})`;
+}

@@ -6,7 +6,7 @@
 import * as api from '../lib/api.js';
 import { badgeFor } from '../lib/format.js';
 import { dedented, prettyJson } from '../lib/json-text.js';
-import { detailFields, orderByLanguage } from './details-model.js';
+import { conceptText, detailFields, orderByLanguage } from './details-model.js';
 import { findTarget, followKeys } from '../tree/reference-target.js';
 import { requestOf } from '../tree/request-path.js';
 
@@ -53,6 +53,8 @@ export function showDetails(pane, rawPre, node, tree, source = null) {
     parts.push(shown?.dataset.aasId === data.id ? shown : endpointsView(data.id));
   }
   pane.replaceChildren(...parts);
+  const semantic = list.querySelector('dd[data-field="Semantic ID"]');
+  if (semantic && data.semantic_id) nameConcept(semantic, data.semantic_id);
   // A file's XML is shown as the file has it, under a tab that says so; JSON is indented.
   const xml = Boolean(data.raw) && isXml(data.raw);
   rawPre.textContent = !data.raw ? '' : xml ? dedented(data.raw) : prettyJson(data.raw);
@@ -197,6 +199,19 @@ function textWithExtras(field, node, file) {
   }
   if (field.action) parts.push(status);
   return parts;
+}
+
+/**
+ * Adds after a semanticId what the submodel templates call it (field "Template name"),
+ * once the app has said; a pane drawn again meanwhile is left alone.
+ */
+async function nameConcept(dd, semanticId) {
+  const [named] = await api.conceptNames([semanticId]).catch(() => [null]);
+  if (!named || !dd.isConnected) return;
+  const dt = element('dt', null, 'Template name');
+  const text = element('dd', null, conceptText(named));
+  text.dataset.field = 'Template name';
+  dd.after(dt, text);
 }
 
 /** A button that copies `text` to the clipboard and says so in `status`. */

@@ -300,6 +300,8 @@ export const saveBlob = ({ aasId, submodel, path }) => serverCall('save_blob', {
  */
 export const saveFileContent = (source, { aasId, submodel, path }) =>
   localCall('save_file_content', { file: source.file, at: { aas_id: aasId, submodel, id_shorts: path } });
+/** What the submodel templates call each semanticId: `[{name, templates}|null]`, in order. */
+export const conceptNames = (semanticIds) => localCall('concept_names', { semanticIds });
 /** Opens what the element at `{aasId, submodel, path}` of the file opened holds in the system's viewer (documents and pictures only). */
 export const viewFileContent = (source, { aasId, submodel, path }) =>
   localCall('view_file_content', { file: source.file, at: { aas_id: aasId, submodel, id_shorts: path } });

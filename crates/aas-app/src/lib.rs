@@ -8,6 +8,7 @@
 //! tested over loopback.
 
 mod app;
+mod concept_names;
 mod connect;
 mod content;
 mod convert;
@@ -46,6 +47,7 @@ mod view_content;
 
 use std::sync::{Mutex, MutexGuard};
 
+pub use aas_audit::ConceptName;
 pub use aas_export::ConversionReport;
 pub use app::{App, StatusView, Waited, SILENCE_WORTH_SAYING};
 pub use connect::{Overrides, SettingsFrom};

@@ -34,5 +34,5 @@ pub use languages::Languages;
 pub use output::Format;
 pub use shells::Shell;
 pub use template::{Source, Template, MAX_TEMPLATE_BYTES};
-pub use templates::Templates;
+pub use templates::{ConceptName, Templates};
 pub use verdict::{Group, TemplateVerdict, Verdict};

@@ -42,6 +42,27 @@ const BUILTIN: [(&str, &str); 8] = [
     ),
 ];
 
+/// What the templates call a concept ([`Templates::concept_name`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ConceptName {
+    /// The idShort the first template publishes for it (a submodel's: its name).
+    pub name: String,
+    /// Each template that names it, by title.
+    pub templates: Vec<String>,
+}
+
+/// The idShort `nodes` (or their children) publish for the normalised `semantic_id`.
+fn named<'n>(nodes: &'n [crate::template::Node], semantic_id: &str) -> Option<&'n str> {
+    nodes.iter().find_map(|node| {
+        let here = node.semantic_id.as_deref() == Some(semantic_id) && !node.label.starts_with('[');
+        if here {
+            Some(node.label.as_str())
+        } else {
+            named(&node.elements, semantic_id)
+        }
+    })
+}
+
 /// A set of templates, at most one per name and version.
 #[derive(Debug, Clone, Default)]
 pub struct Templates {
@@ -125,6 +146,33 @@ impl Templates {
         self.list.iter()
     }
 
+    /// What the templates call the concept `semantic_id` (an element's, compared as the
+    /// audit compares them): the idShort they publish for it, and the templates that do
+    /// (`Digital Nameplate 2.0`); a submodel's, the template's name. `None` when no
+    /// template names it.
+    pub fn concept_name(&self, semantic_id: &str) -> Option<ConceptName> {
+        let wanted = crate::semantic::normalise(semantic_id);
+        let mut found: Option<ConceptName> = None;
+        for template in &self.list {
+            let name = if template
+                .semantic_ids
+                .iter()
+                .any(|id| crate::semantic::normalise(id) == wanted)
+            {
+                Some(template.name.clone())
+            } else {
+                named(&template.elements, &wanted).map(str::to_owned)
+            };
+            let Some(name) = name else { continue };
+            let named_by = found.get_or_insert_with(|| ConceptName {
+                name,
+                templates: Vec::new(),
+            });
+            named_by.templates.push(template.title());
+        }
+        found
+    }
+
     pub fn len(&self) -> usize {
         self.list.len()
     }
@@ -164,6 +212,26 @@ impl Templates {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_concept_is_named_as_the_templates_publish_it() {
+        let all = Templates::builtin();
+        let maker = all
+            .concept_name(" 0173-1#02-AAO677#002 ")
+            .expect("the nameplates name it");
+        assert_eq!(maker.name, "ManufacturerName");
+        assert!(
+            maker
+                .templates
+                .contains(&"Digital Nameplate 2.0".to_owned()),
+            "{maker:?}"
+        );
+        let nameplate = all
+            .concept_name("https://admin-shell.io/zvei/nameplate/2/0/Nameplate/")
+            .expect("a submodel's");
+        assert_eq!(nameplate.name, "Digital Nameplate");
+        assert_eq!(all.concept_name("0173-1#02-NOTHING#001"), None);
+    }
 
     #[test]
     fn every_builtin_template_reads() {
