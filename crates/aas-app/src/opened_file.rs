@@ -120,8 +120,7 @@ impl OpenedFile {
     pub(crate) async fn of_server(server: Arc<V3Server>, mut read: Repository) -> Result<Self> {
         let (address, complete, read_at) = (read.address.clone(), read.complete(), read.read_at);
         let failures = std::mem::take(&mut read.failures);
-        let environment = serde_json::to_vec(&read.into_environment())
-            .map_err(|e| Error::internal("writing what the server sent", e))?;
+        let environment = read.into_environment();
         let (name, bytes) = (address.clone(), environment.clone());
         let contents = tokio::task::spawn_blocking(move || aas_file::read_bytes(&name, bytes))
             .await
@@ -152,10 +151,8 @@ impl OpenedFile {
                 complete,
                 ..
             } => {
-                let json = serde_json::from_slice(environment)
-                    .map_err(|e| Error::internal("reading what the server sent", e))?;
                 let failures = failures.clone();
-                aas_file::environment_answers(address, json, *read_at, failures, *complete)?
+                aas_file::environment_answers(address, environment, *read_at, failures, *complete)?
             }
         })
     }

@@ -160,10 +160,10 @@ pub async fn read_server(server: V3Server) -> Result<EnvironmentAnswers, CliErro
         eprintln!("aasmd: {}: {}", failure.url, failure.message);
     }
     let (failures, read_at) = (std::mem::take(&mut read.failures), read.read_at);
-    let environment = read.into_environment();
-    Ok(aas_file::environment_answers(
+    let items = (read.shells, read.submodels);
+    Ok(aas_file::items_answers(
         server.address(),
-        environment,
+        items,
         read_at,
         failures,
         complete,

@@ -74,8 +74,14 @@ async fn read(
         .await
 }
 
-fn ids(items: &[Value]) -> Vec<&str> {
-    items.iter().filter_map(|i| i["id"].as_str()).collect()
+/// The ids of `items` (each as the server sent it), in order.
+fn ids(items: &[aas_client::Item]) -> Vec<String> {
+    let id = |i: &aas_client::Item| {
+        serde_json::from_str::<Value>(i.get()).ok()?["id"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    items.iter().filter_map(id).collect()
 }
 
 #[tokio::test]

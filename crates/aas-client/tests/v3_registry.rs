@@ -28,11 +28,14 @@ async fn read(server: V3Server) -> Repository {
         .expect("read")
 }
 
-fn ids(items: &[Value]) -> Vec<String> {
-    let mut ids: Vec<String> = items
-        .iter()
-        .filter_map(|i| i["id"].as_str().map(str::to_owned))
-        .collect();
+/// The ids of `items` (each as the server sent it), sorted.
+fn ids(items: &[aas_client::Item]) -> Vec<String> {
+    let id = |i: &aas_client::Item| {
+        serde_json::from_str::<Value>(i.get()).ok()?["id"]
+            .as_str()
+            .map(str::to_owned)
+    };
+    let mut ids: Vec<String> = items.iter().filter_map(id).collect();
     ids.sort();
     ids
 }

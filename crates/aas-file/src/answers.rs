@@ -15,6 +15,8 @@ use aas_model::AssetType;
 use aas_source::{
     Coverage, Failure, Fetched, NodeLevel, NodePath, Selection, Source, Unreadable, Visit,
 };
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
@@ -38,10 +40,74 @@ pub struct EnvironmentAnswers {
     complete: bool,
 }
 
-/// One identifiable of a file: what the model reads of it, and its JSON.
+/// One identifiable of a file: what the model reads of it, and its JSON text (compact).
 struct Item<T> {
     read: T,
-    json: Json,
+    json: Box<RawValue>,
+}
+
+/// One spec part's lists, each item still JSON text: a whole environment is never held
+/// as one JSON tree, which takes ten times its text (bench/RESULTS.md, "Bounded memory").
+#[derive(Default, Deserialize)]
+struct RawDoc {
+    /// The part it is (named in errors).
+    #[serde(skip)]
+    part: String,
+    #[serde(rename = "assetAdministrationShells", default)]
+    shells: Option<Vec<Box<RawValue>>>,
+    #[serde(default)]
+    submodels: Option<Vec<Box<RawValue>>>,
+    /// V2's assets, which name the shells' asset kinds: small.
+    #[serde(default)]
+    assets: Option<Vec<Json>>,
+}
+
+impl RawDoc {
+    /// The lists of `doc` (XML's environment as JSON), item by item.
+    fn of(part: &str, mut doc: Json) -> Result<Self> {
+        let mut take = |key: &str| match doc.get_mut(key).map(Json::take) {
+            Some(Json::Array(items)) => Some(items),
+            _ => None,
+        };
+        let (shells, submodels, assets) = (
+            take("assetAdministrationShells"),
+            take("submodels"),
+            take("assets"),
+        );
+        let raw = |items: Option<Vec<Json>>| -> Result<Option<Vec<Box<RawValue>>>> {
+            (items.map(|items| items.iter().map(|i| compact(part, i)).collect())).transpose()
+        };
+        Ok(RawDoc {
+            part: part.to_owned(),
+            shells: raw(shells)?,
+            submodels: raw(submodels)?,
+            assets,
+        })
+    }
+
+    /// V2 when it has assets, or its first shell (else submodel) is V2's.
+    fn version(&self) -> Result<Version> {
+        if self.assets.as_ref().is_some_and(|a| !a.is_empty()) {
+            return Ok(Version::V2);
+        }
+        let first = (self.shells.iter().flatten())
+            .chain(self.submodels.iter().flatten())
+            .next();
+        Ok(match first {
+            Some(item) if from_json::is_v2(&parsed(&self.part, item)?) => Version::V2,
+            _ => Version::V3,
+        })
+    }
+}
+
+/// An item of `part` as a JSON tree, for as long as it is read.
+fn parsed(part: &str, item: &RawValue) -> Result<Json> {
+    serde_json::from_str(item.get()).map_err(|e| payload::not_aas(part, e))
+}
+
+/// An item of `part` as compact text.
+fn compact(part: &str, json: &Json) -> Result<Box<RawValue>> {
+    serde_json::value::to_raw_value(json).map_err(|e| payload::not_aas(part, e))
 }
 
 /// Reads the AAS file at `path` as a source of answers.
@@ -59,7 +125,7 @@ pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
 pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
     let mut docs = Vec::new();
     for (part, bytes) in crate::payloads(name, bytes)? {
-        docs.push(part_json(&part, &bytes)?);
+        docs.push(part_doc(&part, &bytes)?);
     }
     environments(name, docs)
 }
@@ -88,18 +154,47 @@ pub fn environment_json(name: &str, bytes: Vec<u8>) -> Result<(Version, Json)> {
     Ok((version, Json::Object(environment)))
 }
 
-/// An AAS environment held as JSON (a V3 server's repository read whole) as a source of
-/// answers: `name` names it (its address), `read_at` is when it was read, `failures` are
-/// what could not be read of it (its answers are then not complete, as `complete` may
-/// also say).
+/// An AAS environment held as JSON text (a V3 server's repository read whole) as a
+/// source of answers: `name` names it (its address), `read_at` is when it was read,
+/// `failures` are what could not be read of it (its answers are then not complete, as
+/// `complete` may also say).
 pub fn environment_answers(
     name: &str,
-    environment: Json,
+    environment: &[u8],
     read_at: SystemTime,
     failures: Vec<Failure>,
     complete: bool,
 ) -> Result<EnvironmentAnswers> {
-    let mut answers = environments(name, vec![environment])?;
+    let doc = part_doc(name, environment)?;
+    read_answers(name, doc, read_at, failures, complete)
+}
+
+/// A V3 server's shells and submodels, each as it sent it, as a source of answers, as
+/// [`environment_answers`] reads them from one text (without making that text first).
+pub fn items_answers(
+    name: &str,
+    (shells, submodels): (Vec<Box<RawValue>>, Vec<Box<RawValue>>),
+    read_at: SystemTime,
+    failures: Vec<Failure>,
+    complete: bool,
+) -> Result<EnvironmentAnswers> {
+    let doc = RawDoc {
+        part: name.to_owned(),
+        shells: Some(shells),
+        submodels: Some(submodels),
+        assets: None,
+    };
+    read_answers(name, doc, read_at, failures, complete)
+}
+
+fn read_answers(
+    name: &str,
+    doc: RawDoc,
+    read_at: SystemTime,
+    failures: Vec<Failure>,
+    complete: bool,
+) -> Result<EnvironmentAnswers> {
+    let mut answers = environments(name, vec![doc])?;
     answers.read_at = read_at;
     answers.complete = complete && failures.is_empty();
     answers.failures = failures;
@@ -107,34 +202,30 @@ pub fn environment_answers(
 }
 
 /// The answers of one or more environments (a package's spec parts), each identifiable
-/// as first met.
-fn environments(name: &str, docs: Vec<Json>) -> Result<EnvironmentAnswers> {
+/// as first met; each item read on its own, as text between.
+fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
     let (mut shells, mut submodels) = (Vec::new(), Vec::new());
     let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
-    for mut doc in docs {
-        let version = match from_json::is_v2(&doc) {
-            true => Version::V2,
-            false => Version::V3,
-        };
-        // The model reads each list item by item, so its reading and the items pair up.
-        let read = from_json::contents(&doc, version, &KeptText::none());
-        let mut take = |key: &str| match doc.get_mut(key).map(Json::take) {
-            Some(Json::Array(items)) => items,
-            _ => Vec::new(),
-        };
+    let kept = KeptText::none();
+    for doc in docs {
+        let version = doc.version()?;
+        let kinds = from_json::kinds(doc.assets.iter().flatten());
         // An identifiable met before (in an earlier part, or earlier in this one) is
         // kept as first met.
-        for (read, json) in read
-            .shells
-            .into_iter()
-            .zip(take("assetAdministrationShells"))
-        {
+        let part = doc.part;
+        for item in doc.shells.into_iter().flatten() {
+            let json = parsed(&part, &item)?;
+            let read = from_json::shell(&json, version, &kinds, &kept);
             if shell_ids.insert(read.id.clone()) {
+                let json = compact(&part, &json)?;
                 shells.push(Item { read, json });
             }
         }
-        for (read, json) in read.submodels.into_iter().zip(take("submodels")) {
+        for item in doc.submodels.into_iter().flatten() {
+            let json = parsed(&part, &item)?;
+            let read = from_json::submodel(&json, &kept);
             if submodel_ids.insert(read.id.clone()) {
+                let json = compact(&part, &json)?;
                 submodels.push(Item { read, json });
             }
         }
@@ -142,10 +233,26 @@ fn environments(name: &str, docs: Vec<Json>) -> Result<EnvironmentAnswers> {
     EnvironmentAnswers::of(name.to_owned(), &shells, &submodels)
 }
 
+/// The lists of one payload, item by item: JSON as read, XML converted.
+fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
+    if is_xml(bytes) {
+        return RawDoc::of(part, part_json(part, bytes)?);
+    }
+    aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
+    let doc: RawDoc = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
+    Ok(RawDoc {
+        part: part.to_owned(),
+        ..doc
+    })
+}
+
+fn is_xml(bytes: &[u8]) -> bool {
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
 /// The JSON of one payload: JSON as read, XML converted.
 fn part_json(part: &str, bytes: &[u8]) -> Result<Json> {
-    let start = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if start == Some(&b'<') {
+    if is_xml(bytes) {
         // XML nests as deep as its own limit allows; what the store keeps must be within
         // JSON's.
         let (_, json) = payload::xml_as_json(part, bytes)?;
@@ -166,14 +273,14 @@ impl EnvironmentAnswers {
         let by_id: HashMap<&str, &Item<Submodel>> = (submodels.iter())
             .map(|s| (s.read.id.as_str(), s))
             .collect();
-        let mut groups: BTreeMap<AssetType, Vec<&Json>> = BTreeMap::new();
+        let mut groups: BTreeMap<AssetType, Vec<&RawValue>> = BTreeMap::new();
         let mut below = Vec::new();
         let mut unreadable = Vec::new();
         for shell in shells {
             groups
                 .entry(shell.read.group())
                 .or_default()
-                .push(&shell.json);
+                .push(&*shell.json);
             // A reference to a submodel the file does not hold names nothing here; one
             // named twice is listed once.
             let mut named = HashSet::new();
@@ -189,7 +296,7 @@ impl EnvironmentAnswers {
             below.push(answer(
                 path.clone(),
                 url.clone(),
-                its.iter().map(|s| &s.json),
+                its.iter().map(|s| &*s.json),
             ));
             let mut names = HashSet::new();
             for (i, sm) in its.into_iter().enumerate() {
@@ -207,14 +314,14 @@ impl EnvironmentAnswers {
                     });
                     continue;
                 }
-                let elements = sm.json.get("submodelElements").and_then(Json::as_array);
+                let elements = submodel_elements(&sm.json);
                 below.push(answer(
                     NodePath::Elements {
                         aas_id: aas_id.clone(),
                         submodel: submodel.clone(),
                     },
                     format!("{name}#shell {aas_id}: submodel {submodel}: elements"),
-                    elements.into_iter().flatten(),
+                    elements.into_iter(),
                 ));
             }
             let made: u64 = below.iter().map(|a| a.raw.size()).sum();
@@ -251,9 +358,22 @@ impl EnvironmentAnswers {
     }
 }
 
+/// A submodel's elements, each as its text.
+fn submodel_elements(submodel: &RawValue) -> Vec<&RawValue> {
+    #[derive(Deserialize)]
+    struct Elements<'a> {
+        #[serde(borrow, rename = "submodelElements", default)]
+        elements: Option<Vec<&'a RawValue>>,
+    }
+    // Anything but a list of elements holds none, as the model reads it.
+    (serde_json::from_str::<Elements>(submodel.get()).ok())
+        .and_then(|e| e.elements)
+        .unwrap_or_default()
+}
+
 /// An answer listing `items`, labelled `url`.
-fn answer<'a>(path: NodePath, url: String, items: impl Iterator<Item = &'a Json>) -> Fetched {
-    let list: Vec<&Json> = items.collect();
+fn answer<'a>(path: NodePath, url: String, items: impl Iterator<Item = &'a RawValue>) -> Fetched {
+    let list: Vec<&RawValue> = items.collect();
     let text = serde_json::to_string(&list).expect("JSON values write as JSON");
     Fetched {
         path,

@@ -27,9 +27,7 @@ pub(crate) fn is_v2(doc: &Json) -> bool {
 /// What `doc` holds; `kept` bounds the node texts kept.
 pub(crate) fn contents(doc: &Json, version: Version, kept: &KeptText) -> Contents {
     let list = |key: &str| doc.get(key).and_then(Json::as_array).into_iter().flatten();
-    let kinds: Vec<(String, String)> = list("assets")
-        .filter_map(|asset| Some((identifier(asset)?, text(asset, "kind")?)))
-        .collect();
+    let kinds = kinds(list("assets"));
     Contents {
         shells: list("assetAdministrationShells")
             .map(|s| shell(s, version, &kinds, kept))
@@ -37,6 +35,13 @@ pub(crate) fn contents(doc: &Json, version: Version, kept: &KeptText) -> Content
         submodels: list("submodels").map(|s| submodel(s, kept)).collect(),
         ..Contents::default()
     }
+}
+
+/// V2's assets' kinds, by the assets' ids.
+pub(crate) fn kinds<'a>(assets: impl Iterator<Item = &'a Json>) -> Vec<(String, String)> {
+    assets
+        .filter_map(|asset| Some((identifier(asset)?, text(asset, "kind")?)))
+        .collect()
 }
 
 fn text(node: &Json, key: &str) -> Option<String> {
@@ -70,7 +75,12 @@ fn first_key(reference: Option<&Json>) -> Option<String> {
     keys(reference).into_iter().next()
 }
 
-fn shell(node: &Json, version: Version, kinds: &[(String, String)], kept: &KeptText) -> Shell {
+pub(crate) fn shell(
+    node: &Json,
+    version: Version,
+    kinds: &[(String, String)],
+    kept: &KeptText,
+) -> Shell {
     let references = node
         .get("submodels")
         .and_then(Json::as_array)
@@ -101,7 +111,7 @@ fn shell(node: &Json, version: Version, kinds: &[(String, String)], kept: &KeptT
     }
 }
 
-fn submodel(node: &Json, kept: &KeptText) -> Submodel {
+pub(crate) fn submodel(node: &Json, kept: &KeptText) -> Submodel {
     Submodel {
         id: identifier(node).unwrap_or_default(),
         id_short: text(node, "idShort"),

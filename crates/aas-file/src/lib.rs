@@ -22,7 +22,9 @@ mod xml_tree;
 
 use std::path::Path;
 
-pub use answers::{answers, answers_of, environment_answers, environment_json, EnvironmentAnswers};
+pub use answers::{
+    answers, answers_of, environment_answers, environment_json, items_answers, EnvironmentAnswers,
+};
 pub use contents::{
     Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX, UNKNOWN_NAMED,
 };

@@ -2,6 +2,7 @@
 //! the server says it offers (`/description`, optional in the Part 2 API), and how many
 //! shells it lists (a registry: shell descriptors), each step in words.
 
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 
 use super::{V3Server, DEFAULT_PAGE_SIZE};
@@ -75,9 +76,13 @@ impl V3Server {
             false => ("shells", "shell", "shells"),
         };
         let mut count = 0;
-        let counting = self.each_page(route, DEFAULT_PAGE_SIZE, MAX_COUNTED, |items| {
-            count += items.len()
-        });
+        // Counted, not kept: each item is skipped as it is read.
+        let counting = self.each_page(
+            route,
+            DEFAULT_PAGE_SIZE,
+            MAX_COUNTED,
+            |items: Vec<IgnoredAny>| count += items.len(),
+        );
         match counting.await {
             Ok(end) => {
                 let at_least = if end == super::PageEnd::Bounded {

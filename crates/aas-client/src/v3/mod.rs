@@ -10,6 +10,7 @@
 mod auth;
 mod check;
 mod ids;
+mod items;
 mod pages;
 mod registry;
 mod repository;
@@ -38,6 +39,7 @@ fn checked_origin(what: &str, address: &str, transport: &Transport) -> Result<St
     })?;
     Ok(url.origin().ascii_serialization())
 }
+pub use items::Item;
 use pages::PageEnd;
 pub use pages::DEFAULT_PAGE_SIZE;
 pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};

@@ -6,6 +6,7 @@
 
 use std::collections::HashSet;
 
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -28,16 +29,14 @@ pub(crate) enum PageEnd {
     Bounded,
 }
 
+/// A page of the Part 2 API (a bare list is read too: a server without paging sends
+/// everything at once). Not an untagged enum: its items may be kept as text, which
+/// serde cannot buffer.
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum Paged {
-    Page {
-        result: Vec<Json>,
-        #[serde(default)]
-        paging_metadata: Option<PagingMetadata>,
-    },
-    /// A bare list: a server without paging sends everything at once.
-    All(Vec<Json>),
+struct Page<T> {
+    result: Vec<T>,
+    #[serde(default)]
+    paging_metadata: Option<PagingMetadata>,
 }
 
 #[derive(Deserialize)]
@@ -47,17 +46,27 @@ struct PagingMetadata {
     cursor: Option<Json>,
 }
 
+/// The items of a page's text and the cursor it gives, if any.
+fn page_of<T: DeserializeOwned>(url: &str, text: &str) -> Result<(Vec<T>, Option<Json>)> {
+    if text.trim_start().starts_with('[') {
+        let items = serde_json::from_str(text).map_err(|e| not_a_page(url, e))?;
+        return Ok((items, None));
+    }
+    let page: Page<T> = serde_json::from_str(text).map_err(|e| not_a_page(url, e))?;
+    Ok((page.result, page.paging_metadata.and_then(|m| m.cursor)))
+}
+
 impl V3Server {
     /// Follows the paged list at `route` to its end, `page_size` items asked per page,
     /// handing each page's items to `take`; at most `max_items` are taken. Says how the
     /// walk ended. An error on a later page comes with what the pages before it gave
     /// (taken already).
-    pub(crate) async fn each_page(
+    pub(crate) async fn each_page<T: DeserializeOwned>(
         &self,
         route: &str,
         page_size: usize,
         max_items: usize,
-        mut take: impl FnMut(Vec<Json>),
+        mut take: impl FnMut(Vec<T>),
     ) -> Result<PageEnd> {
         let limit = page_size.to_string();
         let mut followed = HashSet::new();
@@ -70,14 +79,7 @@ impl V3Server {
             }
             let url = self.url(route, &query)?;
             let text = self.get(&url).await?;
-            let paged: Paged = serde_json::from_str(&text).map_err(|e| not_a_page(&url, e))?;
-            let (mut items, next) = match paged {
-                Paged::Page {
-                    result,
-                    paging_metadata,
-                } => (result, paging_metadata.and_then(|m| m.cursor)),
-                Paged::All(items) => (items, None),
-            };
+            let (mut items, next) = page_of::<T>(&url, &text)?;
             if items.is_empty() {
                 return Ok(PageEnd::EmptyPage);
             }

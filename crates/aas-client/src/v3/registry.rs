@@ -13,7 +13,8 @@ use reqwest::Url;
 use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
 
-use super::repository::{failure, id_of, submodel_refs, Kind, Wanted};
+use super::items::{item_id, item_submodels};
+use super::repository::{failure, Kind, Wanted};
 use super::{encode_id, PageEnd, Repository, RepositoryPlan, RepositoryProgress, V3Server};
 use crate::{Error, Result};
 
@@ -30,7 +31,7 @@ impl V3Server {
         let mut read = Repository::empty(&self.address);
         let mut descriptors = Vec::new();
         let listing = tokio::select! {
-            listed = self.each_page("shell-descriptors", plan.page_size, plan.max_items, |items| {
+            listed = self.each_page("shell-descriptors", plan.page_size, plan.max_items, |items: Vec<Json>| {
                 descriptors.extend(items)
             }) => Some(listed),
             _ = cancel.cancelled() => None,
@@ -50,7 +51,7 @@ impl V3Server {
         let mut shells = Vec::new();
         let mut seen = HashSet::new();
         for descriptor in &descriptors {
-            let Some(id) = id_of(descriptor).filter(|id| seen.insert(id.to_owned())) else {
+            let Some(id) = descriptor_id(descriptor).filter(|id| seen.insert(id.to_owned())) else {
                 continue;
             };
             match self.endpoint(descriptor, "AAS") {
@@ -94,24 +95,28 @@ impl V3Server {
         found_at: &[(String, String)],
     ) -> Vec<std::result::Result<Wanted, aas_source::Failure>> {
         let described: std::collections::HashMap<&str, &Json> = (descriptors.iter())
-            .filter_map(|d| Some((id_of(d)?, d)))
+            .filter_map(|d| Some((descriptor_id(d)?, d)))
             .collect();
         let mut seen = HashSet::new();
         let mut wanted = Vec::new();
         for shell in &read.shells {
-            let Some(aas_id) = id_of(shell) else { continue };
+            let Some(aas_id) = item_id(shell) else {
+                continue;
+            };
+            let aas_id = aas_id.as_str();
             let submodel_descriptors = (described.get(aas_id))
                 .and_then(|d| d.get("submodelDescriptors"))
                 .and_then(Json::as_array);
             let path = || NodePath::Submodels {
                 aas_id: aas_id.to_owned(),
             };
-            for submodel in submodel_refs(shell) {
-                if !seen.insert(submodel.to_owned()) {
+            for submodel in item_submodels(shell) {
+                if !seen.insert(submodel.clone()) {
                     continue;
                 }
+                let submodel = submodel.as_str();
                 let descriptor = (submodel_descriptors.into_iter().flatten())
-                    .find(|d| id_of(d) == Some(submodel));
+                    .find(|d| descriptor_id(d) == Some(submodel));
                 let url = match descriptor {
                     Some(descriptor) => self.endpoint(descriptor, "SUBMODEL"),
                     None => self.beside(found_at, aas_id, submodel),
@@ -137,7 +142,7 @@ impl V3Server {
         descriptor: &Json,
         interface: &str,
     ) -> std::result::Result<Url, (String, Error)> {
-        let id = id_of(descriptor).unwrap_or_default();
+        let id = descriptor_id(descriptor).unwrap_or_default();
         let endpoints = descriptor.get("endpoints").and_then(Json::as_array);
         let href = (endpoints.into_iter().flatten())
             .filter(|e| {
@@ -200,6 +205,11 @@ impl V3Server {
         }
         Ok(url)
     }
+}
+
+/// A descriptor's `id`.
+fn descriptor_id(descriptor: &Json) -> Option<&str> {
+    descriptor.get("id").and_then(Json::as_str)
 }
 
 fn descriptor_error(at: &str, why: String) -> Error {

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use aas_source::{Failure, NodePath};
-use serde_json::Value as Json;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
+use super::items::{item_id, item_submodels, Item};
 use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
 use crate::{Error, Result};
 
@@ -49,13 +49,13 @@ pub struct RepositoryProgress {
     pub failures: usize,
 }
 
-/// What a reading of a server gave: its shells and submodels as sent, in the order
-/// sent, each id once.
+/// What a reading of a server gave: its shells and submodels as sent (as text), in the
+/// order sent, each id once.
 #[derive(Debug, Clone)]
 pub struct Repository {
     pub address: String,
-    pub shells: Vec<Json>,
-    pub submodels: Vec<Json>,
+    pub shells: Vec<Item>,
+    pub submodels: Vec<Item>,
     pub failures: Vec<Failure>,
     pub read_at: SystemTime,
     pub cancelled: bool,
@@ -82,12 +82,20 @@ impl Repository {
         self.failures.is_empty() && !self.cancelled && !self.bounded
     }
 
-    /// The repository as an AAS environment (`assetAdministrationShells`, `submodels`).
-    pub fn into_environment(self) -> Json {
-        serde_json::json!({
-            "assetAdministrationShells": self.shells,
-            "submodels": self.submodels,
-        })
+    /// The repository as an AAS environment's JSON text (`assetAdministrationShells`,
+    /// `submodels`).
+    pub fn into_environment(self) -> Vec<u8> {
+        #[derive(serde::Serialize)]
+        struct Environment {
+            #[serde(rename = "assetAdministrationShells")]
+            shells: Vec<Item>,
+            submodels: Vec<Item>,
+        }
+        let environment = Environment {
+            shells: self.shells,
+            submodels: self.submodels,
+        };
+        serde_json::to_vec(&environment).expect("JSON texts write as JSON")
     }
 }
 
@@ -165,9 +173,9 @@ impl V3Server {
         let (shells, submodels) = (read.shells.len(), read.submodels.len());
         self.fetch_as_answered(wanted, plan, cancel, progress, read)
             .await;
-        let place = |item: &Json| id_of(item).and_then(|id| order.get(id).copied());
-        read.shells[shells..].sort_by_key(place);
-        read.submodels[submodels..].sort_by_key(place);
+        let place = |item: &Item| item_id(item).and_then(|id| order.get(&id).copied());
+        read.shells[shells..].sort_by_cached_key(place);
+        read.submodels[submodels..].sort_by_cached_key(place);
     }
 
     async fn fetch_as_answered(
@@ -189,7 +197,7 @@ impl V3Server {
                 running.spawn(async move {
                     let url = &wanted.url;
                     let got = server.get(url).await.and_then(|text| {
-                        serde_json::from_str::<Json>(&text).map_err(|e| not_json(url, e))
+                        serde_json::from_str::<Item>(&text).map_err(|e| not_json(url, e))
                     });
                     (wanted, got)
                 });
@@ -206,10 +214,12 @@ impl V3Server {
                 continue;
             };
             match got {
-                Ok(json) if id_of(&json) == Some(wanted.id.as_str()) => match wanted.kind {
-                    Kind::Shell => read.shells.push(json),
-                    Kind::Submodel => read.submodels.push(json),
-                },
+                Ok(item) if item_id(&item).as_deref() == Some(wanted.id.as_str()) => {
+                    match wanted.kind {
+                        Kind::Shell => read.shells.push(item),
+                        Kind::Submodel => read.submodels.push(item),
+                    }
+                }
                 Ok(_) => {
                     let why = format!(
                         "the answer for {} {} is another object",
@@ -273,14 +283,16 @@ impl Wanted {
 
 /// The submodels the shells name that `listed` lacks, each with the first shell
 /// naming it, in the shells' order.
-fn named_not_listed(shells: &[Json], listed: &HashSet<String>) -> Vec<(String, String)> {
+fn named_not_listed(shells: &[Item], listed: &HashSet<String>) -> Vec<(String, String)> {
     let mut wanted = HashSet::new();
     let mut named = Vec::new();
     for shell in shells {
-        let Some(aas_id) = id_of(shell) else { continue };
-        for submodel in submodel_refs(shell) {
-            if !listed.contains(submodel) && wanted.insert(submodel.to_owned()) {
-                named.push((aas_id.to_owned(), submodel.to_owned()));
+        let Some(aas_id) = item_id(shell) else {
+            continue;
+        };
+        for submodel in item_submodels(shell) {
+            if !listed.contains(&submodel) && wanted.insert(submodel.clone()) {
+                named.push((aas_id.clone(), submodel));
             }
         }
     }
@@ -288,29 +300,12 @@ fn named_not_listed(shells: &[Json], listed: &HashSet<String>) -> Vec<(String, S
 }
 
 /// Keeps the `items` whose id is not in `ids` yet, in order.
-fn keep_new(items: Vec<Json>, ids: &mut HashSet<String>, into: &mut Vec<Json>) {
+fn keep_new(items: Vec<Item>, ids: &mut HashSet<String>, into: &mut Vec<Item>) {
     for item in items {
-        if id_of(&item).is_some_and(|id| ids.insert(id.to_owned())) {
+        if item_id(&item).is_some_and(|id| ids.insert(id)) {
             into.push(item);
         }
     }
-}
-
-/// An identifiable's `id`.
-pub(super) fn id_of(item: &Json) -> Option<&str> {
-    item.get("id").and_then(Json::as_str)
-}
-
-/// The ids of the submodels a shell names: each reference's last key of type Submodel.
-pub(super) fn submodel_refs(shell: &Json) -> impl Iterator<Item = &str> {
-    let refs = shell.get("submodels").and_then(Json::as_array);
-    refs.into_iter().flatten().filter_map(|reference| {
-        let keys = reference.get("keys").and_then(Json::as_array)?;
-        let last = keys.last()?;
-        (last.get("type").and_then(Json::as_str) == Some("Submodel"))
-            .then(|| last.get("value").and_then(Json::as_str))
-            .flatten()
-    })
 }
 
 pub(super) fn failure(path: NodePath, url: String, e: &Error) -> Failure {
