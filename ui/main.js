@@ -245,6 +245,9 @@ const NONE_HERE = {
 const viewedPlant = () => (state.file ? state.file.taken?.plant ?? null : state.plant);
 const viewedSnapshot = () => (state.file ? state.file.taken ?? null : state.browsing);
 const viewedSnapshots = () => (state.file ? state.file.listed ?? [] : snapshotList());
+// Changes also offers the plant's own beside a file taken in: is what the vendor
+// delivered what the platform holds?
+const comparableSnapshots = () => (state.file?.taken ? [...viewedSnapshots(), ...snapshotList()] : viewedSnapshots());
 
 /** Shows `opened` (api.openAasFile's answer) in the tree, read-only, until it is closed. */
 async function showFile(opened) {
@@ -647,7 +650,7 @@ async function start() {
     },
     {
       plant: viewedPlant,
-      snapshots: viewedSnapshots,
+      snapshots: comparableSnapshots,
       onCompared: markChanges,
       // A change is shown where it is: in the newer snapshot, which the banner then names
       // (a file's in the file shown).

@@ -165,12 +165,14 @@ class StartedWithAFile(AppTestCase):
 class TakeFileIn(AppTestCase):
     """Take in: the file shown is kept in the store as a snapshot of its own, and the views
     that read snapshots read it while it is shown: the plant search finds its values, the
-    Table has a row per shell, Quality audits it, and Changes compares two deliveries."""
+    Table has a row per shell, Quality audits it, and Changes compares two deliveries, and
+    a delivery with the plant's own snapshot."""
     app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST)}
 
     def test_a_file_taken_in_is_searched_tabled_audited_and_compared(self):
         wd = self.wd
         self.chip_count("machine", "3")
+        self.take_snapshot()  # the plant's own, to compare a delivery with
         wd.click(wd.wait_for("#open-file"))
         self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
                         lambda: wd.text_content("#file-banner-text"))
@@ -225,6 +227,18 @@ class TakeFileIn(AppTestCase):
         wd.click(wd.wait_for("#changes-compare"))
         self.wait_until(lambda: "no change" in (wd.text_content("#changes-status") or "").lower(), 30,
                         lambda: wd.text_content("#changes-status"))
+        # What the vendor delivered against what the platform holds: the plant's snapshot
+        # is offered beside the file's, each named by its source.
+        options = wd.script("return [...document.getElementById('changes-old').options].map((o) => o.text)")
+        self.assertEqual(sum(o.startswith("DEMO-01 · ") for o in options), 1, options)
+        self.assertEqual(sum(o.startswith("model.aasx · ") for o in options), 2, options)
+        wd.script("const s = document.getElementById('changes-old');"
+                  "s.value = [...s.options].find((o) => o.text.startsWith('DEMO-01 · ')).value;")
+        wd.click(wd.wait_for("#changes-compare"))
+        self.wait_until(lambda: " changes from DEMO-01, the snapshot of " in (wd.text_content("#changes-status") or ""), 30,
+                        lambda: wd.text_content("#changes-status"))
+        self.assertIn(", to model.aasx, the snapshot of ", wd.text_content("#changes-status"))
+        screenshot(os.path.join(self.out, "file-against-plant-changes.png"))
 
         # Closed, the plant's own views read the plant again.
         wd.click(wd.wait_for("#file-close"))

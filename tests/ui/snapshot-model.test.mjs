@@ -55,6 +55,11 @@ test('the banner names the snapshot browsed, and the one its marks are since, ea
   assert.equal(bannerText(at(4, '27T00:40:00', false), null), 'Browsing the snapshot of 2026-11-27 00:40 (partial), read-only.');
   assert.equal(comparedWords(older, newer), 'from the snapshot of 2026-11-27 00:32:05 to 00:32:41');
   assert.equal(comparedWords(lastDay, newer), 'from the snapshot of 2026-11-26 23:58 to 2026-11-27 00:32');
+  // A file taken in against the plant: each named with its source.
+  const file = { ...at(5, '27T01:10:00'), plant: 'pump.aasx' };
+  const plant = { ...at(6, '27T01:12:00'), plant: 'DEMO-01' };
+  assert.equal(comparedWords(plant, file),
+    'from DEMO-01, the snapshot of 2026-11-27 01:12, to pump.aasx, the snapshot of 2026-11-27 01:10');
 });
 
 test('the latest complete snapshot is offered while offline, unless one is on screen', () => {

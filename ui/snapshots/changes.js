@@ -29,11 +29,12 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
   const placed = (side) => ({ ...side, store: result.store });
   const kinds = new Set(KINDS);
 
-  /** The latest two complete snapshots of one store, [older, newer], or nulls. */
+  /** The latest two complete snapshots of one plant in one store, [older, newer], or nulls. */
   function latestTwo() {
     const complete = snapshots().filter((s) => s.complete);
     const newer = complete[0] ?? null;
-    return [newer && (complete.find((s) => s !== newer && storeOf(s) === storeOf(newer)) ?? null), newer];
+    const alike = (s) => s !== newer && storeOf(s) === storeOf(newer) && s.plant === newer.plant;
+    return [newer && (complete.find(alike) ?? null), newer];
   }
 
   /** Compares the latest two when the tab is on screen and shows no comparison (once a pair). */
@@ -57,6 +58,9 @@ export function initChanges(els, { plant, snapshots, onCompared, open, showTab }
     const list = snapshots();
     // The pair on screen stays chosen; without one, the latest two complete snapshots.
     const labels = pickerLabels(list);
+    // A file's snapshots beside the plant's: each says whose it is.
+    const plants = new Set(list.map((s) => s.plant)).size > 1;
+    if (plants) list.forEach((s, i) => { labels[i] = `${s.plant} · ${labels[i]}`; });
     // Where each lives is said once both stores are in the list (two stores are not compared).
     const places = new Set(list.map(placeName)).size > 1;
     const [old, newer] = result ? [placed(result.old), placed(result.new)] : latestTwo();

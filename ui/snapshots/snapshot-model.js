@@ -88,6 +88,10 @@ export function bannerText(snapshot, since = null, others = []) {
 
 /** "from the snapshot of 2026-11-27 00:32:05 to 00:32:41": the two sides of a comparison. */
 export function comparedWords(old, newer, others = []) {
+  // Two sources (a file taken in and the plant): each named with its own.
+  if (old.plant && newer.plant && old.plant !== newer.plant) {
+    return `from ${old.plant}, ${snapshotName(old, others)}, to ${newer.plant}, ${snapshotName(newer, others)}`;
+  }
   return `from ${snapshotName(old, [newer, ...others])} to ${takenAtAfter(newer, old, others)}`;
 }
 
