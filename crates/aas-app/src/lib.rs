@@ -29,6 +29,7 @@ mod plant_table;
 mod preference_bounds;
 mod preferences;
 mod profile_form;
+mod profile_kind;
 mod profiles;
 mod quality;
 mod save_export;
@@ -73,6 +74,7 @@ pub use preferences::{
     PreferenceChange, PreferenceStore, Preferences, Theme, View, PREFERENCES_FILE,
 };
 pub use profile_form::{ProfileAsk, ProfileForm, ProfileList, ProfileReply};
+pub use profile_kind::{ProfileKind, V3AuthKind, V3Settings};
 pub use profiles::{Keychain, Profile, ProfileStore, SecretKind, SecretStore};
 pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{PlacedSnapshot, SnapshotRef, StoreKind};
@@ -86,7 +88,6 @@ pub use snapshots::{
 };
 pub use source::{SourceRef, TreeAnswer, TreeAsk, TreeReply};
 pub use table_preferences::{ColumnSets, TableChange, TableView, TableViews};
-pub use v3_profile::{ProfileKind, V3AuthKind, V3Settings};
 
 /// A poisoned lock only means another command panicked; the data is still usable.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

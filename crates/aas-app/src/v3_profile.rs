@@ -4,63 +4,8 @@
 //! read whole and browsed as a file opened is (see `source/file.rs`); the transport
 //! options (proxy, CA file, plain http) are those of every profile.
 
+use crate::{Error, Profile, Result, SecretKind, V3AuthKind};
 use aas_client::{Secret, V3Auth, V3Server};
-use serde::{Deserialize, Serialize};
-
-use crate::{Error, Profile, Result, SecretKind};
-
-/// What a profile connects to.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProfileKind {
-    /// The platform's registry and gateway (every profile before V3 servers).
-    #[default]
-    Platform,
-    /// A server of the AAS Part 2 API, V3.0 or V3.1.
-    V3Server,
-}
-
-impl ProfileKind {
-    pub fn is_platform(&self) -> bool {
-        *self == ProfileKind::Platform
-    }
-}
-
-/// How a V3 server is asked, as the form offers it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum V3AuthKind {
-    #[default]
-    None,
-    /// A bearer token the user was given (kept in the keychain).
-    Bearer,
-    /// An API key in the header `api_key_header`.
-    ApiKey,
-    /// OAuth 2 client credentials: the profile's client id and client secret at
-    /// `token_url`.
-    Oauth,
-}
-
-/// The V3 server of a profile of that kind.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct V3Settings {
-    /// `https://HOST/api/v3.0`: where `/shells` and `/submodels` are (may be empty
-    /// when `registry` is given).
-    #[serde(default)]
-    pub address: String,
-    /// Where `/shell-descriptors` are: when given, the shells are read at the endpoints
-    /// its descriptors name (at its origin or `address`'s only).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub registry: String,
-    #[serde(default)]
-    pub auth: V3AuthKind,
-    /// The header an API key goes in (`X-API-Key` for most servers).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub api_key_header: String,
-    /// The token endpoint, for OAuth 2.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub token_url: String,
-}
 
 impl Profile {
     /// The V3 server of this profile (of kind V3 server), asked as it says, with the

@@ -171,21 +171,6 @@ impl V3Server {
             .map(|(at, w)| (w.id.clone(), at))
             .collect();
         let (shells, submodels) = (read.shells.len(), read.submodels.len());
-        self.fetch_as_answered(wanted, plan, cancel, progress, read)
-            .await;
-        let place = |item: &Item| item_id(item).and_then(|id| order.get(&id).copied());
-        read.shells[shells..].sort_by_cached_key(place);
-        read.submodels[submodels..].sort_by_cached_key(place);
-    }
-
-    async fn fetch_as_answered(
-        self: &Arc<Self>,
-        wanted: Vec<Wanted>,
-        plan: RepositoryPlan,
-        cancel: &CancellationToken,
-        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
-        read: &mut Repository,
-    ) {
         let mut queue = wanted.into_iter();
         let mut running = JoinSet::new();
         loop {
@@ -206,10 +191,10 @@ impl V3Server {
                 next = running.join_next() => next,
                 _ = cancel.cancelled() => {
                     read.cancelled = true;
-                    return;
+                    break;
                 }
             };
-            let Some(joined) = next else { return };
+            let Some(joined) = next else { break };
             let Ok((wanted, got)) = joined else {
                 continue;
             };
@@ -233,6 +218,9 @@ impl V3Server {
             }
             progress(self.progress(read));
         }
+        let place = |item: &Item| item_id(item).and_then(|id| order.get(&id).copied());
+        read.shells[shells..].sort_by_cached_key(place);
+        read.submodels[submodels..].sort_by_cached_key(place);
     }
 
     pub(super) fn progress(&self, read: &Repository) -> RepositoryProgress {
