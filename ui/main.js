@@ -252,6 +252,11 @@ const comparableSnapshots = () => (state.file?.taken ? [...viewedSnapshots(), ..
 /** Shows `opened` (api.openAasFile's answer) in the tree, read-only, until it is closed. */
 async function showFile(opened) {
   state.file = opened;
+  // The picker names the platform's profile below (a V3 server's profile names itself once read).
+  if (state.profile) {
+    $('profile').value = state.profile.name;
+    $('profile').title = state.profile.name;
+  }
   document.body.classList.add('file-open');
   document.body.classList.remove('file-taken-in');
   parts.changes.clear();

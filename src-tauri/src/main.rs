@@ -28,10 +28,20 @@ fn main() {
             Ok(())
         })
         .invoke_handler(aas_browser::handler())
-        .run(tauri::generate_context!());
-    if let Err(e) = app {
-        aas_app::start_failed(&e);
-        std::process::exit(1);
+        .build(tauri::generate_context!());
+    match app {
+        Err(e) => {
+            aas_app::start_failed(&e);
+            std::process::exit(1);
+        }
+        Ok(app) => app.run(|handle, event| {
+            // The app ends without dropping its state: what it wrote for a viewer goes now.
+            if let tauri::RunEvent::Exit = event {
+                if let Some(state) = tauri::Manager::try_state::<aas_app::App>(handle) {
+                    state.remove_viewed();
+                }
+            }
+        }),
     }
 }
 

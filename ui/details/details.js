@@ -178,7 +178,8 @@ function textWithExtras(field, node, file) {
       parts.push(actionButton('Open', async () => {
         status.textContent = 'Opening…';
         const request = requestOf(node);
-        if (request) await api.viewFileContent(file, request);
+        if (!request) throw new Error('this element has no path the app can name (an item of a list)');
+        await api.viewFileContent(file, request);
         status.textContent = 'Opened in the system’s viewer';
       }, status));
     }

@@ -290,17 +290,17 @@ export async function initProfiles(select, editButton, dialog, onSwitch, onOpenV
 
   await refresh();
   const last = lastList.last;
-  const lastProfile = saved.find((p) => p.name === last);
+  const lastV3 = saved.find((p) => p.name === lastList.last_v3 && isV3(p));
   // A V3 server is read again once the platform below it is on screen: `resume`.
   const resume = async () => {
-    if (!isV3(lastProfile)) return;
+    if (!lastV3) return;
     try {
-      await connect(last);
+      await connect(lastV3.name);
     } catch (e) {
-      alertInStatus(`Could not read ${last} again: ${e.message}`);
+      alertInStatus(`Could not read ${lastV3.name} again: ${e.message}`);
     }
   };
-  if (lastProfile && !isV3(lastProfile) && last !== lastList.active) {
+  if (last && last !== lastList.active && saved.some((p) => p.name === last && !isV3(p))) {
     try {
       await connect(last);
       return { reconnected: true, resume };

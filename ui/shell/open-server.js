@@ -1,6 +1,7 @@
 // Open server…: an AAS V3 server (the Part 2 API) read whole by the app and shown in
 // the tree as a file is: read-only, under the file's banner, kept with Take in. The
-// bearer token is sent for this one reading and never kept; the address read last is
+// bearer token is held in the app's memory while the server is shown (for its
+// attachments), never written; the address read last is
 // offered next (the app keeps it in the preferences). A V3 server's profile is read in
 // the same dialog, with its own credentials (readProfile).
 
@@ -88,7 +89,9 @@ export function initOpenServer(els, { onOpened, prefs }) {
      * the dialog: its address shown, Stop to end the reading. Rejects when not read.
      */
     async readProfile(profile) {
-      els.address.value = profile.v3?.address ?? '';
+      // Shown while it reads; what the user typed for Open server… comes back after.
+      const typed = els.address.value;
+      els.address.value = profile.v3?.address || profile.v3?.registry || '';
       els.token.value = '';
       els.dialog.showModal();
       try {
@@ -96,6 +99,8 @@ export function initOpenServer(els, { onOpened, prefs }) {
       } catch (err) {
         els.dialog.close();
         throw err;
+      } finally {
+        els.address.value = typed;
       }
     },
   };

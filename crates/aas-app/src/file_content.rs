@@ -57,10 +57,15 @@ pub(crate) async fn content(opened: &OpenedFile, at: &ElementAddress) -> Result<
             })?;
             let bytes = match &opened.origin {
                 Origin::File(package) => package_part(package, &part, &id_short).await?,
-                Origin::V3Server { server, .. } => {
+                Origin::V3Server {
+                    server,
+                    submodel_urls,
+                    ..
+                } => {
                     // The page names the submodel as the tree does; the server, by its id.
                     let submodel = &opened.submodel(&at.aas_id, &at.submodel)?.id;
-                    server.attachment(submodel, &at.id_shorts).await?
+                    let read_at = submodel_urls.get(submodel).map(String::as_str);
+                    server.attachment(submodel, read_at, &at.id_shorts).await?
                 }
             };
             let last = part.rsplit('/').next().unwrap_or(&part);

@@ -2,6 +2,7 @@
 //! once (aas-file), numbered for the page (which never names its path), its shells
 //! grouped by asset type. Never written. The tree browses it through `source/file.rs`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -33,8 +34,11 @@ pub(crate) enum Origin {
     /// An AAS V3 server: its address, what it served as one environment (JSON), when,
     /// and what of it could not be read.
     V3Server {
-        /// The server, to ask for a File element's content.
+        /// The server, to ask for a File element's content (with the credentials it was
+        /// read with, held in memory while it is shown, never written), and where each
+        /// submodel read by itself was.
         server: Arc<V3Server>,
+        submodel_urls: HashMap<String, String>,
         address: String,
         environment: Vec<u8>,
         read_at: SystemTime,
@@ -119,6 +123,7 @@ impl OpenedFile {
     /// What a V3 server served, read as one environment, off the async workers.
     pub(crate) async fn of_server(server: Arc<V3Server>, mut read: Repository) -> Result<Self> {
         let (address, complete, read_at) = (read.address.clone(), read.complete(), read.read_at);
+        let submodel_urls = std::mem::take(&mut read.submodel_urls);
         let failures = std::mem::take(&mut read.failures);
         let environment = read.into_environment();
         let (name, bytes) = (address.clone(), environment.clone());
@@ -129,6 +134,7 @@ impl OpenedFile {
             id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
             origin: Origin::V3Server {
                 server,
+                submodel_urls,
                 address,
                 environment,
                 read_at,

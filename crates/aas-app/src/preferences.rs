@@ -78,6 +78,9 @@ pub struct Preferences {
     /// The AAS V3 server last read (its address, never a token): what Open server…
     /// offers next. Set by the app when a reading succeeded, never by the page.
     pub v3_server: Option<String>,
+    /// The V3 server's profile read last, read again at the next start over the
+    /// platform's profile used last (`last_profile`). Set by the app, never by the page.
+    pub last_v3_profile: Option<String>,
     /// The AAS files opened last, the newest first (at most [`RECENT_FILES`]). Set by the
     /// app when a file opened, never by the page.
     pub recent_files: Vec<std::path::PathBuf>,
@@ -101,6 +104,7 @@ impl Default for Preferences {
             table_full_width: false,
             save_folder: None,
             v3_server: None,
+            last_v3_profile: None,
             recent_files: Vec::new(),
         }
     }
@@ -213,6 +217,7 @@ impl Preferences {
                 .take(RECENT_FILES)
                 .collect(),
             v3_server: value(get("v3_server")),
+            last_v3_profile: value(get("last_v3_profile")),
         }
         .with_tables(
             value(get("tables")).unwrap_or_default(),
@@ -257,6 +262,10 @@ impl Preferences {
                 json(serde_json::to_value(&self.recent_files)),
             ),
             ("v3_server", json(serde_json::to_value(&self.v3_server))),
+            (
+                "last_v3_profile",
+                json(serde_json::to_value(&self.last_v3_profile)),
+            ),
         ]
     }
 

@@ -19,6 +19,8 @@ pub struct ProfileList {
     pub active: String,
     /// The profile used when the app was last closed, to start on it again.
     pub last: Option<String>,
+    /// The V3 server's profile read last, to read again over it.
+    pub last_v3: Option<String>,
     /// Saved profiles whose secrets are kept in memory, for this session only.
     pub session_only: Vec<String>,
 }
@@ -120,6 +122,7 @@ impl App {
             saved,
             active: self.session().profile.name,
             last: self.preferences().last_profile,
+            last_v3: self.preferences().last_v3_profile,
             session_only,
         })
     }

@@ -5,13 +5,36 @@
 //! options (proxy, CA file, plain http) are those of every profile.
 
 use crate::{Error, Profile, Result, SecretKind, V3AuthKind};
-use aas_client::{Secret, V3Auth, V3Server};
+use aas_client::{Secret, Transport, V3Auth, V3Server};
 
 impl Profile {
     /// The V3 server of this profile (of kind V3 server), asked as it says, with the
     /// secrets `lookup` finds for it.
     pub fn v3_server(
         &self,
+        lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
+    ) -> Result<V3Server> {
+        self.v3_server_over(&self.v3_transport(&lookup)?, lookup)
+    }
+
+    /// The transport of this profile, the proxy's password (if it wants one) from
+    /// `lookup`.
+    pub fn v3_transport(
+        &self,
+        lookup: &impl Fn(SecretKind) -> Result<Option<Secret>>,
+    ) -> Result<Transport> {
+        let mut transport = self.transport.clone();
+        if transport.proxy_user.is_some() {
+            transport.proxy_password = lookup(SecretKind::ProxyPassword)?;
+        }
+        Ok(transport)
+    }
+
+    /// [`Profile::v3_server`] over `transport` (the profile's, or the command line's
+    /// over it).
+    pub fn v3_server_over(
+        &self,
+        transport: &Transport,
         lookup: impl Fn(SecretKind) -> Result<Option<Secret>>,
     ) -> Result<V3Server> {
         let v3 = self.v3.as_ref().ok_or_else(|| {
@@ -37,16 +60,12 @@ impl Profile {
                 client_auth: self.client_auth,
             },
         };
-        let mut transport = self.transport.clone();
-        if transport.proxy_user.is_some() {
-            transport.proxy_password = lookup(SecretKind::ProxyPassword)?;
-        }
         let (address, registry) = (v3.address.trim(), v3.registry.trim());
         Ok(match (address, registry) {
-            (address, "") => V3Server::new(address, auth, &transport)?,
-            ("", registry) => V3Server::registry(registry, auth, &transport)?,
+            (address, "") => V3Server::new(address, auth, transport)?,
+            ("", registry) => V3Server::registry(registry, auth, transport)?,
             (address, registry) => {
-                V3Server::registry(registry, auth, &transport)?.allowing(address, &transport)?
+                V3Server::registry(registry, auth, transport)?.allowing(address, transport)?
             }
         })
     }

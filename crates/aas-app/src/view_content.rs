@@ -43,6 +43,12 @@ impl App {
         Ok(path)
     }
 
+    /// Removes this run's folder of contents opened (when the app ends: a viewer that
+    /// still shows one keeps its own copy open).
+    pub fn remove_viewed(&self) {
+        lock(&self.viewed).take();
+    }
+
     /// This run's folder for contents opened, made when first needed.
     fn viewed_folder(&self) -> Result<PathBuf> {
         let mut viewed = lock(&self.viewed);

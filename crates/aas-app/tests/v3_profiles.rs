@@ -76,7 +76,7 @@ async fn a_v3_servers_profile_is_tested_saved_and_read_with_its_oauth_secret() {
     assert_eq!(Some(opened.name.as_str()), info.v3_url.as_deref());
     assert!(opened.complete && opened.shells > 0, "{opened:?}");
     assert_eq!(
-        app.preferences().last_profile.as_deref(),
+        app.preferences().last_v3_profile.as_deref(),
         Some("Line 3 server")
     );
 

@@ -67,15 +67,18 @@ async fn run(mut args: cli::Cli) -> Result<(), error::CliError> {
         args.command,
         cli::Command::Snapshot(cli::SnapshotCommand::Take { .. })
     );
+    let files = args.connection.files.as_slice();
+    let names_v3 = (args.connection.v3.is_some() || args.connection.v3_registry.is_some())
+        || taken_source::names_v3_profile(&args.connection);
+    // Refused before anything is read (or any secret looked up).
+    if !takes_v3 && (names_v3 || !files.is_empty()) {
+        taken_source::check_reads_sources(&args.command)?;
+    }
     let v3 = match takes_v3 {
         // Kept in the store it names, not a temporary one.
         true => None,
         false => taken_source::named_v3_server(&args.connection)?,
     };
-    let files = args.connection.files.as_slice();
-    if v3.is_some() || !files.is_empty() {
-        taken_source::check_reads_sources(&args.command)?;
-    }
     let taken = match (files, v3) {
         ([], None) => None,
         (_, Some(server)) => Some(taken_source::take_in_server(server).await?),

@@ -78,12 +78,18 @@ pub fn named_v3_server(args: &ConnectionArgs) -> Result<Option<V3Server>, CliErr
             if profile.kind != ProfileKind::V3Server {
                 return Ok(None);
             }
-            let server = profile.v3_server(|kind| match environment_secret(kind)? {
+            let lookup = |kind| match environment_secret(kind)? {
                 Some(given) => Ok(Some(given)),
                 None => Keychain.get(name, kind),
-            })?;
-            let transport = profile.transport.clone();
-            server.with_idle_timeout(args.idle_timeout, &transport)?
+            };
+            // The transport flags override the profile's, as for a platform's.
+            let mut transport = profile.v3_transport(&lookup)?;
+            transport.allow_plain_http |= args.allow_plain_http;
+            transport.ca_file = args.ca_file.clone().or(transport.ca_file);
+            transport.proxy = args.proxy.clone().or(transport.proxy);
+            transport.proxy_user = args.proxy_user.clone().or(transport.proxy_user);
+            (profile.v3_server_over(&transport, lookup)?)
+                .with_idle_timeout(args.idle_timeout, &transport)?
         }
         (None, None, None) => return Ok(None),
     };

@@ -34,12 +34,16 @@ async fn an_attachment_comes_as_its_bytes_at_the_path_encoded_once() {
     let server = V3Server::new(&address, V3Auth::None, &Transport::default()).expect("server");
     let path = |p: &[&str]| p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let bytes = server
-        .attachment("urn:sm#1", &path(&["Markings", "Marking00[1]", "File"]))
+        .attachment(
+            "urn:sm#1",
+            None,
+            &path(&["Markings", "Marking00[1]", "File"]),
+        )
         .await
         .expect("the content");
     assert_eq!(bytes, PICTURE);
     let missing = server
-        .attachment("urn:sm#1", &path(&["Nothing"]))
+        .attachment("urn:sm#1", None, &path(&["Nothing"]))
         .await
         .expect_err("not there");
     assert!(
@@ -57,7 +61,7 @@ async fn an_attachment_larger_than_the_bound_is_cut_off() {
     let (address, _) = support::serve_counting(huge).await;
     let server = V3Server::new(&address, V3Auth::None, &Transport::default()).expect("server");
     let refused = server
-        .attachment("urn:sm", &["File".to_owned()])
+        .attachment("urn:sm", None, &["File".to_owned()])
         .await
         .expect_err("too large");
     assert!(matches!(refused, Error::TooLarge { .. }), "{refused:?}");

@@ -48,17 +48,13 @@ struct Item<T> {
 
 /// One spec part's lists, each item still JSON text: a whole environment is never held
 /// as one JSON tree, which takes ten times its text (bench/RESULTS.md, "Bounded memory").
-#[derive(Default, Deserialize)]
+#[derive(Default)]
 struct RawDoc {
     /// The part it is (named in errors).
-    #[serde(skip)]
     part: String,
-    #[serde(rename = "assetAdministrationShells", default)]
     shells: Option<Vec<Box<RawValue>>>,
-    #[serde(default)]
     submodels: Option<Vec<Box<RawValue>>>,
     /// V2's assets, which name the shells' asset kinds: small.
-    #[serde(default)]
     assets: Option<Vec<Json>>,
 }
 
@@ -82,20 +78,6 @@ impl RawDoc {
             shells: raw(shells)?,
             submodels: raw(submodels)?,
             assets,
-        })
-    }
-
-    /// V2 when it has assets, or its first shell (else submodel) is V2's.
-    fn version(&self) -> Result<Version> {
-        if self.assets.as_ref().is_some_and(|a| !a.is_empty()) {
-            return Ok(Version::V2);
-        }
-        let first = (self.shells.iter().flatten())
-            .chain(self.submodels.iter().flatten())
-            .next();
-        Ok(match first {
-            Some(item) if from_json::is_v2(&parsed(&self.part, item)?) => Version::V2,
-            _ => Version::V3,
         })
     }
 }
@@ -208,13 +190,18 @@ fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
     let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
     let kept = KeptText::none();
     for doc in docs {
-        let version = doc.version()?;
+        // V2 by its assets, else by each shell itself (as the tree tells V2 by its marks).
+        let has_assets = doc.assets.as_ref().is_some_and(|a| !a.is_empty());
         let kinds = from_json::kinds(doc.assets.iter().flatten());
         // An identifiable met before (in an earlier part, or earlier in this one) is
         // kept as first met.
         let part = doc.part;
         for item in doc.shells.into_iter().flatten() {
             let json = parsed(&part, &item)?;
+            let version = match has_assets || from_json::is_v2(&json) {
+                true => Version::V2,
+                false => Version::V3,
+            };
             let read = from_json::shell(&json, version, &kinds, &kept);
             if shell_ids.insert(read.id.clone()) {
                 let json = compact(&part, &json)?;
@@ -239,10 +226,21 @@ fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
         return RawDoc::of(part, part_json(part, bytes)?);
     }
     aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
-    let doc: RawDoc = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
+    let whole: &RawValue = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
+    // Read as leniently as the tree reads it: of a key given twice the last, and what is
+    // not an object, or a list that is not one, holds nothing.
+    let top: HashMap<String, &RawValue> = serde_json::from_str(whole.get()).unwrap_or_default();
+    fn list<T: serde::de::DeserializeOwned>(
+        top: &HashMap<String, &RawValue>,
+        key: &str,
+    ) -> Option<Vec<T>> {
+        serde_json::from_str(top.get(key)?.get()).ok()
+    }
     Ok(RawDoc {
         part: part.to_owned(),
-        ..doc
+        shells: list(&top, "assetAdministrationShells"),
+        submodels: list(&top, "submodels"),
+        assets: list(&top, "assets"),
     })
 }
 
@@ -414,6 +412,22 @@ impl Source for EnvironmentAnswers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_are_read_as_leniently_as_the_tree_reads_them() {
+        // The last of a key given twice; a list that is not one holds nothing.
+        let json = r#"{"submodels": {}, "assetAdministrationShells": [],
+          "assetAdministrationShells": [{"modelType": "AssetAdministrationShell", "id": "urn:s",
+            "assetInformation": {"assetKind": "Instance"}}]}"#;
+        let answers = answers_of("x.json", json.as_bytes().to_vec()).expect("read");
+        assert_eq!(answers.asset_types.len(), 1, "its one shell");
+        let none = answers_of("y.json", b"[1, 2]".to_vec()).expect("no object: nothing");
+        assert!(none.asset_types.is_empty());
+        assert!(
+            answers_of("z.json", b"{".to_vec()).is_err(),
+            "not JSON at all"
+        );
+    }
 
     const FILE: &str = r#"{
       "assetAdministrationShells": [{"modelType": "AssetAdministrationShell", "id": "urn:s",

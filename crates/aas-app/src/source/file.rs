@@ -63,8 +63,8 @@ impl App {
     }
 
     /// Reads the AAS V3 server at `address` whole (with the bearer `token` if it wants
-    /// one: used for this reading, never kept) and makes it what the tree browses, as a
-    /// file opened is. Proxies are the environment's; plain http only to this machine.
+    /// one: held in memory while the server is shown, for its attachments, never
+    /// written) and makes it what the tree browses, as a file opened is. Proxies are the environment's; plain http only to this machine.
     pub async fn open_v3_server(
         &self,
         address: &str,
@@ -87,8 +87,8 @@ impl App {
     }
 
     /// Reads the V3 server of the saved profile `name` whole, asked as the profile says
-    /// (its secrets from the keychain, its proxy and CA file), and remembers the profile
-    /// as the one used last.
+    /// (its secrets from the keychain, its proxy and CA file), and remembers it to read
+    /// again at the next start (the platform's profile used last stays as it was).
     pub async fn open_v3_profile(
         &self,
         name: &str,
@@ -98,8 +98,11 @@ impl App {
         let server = profile.v3_server(|kind| self.secrets.get(name, kind))?;
         let opened = self.read_v3_server(server, on_progress).await?;
         let mut preferences = self.preferences();
-        preferences.last_profile = Some(name.to_owned());
-        self.keep_preferences(&preferences)?;
+        preferences.last_v3_profile = Some(name.to_owned());
+        // Not remembered is no reason to fail the reading itself.
+        if let Err(e) = self.keep_preferences(&preferences) {
+            tracing::warn!(error = %e, "the V3 server's profile is not remembered");
+        }
         Ok(opened)
     }
 

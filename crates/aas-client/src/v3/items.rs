@@ -19,7 +19,14 @@ struct Looked {
 }
 
 fn looked(item: &RawValue) -> Option<Looked> {
-    serde_json::from_str(item.get()).ok()
+    serde_json::from_str(item.get()).ok().or_else(|| {
+        // A key given twice (serde refuses it in a struct): the last, as a tree keeps it.
+        let tree: Json = serde_json::from_str(item.get()).ok()?;
+        Some(Looked {
+            id: tree.get("id").cloned(),
+            submodels: tree.get("submodels").cloned(),
+        })
+    })
 }
 
 /// An item's `id`, where it is a string.
@@ -61,6 +68,10 @@ mod tests {
         assert_eq!(item_id(&shell).as_deref(), Some("urn:s"));
         assert_eq!(item_submodels(&shell), ["urn:a"]);
         assert_eq!(item_id(&item(r#"{"id": 5}"#)), None);
+        assert_eq!(
+            item_id(&item(r#"{"id": "a", "id": "b"}"#)).as_deref(),
+            Some("b")
+        );
         assert!(item_submodels(&item(r#"{"submodels": "x"}"#)).is_empty());
     }
 }

@@ -160,15 +160,31 @@ impl V3Server {
     }
 
     /// The content of the File element at `id_shorts` in submodel `submodel` (its
-    /// `/attachment`), at most [`DEFAULT_MAX_BODY`] bytes.
-    pub async fn attachment(&self, submodel: &str, id_shorts: &[String]) -> Result<Vec<u8>> {
+    /// `/attachment`), at most [`DEFAULT_MAX_BODY`] bytes; `at` is where the submodel was
+    /// read when not at this server's `/submodels` ([`Repository::submodel_urls`]).
+    pub async fn attachment(
+        &self,
+        submodel: &str,
+        at: Option<&str>,
+        id_shorts: &[String],
+    ) -> Result<Vec<u8>> {
+        let base = match at {
+            Some(at) => at.to_owned(),
+            None => self.url(&format!("submodels/{}", encode_id(submodel)), &[])?,
+        };
         // The idShort path (`a.b[0].c`) is one segment, encoded once.
         let path = aas_model::encode_segment(&id_shorts.join("."));
-        let route = format!(
-            "submodels/{}/submodel-elements/{path}/attachment",
-            encode_id(submodel)
-        );
-        let url = self.url(&route, &[])?;
+        let url = format!("{base}/submodel-elements/{path}/attachment");
+        let parsed = reqwest::Url::parse(&url).map_err(|e| Error::Refused {
+            setting: "the submodel's address".into(),
+            source: e.into(),
+        })?;
+        // Where a registry pointed, only within the origins the user named.
+        if !self.allows(&parsed) {
+            return Err(Error::Settings(format!(
+                "{url} is at an origin not named as a source"
+            )));
+        }
         self.requests.fetch_add(1, Ordering::Relaxed);
         self.retry.run(&url, || self.attachment_once(&url)).await.0
     }

@@ -54,7 +54,7 @@ impl V3Server {
             let Some(id) = descriptor_id(descriptor).filter(|id| seen.insert(id.to_owned())) else {
                 continue;
             };
-            match self.endpoint(descriptor, "AAS") {
+            match self.endpoint(descriptor, "AAS-3") {
                 Ok(url) => shells.push(Wanted {
                     kind: Kind::Shell,
                     id: id.to_owned(),
@@ -118,7 +118,7 @@ impl V3Server {
                 let descriptor = (submodel_descriptors.into_iter().flatten())
                     .find(|d| descriptor_id(d) == Some(submodel));
                 let url = match descriptor {
-                    Some(descriptor) => self.endpoint(descriptor, "SUBMODEL"),
+                    Some(descriptor) => self.endpoint(descriptor, "SUBMODEL-3"),
                     None => self.beside(found_at, aas_id, submodel),
                 };
                 wanted.push(match url {
@@ -135,8 +135,9 @@ impl V3Server {
     }
 
     /// The address of `descriptor`'s first endpoint whose interface starts with
-    /// `interface` (`AAS-3.0`, `SUBMODEL-3.0`), where it may be followed; else what was
-    /// found (the address, or the registry's) and why not.
+    /// `interface` (`AAS-3` for `AAS-3.0` and `AAS-3.1`, not `AAS-REPOSITORY-3.0` nor
+    /// `AAS-REGISTRY-3.0`, whose addresses are services, not the shell), where it may be
+    /// followed; else what was found (the address, or the registry's) and why not.
     fn endpoint(
         &self,
         descriptor: &Json,

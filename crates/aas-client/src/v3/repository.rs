@@ -56,6 +56,9 @@ pub struct Repository {
     pub address: String,
     pub shells: Vec<Item>,
     pub submodels: Vec<Item>,
+    /// Where each submodel fetched by itself was (a registry's endpoint, say), by id:
+    /// where its attachments are asked for. One listed is at the server's address.
+    pub submodel_urls: HashMap<String, String>,
     pub failures: Vec<Failure>,
     pub read_at: SystemTime,
     pub cancelled: bool,
@@ -70,6 +73,7 @@ impl Repository {
             address: address.to_owned(),
             shells: Vec::new(),
             submodels: Vec::new(),
+            submodel_urls: HashMap::new(),
             failures: Vec::new(),
             read_at: SystemTime::now(),
             cancelled: false,
@@ -202,7 +206,10 @@ impl V3Server {
                 Ok(item) if item_id(&item).as_deref() == Some(wanted.id.as_str()) => {
                     match wanted.kind {
                         Kind::Shell => read.shells.push(item),
-                        Kind::Submodel => read.submodels.push(item),
+                        Kind::Submodel => {
+                            read.submodels.push(item);
+                            read.submodel_urls.insert(wanted.id, wanted.url);
+                        }
                     }
                 }
                 Ok(_) => {
