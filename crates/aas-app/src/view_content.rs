@@ -52,15 +52,15 @@ impl App {
     /// This run's folder for contents opened, made when first needed.
     fn viewed_folder(&self) -> Result<PathBuf> {
         let mut viewed = lock(&self.viewed);
-        if viewed.is_none() {
-            let made = (tempfile::Builder::new()
-                .prefix("aas-browser-opened-")
-                .tempdir())
-            .map_err(|e| Error::internal("a folder for the contents opened", e))?;
-            *viewed = Some(made);
+        if let Some(dir) = viewed.as_ref() {
+            return Ok(dir.path().to_owned());
         }
-        Ok((viewed.as_ref())
-            .map(|dir| dir.path().to_owned())
-            .unwrap_or_default())
+        let made = (tempfile::Builder::new()
+            .prefix("aas-browser-opened-")
+            .tempdir())
+        .map_err(|e| Error::internal("a folder for the contents opened", e))?;
+        let path = made.path().to_owned();
+        *viewed = Some(made);
+        Ok(path)
     }
 }

@@ -34,19 +34,24 @@ pub(super) fn item_id(item: &RawValue) -> Option<String> {
     looked(item)?.id?.as_str().map(str::to_owned)
 }
 
-/// The ids of the submodels a shell names: each reference's last key of type Submodel.
-pub(super) fn item_submodels(shell: &RawValue) -> Vec<String> {
-    let Some(Json::Array(refs)) = looked(shell).and_then(|l| l.submodels) else {
-        return Vec::new();
+/// A shell's id (a string) and the ids of the submodels it names (each reference's last
+/// key of type Submodel), read in one pass.
+pub(super) fn shell_refs(shell: &RawValue) -> Option<(String, Vec<String>)> {
+    let looked = looked(shell)?;
+    let id = looked.id?.as_str()?.to_owned();
+    let refs = match looked.submodels {
+        Some(Json::Array(refs)) => refs,
+        _ => Vec::new(),
     };
-    (refs.iter())
+    let submodels = (refs.iter())
         .filter_map(|reference| {
             let last = reference.get("keys")?.as_array()?.last()?;
             (last.get("type")?.as_str()? == "Submodel")
                 .then(|| last.get("value")?.as_str().map(str::to_owned))
                 .flatten()
         })
-        .collect()
+        .collect();
+    Some((id, submodels))
 }
 
 #[cfg(test)]
@@ -66,12 +71,16 @@ mod tests {
               {"keys": []}, 7]}"#,
         );
         assert_eq!(item_id(&shell).as_deref(), Some("urn:s"));
-        assert_eq!(item_submodels(&shell), ["urn:a"]);
+        assert_eq!(
+            shell_refs(&shell),
+            Some(("urn:s".into(), vec!["urn:a".into()]))
+        );
         assert_eq!(item_id(&item(r#"{"id": 5}"#)), None);
         assert_eq!(
             item_id(&item(r#"{"id": "a", "id": "b"}"#)).as_deref(),
             Some("b")
         );
-        assert!(item_submodels(&item(r#"{"submodels": "x"}"#)).is_empty());
+        let odd = item(r#"{"id": "s", "submodels": "x"}"#);
+        assert_eq!(shell_refs(&odd), Some(("s".into(), Vec::new())));
     }
 }

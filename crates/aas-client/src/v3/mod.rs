@@ -30,6 +30,11 @@ use auth::Credentials;
 pub use auth::V3Auth;
 use ids::encode_id;
 
+pub use items::Item;
+use pages::PageEnd;
+pub use pages::DEFAULT_PAGE_SIZE;
+pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
+
 /// `address` checked as a V3 address must be, and its origin (`https://host:port`).
 fn checked_origin(what: &str, address: &str, transport: &Transport) -> Result<String> {
     check_url(what, address, transport.allow_plain_http)?;
@@ -39,10 +44,6 @@ fn checked_origin(what: &str, address: &str, transport: &Transport) -> Result<St
     })?;
     Ok(url.origin().ascii_serialization())
 }
-pub use items::Item;
-use pages::PageEnd;
-pub use pages::DEFAULT_PAGE_SIZE;
-pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
 
 /// One V3 server, by its address. Cheap to share behind an `Arc`.
 #[derive(Debug)]
@@ -190,23 +191,47 @@ impl V3Server {
     }
 
     async fn attachment_once(&self, url: &str) -> Result<Vec<u8>> {
-        let request = self.http.get(url);
-        let (request, sent) = self.credentials.apply(request).await?;
-        let response = self.pace.head(url, request.send(), &self.waiting).await?;
-        let status = response.status();
+        let (response, sent) = self.send(self.http.get(url), url).await?;
+        let (status, retry_after) = (response.status(), retry_after(&response));
         if status == StatusCode::OK {
             return crate::transport::receive_bytes(url, response, DEFAULT_MAX_BODY, self.pace)
                 .await;
         }
         // A refusal's page is read within a small bound; its words are what count.
         let body = receive(url, response, 1 << 20, None, self.pace).await;
-        let text = body
-            .ok()
+        let text = (body.ok())
             .and_then(|b| b.into_text().ok())
             .unwrap_or_default();
+        Err(self.refusal(status, &text, sent, retry_after).await)
+    }
+
+    /// `request` to `url` sent with the credentials: the answer's head, and the secret
+    /// it carried.
+    async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+        url: &str,
+    ) -> Result<(reqwest::Response, Option<Secret>)> {
+        let (request, sent) = self.credentials.apply(request).await?;
+        let response = self.pace.head(url, request.send(), &self.waiting).await?;
+        Ok((response, sent))
+    }
+
+    /// The server's refusal (`status`, its page `text`) as our error, without the secret
+    /// `sent`; a token the server refused is fetched anew next time.
+    async fn refusal(
+        &self,
+        status: StatusCode,
+        text: &str,
+        sent: Option<Secret>,
+        retry_after: Option<Duration>,
+    ) -> Error {
+        if let (StatusCode::UNAUTHORIZED, Some(sent)) = (status, &sent) {
+            self.credentials.refused(sent).await;
+        }
         let sent = sent.as_ref().map_or("", Secret::expose);
-        let page = crate::secret::redact(&text, &[sent]);
-        Err(Error::from_v3_response(status.as_u16(), &page, None))
+        let page = crate::secret::redact(text, &[sent]);
+        Error::from_v3_response(status.as_u16(), &page, retry_after)
     }
 
     /// GETs `url` as text, retrying transient failures as the [`RetryPolicy`] says.
@@ -217,12 +242,8 @@ impl V3Server {
 
     async fn get_once(&self, url: &str) -> Result<String> {
         let request = self.http.get(url).header("Accept", "application/json");
-        let (request, sent) = self.credentials.apply(request).await?;
-        let response = self.pace.head(url, request.send(), &self.waiting).await?;
-        let status = response.status();
-        let retry_after = (response.headers().get(RETRY_AFTER))
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| crate::client::retry_after(v, std::time::SystemTime::now()));
+        let (response, sent) = self.send(request, url).await?;
+        let (status, retry_after) = (response.status(), retry_after(&response));
         let body = receive(url, response, DEFAULT_MAX_BODY, None, self.pace).await?;
         tracing::debug!(%url, status = status.as_u16(), bytes = body.size(), "GET");
         let text = body.into_text().map_err(|source| {
@@ -233,13 +254,15 @@ impl V3Server {
             })
         })?;
         if status != StatusCode::OK {
-            if let (StatusCode::UNAUTHORIZED, Some(sent)) = (status, &sent) {
-                self.credentials.refused(sent).await;
-            }
-            let sent = sent.as_ref().map_or("", Secret::expose);
-            let page = crate::secret::redact(&text, &[sent]);
-            return Err(Error::from_v3_response(status.as_u16(), &page, retry_after));
+            return Err(self.refusal(status, &text, sent, retry_after).await);
         }
         Ok(text)
     }
+}
+
+/// The wait a server's `Retry-After` asks for, if it sent one.
+fn retry_after(response: &reqwest::Response) -> Option<Duration> {
+    (response.headers().get(RETRY_AFTER))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| crate::client::retry_after(v, std::time::SystemTime::now()))
 }

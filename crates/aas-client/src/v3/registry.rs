@@ -5,7 +5,7 @@
 //! named (the registry's, and a repository's beside it): a descriptor is the server's
 //! word, and the credentials must not go where the user did not send them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use aas_source::NodePath;
@@ -13,7 +13,7 @@ use reqwest::Url;
 use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
 
-use super::items::{item_id, item_submodels};
+use super::items::shell_refs;
 use super::repository::{failure, Kind, Wanted};
 use super::{encode_id, PageEnd, Repository, RepositoryPlan, RepositoryProgress, V3Server};
 use crate::{Error, Result};
@@ -65,7 +65,7 @@ impl V3Server {
             }
         }
         // Where each shell was found: its submodels without a descriptor are beside it.
-        let found_at: Vec<(String, String)> = shells
+        let found_at: HashMap<String, String> = shells
             .iter()
             .map(|w| (w.id.clone(), w.url.clone()))
             .collect();
@@ -92,15 +92,15 @@ impl V3Server {
         &self,
         descriptors: &[Json],
         read: &Repository,
-        found_at: &[(String, String)],
+        found_at: &HashMap<String, String>,
     ) -> Vec<std::result::Result<Wanted, aas_source::Failure>> {
-        let described: std::collections::HashMap<&str, &Json> = (descriptors.iter())
+        let described: HashMap<&str, &Json> = (descriptors.iter())
             .filter_map(|d| Some((descriptor_id(d)?, d)))
             .collect();
         let mut seen = HashSet::new();
         let mut wanted = Vec::new();
         for shell in &read.shells {
-            let Some(aas_id) = item_id(shell) else {
+            let Some((aas_id, submodels)) = shell_refs(shell) else {
                 continue;
             };
             let aas_id = aas_id.as_str();
@@ -110,7 +110,7 @@ impl V3Server {
             let path = || NodePath::Submodels {
                 aas_id: aas_id.to_owned(),
             };
-            for submodel in item_submodels(shell) {
+            for submodel in submodels {
                 if !seen.insert(submodel.clone()) {
                     continue;
                 }
@@ -168,15 +168,11 @@ impl V3Server {
     /// its address is in (`…/shells/{id}` → `…/submodels/{id}`).
     fn beside(
         &self,
-        found_at: &[(String, String)],
+        found_at: &HashMap<String, String>,
         aas_id: &str,
         submodel: &str,
     ) -> std::result::Result<Url, (String, Error)> {
-        let shell_url = found_at
-            .iter()
-            .find(|(id, _)| id == aas_id)
-            .map(|(_, url)| url.as_str());
-        let repository = shell_url
+        let repository = (found_at.get(aas_id))
             .and_then(|url| url.rsplit_once("/shells/"))
             .map(|(base, _)| base);
         match repository {

@@ -12,7 +12,7 @@ use aas_source::{Failure, NodePath};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::items::{item_id, item_submodels, Item};
+use super::items::{item_id, shell_refs, Item};
 use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
 use crate::{Error, Result};
 
@@ -282,10 +282,10 @@ fn named_not_listed(shells: &[Item], listed: &HashSet<String>) -> Vec<(String, S
     let mut wanted = HashSet::new();
     let mut named = Vec::new();
     for shell in shells {
-        let Some(aas_id) = item_id(shell) else {
+        let Some((aas_id, submodels)) = shell_refs(shell) else {
             continue;
         };
-        for submodel in item_submodels(shell) {
+        for submodel in submodels {
             if !listed.contains(&submodel) && wanted.insert(submodel.clone()) {
                 named.push((aas_id.clone(), submodel));
             }
