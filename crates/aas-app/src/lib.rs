@@ -80,7 +80,7 @@ pub use session::{ProfileView, Session, DEMO_PROFILE};
 pub use snapshot_ref::{PlacedSnapshot, SnapshotRef, StoreKind};
 pub use snapshot_store::{
     about_snapshot, ChangesView, Imported, MovedAside, PlantHit, SearchReply, SnapshotStore, Taken,
-    DEFAULT_KEEP, FILE_SOURCE, V3_SOURCE,
+    TakenV3, DEFAULT_KEEP, FILE_SOURCE, V3_SOURCE,
 };
 pub use snapshots::{
     changes_csv, PlacedChanges, SnapshotList, SnapshotTaken, SnapshotsAsk, SnapshotsReply,

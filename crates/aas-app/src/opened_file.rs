@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use aas_client::{ElementAddress, Repository, V3Server};
+use aas_client::{ElementAddress, Reading, Repository, V3Server};
 use aas_file::{Contents, Element, EnvironmentAnswers, Serialisation, Shell, Submodel, Version};
 use aas_model::AssetType;
 use aas_source::Failure;
@@ -121,11 +121,16 @@ impl OpenedFile {
     }
 
     /// What a V3 server served, read as one environment, off the async workers.
-    pub(crate) async fn of_server(server: Arc<V3Server>, mut read: Repository) -> Result<Self> {
-        let (address, complete, read_at) = (read.address.clone(), read.complete(), read.read_at);
-        let submodel_urls = std::mem::take(&mut read.submodel_urls);
-        let failures = std::mem::take(&mut read.failures);
-        let environment = read.into_environment();
+    pub(crate) async fn of_server(server: Arc<V3Server>, read: Repository) -> Result<Self> {
+        let (environment, reading) = read.into_environment();
+        let complete = reading.complete();
+        let Reading {
+            address,
+            submodel_urls,
+            failures,
+            read_at,
+            ..
+        } = reading;
         let (name, bytes) = (address.clone(), environment.clone());
         let contents = tokio::task::spawn_blocking(move || aas_file::read_bytes(&name, bytes))
             .await

@@ -9,11 +9,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use aas_client::{Client, Crawl, CrawlPlan, Progress, Secret};
+use aas_client::{
+    Client, Crawl, CrawlPlan, GatheredShell, Progress, Reading, RepositoryPlan, RepositoryProgress,
+    Secret, V3Server,
+};
 use aas_export::{Exported, Format};
 use aas_model::AssetType;
 use aas_output::About;
-use aas_snapshot::{Access, Change, Hit, SnapshotInfo, Store};
+use aas_snapshot::{Access, Change, Hit, SnapshotInfo, SnapshotWriter, Store};
 use aas_source::{Selection, Source};
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
@@ -47,6 +50,15 @@ type TypeOfShell = HashMap<String, (AssetType, Option<String>)>;
 pub struct Taken {
     pub info: SnapshotInfo,
     pub crawl: Crawl,
+    pub retired: Vec<i64>,
+}
+
+/// A V3 server taken into the store: what the store recorded, what the reading did,
+/// and the older snapshots of the server removed to keep the newest ones only.
+#[derive(Debug)]
+pub struct TakenV3 {
+    pub info: SnapshotInfo,
+    pub reading: Reading,
     pub retired: Vec<i64>,
 }
 
@@ -295,6 +307,64 @@ impl SnapshotStore {
         })
     }
 
+    /// Reads the V3 server `server` into a new snapshot (from [`V3_SOURCE`], its plant
+    /// the server's address) shell by shell: each shell's answers go to the store as
+    /// soon as its submodels are read, so the server is never held whole. Then keeps the
+    /// newest `keep` complete snapshots of it. Cancelled, or with failures, what was
+    /// read is kept as a partial snapshot; when not even the first page of shells can be
+    /// had, no snapshot is left.
+    pub async fn take_v3(
+        &self,
+        server: &Arc<V3Server>,
+        keep: usize,
+        cancel: &CancellationToken,
+        on_progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+    ) -> Result<TakenV3> {
+        let mut store = self.open(Access::Create)?;
+        let address = server.address().to_owned();
+        let mut writer = store.begin(V3_SOURCE, &address, SystemTime::now())?;
+        let mut shaping = aas_file::ShellByShell::new(&address);
+        // The first failure to write stops the reading: nothing is fetched to be lost.
+        let mut unwritten = None;
+        let mut each = |gathered: GatheredShell| {
+            if unwritten.is_none() {
+                if let Err(e) = write_shell(&mut shaping, &mut writer, gathered) {
+                    unwritten = Some(e);
+                    cancel.cancel();
+                }
+            }
+        };
+        let plan = RepositoryPlan::default();
+        let reading = server
+            .read_each_shell(plan, cancel, on_progress, &mut each)
+            .await;
+        if let Some(e) = unwritten {
+            return Err(e);
+        }
+        let reading = match reading {
+            Ok(reading) => reading,
+            Err(e) => {
+                let id = writer.id();
+                drop(writer);
+                store.remove(id)?;
+                return Err(e.into());
+            }
+        };
+        for list in shaping.lists().0 {
+            writer.answer(list)?;
+        }
+        for failure in &reading.failures {
+            writer.failure(failure)?;
+        }
+        let info = writer.finish(reading.complete())?;
+        let retired = store.retire(V3_SOURCE, &address, keep)?;
+        Ok(TakenV3 {
+            info,
+            reading,
+            retired,
+        })
+    }
+
     /// Takes the AAS file at `path` into a new snapshot (from [`FILE_SOURCE`], its plant
     /// the file's name), then keeps the newest `keep` complete snapshots of that name.
     /// Search, Changes, the table and the audit then read it as any.
@@ -417,4 +487,22 @@ fn only_plant(plants: Vec<String>) -> Result<String> {
             several.join(", ")
         ))),
     }
+}
+
+/// Writes the answers below one shell a V3 server's reading handed on.
+fn write_shell(
+    shaping: &mut aas_file::ShellByShell,
+    writer: &mut SnapshotWriter<'_>,
+    gathered: GatheredShell,
+) -> Result<()> {
+    let submodels: Vec<&serde_json::value::RawValue> =
+        gathered.submodels.iter().map(|s| &***s).collect();
+    let shaped = shaping.shell(gathered.at, &gathered.shell, &submodels)?;
+    for answer in shaped.answers {
+        writer.answer(answer)?;
+    }
+    for part in &shaped.unreadable {
+        writer.unreadable(part)?;
+    }
+    Ok(())
 }

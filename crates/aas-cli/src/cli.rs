@@ -205,7 +205,7 @@ pub enum SnapshotCommand {
     /// Crawl the plant into a new snapshot. Progress goes to stderr; stdout gets one
     /// JSON line {"id", "source", "plant", "taken_at", "shells", "nodes", "complete"}.
     /// Exit code 6 when it ends partial (it is kept, marked "complete": false). With
-    /// --v3 URL, the V3 server read whole: its plant is its address, its source "v3".
+    /// --v3 URL, the V3 server read shell by shell: its plant is its address, its source "v3".
     Take {
         /// The plant to crawl (needed but with --v3).
         #[arg(long)]
@@ -371,7 +371,7 @@ pub struct ConnectionArgs {
     /// An AAS V3 server (the AAS Part 2 API, V3.0 or V3.1: Eclipse BaSyx, FA³ST, AASX
     /// Server) as the source, by the address its /shells and /submodels are under
     /// (https://HOST/api/v3.0, or whatever base path it has): its shells and the
-    /// submodels they name are read whole into a temporary store, then search, table,
+    /// submodels they name are read, shell by shell, into a temporary store, then search, table,
     /// audit and export read it; `snapshot take` keeps it in the store as a snapshot.
     /// Credentials, never on the command line: a bearer token in AASMD_V3_TOKEN, an API
     /// key in AASMD_V3_API_KEY (sent in --api-key-header), or OAuth 2 client

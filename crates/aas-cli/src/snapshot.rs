@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use aas_app::{
-    changes_csv, CrawlSummary, Imported, Preferences, SettingsFrom, SnapshotStore, Taken, V3_SOURCE,
+    changes_csv, CrawlSummary, Imported, Preferences, SettingsFrom, SnapshotStore, Taken,
 };
 use aas_client::CrawlPlan;
 use aas_export::Format;
@@ -216,8 +216,9 @@ fn imported_said(imported: &Imported, keep: usize) -> Result<(), CliError> {
     print(&serde_json::to_string(info)?)
 }
 
-/// `aasmd --v3 URL snapshot take` (or a V3 server's `--profile`): the server read whole into a new snapshot (plant: its
-/// address; source: "v3"). Exit code 6 when the reading was partial (kept, marked so).
+/// `aasmd --v3 URL snapshot take` (or a V3 server's `--profile`): the server read into a
+/// new snapshot shell by shell (plant: its address; source: "v3"). Exit code 6 when the
+/// reading was partial (kept, marked so).
 async fn take_v3(
     server: aas_client::V3Server,
     keep: Option<u16>,
@@ -225,8 +226,11 @@ async fn take_v3(
 ) -> Result<(), CliError> {
     let keep = keep.map_or_else(|| Preferences::of_app().keep_snapshots, usize::from);
     let address = server.address().to_owned();
-    let answers = crate::taken_source::read_server(server).await?;
-    let imported = store_of(store)?.import(&answers, V3_SOURCE, keep)?;
+    let taken = crate::taken_source::take_server(&store_of(store)?, server, keep).await?;
+    let imported = Imported {
+        info: taken.info,
+        retired: taken.retired,
+    };
     imported_said(&imported, keep)?;
     let info = imported.info;
     match info.complete {

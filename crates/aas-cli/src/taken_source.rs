@@ -1,4 +1,4 @@
-//! `--file FILE` and `--v3 URL`: an AAS file, or an AAS V3 server read whole, as the
+//! `--file FILE` and `--v3 URL`: an AAS file, or an AAS V3 server read into the store, as the
 //! source of the commands that read snapshots. Each is taken into a temporary store, as
 //! `snapshot import` takes a file into a lasting one, and the command reads that store;
 //! the store is removed when aasmd ends.
@@ -6,9 +6,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use aas_app::{Keychain, ProfileKind, ProfileStore, SecretKind, SnapshotStore, V3_SOURCE};
-use aas_client::{RepositoryPlan, Secret, V3Auth, V3Server};
-use aas_file::EnvironmentAnswers;
+use aas_app::{Keychain, ProfileKind, ProfileStore, SecretKind, SnapshotStore, TakenV3};
+use aas_client::{Secret, V3Auth, V3Server};
 use tempfile::TempDir;
 
 use crate::cli::{Command, ConnectionArgs, StoreArg};
@@ -37,11 +36,10 @@ pub fn take_in(files: &[PathBuf]) -> Result<TakenStore, CliError> {
     })
 }
 
-/// Reads `server` whole into a new temporary store.
+/// Reads `server` into a new temporary store.
 pub async fn take_in_server(server: V3Server) -> Result<TakenStore, CliError> {
-    let answers = read_server(server).await?;
     let (dir, path, store) = temporary_store()?;
-    let id = store.import(&answers, V3_SOURCE, 1)?.info.id;
+    let id = take_server(&store, server, 1).await?.info.id;
     Ok(TakenStore {
         _dir: dir,
         path,
@@ -142,15 +140,21 @@ fn environment_secret(kind: SecretKind) -> aas_app::Result<Option<Secret>> {
     crate::query::secret(variable).map_err(|e| aas_app::Error::BadRequest(e.to_string()))
 }
 
-/// Reads `server` whole, as a source of answers. Ctrl-C ends the reading: what was read
-/// is kept, marked partial. A partial reading is said on stderr, with each failure.
-pub async fn read_server(server: V3Server) -> Result<EnvironmentAnswers, CliError> {
+/// Reads `server` into `store`, shell by shell, keeping its newest `keep` snapshots.
+/// Ctrl-C ends the reading: what was read is kept, marked partial. A partial reading is
+/// said on stderr, with each failure.
+pub async fn take_server(
+    store: &SnapshotStore,
+    server: V3Server,
+    keep: usize,
+) -> Result<TakenV3, CliError> {
     let address = server.address().to_owned();
-    let server = Arc::new(server);
     let cancel = crate::crawl::cancel_on_ctrl_c();
-    let mut read = (server.read_repository(RepositoryPlan::default(), &cancel, &|_| {})).await?;
-    let complete = read.complete();
-    if !complete {
+    let taken = store
+        .take_v3(&Arc::new(server), keep, &cancel, &|_| {})
+        .await?;
+    let read = &taken.reading;
+    if !read.complete() {
         eprintln!(
             "aasmd: the reading of {address} is partial ({} failed{}{}); the rest is kept",
             read.failures.len(),
@@ -165,15 +169,7 @@ pub async fn read_server(server: V3Server) -> Result<EnvironmentAnswers, CliErro
     for failure in &read.failures {
         eprintln!("aasmd: {}: {}", failure.url, failure.message);
     }
-    let (failures, read_at) = (std::mem::take(&mut read.failures), read.read_at);
-    let items = (read.shells, read.submodels);
-    Ok(aas_file::items_answers(
-        server.address(),
-        items,
-        read_at,
-        failures,
-        complete,
-    )?)
+    Ok(taken)
 }
 
 /// A new, empty store in a temporary folder removed with it.

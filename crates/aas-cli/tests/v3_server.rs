@@ -227,6 +227,22 @@ fn a_server_that_does_not_answer_is_said_with_its_address_and_nothing_is_kept() 
         !dir.join("never.sqlite3").exists(),
         "the store it names is not touched"
     );
+    // A take that read nothing leaves no snapshot behind, not even a partial one.
+    let store = dir.join("kept.sqlite3");
+    let take = Command::new(AASMD)
+        .args(["--v3", &address, "snapshot", "take", "--store"])
+        .arg(&store)
+        .env("AASMD_IDLE_TIMEOUT", "2s")
+        .output()
+        .expect("aasmd runs");
+    assert!(!take.status.success());
+    let list = Command::new(AASMD)
+        .args(["snapshot", "list", "--json", "--store"])
+        .arg(&store)
+        .output()
+        .expect("aasmd runs");
+    let listed: Vec<Value> = serde_json::from_str(&ok(&list)).expect("a JSON array");
+    assert!(listed.is_empty(), "{listed:?}");
 }
 
 #[test]

@@ -79,9 +79,9 @@ async fn oauth_client_credentials_reach_a_signed_in_server_and_are_tested_step_b
         .await
         .expect("read");
     assert!(
-        read.complete() && !read.shells.is_empty(),
+        read.reading.complete() && !read.shells.is_empty(),
         "{:?}",
-        read.failures
+        read.reading.failures
     );
 }
 

@@ -128,13 +128,16 @@ async fn paging_ends_on_an_empty_page_a_repeated_cursor_or_the_bound_on_items() 
         ids(&basyx.shells),
         ["urn:s0", "urn:s1", "urn:s2", "urn:s3", "urn:s4"]
     );
-    assert!(basyx.complete());
+    assert!(basyx.reading.complete());
 
     let repeat = read(&server(&format!("{base}/repeat")), plan(1000))
         .await
         .expect("read");
     assert_eq!(ids(&repeat.shells), ["urn:r0", "urn:r1"]);
-    assert!(repeat.complete(), "a repeated cursor is the server's end");
+    assert!(
+        repeat.reading.complete(),
+        "a repeated cursor is the server's end"
+    );
 
     let before = received.load(Ordering::SeqCst);
     let endless = read(&server(&format!("{base}/endless")), plan(10))
@@ -145,7 +148,7 @@ async fn paging_ends_on_an_empty_page_a_repeated_cursor_or_the_bound_on_items() 
         10,
         "held to the bound, pages larger than asked read"
     );
-    assert!(endless.bounded && !endless.complete());
+    assert!(endless.reading.bounded && !endless.reading.complete());
     let asked = received.load(Ordering::SeqCst) - before;
     assert!(
         asked <= 6,
@@ -200,8 +203,13 @@ async fn submodels_not_listed_are_asked_for_by_id_and_one_that_fails_is_its_own_
     let mut asked = asked_ids.lock().expect("lock").clone();
     asked.sort();
     assert_eq!(asked, ["dXJuOnNtOm9rL8OkPyM", "dXJuOnNtOmdvbmU"]);
-    assert_eq!(read.failures.len(), 1, "{:?}", read.failures);
-    let failure = &read.failures[0];
+    assert_eq!(
+        read.reading.failures.len(),
+        1,
+        "{:?}",
+        read.reading.failures
+    );
+    let failure = &read.reading.failures[0];
     assert_eq!(failure.kind, ErrorKind::NotFound);
     assert!(
         failure.message.contains("No Submodel with this id"),
@@ -213,7 +221,7 @@ async fn submodels_not_listed_are_asked_for_by_id_and_one_that_fails_is_its_own_
         "{}",
         failure.url
     );
-    assert!(!read.complete());
+    assert!(!read.reading.complete());
 }
 
 #[tokio::test]
@@ -280,7 +288,7 @@ async fn a_silent_server_is_left_when_the_reading_is_cancelled() {
     .await
     .expect("ends when cancelled")
     .expect("what was read");
-    assert!(read.cancelled && read.shells.is_empty() && !read.complete());
+    assert!(read.reading.cancelled && read.shells.is_empty() && !read.reading.complete());
 }
 
 #[test]

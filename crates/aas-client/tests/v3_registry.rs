@@ -49,7 +49,7 @@ async fn the_demos_registry_leads_to_what_its_repository_holds() {
             .await;
     let direct =
         read(V3Server::new(&url, V3Auth::None, &Transport::default()).expect("server")).await;
-    assert!(through.complete(), "{:?}", through.failures);
+    assert!(through.reading.complete(), "{:?}", through.reading.failures);
     assert!(!direct.shells.is_empty());
     assert_eq!(ids(&through.shells), ids(&direct.shells));
     assert_eq!(ids(&through.submodels), ids(&direct.submodels));
@@ -128,8 +128,13 @@ async fn endpoints_are_followed_only_to_the_origins_named() {
         ["urn:sm"],
         "read beside the shell, no descriptor naming it"
     );
-    assert_eq!(read_here.failures.len(), 1, "{:?}", read_here.failures);
-    let failure = &read_here.failures[0];
+    assert_eq!(
+        read_here.reading.failures.len(),
+        1,
+        "{:?}",
+        read_here.reading.failures
+    );
+    let failure = &read_here.reading.failures[0];
     assert_eq!(failure.url, far_shell);
     assert!(
         failure.message.contains("which was not named as a source"),
@@ -146,7 +151,7 @@ async fn endpoints_are_followed_only_to_the_origins_named() {
         .and_then(|s| s.allowing(&far, &Transport::default()))
         .expect("registry");
     let both = read(named).await;
-    assert!(both.complete(), "{:?}", both.failures);
+    assert!(both.reading.complete(), "{:?}", both.reading.failures);
     assert_eq!(ids(&both.shells), ["urn:far", "urn:near"]);
     assert_eq!(far_requests.load(Ordering::SeqCst), 1);
 }

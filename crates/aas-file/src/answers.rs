@@ -151,24 +151,6 @@ pub fn environment_answers(
     read_answers(name, doc, read_at, failures, complete)
 }
 
-/// A V3 server's shells and submodels, each as it sent it, as a source of answers, as
-/// [`environment_answers`] reads them from one text (without making that text first).
-pub fn items_answers(
-    name: &str,
-    (shells, submodels): (Vec<Box<RawValue>>, Vec<Box<RawValue>>),
-    read_at: SystemTime,
-    failures: Vec<Failure>,
-    complete: bool,
-) -> Result<EnvironmentAnswers> {
-    let doc = RawDoc {
-        part: name.to_owned(),
-        shells: Some(shells),
-        submodels: Some(submodels),
-        assets: None,
-    };
-    read_answers(name, doc, read_at, failures, complete)
-}
-
 fn read_answers(
     name: &str,
     doc: RawDoc,
@@ -271,57 +253,12 @@ impl EnvironmentAnswers {
         let by_id: HashMap<&str, &Item<Submodel>> = (submodels.iter())
             .map(|s| (s.read.id.as_str(), s))
             .collect();
-        let mut groups: BTreeMap<AssetType, Vec<&RawValue>> = BTreeMap::new();
+        let mut lists = ShellLists::default();
         let mut below = Vec::new();
         let mut unreadable = Vec::new();
-        for shell in shells {
-            groups
-                .entry(shell.read.group())
-                .or_default()
-                .push(&*shell.json);
-            // A reference to a submodel the file does not hold names nothing here; one
-            // named twice is listed once.
-            let mut named = HashSet::new();
-            let its: Vec<&Item<Submodel>> = (shell.read.submodels.iter())
-                .filter(|id| named.insert(id.as_str()))
-                .filter_map(|id| by_id.get(id.as_str()).copied())
-                .collect();
-            let aas_id = &shell.read.id;
-            let url = format!("{name}#shell {aas_id}: submodels");
-            let path = NodePath::Submodels {
-                aas_id: aas_id.clone(),
-            };
-            below.push(answer(
-                path.clone(),
-                url.clone(),
-                its.iter().map(|s| &*s.json),
-            ));
-            let mut names = HashSet::new();
-            for (i, sm) in its.into_iter().enumerate() {
-                // V3 may leave a submodel's idShort out: its id names it then.
-                let submodel = sm.read.id_short.clone().unwrap_or(sm.read.id.clone());
-                if !names.insert(submodel.clone()) {
-                    unreadable.push(Unreadable {
-                        path: path.clone(),
-                        url: url.clone(),
-                        at: format!("$[{i}]"),
-                        reason: format!(
-                            "a second submodel named {submodel}: its elements are not kept \
-                             (a shell's submodels go by their idShort)"
-                        ),
-                    });
-                    continue;
-                }
-                let elements = submodel_elements(&sm.json);
-                below.push(answer(
-                    NodePath::Elements {
-                        aas_id: aas_id.clone(),
-                        submodel: submodel.clone(),
-                    },
-                    format!("{name}#shell {aas_id}: submodel {submodel}: elements"),
-                    elements.into_iter(),
-                ));
-            }
+        for (at, shell) in shells.iter().enumerate() {
+            lists.add(at, shell);
+            below_shell(&name, shell, &by_id, &mut below, &mut unreadable);
             let made: u64 = below.iter().map(|a| a.raw.size()).sum();
             if made > ANSWERS_MAX as u64 {
                 return Err(Error::TooLarge {
@@ -333,19 +270,13 @@ impl EnvironmentAnswers {
                 });
             }
         }
-        let lists = groups.iter().map(|(asset_type, shells)| {
-            let path = NodePath::AasList {
-                asset_type: asset_type.clone(),
-            };
-            let url = format!("{name}#shells of {asset_type}");
-            answer(path, url, shells.iter().copied())
-        });
-        let mut answers: Vec<Fetched> = lists.chain(below).collect();
+        let (lists, asset_types) = lists.answers(&name);
+        let mut answers: Vec<Fetched> = lists.into_iter().chain(below).collect();
         answers
             .sort_by(|a, b| (a.path.level(), a.path.keys()).cmp(&(b.path.level(), b.path.keys())));
         Ok(EnvironmentAnswers {
             name,
-            asset_types: groups.into_keys().collect(),
+            asset_types,
             selection: Selection::everything(),
             read_at: SystemTime::now(),
             answers,
@@ -353,6 +284,165 @@ impl EnvironmentAnswers {
             failures: Vec::new(),
             complete: true,
         })
+    }
+}
+
+/// The shells' AAS lists, one per group, each shell at its place.
+#[derive(Debug, Default)]
+struct ShellLists {
+    groups: BTreeMap<AssetType, Vec<(usize, Box<RawValue>)>>,
+}
+
+impl ShellLists {
+    fn add(&mut self, at: usize, shell: &Item<Shell>) {
+        let group = self.groups.entry(shell.read.group()).or_default();
+        group.push((at, shell.json.clone()));
+    }
+
+    /// Each group's AAS list, and the groups.
+    fn answers(mut self, name: &str) -> (Vec<Fetched>, Vec<AssetType>) {
+        let lists = (self.groups.iter_mut())
+            .map(|(asset_type, shells)| {
+                shells.sort_by_key(|(at, _)| *at);
+                let path = NodePath::AasList {
+                    asset_type: asset_type.clone(),
+                };
+                let url = format!("{name}#shells of {asset_type}");
+                answer(path, url, shells.iter().map(|(_, json)| &**json))
+            })
+            .collect();
+        (lists, self.groups.into_keys().collect())
+    }
+}
+
+/// The answers below `shell`: its submodels' list, and each submodel's elements, of the
+/// submodels `by_id` holds that it names; and what of them cannot be kept.
+fn below_shell(
+    name: &str,
+    shell: &Item<Shell>,
+    by_id: &HashMap<&str, &Item<Submodel>>,
+    below: &mut Vec<Fetched>,
+    unreadable: &mut Vec<Unreadable>,
+) {
+    // A reference to a submodel the source does not hold names nothing here; one
+    // named twice is listed once.
+    let mut named = HashSet::new();
+    let its: Vec<&Item<Submodel>> = (shell.read.submodels.iter())
+        .filter(|id| named.insert(id.as_str()))
+        .filter_map(|id| by_id.get(id.as_str()).copied())
+        .collect();
+    let aas_id = &shell.read.id;
+    let url = format!("{name}#shell {aas_id}: submodels");
+    let path = NodePath::Submodels {
+        aas_id: aas_id.clone(),
+    };
+    below.push(answer(
+        path.clone(),
+        url.clone(),
+        its.iter().map(|s| &*s.json),
+    ));
+    let mut names = HashSet::new();
+    for (i, sm) in its.into_iter().enumerate() {
+        // V3 may leave a submodel's idShort out: its id names it then.
+        let submodel = sm.read.id_short.clone().unwrap_or(sm.read.id.clone());
+        if !names.insert(submodel.clone()) {
+            unreadable.push(Unreadable {
+                path: path.clone(),
+                url: url.clone(),
+                at: format!("$[{i}]"),
+                reason: format!(
+                    "a second submodel named {submodel}: its elements are not kept \
+                     (a shell's submodels go by their idShort)"
+                ),
+            });
+            continue;
+        }
+        let elements = submodel_elements(&sm.json);
+        below.push(answer(
+            NodePath::Elements {
+                aas_id: aas_id.clone(),
+                submodel: submodel.clone(),
+            },
+            format!("{name}#shell {aas_id}: submodel {submodel}: elements"),
+            elements.into_iter(),
+        ));
+    }
+}
+
+/// A source's answers made shell by shell, as a V3 server's reading hands each shell
+/// on with its submodels: the answers below a shell at once, the AAS lists (which hold
+/// every shell) at the end.
+#[derive(Debug)]
+pub struct ShellByShell {
+    name: String,
+    lists: ShellLists,
+}
+
+/// The answers below one shell, and what of them cannot be kept.
+#[derive(Debug)]
+pub struct ShellAnswers {
+    pub answers: Vec<Fetched>,
+    pub unreadable: Vec<Unreadable>,
+}
+
+impl ShellByShell {
+    /// Nothing read yet of the source `name` (its address, which stands where a
+    /// platform's plant code stands).
+    pub fn new(name: &str) -> Self {
+        ShellByShell {
+            name: name.to_owned(),
+            lists: ShellLists::default(),
+        }
+    }
+
+    /// The answers below `shell`, the shell at place `at`, of its `submodels` (those
+    /// it names that were read); the shell waits in its AAS list.
+    pub fn shell(
+        &mut self,
+        at: usize,
+        shell: &RawValue,
+        submodels: &[&RawValue],
+    ) -> Result<ShellAnswers> {
+        let name = &self.name;
+        let kept = KeptText::none();
+        let json = parsed(name, shell)?;
+        let version = match from_json::is_v2(&json) {
+            true => Version::V2,
+            false => Version::V3,
+        };
+        let read = from_json::shell(&json, version, &[], &kept);
+        let shell = Item {
+            read,
+            json: compact(name, &json)?,
+        };
+        let mut read = Vec::new();
+        for submodel in submodels {
+            let json = parsed(name, submodel)?;
+            let item = Item {
+                read: from_json::submodel(&json, &kept),
+                json: compact(name, &json)?,
+            };
+            read.push(item);
+        }
+        let by_id = read.iter().map(|s| (s.read.id.as_str(), s)).collect();
+        let mut shell_answers = ShellAnswers {
+            answers: Vec::new(),
+            unreadable: Vec::new(),
+        };
+        below_shell(
+            name,
+            &shell,
+            &by_id,
+            &mut shell_answers.answers,
+            &mut shell_answers.unreadable,
+        );
+        self.lists.add(at, &shell);
+        Ok(shell_answers)
+    }
+
+    /// The AAS lists of every shell taken, and the groups they make.
+    pub fn lists(self) -> (Vec<Fetched>, Vec<AssetType>) {
+        self.lists.answers(&self.name)
     }
 }
 

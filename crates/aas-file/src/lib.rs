@@ -23,7 +23,8 @@ mod xml_tree;
 use std::path::Path;
 
 pub use answers::{
-    answers, answers_of, environment_answers, environment_json, items_answers, EnvironmentAnswers,
+    answers, answers_of, environment_answers, environment_json, EnvironmentAnswers, ShellAnswers,
+    ShellByShell,
 };
 pub use contents::{
     Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX, UNKNOWN_NAMED,

@@ -81,7 +81,10 @@ impl V3Server {
             route,
             DEFAULT_PAGE_SIZE,
             MAX_COUNTED,
-            |items: Vec<IgnoredAny>| count += items.len(),
+            |items: Vec<IgnoredAny>| {
+                count += items.len();
+                std::ops::ControlFlow::Continue(())
+            },
         );
         match counting.await {
             Ok(end) => {

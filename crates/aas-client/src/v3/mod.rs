@@ -1,6 +1,6 @@
 //! A server of the AAS Part 2 HTTP API, V3.0 or V3.1 (Eclipse BaSyx, FA³ST, AASX Server,
-//! the platform's next version): its AAS repository and submodel repository, read whole
-//! ([`V3Server::read_repository`]). The address is the one the user knows, base path
+//! the platform's next version): its AAS repository and submodel repository, read shell
+//! by shell ([`V3Server::read_each_shell`]) or whole ([`V3Server::read_repository`]). The address is the one the user knows, base path
 //! included (`https://host/api/v3.0`, or none): no base path is assumed.
 //!
 //! Servers are not trusted: every answer is read within the client's size, depth and
@@ -9,6 +9,7 @@
 
 mod auth;
 mod check;
+mod gathering;
 mod ids;
 mod items;
 mod pages;
@@ -30,10 +31,11 @@ use auth::Credentials;
 pub use auth::V3Auth;
 use ids::encode_id;
 
+pub use gathering::{EachShell, GatheredShell};
 pub use items::Item;
 use pages::PageEnd;
 pub use pages::DEFAULT_PAGE_SIZE;
-pub use repository::{Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
+pub use repository::{Reading, Repository, RepositoryPlan, RepositoryProgress, DEFAULT_MAX_ITEMS};
 
 /// `address` checked as a V3 address must be, and its origin (`https://host:port`).
 fn checked_origin(what: &str, address: &str, transport: &Transport) -> Result<String> {
@@ -162,7 +164,7 @@ impl V3Server {
 
     /// The content of the File element at `id_shorts` in submodel `submodel` (its
     /// `/attachment`), at most [`DEFAULT_MAX_BODY`] bytes; `at` is where the submodel was
-    /// read when not at this server's `/submodels` ([`Repository::submodel_urls`]).
+    /// read when not at this server's `/submodels` ([`Reading::submodel_urls`]).
     pub async fn attachment(
         &self,
         submodel: &str,

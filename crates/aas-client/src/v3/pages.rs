@@ -5,6 +5,7 @@
 //! cursor, or a cursor it has seen before, and never takes more than its items' bound.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -27,6 +28,8 @@ pub(crate) enum PageEnd {
     CursorRepeated,
     /// The walk's bound on items was reached: the rest was not read.
     Bounded,
+    /// What took the pages wanted no more.
+    Enough,
 }
 
 /// A page of the Part 2 API (a bare list is read too: a server without paging sends
@@ -58,15 +61,15 @@ fn page_of<T: DeserializeOwned>(url: &str, text: &str) -> Result<(Vec<T>, Option
 
 impl V3Server {
     /// Follows the paged list at `route` to its end, `page_size` items asked per page,
-    /// handing each page's items to `take`; at most `max_items` are taken. Says how the
-    /// walk ended. An error on a later page comes with what the pages before it gave
+    /// handing each page's items to `take` until it breaks; at most `max_items` are
+    /// taken. Says how the walk ended. An error on a later page comes with what the pages before it gave
     /// (taken already).
     pub(crate) async fn each_page<T: DeserializeOwned>(
         &self,
         route: &str,
         page_size: usize,
         max_items: usize,
-        mut take: impl FnMut(Vec<T>),
+        mut take: impl FnMut(Vec<T>) -> ControlFlow<()>,
     ) -> Result<PageEnd> {
         let limit = page_size.to_string();
         let mut followed = HashSet::new();
@@ -88,7 +91,9 @@ impl V3Server {
             let bounded = items.len() > room;
             items.truncate(room);
             taken += items.len();
-            take(items);
+            if take(items).is_break() {
+                return Ok(PageEnd::Enough);
+            }
             if bounded || taken == max_items {
                 return Ok(PageEnd::Bounded);
             }

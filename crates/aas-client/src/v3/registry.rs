@@ -6,6 +6,7 @@
 //! word, and the credentials must not go where the user did not send them.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use aas_source::NodePath;
@@ -13,26 +14,29 @@ use reqwest::Url;
 use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
 
-use super::items::shell_refs;
-use super::repository::{failure, Kind, Wanted};
-use super::{encode_id, PageEnd, Repository, RepositoryPlan, RepositoryProgress, V3Server};
+use super::gathering::Gathering;
+use super::repository::{failure, Kind, Reading, Wanted};
+use super::{encode_id, PageEnd, RepositoryPlan, RepositoryProgress, V3Server};
 use crate::{Error, Result};
 
 impl V3Server {
-    /// Reads every shell the registry describes and the submodels their descriptors
-    /// (or the shells) name, within `plan`, until done or `cancel`led. Fails only when
-    /// the first page of descriptors cannot be had.
+    /// Reads every shell the registry describes, at its endpoint, and then the
+    /// submodels it names, at theirs (or, where none is described, beside the shell),
+    /// each handed to `gathering`; `progress` hears of each step. Fails only when the
+    /// first page of descriptors cannot be had.
     pub(super) async fn read_through_registry(
         self: &Arc<Self>,
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
-    ) -> Result<Repository> {
-        let mut read = Repository::empty(&self.address);
+        gathering: &mut Gathering<'_, '_>,
+    ) -> Result<Reading> {
+        let mut read = Reading::empty(&self.address);
         let mut descriptors = Vec::new();
         let listing = tokio::select! {
             listed = self.each_page("shell-descriptors", plan.page_size, plan.max_items, |items: Vec<Json>| {
-                descriptors.extend(items)
+                descriptors.extend(items);
+                ControlFlow::Continue(())
             }) => Some(listed),
             _ = cancel.cancelled() => None,
         };
@@ -64,80 +68,78 @@ impl V3Server {
                 Err((url, e)) => read.failures.push(failure(NodePath::Registry, url, &e)),
             }
         }
-        // Where each shell was found: its submodels without a descriptor are beside it.
         let found_at: HashMap<String, String> = shells
             .iter()
             .map(|w| (w.id.clone(), w.url.clone()))
             .collect();
-        self.fetch_each(shells, plan, cancel, progress, &mut read)
+        // The shells are gathered in the registry's order, however their answers came.
+        let order: HashMap<String, usize> = (shells.iter().enumerate())
+            .map(|(at, w)| (w.id.clone(), at))
+            .collect();
+        let mut fetched = vec![None; shells.len()];
+        read.cancelled = self
+            .fetch_each(shells, plan, cancel, |wanted, got| match got {
+                Ok(shell) => fetched[order[&wanted.id]] = Some(shell),
+                Err(failed) => read.failures.push(failed),
+            })
             .await;
+        fetched
+            .into_iter()
+            .flatten()
+            .for_each(|shell| gathering.shell(shell));
+        progress(self.progress(&read, gathering));
         if read.cancelled {
             return Ok(read);
         }
         let mut wanted = Vec::new();
-        for submodel in self.submodels_described(&descriptors, &read, &found_at) {
+        for submodel in self.submodels_described(&descriptors, gathering.missing(), &found_at) {
             match submodel {
                 Ok(submodel) => wanted.push(submodel),
-                Err(refused) => read.failures.push(refused),
+                Err((id, refused)) => {
+                    gathering.failed(&id);
+                    read.failures.push(refused);
+                }
             }
         }
-        self.fetch_each(wanted, plan, cancel, progress, &mut read)
+        self.fetch_submodels(wanted, plan, cancel, progress, gathering, &mut read)
             .await;
         Ok(read)
     }
 
-    /// Each submodel to fetch, once, for the shells read: at its descriptor's endpoint,
-    /// else beside the shell; one whose endpoint may not be followed, as its failure.
+    /// Where each submodel `named` (with the shell naming it) is: at the endpoint its
+    /// descriptor names, else beside its shell; one that cannot be asked for is its id
+    /// and its failure.
     fn submodels_described(
         &self,
         descriptors: &[Json],
-        read: &Repository,
+        named: Vec<(String, String)>,
         found_at: &HashMap<String, String>,
-    ) -> Vec<std::result::Result<Wanted, aas_source::Failure>> {
+    ) -> Vec<std::result::Result<Wanted, (String, aas_source::Failure)>> {
         let described: HashMap<&str, &Json> = (descriptors.iter())
             .filter_map(|d| Some((descriptor_id(d)?, d)))
             .collect();
-        let mut seen = HashSet::new();
         let mut wanted = Vec::new();
-        for shell in &read.shells {
-            let Some((aas_id, submodels)) = shell_refs(shell) else {
-                continue;
-            };
-            let aas_id = aas_id.as_str();
-            let submodel_descriptors = (described.get(aas_id))
+        for (aas_id, submodel) in named {
+            let submodel_descriptors = (described.get(aas_id.as_str()))
                 .and_then(|d| d.get("submodelDescriptors"))
                 .and_then(Json::as_array);
-            let path = || NodePath::Submodels {
-                aas_id: aas_id.to_owned(),
+            let descriptor = (submodel_descriptors.into_iter().flatten())
+                .find(|d| descriptor_id(d) == Some(submodel.as_str()));
+            let url = match descriptor {
+                Some(descriptor) => self.endpoint(descriptor, "SUBMODEL-3"),
+                None => self.beside(found_at, &aas_id, &submodel),
             };
-            for submodel in submodels {
-                if !seen.insert(submodel.clone()) {
-                    continue;
+            wanted.push(match url {
+                Ok(url) => Ok(Wanted::submodel(aas_id, submodel, url.into())),
+                Err((url, e)) => {
+                    let path = NodePath::Submodels { aas_id };
+                    Err((submodel, failure(path, url, &e)))
                 }
-                let submodel = submodel.as_str();
-                let descriptor = (submodel_descriptors.into_iter().flatten())
-                    .find(|d| descriptor_id(d) == Some(submodel));
-                let url = match descriptor {
-                    Some(descriptor) => self.endpoint(descriptor, "SUBMODEL-3"),
-                    None => self.beside(found_at, aas_id, submodel),
-                };
-                wanted.push(match url {
-                    Ok(url) => Ok(Wanted::submodel(
-                        aas_id.to_owned(),
-                        submodel.to_owned(),
-                        url.into(),
-                    )),
-                    Err((url, e)) => Err(failure(path(), url, &e)),
-                });
-            }
+            });
         }
         wanted
     }
 
-    /// The address of `descriptor`'s first endpoint whose interface starts with
-    /// `interface` (`AAS-3` for `AAS-3.0` and `AAS-3.1`, not `AAS-REPOSITORY-3.0` nor
-    /// `AAS-REGISTRY-3.0`, whose addresses are services, not the shell), where it may be
-    /// followed; else what was found (the address, or the registry's) and why not.
     fn endpoint(
         &self,
         descriptor: &Json,

@@ -1,10 +1,12 @@
-//! A V3 server's shells and submodels read whole: `/shells` and `/submodels` followed
-//! page by page (both at once), then each submodel a shell names that the listing did
-//! not hold fetched by its id (a server may list only some, or not offer the listing).
-//! A failure after the first page of shells is recorded and the reading goes on: what
-//! was read is never thrown away.
+//! A V3 server's shells and the submodels they name, read shell by shell: `/shells`
+//! followed page by page, then `/submodels` for as long as a shell waits for one, then
+//! each submodel still wanted fetched by its id (a server may list only some, or not
+//! offer the listing). Each shell is handed on once its submodels are in (gathering.rs),
+//! so a reading into the store holds little at a time. A failure after the first page
+//! of shells is recorded and the reading goes on: what was read is never thrown away.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::SystemTime;
 
@@ -12,7 +14,8 @@ use aas_source::{Failure, NodePath};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::items::{item_id, shell_refs, Item};
+use super::gathering::{EachShell, Gathering};
+use super::items::{item_id, Item};
 use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
 use crate::{Error, Result};
 
@@ -49,13 +52,11 @@ pub struct RepositoryProgress {
     pub failures: usize,
 }
 
-/// What a reading of a server gave: its shells and submodels as sent (as text), in the
-/// order sent, each id once.
+/// What a reading did: where it fetched submodels one by one, what failed, and whether
+/// it read everything.
 #[derive(Debug, Clone)]
-pub struct Repository {
+pub struct Reading {
     pub address: String,
-    pub shells: Vec<Item>,
-    pub submodels: Vec<Item>,
     /// Where each submodel fetched by itself was (a registry's endpoint, say), by id:
     /// where its attachments are asked for. One listed is at the server's address.
     pub submodel_urls: HashMap<String, String>,
@@ -66,13 +67,11 @@ pub struct Repository {
     pub bounded: bool,
 }
 
-impl Repository {
+impl Reading {
     /// Nothing read yet of the server at `address`.
     pub(super) fn empty(address: &str) -> Self {
-        Repository {
+        Reading {
             address: address.to_owned(),
-            shells: Vec::new(),
-            submodels: Vec::new(),
             submodel_urls: HashMap::new(),
             failures: Vec::new(),
             read_at: SystemTime::now(),
@@ -85,10 +84,21 @@ impl Repository {
     pub fn complete(&self) -> bool {
         self.failures.is_empty() && !self.cancelled && !self.bounded
     }
+}
 
+/// A server read whole: its shells, in the order listed, and the submodels they name,
+/// each once, as sent (as text).
+#[derive(Debug, Clone)]
+pub struct Repository {
+    pub shells: Vec<Item>,
+    pub submodels: Vec<Item>,
+    pub reading: Reading,
+}
+
+impl Repository {
     /// The repository as an AAS environment's JSON text (`assetAdministrationShells`,
-    /// `submodels`).
-    pub fn into_environment(self) -> Vec<u8> {
+    /// `submodels`), and the reading that gave it.
+    pub fn into_environment(self) -> (Vec<u8>, Reading) {
         #[derive(serde::Serialize)]
         struct Environment {
             #[serde(rename = "assetAdministrationShells")]
@@ -99,82 +109,164 @@ impl Repository {
             shells: self.shells,
             submodels: self.submodels,
         };
-        serde_json::to_vec(&environment).expect("JSON texts write as JSON")
+        let text = serde_json::to_vec(&environment).expect("JSON texts write as JSON");
+        (text, self.reading)
     }
 }
 
 impl V3Server {
     /// Reads every shell and the submodels they name, within `plan`, until done or
-    /// `cancel`led; `progress` hears of each step. Fails only when the first page of
-    /// shells cannot be had (nothing was read).
+    /// `cancel`led, holding it all (for a window's tree); `progress` hears of each step.
+    /// Fails only when the first page of shells cannot be had (nothing was read).
     pub async fn read_repository(
         self: &Arc<Self>,
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
     ) -> Result<Repository> {
-        if self.through_registry {
-            return self.read_through_registry(plan, cancel, progress).await;
-        }
-        let mut read = Repository::empty(&self.address);
-        let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
-        let (mut shells, mut submodels) = (Vec::new(), Vec::new());
+        let mut gathered = Vec::new();
+        let reading =
+            (self.read_each_shell(plan, cancel, progress, &mut |g| gathered.push(g))).await?;
+        gathered.sort_by_key(|g| g.at);
+        let mut once = HashSet::new();
+        let mut submodels = Vec::new();
+        let shells = (gathered.into_iter())
+            .map(|g| {
+                let firsts = g
+                    .submodels
+                    .into_iter()
+                    .filter(|s| once.insert(Arc::as_ptr(s)));
+                submodels.extend(firsts);
+                g.shell
+            })
+            .collect();
+        // Each submodel is held here alone by now.
+        let submodels = (submodels.into_iter())
+            .map(|s| Arc::try_unwrap(s).unwrap_or_else(|s| (*s).clone()))
+            .collect();
+        Ok(Repository {
+            shells,
+            submodels,
+            reading,
+        })
+    }
+
+    /// Reads every shell and the submodels it names, within `plan`, until done or
+    /// `cancel`led, handing `each` every shell as soon as its submodels are in (in no
+    /// fixed order: [`GatheredShell::at`] is its place); `progress` hears of each step.
+    /// The shells are listed first, then the submodels, for as long as a shell waits for
+    /// one; what is still wanted then is fetched by its id (a server may list only some
+    /// submodels, or not offer the listing). Fails only when the first page of shells
+    /// cannot be had (nothing was read).
+    pub async fn read_each_shell(
+        self: &Arc<Self>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        each: &mut EachShell<'_>,
+    ) -> Result<Reading> {
+        let mut gathering = Gathering::new(each);
+        let read = match self.through_registry {
+            true => (self.read_through_registry(plan, cancel, progress, &mut gathering)).await,
+            false => (self.read_listed(plan, cancel, progress, &mut gathering)).await,
+        };
+        gathering.finish();
+        read
+    }
+
+    /// Reads the shells `/shells` lists and the submodels they name into `gathering`.
+    async fn read_listed(
+        self: &Arc<Self>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        gathering: &mut Gathering<'_, '_>,
+    ) -> Result<Reading> {
+        let mut read = Reading::empty(&self.address);
         let listing = tokio::select! {
-            both = async {
-                tokio::join!(
-                    self.each_page("shells", plan.page_size, plan.max_items, |items| {
-                        keep_new(items, &mut shell_ids, &mut shells)
-                    }),
-                    self.each_page("submodels", plan.page_size, plan.max_items, |items| {
-                        keep_new(items, &mut submodel_ids, &mut submodels)
-                    }),
-                )
-            } => Some(both),
+            listed = self.each_page("shells", plan.page_size, plan.max_items, |items| {
+                items.into_iter().for_each(|item| gathering.shell(item));
+                ControlFlow::Continue(())
+            }) => Some(listed),
             _ = cancel.cancelled() => None,
         };
-        let Some((shells_read, submodels_read)) = listing else {
-            read.cancelled = true;
-            return Ok(read);
-        };
-        match shells_read {
-            Ok(end) => read.bounded |= end == PageEnd::Bounded,
+        match listing {
+            None => read.cancelled = true,
+            Some(Ok(end)) => read.bounded = end == PageEnd::Bounded,
             // Nothing read: the server's refusal or silence is the answer.
-            Err(e) if shells.is_empty() => return Err(e),
-            Err(e) => read
-                .failures
-                .push(failure(NodePath::Registry, self.url("shells", &[])?, &e)),
+            Some(Err(e)) if gathering.shells == 0 => return Err(e),
+            Some(Err(e)) => {
+                (read.failures).push(failure(NodePath::Registry, self.url("shells", &[])?, &e))
+            }
         }
-        // A listing that failed, or that the server does not offer, is made up for
-        // below: every submodel named and not listed is asked for by its id.
-        read.bounded |= matches!(submodels_read, Ok(PageEnd::Bounded));
-        read.shells = shells;
-        read.submodels = submodels;
-        progress(self.progress(&read));
-        let mut wanted = Vec::new();
-        for (aas_id, submodel) in named_not_listed(&read.shells, &submodel_ids) {
-            let url = self.url(&format!("submodels/{}", encode_id(&submodel)), &[])?;
-            wanted.push(Wanted::submodel(aas_id, submodel, url));
+        progress(self.progress(&read, gathering));
+        if !read.cancelled && gathering.waits() {
+            // A listing that fails, or that the server does not offer, is made up for
+            // below: every submodel still wanted is asked for by its id.
+            let listing = tokio::select! {
+                _ = self.each_page("submodels", plan.page_size, plan.max_items, |items| {
+                    items.into_iter().for_each(|item| gathering.listed(item));
+                    progress(self.progress(&read, gathering));
+                    match gathering.waits() {
+                        true => ControlFlow::Continue(()),
+                        false => ControlFlow::Break(()),
+                    }
+                }) => true,
+                _ = cancel.cancelled() => false,
+            };
+            read.cancelled = !listing;
         }
-        self.fetch_each(wanted, plan, cancel, progress, &mut read)
-            .await;
+        if !read.cancelled {
+            let mut wanted = Vec::new();
+            for (aas_id, submodel) in gathering.missing() {
+                let url = self.url(&format!("submodels/{}", encode_id(&submodel)), &[])?;
+                wanted.push(Wanted::submodel(aas_id, submodel, url));
+            }
+            self.fetch_submodels(wanted, plan, cancel, progress, gathering, &mut read)
+                .await;
+        }
         Ok(read)
     }
 
-    /// Fetches `wanted`, `plan.concurrency` at once, each checked to be the object asked
-    /// for; each that fails is recorded at its node. What is fetched is kept in the order
-    /// asked, however the answers came.
-    pub(super) async fn fetch_each(
+    /// Fetches the submodels `wanted` by their ids, each handed to `gathering`; each
+    /// that fails is recorded at its node.
+    pub(super) async fn fetch_submodels(
         self: &Arc<Self>,
         wanted: Vec<Wanted>,
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
-        read: &mut Repository,
+        gathering: &mut Gathering<'_, '_>,
+        read: &mut Reading,
     ) {
-        let order: HashMap<String, usize> = (wanted.iter().enumerate())
-            .map(|(at, w)| (w.id.clone(), at))
-            .collect();
-        let (shells, submodels) = (read.shells.len(), read.submodels.len());
+        let cancelled = self
+            .fetch_each(wanted, plan, cancel, |wanted, got| {
+                match got {
+                    Ok(submodel) => {
+                        (read.submodel_urls).insert(wanted.id.clone(), wanted.url);
+                        gathering.fetched(wanted.id, submodel);
+                    }
+                    Err(failed) => {
+                        gathering.failed(&wanted.id);
+                        read.failures.push(failed);
+                    }
+                }
+                progress(self.progress(read, gathering));
+            })
+            .await;
+        read.cancelled |= cancelled;
+    }
+
+    /// Fetches `wanted`, `plan.concurrency` at once, each checked to be the object asked
+    /// for, handing each to `got` as it comes (one that fails as its failure at its
+    /// node). Says whether it was cancelled.
+    pub(super) async fn fetch_each(
+        self: &Arc<Self>,
+        wanted: Vec<Wanted>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        mut got: impl FnMut(Wanted, std::result::Result<Item, Failure>),
+    ) -> bool {
         let mut queue = wanted.into_iter();
         let mut running = JoinSet::new();
         loop {
@@ -185,56 +277,42 @@ impl V3Server {
                 let server = Arc::clone(self);
                 running.spawn(async move {
                     let url = &wanted.url;
-                    let got = server.get(url).await.and_then(|text| {
+                    let fetched = server.get(url).await.and_then(|text| {
                         serde_json::from_str::<Item>(&text).map_err(|e| not_json(url, e))
                     });
-                    (wanted, got)
+                    (wanted, fetched)
                 });
             }
             let next = tokio::select! {
                 next = running.join_next() => next,
-                _ = cancel.cancelled() => {
-                    read.cancelled = true;
-                    break;
-                }
+                _ = cancel.cancelled() => return true,
             };
-            let Some(joined) = next else { break };
-            let Ok((wanted, got)) = joined else {
+            let Some(joined) = next else { return false };
+            let Ok((wanted, fetched)) = joined else {
                 continue;
             };
-            match got {
-                Ok(item) if item_id(&item).as_deref() == Some(wanted.id.as_str()) => {
-                    match wanted.kind {
-                        Kind::Shell => read.shells.push(item),
-                        Kind::Submodel => {
-                            read.submodels.push(item);
-                            read.submodel_urls.insert(wanted.id, wanted.url);
-                        }
+            let checked =
+                fetched.and_then(|item| match item_id(&item) == Some(wanted.id.clone()) {
+                    true => Ok(item),
+                    false => {
+                        let why = format!(
+                            "the answer for {} {} is another object",
+                            wanted.kind.word(),
+                            wanted.id
+                        );
+                        Err(not_json(&wanted.url, why))
                     }
-                }
-                Ok(_) => {
-                    let why = format!(
-                        "the answer for {} {} is another object",
-                        wanted.kind.word(),
-                        wanted.id
-                    );
-                    let e = not_json(&wanted.url, why);
-                    read.failures.push(failure(wanted.path, wanted.url, &e));
-                }
-                Err(e) => read.failures.push(failure(wanted.path, wanted.url, &e)),
-            }
-            progress(self.progress(read));
+                });
+            let checked = checked.map_err(|e| failure(wanted.path.clone(), wanted.url.clone(), &e));
+            got(wanted, checked);
         }
-        let place = |item: &Item| item_id(item).and_then(|id| order.get(&id).copied());
-        read.shells[shells..].sort_by_cached_key(place);
-        read.submodels[submodels..].sort_by_cached_key(place);
     }
 
-    pub(super) fn progress(&self, read: &Repository) -> RepositoryProgress {
+    pub(super) fn progress(&self, read: &Reading, gathering: &Gathering) -> RepositoryProgress {
         RepositoryProgress {
             requests: self.requests(),
-            shells: read.shells.len(),
-            submodels: read.submodels.len(),
+            shells: gathering.shells,
+            submodels: gathering.submodels,
             failures: read.failures.len(),
         }
     }
@@ -272,33 +350,6 @@ impl Wanted {
             id,
             url,
             path: NodePath::Submodels { aas_id },
-        }
-    }
-}
-
-/// The submodels the shells name that `listed` lacks, each with the first shell
-/// naming it, in the shells' order.
-fn named_not_listed(shells: &[Item], listed: &HashSet<String>) -> Vec<(String, String)> {
-    let mut wanted = HashSet::new();
-    let mut named = Vec::new();
-    for shell in shells {
-        let Some((aas_id, submodels)) = shell_refs(shell) else {
-            continue;
-        };
-        for submodel in submodels {
-            if !listed.contains(&submodel) && wanted.insert(submodel.clone()) {
-                named.push((aas_id.clone(), submodel));
-            }
-        }
-    }
-    named
-}
-
-/// Keeps the `items` whose id is not in `ids` yet, in order.
-fn keep_new(items: Vec<Item>, ids: &mut HashSet<String>, into: &mut Vec<Item>) {
-    for item in items {
-        if item_id(&item).is_some_and(|id| ids.insert(id)) {
-            into.push(item);
         }
     }
 }

@@ -1,0 +1,270 @@
+//! A reading's shells, each held until every submodel it names has come (or could not
+//! be had), then handed on with them and let go: a server is read into the store shell
+//! by shell, never held whole. Submodels come in whatever order the server lists them;
+//! while a shell waits, its submodels wait with it, within a bound of bytes beyond which
+//! a submodel that completes no shell is left to be fetched by its id at the end.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use super::items::{item_id, shell_refs, Item};
+
+/// Bytes of submodels held for shells still waiting, at most (beyond it they are asked
+/// for by id once the listing has ended).
+const HELD_MAX: usize = 64 << 20;
+
+/// A shell read, with the submodels it names that could be read, in the order named.
+#[derive(Debug)]
+pub struct GatheredShell {
+    /// Its place among the shells, as the server listed them (or its registry).
+    pub at: usize,
+    pub shell: Item,
+    pub submodels: Vec<Arc<Item>>,
+}
+
+/// What a reading hands each shell to, as soon as it is gathered.
+pub type EachShell<'e> = dyn FnMut(GatheredShell) + Send + 'e;
+
+/// A shell that waits for some of the submodels it names.
+struct Waiting {
+    aas_id: String,
+    shell: Item,
+    /// The submodels named, each once, in order, with the one read where it was.
+    named: Vec<(String, Option<Arc<Item>>)>,
+    left: usize,
+    held: usize,
+}
+
+pub(super) struct Gathering<'g, 'e> {
+    each: &'g mut EachShell<'e>,
+    shell_ids: HashSet<String>,
+    /// By their place.
+    waiting: HashMap<usize, Waiting>,
+    /// Each submodel not had yet, and the places of the shells that wait for it.
+    wanted: HashMap<String, Vec<usize>>,
+    held: usize,
+    /// Shells and submodels read so far.
+    pub shells: usize,
+    pub submodels: usize,
+}
+
+impl<'g, 'e> Gathering<'g, 'e> {
+    pub fn new(each: &'g mut EachShell<'e>) -> Self {
+        Gathering {
+            each,
+            shell_ids: HashSet::new(),
+            waiting: HashMap::new(),
+            wanted: HashMap::new(),
+            held: 0,
+            shells: 0,
+            submodels: 0,
+        }
+    }
+
+    /// Takes a shell (every shell before any submodel). One without an id, or whose id
+    /// came before, is left out; one naming no submodel is handed on at once.
+    pub fn shell(&mut self, shell: Item) {
+        let Some((aas_id, refs)) = shell_refs(&shell) else {
+            return;
+        };
+        if !self.shell_ids.insert(aas_id.clone()) {
+            return;
+        }
+        let at = self.shells;
+        self.shells += 1;
+        let mut once = HashSet::new();
+        let named: Vec<(String, Option<Arc<Item>>)> = (refs.into_iter())
+            .filter(|id| once.insert(id.clone()))
+            .map(|id| (id, None))
+            .collect();
+        if named.is_empty() {
+            (self.each)(GatheredShell {
+                at,
+                shell,
+                submodels: Vec::new(),
+            });
+            return;
+        }
+        for (id, _) in &named {
+            self.wanted.entry(id.clone()).or_default().push(at);
+        }
+        let left = named.len();
+        let waiting = Waiting {
+            aas_id,
+            shell,
+            named,
+            left,
+            held: 0,
+        };
+        self.waiting.insert(at, waiting);
+    }
+
+    /// Whether any shell still waits for a submodel.
+    pub fn waits(&self) -> bool {
+        !self.wanted.is_empty()
+    }
+
+    /// Takes a submodel as a listing gave it: kept for the shells that wait for it,
+    /// unless the bound of bytes is reached and it completes none of them (it is asked
+    /// for by id later). One no shell waits for is let go.
+    pub fn listed(&mut self, submodel: Item) {
+        let Some(id) = item_id(&submodel) else {
+            return;
+        };
+        let Some(places) = self.wanted.get(&id) else {
+            return;
+        };
+        let completes = places.iter().any(|at| self.waiting[at].left == 1);
+        if completes || self.held + submodel.get().len() <= HELD_MAX {
+            self.take(id, submodel);
+        }
+    }
+
+    /// Takes a submodel fetched by its `id`.
+    pub fn fetched(&mut self, id: String, submodel: Item) {
+        self.take(id, submodel);
+    }
+
+    fn take(&mut self, id: String, submodel: Item) {
+        let Some(places) = self.wanted.remove(&id) else {
+            return;
+        };
+        self.submodels += 1;
+        let size = submodel.get().len();
+        let submodel = Arc::new(submodel);
+        for at in places {
+            self.fill(at, &id, Some(Arc::clone(&submodel)), size);
+        }
+    }
+
+    /// A submodel that could not be had: the shells waiting for it wait no more.
+    pub fn failed(&mut self, id: &str) {
+        for at in self.wanted.remove(id).unwrap_or_default() {
+            self.fill(at, id, None, 0);
+        }
+    }
+
+    fn fill(&mut self, at: usize, id: &str, submodel: Option<Arc<Item>>, size: usize) {
+        let Some(waiting) = self.waiting.get_mut(&at) else {
+            return;
+        };
+        if let Some(slot) = waiting.named.iter_mut().find(|(named, _)| named == id) {
+            slot.1 = submodel;
+        }
+        waiting.left -= 1;
+        waiting.held += size;
+        self.held += size;
+        if waiting.left == 0 {
+            self.hand_on(at);
+        }
+    }
+
+    fn hand_on(&mut self, at: usize) {
+        let Some(waiting) = self.waiting.remove(&at) else {
+            return;
+        };
+        self.held -= waiting.held;
+        (self.each)(GatheredShell {
+            at,
+            shell: waiting.shell,
+            submodels: waiting.named.into_iter().filter_map(|(_, s)| s).collect(),
+        });
+    }
+
+    /// Each submodel still wanted, with the first shell (by place) that waits for it,
+    /// in the order the shells name them.
+    pub fn missing(&self) -> Vec<(String, String)> {
+        let mut places: Vec<&usize> = self.waiting.keys().collect();
+        places.sort();
+        let mut seen = HashSet::new();
+        let mut missing = Vec::new();
+        for at in places {
+            let waiting = &self.waiting[at];
+            for (id, got) in &waiting.named {
+                if got.is_none() && self.wanted.contains_key(id) && seen.insert(id) {
+                    missing.push((waiting.aas_id.clone(), id.clone()));
+                }
+            }
+        }
+        missing
+    }
+
+    /// Hands on every shell still waiting, with what it has (the reading ended early).
+    pub fn finish(mut self) {
+        let mut places: Vec<usize> = self.waiting.keys().copied().collect();
+        places.sort_unstable();
+        for at in places {
+            self.hand_on(at);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(text: &str) -> Item {
+        serde_json::value::RawValue::from_string(text.to_owned()).expect("JSON")
+    }
+
+    fn shell(id: &str, submodels: &[&str]) -> Item {
+        let refs: Vec<String> = (submodels.iter())
+            .map(|s| format!(r#"{{"keys": [{{"type": "Submodel", "value": "{s}"}}]}}"#))
+            .collect();
+        item(&format!(
+            r#"{{"id": "{id}", "submodels": [{}]}}"#,
+            refs.join(",")
+        ))
+    }
+
+    fn submodel(id: &str) -> Item {
+        item(&format!(r#"{{"id": "{id}"}}"#))
+    }
+
+    /// Each shell handed on (its id, its submodels' ids), in the order handed on.
+    fn gathered(steps: impl FnOnce(&mut Gathering<'_, '_>)) -> Vec<(usize, Vec<String>)> {
+        let mut out = Vec::new();
+        let mut each = |g: GatheredShell| {
+            let ids = g.submodels.iter().filter_map(|s| item_id(s)).collect();
+            out.push((g.at, ids));
+        };
+        let mut gathering = Gathering::new(&mut each);
+        steps(&mut gathering);
+        gathering.finish();
+        out
+    }
+
+    #[test]
+    fn a_shell_is_handed_on_once_its_submodels_are_in_with_them_in_the_order_named() {
+        let out = gathered(|g| {
+            g.shell(shell("urn:s0", &["urn:b", "urn:a", "urn:b"]));
+            g.shell(shell("urn:s1", &[]));
+            g.shell(shell("urn:s2", &["urn:a", "urn:gone"]));
+            g.shell(shell("urn:s0", &["urn:c"]));
+            assert!(g.waits());
+            g.listed(submodel("urn:a"));
+            g.listed(submodel("urn:unnamed"));
+            g.listed(submodel("urn:b"));
+            assert_eq!(g.missing(), [("urn:s2".into(), "urn:gone".into())]);
+            g.failed("urn:gone");
+            assert!(!g.waits());
+        });
+        assert_eq!(
+            out,
+            [
+                (1, vec![]),
+                (0, vec!["urn:b".into(), "urn:a".into()]),
+                (2, vec!["urn:a".into()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn shells_still_waiting_when_the_reading_ends_are_handed_on_with_what_they_have() {
+        let out = gathered(|g| {
+            g.shell(shell("urn:s0", &["urn:a", "urn:b"]));
+            g.fetched("urn:a".into(), submodel("urn:a"));
+        });
+        assert_eq!(out, [(0, vec!["urn:a".into()])]);
+    }
+}
