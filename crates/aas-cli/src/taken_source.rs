@@ -5,9 +5,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use aas_app::{Keychain, ProfileKind, ProfileStore, SecretKind, SnapshotStore, TakenV3};
-use aas_client::{Secret, V3Auth, V3Server};
+use aas_client::{RepositoryProgress, Secret, V3Auth, V3Server};
+use indicatif::{ProgressBar, ProgressStyle};
 use tempfile::TempDir;
 
 use crate::cli::{Command, ConnectionArgs, StoreArg};
@@ -150,9 +152,23 @@ pub async fn take_server(
 ) -> Result<TakenV3, CliError> {
     let address = server.address().to_owned();
     let cancel = crate::crawl::cancel_on_ctrl_c();
-    let taken = store
-        .take_v3(&Arc::new(server), keep, &cancel, &|_| {})
-        .await?;
+    // Shown as it goes (hidden when stderr is no terminal): a server's size is not known
+    // before it is read.
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let show = |p: RepositoryProgress| {
+        bar.set_message(format!(
+            "{} shells, {} submodels, {} requests, {} failed",
+            p.shells, p.submodels, p.requests, p.failures
+        ))
+    };
+    let taken = store.take_v3(&Arc::new(server), keep, &cancel, &show).await;
+    bar.finish_and_clear();
+    let taken = taken?;
     let read = &taken.reading;
     if !read.complete() {
         eprintln!(

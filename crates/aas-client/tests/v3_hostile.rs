@@ -1,7 +1,8 @@
 //! AAS V3 servers that break the Part 2 API's rules, from a small real HTTP server built
 //! to break them (the independent server, BaSyx Python's, is in aas-cli's v3_server
-//! test): paging ends however the cursors go, within the bound on items; a listing the
-//! server does not offer is made up for by asking for each submodel; a submodel that
+//! test): paging ends however the cursors go, within the bound on items; submodels are
+//! listed only while a shell waits for one, each shell handed on once its own are in;
+//! a listing the server does not offer is made up for by asking for each submodel; a submodel that
 //! cannot be had is a failure of its own and the rest is kept; refusals say the server's
 //! own words; ids reach the server as base64url, once; a redirect to another origin is
 //! not followed; a silent server is left when the reading is cancelled.
@@ -153,6 +154,57 @@ async fn paging_ends_on_an_empty_page_a_repeated_cursor_or_the_bound_on_items() 
     assert!(
         asked <= 6,
         "4 pages of shells and 1 of submodels, not more: {asked}"
+    );
+}
+
+#[tokio::test]
+async fn submodels_are_listed_only_while_a_shell_waits_and_each_shell_comes_with_its_own() {
+    // Submodels listed last shell first, then unnamed ones for ever, a new cursor each.
+    let app = Router::new()
+        .route(
+            "/shells",
+            get(|| async {
+                let shells = (0..3)
+                    .map(|i| shell(&format!("urn:s{i}"), &[&format!("urn:sm{i}")]))
+                    .collect();
+                page(shells, None)
+            }),
+        )
+        .route(
+            "/submodels",
+            get(|Query(p): Query<Paging>| async move {
+                let n: usize = p.cursor.as_deref().map_or(0, |c| c.parse().expect("n"));
+                let id = match n {
+                    0..=2 => format!("urn:sm{}", 2 - n),
+                    _ => format!("urn:unnamed{n}"),
+                };
+                page(vec![submodel(&id)], Some((n + 1).to_string()))
+            }),
+        );
+    let (base, received) = support::serve_counting(app).await;
+    let mut gathered = Vec::new();
+    let reading = server(&base)
+        .read_each_shell(plan(1000), &CancellationToken::new(), &|_| {}, &mut |g| {
+            let own = ids(&g
+                .submodels
+                .iter()
+                .map(|s| (**s).clone())
+                .collect::<Vec<_>>());
+            gathered.push((g.at, ids(&[g.shell]), own));
+        })
+        .await
+        .expect("read");
+    assert!(reading.complete(), "{:?}", reading.failures);
+    let s = |at: usize, i: u8| (at, vec![format!("urn:s{i}")], vec![format!("urn:sm{i}")]);
+    assert_eq!(
+        gathered,
+        [s(2, 2), s(1, 1), s(0, 0)],
+        "each as soon as it is complete"
+    );
+    assert_eq!(
+        received.load(Ordering::SeqCst),
+        4,
+        "one page of shells, three of submodels: no more once nothing waits"
     );
 }
 
