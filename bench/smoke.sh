@@ -72,6 +72,7 @@ smoke table "$out/table.out" '| census' bench/table.sh 200 1
 smoke audit "$out/audit.out" '| xlsx' bench/audit.sh 200 1
 smoke snapshot "$out/snapshot.out" '| export env' bench/snapshot.sh 200
 smoke v3-export "$out/v3-export.out" '| v3.1-aasx-xml' bench/v3-export.sh 200 1
+smoke file-open "$out/file-open.out" '| BaSyx' bench/file-open.sh 200 1
 smoke v3-server "$out/v3-server.out" '| V3 snapshot' env PEER_PYTHON="$peer_python" bench/v3-server.sh 200 5
 smoke team-store "$out/team-store.out" '| diff' env READERS=2 READER_PAUSES=0.2 bench/team-store.sh 300 200
 smoke large-value "$out/large-value.out" '| `aasmd export' bench/large-value.sh 2
