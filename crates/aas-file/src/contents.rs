@@ -1,5 +1,6 @@
 //! What a file holds, in one model whatever its version and serialisation.
 
+use crate::raw_text::RawText;
 use std::collections::HashSet;
 
 use base64::Engine as _;
@@ -40,7 +41,7 @@ pub struct Shell {
     /// The identifiers its submodel references name (the first key of each).
     pub submodels: Vec<String>,
     /// Its text as the file has it (JSON or XML).
-    pub raw: String,
+    pub raw: RawText,
 }
 
 /// The group of a file's shells that say neither an asset type nor an asset kind.
@@ -69,7 +70,7 @@ pub struct Submodel {
     pub semantic_id: Option<String>,
     pub elements: Vec<Element>,
     /// Its text as the file has it (JSON or XML).
-    pub raw: String,
+    pub raw: RawText,
 }
 
 /// A submodel element, its kind named as V3 names it (V2's `SubmodelElementCollection`
@@ -86,7 +87,7 @@ pub struct Element {
     /// relationship's annotations, an operation's variables' values.
     pub children: Vec<Element>,
     /// Its text as the file has it (JSON or XML).
-    pub raw: String,
+    pub raw: RawText,
 }
 
 impl Element {

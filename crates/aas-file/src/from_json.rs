@@ -2,6 +2,7 @@
 //! and identifies with `identification.id`; V3 names them `"modelType": "…"` and
 //! identifies with `id`.
 
+use crate::raw_text::RawText;
 use serde_json::Value as Json;
 
 use crate::kept_text::KeptText;
@@ -107,7 +108,7 @@ pub(crate) fn shell(
         asset_kind,
         asset_type,
         submodels: references,
-        raw: kept.made(|| node.to_string()),
+        raw: RawText::own(kept.made(|| node.to_string())),
     }
 }
 
@@ -117,7 +118,7 @@ pub(crate) fn submodel(node: &Json, kept: &KeptText) -> Submodel {
         id_short: text(node, "idShort"),
         semantic_id: first_key(node.get("semanticId")),
         elements: elements(node.get("submodelElements"), kept),
-        raw: kept.made(|| node.to_string()),
+        raw: RawText::own(kept.made(|| node.to_string())),
     }
 }
 
@@ -166,7 +167,7 @@ fn element(node: &Json, kept: &KeptText) -> Option<Element> {
         semantic_id: first_key(node.get("semanticId")),
         value: value(node, kind),
         children,
-        raw: kept.made(|| node.to_string()),
+        raw: RawText::own(kept.made(|| node.to_string())),
     })
 }
 

@@ -7,7 +7,10 @@ use crate::contents::{
     asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
     Value, Version,
 };
+use std::sync::Arc;
+
 use crate::kept_text::KeptText;
+use crate::raw_text::RawText;
 use crate::xml_tree::Node;
 
 /// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
@@ -29,39 +32,61 @@ const VARIABLES: [&str; 6] = [
     "inoutputVariables",
 ];
 
-/// The payload a tree was read from: each node's text as the file has it is taken from
-/// there, within what may be kept.
-pub(crate) struct Payload<'a> {
-    pub bytes: &'a [u8],
-    pub kept: KeptText,
+/// The payload a tree was read from: each node's text as the file has it is a span of
+/// it; of a payload that is not UTF-8 throughout, a copy, within what may be kept.
+pub(crate) enum Payload<'a> {
+    Text(Arc<String>),
+    Bytes(&'a [u8], KeptText),
 }
 
-/// What `root` holds, read from `payload`.
-pub(crate) fn contents(root: &Node, version: Version, payload: &Payload) -> Contents {
-    let kinds = asset_kinds(root);
-    let shells = root
-        .children_named("assetAdministrationShells")
-        .flat_map(|list| list.children_named("assetAdministrationShell"))
-        .map(|node| shell(node, version, &kinds, payload))
-        .collect();
-    let submodels = root
-        .children_named("submodels")
-        .flat_map(|list| list.children_named("submodel"))
-        .map(|node| submodel(node, version, payload))
-        .collect();
-    Contents {
-        shells,
-        submodels,
-        ..Contents::default()
+impl Payload<'_> {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Payload::Text(text) => text.as_bytes(),
+            Payload::Bytes(bytes, _) => bytes,
+        }
     }
 }
 
-/// V2 keeps an asset's kind on the asset, apart from the shell: by the asset's id.
-fn asset_kinds(root: &Node) -> Vec<(String, String)> {
-    root.children_named("assets")
-        .flat_map(|list| list.children_named("asset"))
-        .filter_map(|asset| Some((asset.text_of("identification")?, asset.text_of("kind")?)))
-        .collect()
+/// A payload's items as the parser hands them on ([`crate::xml_tree::parse_items`]):
+/// each submodel read into the model at once and its tree let go; the shells kept as
+/// trees until the end, with V2's asset kinds (V2 keeps an asset's kind on the asset,
+/// which may come after its shell).
+#[derive(Default)]
+pub(crate) struct Items {
+    shells: Vec<Node>,
+    kinds: Vec<(String, String)>,
+    submodels: Vec<Submodel>,
+}
+
+impl Items {
+    /// Takes `item` of the root's list `list`.
+    pub fn take(&mut self, list: &str, item: Node, version: Version, payload: &Payload) {
+        match (list, item.name.as_str()) {
+            ("assetAdministrationShells", "assetAdministrationShell") => self.shells.push(item),
+            ("submodels", "submodel") => self.submodels.push(submodel(&item, version, payload)),
+            ("assets", "asset") => {
+                if let (Some(id), Some(kind)) =
+                    (item.text_of("identification"), item.text_of("kind"))
+                {
+                    self.kinds.push((id, kind));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What the items taken hold.
+    pub fn contents(self, version: Version, payload: &Payload) -> Contents {
+        let shells = (self.shells.iter())
+            .map(|node| shell(node, version, &self.kinds, payload))
+            .collect();
+        Contents {
+            shells,
+            submodels: self.submodels,
+            ..Contents::default()
+        }
+    }
 }
 
 fn identifier(node: &Node, version: Version) -> String {
@@ -180,10 +205,15 @@ fn element(node: &Node, kind: &'static str, payload: &Payload) -> Element {
     }
 }
 
-/// A node's text as the payload has it, if it may be kept.
-fn raw(node: &Node, payload: &Payload) -> String {
-    let text = payload.bytes.get(node.span.clone()).unwrap_or_default();
-    (payload.kept).of_len(text.len(), || String::from_utf8_lossy(text).into_owned())
+/// A node's text as the payload has it (a copy only if it may be kept).
+fn raw(node: &Node, payload: &Payload) -> RawText {
+    match payload {
+        Payload::Text(text) => RawText::span(text, node.span.clone()),
+        Payload::Bytes(bytes, kept) => {
+            let text = bytes.get(node.span.clone()).unwrap_or_default();
+            RawText::own(kept.of_len(text.len(), || String::from_utf8_lossy(text).into_owned()))
+        }
+    }
 }
 
 fn value(node: &Node, kind: &str) -> Value {

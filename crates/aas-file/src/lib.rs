@@ -17,6 +17,7 @@ mod from_json;
 mod from_xml;
 mod kept_text;
 mod payload;
+mod raw_text;
 mod xml_to_json;
 mod xml_tree;
 
@@ -30,6 +31,7 @@ pub use contents::{
     Contents, Element, Serialisation, Shell, Submodel, Value, Version, THUMBNAIL_MAX, UNKNOWN_NAMED,
 };
 pub use dump::dump_lines;
+pub use raw_text::RawText;
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -76,7 +78,7 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
             .flatten();
     }
     for (part, bytes) in payloads(name, bytes)? {
-        let read = payload::read(&part, &bytes)?;
+        let read = payload::read(&part, bytes)?;
         contents.merge(read);
     }
     Ok(contents)

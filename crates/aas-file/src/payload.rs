@@ -1,6 +1,8 @@
 //! One payload (a file, or a spec part of a package): XML or JSON, which metamodel
 //! version, then read by the reader for it.
 
+use std::sync::Arc;
+
 use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
 use crate::{from_json, from_xml, xml_to_json, xml_tree, Error, Result};
@@ -14,26 +16,42 @@ const NAMESPACES: [(&str, Option<Version>); 4] = [
 ];
 
 /// Reads payload `part` (its bytes without a byte order mark).
-pub(crate) fn read(part: &str, bytes: &[u8]) -> Result<Contents> {
+pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     let contents = match start.map(|at| bytes[at]) {
         Some(b'<') => {
-            let root = xml_tree::parse(part, bytes, &xml_tree::NOT_READ)?;
-            let version = xml_version(part, &root)?;
-            let payload = from_xml::Payload {
-                bytes,
-                kept: KeptText::for_payload(bytes.len()),
+            // Kept once, each node's text a span of it (a copy only if not UTF-8).
+            let (text, bytes) = match String::from_utf8(bytes) {
+                Ok(text) => (Some(Arc::new(text)), Vec::new()),
+                Err(e) => (None, e.into_bytes()),
             };
-            let mut contents = from_xml::contents(&root, version, &payload);
+            let payload = match &text {
+                Some(text) => from_xml::Payload::Text(Arc::clone(text)),
+                None => from_xml::Payload::Bytes(&bytes, KeptText::for_payload(bytes.len())),
+            };
+            drop(text);
+            // Item by item: a large payload is never held as one tree.
+            let mut items = from_xml::Items::default();
+            let root = xml_tree::parse_items(
+                part,
+                payload.bytes(),
+                &xml_tree::NOT_READ,
+                &mut |root, list, item| {
+                    items.take(list, item, xml_version(part, root)?, &payload);
+                    Ok(())
+                },
+            )?;
+            let version = xml_version(part, &root)?;
+            let mut contents = items.contents(version, &payload);
             contents
                 .parts
                 .push((part.to_owned(), version, Serialisation::Xml));
             contents
         }
         Some(b'{') => {
-            aas_model::check_depth(bytes).map_err(|e| not_aas(part, e))?;
+            aas_model::check_depth(&bytes).map_err(|e| not_aas(part, e))?;
             let doc: serde_json::Value =
-                serde_json::from_slice(bytes).map_err(|e| not_aas(part, e))?;
+                serde_json::from_slice(&bytes).map_err(|e| not_aas(part, e))?;
             let version = if from_json::is_v2(&doc) {
                 Version::V2
             } else {

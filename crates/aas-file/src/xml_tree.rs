@@ -64,8 +64,34 @@ impl Node {
     }
 }
 
+/// What [`parse_items`] hands each item of the root's lists to, once it is read whole:
+/// the root (its namespace and attributes; its lists without their items), the list's
+/// name, and the item.
+pub(crate) type EachItem<'a> = dyn FnMut(&Node, &str, Node) -> Result<()> + 'a;
+
 /// The tree of payload `part`'s root element, without the subtrees named in `skipped`.
 pub(crate) fn parse(part: &str, bytes: &[u8], skipped: &[&str]) -> Result<Node> {
+    parse_with(part, bytes, skipped, None)
+}
+
+/// As [`parse`], but each item of the root's lists (a shell, a submodel, an asset) is
+/// handed to `each` as soon as it is read, and not kept in the tree: only one item's
+/// tree is held at a time, however large the payload.
+pub(crate) fn parse_items(
+    part: &str,
+    bytes: &[u8],
+    skipped: &[&str],
+    each: &mut EachItem<'_>,
+) -> Result<Node> {
+    parse_with(part, bytes, skipped, Some(each))
+}
+
+fn parse_with(
+    part: &str,
+    bytes: &[u8],
+    skipped: &[&str],
+    mut each: Option<&mut EachItem<'_>>,
+) -> Result<Node> {
     let refuse = |why: String| Error::Xml {
         part: part.to_owned(),
         why,
@@ -107,20 +133,20 @@ pub(crate) fn parse(part: &str, bytes: &[u8], skipped: &[&str]) -> Result<Node> 
             Event::Empty(tag) if skipping == 0 && !skipped.contains(&local_name(&tag).as_str()) => {
                 let mut node = node(&tag, stack.is_empty()).map_err(refuse)?;
                 node.span = at..position(&reader);
-                match stack.last_mut() {
-                    Some(parent) => parent.children.push(node),
-                    None => return Ok(node),
+                if stack.is_empty() {
+                    return Ok(node);
                 }
+                place(&mut stack, node, &mut each)?;
             }
             Event::End(_) => {
                 if skipping > 0 {
                     skipping -= 1;
                 } else if let Some(mut done) = stack.pop() {
                     done.span.end = position(&reader);
-                    match stack.last_mut() {
-                        Some(parent) => parent.children.push(done),
-                        None => return Ok(done),
+                    if stack.is_empty() {
+                        return Ok(done);
                     }
+                    place(&mut stack, done, &mut each)?;
                 }
             }
             Event::Text(text) if skipping == 0 => {
@@ -142,6 +168,20 @@ pub(crate) fn parse(part: &str, bytes: &[u8], skipped: &[&str]) -> Result<Node> 
             _ => {}
         }
         buf.clear();
+    }
+}
+
+/// Puts `done` below its parent, the top of `stack` (not empty); an item of one of the
+/// root's lists goes to `each` instead, where there is one.
+fn place(stack: &mut [Node], done: Node, each: &mut Option<&mut EachItem<'_>>) -> Result<()> {
+    match (&mut *stack, each) {
+        ([root, list], Some(each)) => each(root, &list.name, done),
+        (_, _) => {
+            if let Some(parent) = stack.last_mut() {
+                parent.children.push(done);
+            }
+            Ok(())
+        }
     }
 }
 

@@ -172,7 +172,7 @@ impl Browse for Arc<OpenedFile> {
     }
 
     fn shell_json<'a>(&'a self, _: &'a AssetType, aas_id: &'a str) -> Reply<'a, String> {
-        Box::pin(async move { Ok(self.shell(aas_id)?.raw.clone()) })
+        Box::pin(async move { Ok(self.shell(aas_id)?.raw.to_string()) })
     }
 }
 
@@ -193,7 +193,7 @@ fn submodel_outline(submodel: &Submodel) -> OutlineNode {
         id: Some(submodel.id.clone()),
         model_type: Some("Submodel".into()),
         semantic_id: submodel.semantic_id.clone(),
-        raw: submodel.raw.clone(),
+        raw: submodel.raw.to_string(),
         ..OutlineNode::default()
     }
 }
@@ -206,7 +206,7 @@ fn element_outline(element: &Element) -> OutlineNode {
         value_type: element.value_type.clone(),
         semantic_id: element.semantic_id.clone(),
         children: element.children.iter().map(element_outline).collect(),
-        raw: element.raw.clone(),
+        raw: element.raw.to_string(),
         ..OutlineNode::default()
     }
 }
