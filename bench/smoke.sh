@@ -26,18 +26,20 @@ done
 "$peer_python" -c 'import requests, httpx' 2>/dev/null ||
   { echo "bench/smoke.sh: $peer_python lacks requests or httpx: scripts/install-deps.sh test" >&2; exit 2; }
 
-# The app as `make e2e` builds it (so nothing is built twice), the example the team-store
-# bench searches with, and the empty window (the memory floor of bench/app.sh); or, all
-# four given (AAS_BROWSER_BIN, AASMD_BIN, EMPTY_WINDOW_BIN, SEARCH_LATENCY_BIN), those.
+# The app as `make e2e` builds it (so nothing is built twice), the examples the team-store
+# bench searches with and the file-open bench reads with, and the empty window (the
+# memory floor of bench/app.sh); or, all five given (AAS_BROWSER_BIN, AASMD_BIN,
+# EMPTY_WINDOW_BIN, SEARCH_LATENCY_BIN, READ_FILE_BIN), those.
 if [ -z "${AAS_BROWSER_BIN:-}" ] || [ -z "${AASMD_BIN:-}" ] || [ -z "${EMPTY_WINDOW_BIN:-}" ] ||
-  [ -z "${SEARCH_LATENCY_BIN:-}" ]; then
+  [ -z "${SEARCH_LATENCY_BIN:-}" ] || [ -z "${READ_FILE_BIN:-}" ]; then
   cargo build -p aas-browser -p aas-cli --features aas-browser/e2e-hooks
   cargo build -p aas-snapshot --example search_latency
+  cargo build -p aas-file --example read_file
   cargo build --manifest-path bench/empty-window/Cargo.toml
   AAS_BROWSER_BIN=$debug/aas-browser AASMD_BIN=$debug/aasmd EMPTY_WINDOW_BIN=$debug/empty-window
-  SEARCH_LATENCY_BIN=$debug/examples/search_latency
+  SEARCH_LATENCY_BIN=$debug/examples/search_latency READ_FILE_BIN=$debug/examples/read_file
 fi
-export AAS_BROWSER_BIN AASMD_BIN EMPTY_WINDOW_BIN SEARCH_LATENCY_BIN E2E_OUT=$out/webdriver
+export AAS_BROWSER_BIN AASMD_BIN EMPTY_WINDOW_BIN SEARCH_LATENCY_BIN READ_FILE_BIN E2E_OUT=$out/webdriver
 # The window benches (bench/app_bench.py and those built on it): small plants, one round.
 export APP_BENCH_RUNS=1 APP_BENCH_SHELLS=300 APP_BENCH_ASSETS=50 APP_BENCH_REPEATS=2 \
   APP_BENCH_FRAMES=20 APP_BENCH_SETTLE_S=0.2

@@ -34,8 +34,7 @@ pub fn elements(file: &Path) -> Result<(), CliError> {
     })?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in aas_file::dump_lines(&contents) {
-        serde_json::to_writer(&mut out, &line)?;
-        writeln!(out)?;
+        writeln!(out, "{line}")?;
     }
     out.flush()?;
     if contents.unknown_count > 0 {

@@ -5,13 +5,15 @@
 
 use crate::contents::{
     asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
-    Value, Version,
+    Value, Version, UNKNOWN_NAMED,
 };
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::kept_text::KeptText;
 use crate::raw_text::RawText;
 use crate::xml_tree::Node;
+use crate::xml_unknown::Unknown;
 
 /// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
 /// operation's `operationVariable` and its `value`.
@@ -57,11 +59,23 @@ pub(crate) struct Items {
     shells: Vec<Node>,
     kinds: Vec<(String, String)>,
     submodels: Vec<Submodel>,
+    /// Items taken of each list so far.
+    taken: HashMap<String, usize>,
+    unknown: Option<Unknown>,
 }
 
 impl Items {
-    /// Takes `item` of the root's list `list`.
+    /// Takes `item` of the root's list `list`; of a V3 part, names what of it no class
+    /// of the metamodel has.
     pub fn take(&mut self, list: &str, item: Node, version: Version, payload: &Payload) {
+        let at = self.taken.entry(list.to_owned()).or_default();
+        if version != Version::V2 {
+            let unknown = self
+                .unknown
+                .get_or_insert_with(|| Unknown::new(UNKNOWN_NAMED));
+            unknown.walk(&item, &item.name, &format!("{list}[{at}]"));
+        }
+        *at += 1;
         match (list, item.name.as_str()) {
             ("assetAdministrationShells", "assetAdministrationShell") => self.shells.push(item),
             ("submodels", "submodel") => self.submodels.push(submodel(&item, version, payload)),
@@ -81,9 +95,12 @@ impl Items {
         let shells = (self.shells.iter())
             .map(|node| shell(node, version, &self.kinds, payload))
             .collect();
+        let unknown = self.unknown.unwrap_or_default();
         Contents {
             shells,
             submodels: self.submodels,
+            unknown: unknown.names,
+            unknown_count: unknown.count,
             ..Contents::default()
         }
     }

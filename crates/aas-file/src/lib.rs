@@ -20,6 +20,7 @@ mod payload;
 mod raw_text;
 mod xml_to_json;
 mod xml_tree;
+mod xml_unknown;
 
 use std::path::Path;
 

@@ -161,3 +161,51 @@ fn properties_of_a_newer_writer_are_kept_and_named_not_fatal() {
     let published = read_bytes("maximal.json", std::fs::read(&file).expect("file")).expect("read");
     assert_eq!((published.unknown.len(), published.unknown_count), (0, 0));
 }
+
+#[test]
+fn elements_of_a_newer_writer_in_xml_are_kept_and_named_not_fatal() {
+    // Everything known (one object, lists of objects, lists of language texts, an element
+    // in a collection) besides two elements of no class, and an element kind of none.
+    let xml = format!(
+        r#"<environment xmlns="{V3}">
+          <assetAdministrationShells><assetAdministrationShell>
+            <id>urn:s</id><assetInformation><assetKind>Instance</assetKind></assetInformation>
+            <submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type><value>urn:sm</value></key></keys></reference></submodels>
+          </assetAdministrationShell></assetAdministrationShells>
+          <submodels><submodel>
+            <idShort>S</idShort><id>urn:sm</id>
+            <semanticId><type>ExternalReference</type><keys><key><type>GlobalReference</type><value>urn:x</value></key></keys></semanticId>
+            <futureField>1</futureField>
+            <submodelElements>
+              <submodelElementCollection><idShort>C</idShort><value>
+                <multiLanguageProperty><idShort>M</idShort><value><langStringTextType><language>en</language><text>t</text></langStringTextType></value></multiLanguageProperty>
+                <property><idShort>P</idShort><valueType>xs:string</valueType><value>v</value><anotherNew>x</anotherNew></property>
+              </value></submodelElementCollection>
+              <hologram><idShort>H</idShort></hologram>
+            </submodelElements>
+          </submodel></submodels>
+        </environment>"#
+    );
+    let contents = read_bytes("newer.xml", xml.into_bytes()).expect("read");
+    assert_eq!(
+        contents.unknown,
+        [
+            "submodels[0].futureField",
+            "submodels[0].submodelElements[0].value[1].anotherNew",
+            "submodels[0].submodelElements[1]",
+        ]
+    );
+    assert_eq!(contents.unknown_count, 3);
+    assert!(contents.submodels[0].raw.as_str().contains("<futureField>"));
+    // The published XML files name none: every element they have is the metamodel's.
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-files");
+    for file in [
+        "C-v3.0/basyx-java-server-sdk/testEnvironment.xml",
+        "C-v3.0/FAAAST-Service/model.aasx",
+        "C-v3.0/submodel-templates/IDTA 02006-3-0_Template_Digital Nameplate.aasx",
+        "D-v3.1/basyx-aas-web-ui/cable1.aasx",
+    ] {
+        let published = aas_file::read(&shared.join(file)).expect("read");
+        assert_eq!(published.unknown, Vec::<String>::new(), "{file}");
+    }
+}

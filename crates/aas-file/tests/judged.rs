@@ -55,7 +55,9 @@ fn every_shared_file_reads_as_the_independent_readers_read_it() {
     let mut judged_files = 0;
     for file in &files {
         let contents = aas_file::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let ours = aas_file::dump_lines(&contents);
+        let ours: Vec<serde_json::Value> = (aas_file::dump_lines(&contents).iter())
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
         match judged(file) {
             Some(theirs) => {
                 judged_files += 1;
