@@ -51,12 +51,12 @@ impl Payload<'_> {
 }
 
 /// A payload's items as the parser hands them on ([`crate::xml_tree::parse_items`]):
-/// each submodel read into the model at once and its tree let go; the shells kept as
-/// trees until the end, with V2's asset kinds (V2 keeps an asset's kind on the asset,
-/// which may come after its shell).
+/// each read into the model at once and its tree let go; V2's asset kinds kept apart
+/// until the end (V2 keeps an asset's kind on the asset, which may come after its
+/// shell).
 #[derive(Default)]
 pub(crate) struct Items {
-    shells: Vec<Node>,
+    shells: Vec<Shell>,
     kinds: Vec<(String, String)>,
     submodels: Vec<Submodel>,
     /// Items taken of each list so far.
@@ -77,7 +77,9 @@ impl Items {
         }
         *at += 1;
         match (list, item.name.as_str()) {
-            ("assetAdministrationShells", "assetAdministrationShell") => self.shells.push(item),
+            ("assetAdministrationShells", "assetAdministrationShell") => {
+                self.shells.push(shell(&item, version, payload))
+            }
             ("submodels", "submodel") => self.submodels.push(submodel(&item, version, payload)),
             ("assets", "asset") => {
                 if let (Some(id), Some(kind)) =
@@ -91,13 +93,16 @@ impl Items {
     }
 
     /// What the items taken hold.
-    pub fn contents(self, version: Version, payload: &Payload) -> Contents {
-        let shells = (self.shells.iter())
-            .map(|node| shell(node, version, &self.kinds, payload))
-            .collect();
+    pub fn contents(mut self) -> Contents {
+        for shell in &mut self.shells {
+            // Of V2, by its asset (a V3 shell has none of V2's assets).
+            if shell.asset_kind.is_none() {
+                shell.asset_kind = asset_kind(shell.global_asset_id.as_deref(), &self.kinds);
+            }
+        }
         let unknown = self.unknown.unwrap_or_default();
         Contents {
-            shells,
+            shells: self.shells,
             submodels: self.submodels,
             unknown: unknown.names,
             unknown_count: unknown.count,
@@ -115,7 +120,9 @@ fn identifier(node: &Node, version: Version) -> String {
     node.text_of(name).unwrap_or_default().trim().to_owned()
 }
 
-fn shell(node: &Node, version: Version, kinds: &[(String, String)], payload: &Payload) -> Shell {
+/// Shell `node`; of V2, without its asset's kind (on the asset, which may come later:
+/// [`Items::contents`] adds it).
+fn shell(node: &Node, version: Version, payload: &Payload) -> Shell {
     let submodels = node
         .children
         .iter()
@@ -127,8 +134,7 @@ fn shell(node: &Node, version: Version, kinds: &[(String, String)], payload: &Pa
         let asset = node
             .child("assetRef")
             .and_then(|r| keys(r).into_iter().next());
-        let kind = asset_kind(asset.as_deref(), kinds);
-        (asset, kind, None)
+        (asset, None, None)
     } else {
         let info = node.child("assetInformation");
         let global = info.and_then(|i| i.child("globalAssetId")).and_then(|g| {

@@ -42,7 +42,7 @@ pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
                 },
             )?;
             let version = xml_version(part, &root)?;
-            let mut contents = items.contents(version, &payload);
+            let mut contents = items.contents();
             contents
                 .parts
                 .push((part.to_owned(), version, Serialisation::Xml));

@@ -173,7 +173,7 @@ pub fn thumbnail(bytes: &[u8], limit: usize) -> Result<Option<(String, Vec<u8>)>
     };
     // Read no further than one byte past the limit: a larger one is not shown.
     let mut picture = None;
-    each_part(&mut zip, &name, |_, part| {
+    each_part(&mut zip, &name, |_, _, part| {
         let mut bytes = Vec::new();
         part.take(limit as u64 + 1).read_to_end(&mut bytes)?;
         picture = Some(bytes).filter(|bytes| bytes.len() <= limit);
@@ -217,8 +217,10 @@ pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
 /// relationships are URIs, so a percent-encoded name is tried decoded too.
 fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
     let mut bytes = None;
-    each_part(zip, name, |_, part| {
-        let mut read = Vec::new();
+    each_part(zip, name, |_, declared, part| {
+        // Room for the declared size at once: a large part is not grown (and copied)
+        // step by step to twice its size.
+        let mut read = Vec::with_capacity(declared);
         part.read_to_end(&mut read)?;
         bytes = Some(read);
         Ok(())
@@ -233,7 +235,7 @@ fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
 fn each_part(
     zip: &mut Archive,
     name: &str,
-    take: impl FnOnce(&str, &mut dyn Read) -> std::io::Result<()>,
+    take: impl FnOnce(&str, usize, &mut dyn Read) -> std::io::Result<()>,
 ) -> Result<()> {
     let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
     // OPC part names are compared without regard to ASCII case.
@@ -256,11 +258,13 @@ fn each_part(
                 if part.size() > MAX_FILE_BYTES {
                     return Err(too_large());
                 }
+                // Within the limit, so room for it may be made at once.
+                let declared = usize::try_from(part.size()).unwrap_or(0);
                 let mut counted = Counted {
                     inner: part.take(MAX_FILE_BYTES + 1),
                     bytes: 0,
                 };
-                take(candidate, &mut counted).map_err(|e| {
+                take(candidate, declared, &mut counted).map_err(|e| {
                     package_error(format_args!("cannot read part {candidate}: {e}"))
                 })?;
                 if counted.bytes > MAX_FILE_BYTES {
@@ -609,7 +613,7 @@ pub fn carried<'a>(bytes: &'a [u8], names: &[String]) -> Result<Carried<'a>> {
     let mut parts = Vec::new();
     for name in names.iter().filter(|name| is_carried_part(name)) {
         let mut found = None;
-        each_part(&mut zip, name, |entry, part| {
+        each_part(&mut zip, name, |entry, _, part| {
             std::io::copy(part, &mut std::io::sink())?;
             found = Some(entry.to_owned());
             Ok(())

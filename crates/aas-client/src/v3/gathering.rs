@@ -114,7 +114,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
         let Some(places) = self.wanted.get(&id) else {
             return;
         };
-        let completes = places.iter().any(|at| self.waiting[at].left == 1);
+        let completes = (places.iter()).any(|at| self.waiting.get(at).is_some_and(|w| w.left == 1));
         if completes || self.held + submodel.get().len() <= HELD_MAX {
             self.take(id, submodel);
         }
