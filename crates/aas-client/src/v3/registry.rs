@@ -6,7 +6,6 @@
 //! word, and the credentials must not go where the user did not send them.
 
 use std::collections::{HashMap, HashSet};
-use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use aas_source::NodePath;
@@ -16,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::gathering::Gathering;
 use super::repository::{failure, Kind, Reading, Wanted};
-use super::{encode_id, PageEnd, RepositoryPlan, RepositoryProgress, V3Server};
+use super::{encode_id, RepositoryPlan, RepositoryProgress, V3Server};
 use crate::{Error, Result};
 
 impl V3Server {
@@ -33,24 +32,16 @@ impl V3Server {
     ) -> Result<Reading> {
         let mut read = Reading::empty(&self.address);
         let mut descriptors = Vec::new();
-        let listing = tokio::select! {
-            listed = self.each_page("shell-descriptors", plan.page_size, plan.max_items, |items: Vec<Json>| {
-                descriptors.extend(items);
-                ControlFlow::Continue(())
-            }) => Some(listed),
-            _ = cancel.cancelled() => None,
-        };
-        match listing {
-            None => {
-                read.cancelled = true;
-                return Ok(read);
-            }
-            Some(Ok(end)) => read.bounded = end == PageEnd::Bounded,
-            Some(Err(e)) if descriptors.is_empty() => return Err(e),
-            Some(Err(e)) => {
-                let url = self.url("shell-descriptors", &[])?;
-                read.failures.push(failure(NodePath::Registry, url, &e));
-            }
+        self.list_into(
+            "shell-descriptors",
+            plan,
+            cancel,
+            &mut read,
+            |items: Vec<Json>| descriptors.extend(items),
+        )
+        .await?;
+        if read.cancelled {
+            return Ok(read);
         }
         let mut shells = Vec::new();
         let mut seen = HashSet::new();

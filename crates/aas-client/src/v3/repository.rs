@@ -10,6 +10,8 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use serde::de::DeserializeOwned;
+
 use aas_source::{Failure, NodePath};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -183,22 +185,10 @@ impl V3Server {
         gathering: &mut Gathering<'_, '_>,
     ) -> Result<Reading> {
         let mut read = Reading::empty(&self.address);
-        let listing = tokio::select! {
-            listed = self.each_page("shells", plan.page_size, plan.max_items, |items| {
-                items.into_iter().for_each(|item| gathering.shell(item));
-                ControlFlow::Continue(())
-            }) => Some(listed),
-            _ = cancel.cancelled() => None,
-        };
-        match listing {
-            None => read.cancelled = true,
-            Some(Ok(end)) => read.bounded = end == PageEnd::Bounded,
-            // Nothing read: the server's refusal or silence is the answer.
-            Some(Err(e)) if gathering.shells == 0 => return Err(e),
-            Some(Err(e)) => {
-                (read.failures).push(failure(NodePath::Registry, self.url("shells", &[])?, &e))
-            }
-        }
+        self.list_into("shells", plan, cancel, &mut read, |items| {
+            items.into_iter().for_each(|item| gathering.shell(item))
+        })
+        .await?;
         progress(self.progress(&read, gathering));
         if !read.cancelled && gathering.waits() {
             // A listing that fails, or that the server does not offer, is made up for
@@ -226,6 +216,38 @@ impl V3Server {
                 .await;
         }
         Ok(read)
+    }
+
+    /// Follows the listing at `route` into `take` until its end or `cancel`, and records
+    /// in `read` how it ended: cancelled, bounded, or failed after some items (a failure
+    /// of its own). A failure before any item is the error returned: the server's
+    /// refusal or silence is the answer.
+    pub(super) async fn list_into<T: DeserializeOwned>(
+        &self,
+        route: &str,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        read: &mut Reading,
+        mut take: impl FnMut(Vec<T>),
+    ) -> Result<()> {
+        let mut taken = 0;
+        let listing = tokio::select! {
+            listed = self.each_page(route, plan.page_size, plan.max_items, |items| {
+                taken += items.len();
+                take(items);
+                ControlFlow::Continue(())
+            }) => Some(listed),
+            _ = cancel.cancelled() => None,
+        };
+        match listing {
+            None => read.cancelled = true,
+            Some(Ok(end)) => read.bounded = end == PageEnd::Bounded,
+            Some(Err(e)) if taken == 0 => return Err(e),
+            Some(Err(e)) => {
+                (read.failures).push(failure(NodePath::Registry, self.url(route, &[])?, &e))
+            }
+        }
+        Ok(())
     }
 
     /// Fetches the submodels `wanted` by their ids, each handed to `gathering`; each
