@@ -73,7 +73,7 @@ impl Items {
             let unknown = self
                 .unknown
                 .get_or_insert_with(|| Unknown::new(UNKNOWN_NAMED));
-            unknown.walk(&item, &item.name, &format!("{list}[{at}]"));
+            unknown.walk_item(&item, list, *at);
         }
         *at += 1;
         match (list, item.name.as_str()) {

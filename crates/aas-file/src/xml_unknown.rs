@@ -26,46 +26,72 @@ impl Unknown {
         }
     }
 
-    fn found(&mut self, path: String) {
+    /// Counts one more, named by the path `at` and then `last`, while names are wanted.
+    fn found(&mut self, at: &[Step], last: Step) {
         self.count += 1;
         if self.names.len() < self.limit {
+            let mut path = String::new();
+            for step in at.iter().chain([&last]) {
+                match step {
+                    Step::Named(name) if path.is_empty() => path.push_str(name),
+                    Step::Named(name) => {
+                        path.push('.');
+                        path.push_str(name);
+                    }
+                    Step::Item(i) => path.push_str(&format!("[{i}]")),
+                }
+            }
             self.names.push(path);
         }
     }
 
-    /// Looks through `object`, of `class` (as XML names it: `submodel`), at path `at`.
-    pub fn walk(&mut self, object: &Node, class: &str, at: &str) {
-        let known: Vec<&str> = properties(class).collect();
+    /// Looks through `object`, of `class` (as XML names it: `submodel`), at the path
+    /// `list[at]` of the root's list `list`.
+    pub fn walk_item(&mut self, object: &Node, list: &str, at: usize) {
+        let mut path = vec![Step::Named(list), Step::Item(at)];
+        self.walk(object, &object.name, &mut path);
+    }
+
+    /// Looks through `object`, of `class`, at `path` (a path is made only for what is
+    /// found: most files name nothing).
+    fn walk<'n>(&mut self, object: &'n Node, class: &str, path: &mut Vec<Step<'n>>) {
         for child in &object.children {
-            let path = format!("{at}.{}", child.name);
-            if !known.contains(&child.name.as_str()) {
-                self.found(path);
+            let name = Step::Named(&child.name);
+            if !properties(class).any(|p| p == child.name) {
+                self.found(path, name);
                 continue;
             }
             if child.children.is_empty() {
                 continue;
             }
+            path.push(name);
             // One object of a class the property names (its elements are that class's
             // properties), else a list whose items are named by their class.
-            let one = class_of(class, &child.name).filter(|of| {
-                let names: Vec<&str> = properties(of).collect();
-                child
-                    .children
-                    .iter()
-                    .any(|c| names.contains(&c.name.as_str()))
-            });
+            let one = class_of(class, &child.name)
+                .filter(|of| (child.children.iter()).any(|c| properties(of).any(|p| p == c.name)));
             match one {
-                Some(of) => self.walk(child, of, &path),
+                Some(of) => self.walk(child, of, path),
                 None => {
                     for (i, item) in child.children.iter().enumerate() {
-                        let path = format!("{path}[{i}]");
                         match properties(&item.name).next() {
-                            Some(_) => self.walk(item, &item.name, &path),
-                            None => self.found(path),
+                            Some(_) => {
+                                path.push(Step::Item(i));
+                                self.walk(item, &item.name, path);
+                                path.pop();
+                            }
+                            None => self.found(path, Step::Item(i)),
                         }
                     }
                 }
             }
+            path.pop();
         }
     }
+}
+
+/// A step of a path: a property, or an item of a list by its place.
+#[derive(Debug, Clone, Copy)]
+enum Step<'n> {
+    Named(&'n str),
+    Item(usize),
 }
