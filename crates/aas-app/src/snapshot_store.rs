@@ -350,7 +350,7 @@ impl SnapshotStore {
                 return Err(e.into());
             }
         };
-        for list in shaping.lists().0 {
+        for list in shaping.lists() {
             writer.answer(list)?;
         }
         for failure in &reading.failures {

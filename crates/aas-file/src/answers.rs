@@ -440,9 +440,9 @@ impl ShellByShell {
         Ok(shell_answers)
     }
 
-    /// The AAS lists of every shell taken, and the groups they make.
-    pub fn lists(self) -> (Vec<Fetched>, Vec<AssetType>) {
-        self.lists.answers(&self.name)
+    /// The AAS lists of every shell taken.
+    pub fn lists(self) -> Vec<Fetched> {
+        self.lists.answers(&self.name).0
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::contents::{
     asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
-    Value, Version, UNKNOWN_NAMED,
+    Value, Version,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -61,7 +61,7 @@ pub(crate) struct Items {
     submodels: Vec<Submodel>,
     /// Items taken of each list so far.
     taken: HashMap<String, usize>,
-    unknown: Option<Unknown>,
+    unknown: Unknown,
 }
 
 impl Items {
@@ -70,10 +70,7 @@ impl Items {
     pub fn take(&mut self, list: &str, item: Node, version: Version, payload: &Payload) {
         let at = self.taken.entry(list.to_owned()).or_default();
         if version != Version::V2 {
-            let unknown = self
-                .unknown
-                .get_or_insert_with(|| Unknown::new(UNKNOWN_NAMED));
-            unknown.walk_item(&item, list, *at);
+            self.unknown.walk_item(&item, list, *at);
         }
         *at += 1;
         match (list, item.name.as_str()) {
@@ -100,12 +97,11 @@ impl Items {
                 shell.asset_kind = asset_kind(shell.global_asset_id.as_deref(), &self.kinds);
             }
         }
-        let unknown = self.unknown.unwrap_or_default();
         Contents {
             shells: self.shells,
             submodels: self.submodels,
-            unknown: unknown.names,
-            unknown_count: unknown.count,
+            unknown: self.unknown.names,
+            unknown_count: self.unknown.count,
             ..Contents::default()
         }
     }

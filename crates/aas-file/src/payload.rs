@@ -21,15 +21,14 @@ pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
     let contents = match start.map(|at| bytes[at]) {
         Some(b'<') => {
             // Kept once, each node's text a span of it (a copy only if not UTF-8).
-            let (text, bytes) = match String::from_utf8(bytes) {
-                Ok(text) => (Some(Arc::new(text)), Vec::new()),
-                Err(e) => (None, e.into_bytes()),
+            let not_utf8;
+            let payload = match String::from_utf8(bytes) {
+                Ok(text) => from_xml::Payload::Text(Arc::new(text)),
+                Err(e) => {
+                    not_utf8 = e.into_bytes();
+                    from_xml::Payload::Bytes(&not_utf8, KeptText::for_payload(not_utf8.len()))
+                }
             };
-            let payload = match &text {
-                Some(text) => from_xml::Payload::Text(Arc::clone(text)),
-                None => from_xml::Payload::Bytes(&bytes, KeptText::for_payload(bytes.len())),
-            };
-            drop(text);
             // Item by item: a large payload is never held as one tree.
             let mut items = from_xml::Items::default();
             let root = xml_tree::parse_items(

@@ -8,28 +8,21 @@
 
 use aas_v3::metamodel::{class_of, properties};
 
+use crate::contents::UNKNOWN_NAMED;
 use crate::xml_tree::Node;
 
 #[derive(Debug, Default)]
 pub(crate) struct Unknown {
-    /// The first `limit` paths.
+    /// The first [`UNKNOWN_NAMED`] paths.
     pub names: Vec<String>,
     pub count: usize,
-    limit: usize,
 }
 
 impl Unknown {
-    pub fn new(limit: usize) -> Self {
-        Unknown {
-            limit,
-            ..Unknown::default()
-        }
-    }
-
     /// Counts one more, named by the path `at` and then `last`, while names are wanted.
     fn found(&mut self, at: &[Step], last: Step) {
         self.count += 1;
-        if self.names.len() < self.limit {
+        if self.names.len() < UNKNOWN_NAMED {
             let mut path = String::new();
             for step in at.iter().chain([&last]) {
                 match step {
@@ -45,8 +38,8 @@ impl Unknown {
         }
     }
 
-    /// Looks through `object`, of `class` (as XML names it: `submodel`), at the path
-    /// `list[at]` of the root's list `list`.
+    /// Looks through `object`, item `at` of the root's list `list` (its class is its
+    /// element's name, as XML names classes: `submodel`).
     pub fn walk_item(&mut self, object: &Node, list: &str, at: usize) {
         let mut path = vec![Step::Named(list), Step::Item(at)];
         self.walk(object, &object.name, &mut path);

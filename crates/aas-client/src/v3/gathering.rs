@@ -116,16 +116,13 @@ impl<'g, 'e> Gathering<'g, 'e> {
         };
         let completes = (places.iter()).any(|at| self.waiting.get(at).is_some_and(|w| w.left == 1));
         if completes || self.held + submodel.get().len() <= HELD_MAX {
-            self.take(id, submodel);
+            self.fetched(id, submodel);
         }
     }
 
-    /// Takes a submodel fetched by its `id`.
+    /// Takes submodel `id`, fetched by its id (or listed and kept): for every shell
+    /// that waits for it.
     pub fn fetched(&mut self, id: String, submodel: Item) {
-        self.take(id, submodel);
-    }
-
-    fn take(&mut self, id: String, submodel: Item) {
         let Some(places) = self.wanted.remove(&id) else {
             return;
         };

@@ -62,8 +62,8 @@ fn page_of<T: DeserializeOwned>(url: &str, text: &str) -> Result<(Vec<T>, Option
 impl V3Server {
     /// Follows the paged list at `route` to its end, `page_size` items asked per page,
     /// handing each page's items to `take` until it breaks; at most `max_items` are
-    /// taken. Says how the walk ended. An error on a later page comes with what the pages before it gave
-    /// (taken already).
+    /// taken. Says how the walk ended. An error on a later page comes with what the
+    /// pages before it gave (taken already).
     pub(crate) async fn each_page<T: DeserializeOwned>(
         &self,
         route: &str,
