@@ -153,7 +153,7 @@ fn item(v2: Node, list: List, context: &Context, tally: &mut Tally) -> Result<Do
 fn written(item: &Node, context: &Context) -> Result<Vec<u8>> {
     Ok(match context.serialisation {
         Serialisation::Json => serde_json::to_vec(item).map_err(unreadable)?,
-        Serialisation::Xml => super::item_xml(&item.to_value()),
+        Serialisation::Xml => super::item_xml(item),
     })
 }
 

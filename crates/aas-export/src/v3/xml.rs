@@ -8,10 +8,11 @@
 //! know (a newer writer's, carried through from a V3 source) is left out: the schema
 //! has no place for it.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use aas_v3::metamodel::{class_named as element_of, class_of, properties};
-use aas_v3::Target;
+use aas_v3::{Node, Target};
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::Writer;
 use serde_json::Value as Json;
@@ -60,15 +61,85 @@ impl<'w> XmlLists<'w> {
     }
 }
 
-/// An environment's item (its V3 JSON) as its XML element: what the workers of an export
-/// write, each its own items, so the writing is spread over the cores as the conversion
-/// is. Empty for an item JSON names no class of.
-pub(crate) fn item_xml(item: &Json) -> Vec<u8> {
+/// An environment's item (its V3 JSON, as a `serde_json` tree or as the conversion's
+/// [`Node`]) as its XML element: what the workers of an export write, each its own
+/// items, so the writing is spread over the cores as the conversion is. Empty for an
+/// item JSON names no class of.
+pub(crate) fn item_xml(item: &impl Tree) -> Vec<u8> {
     let mut xml = Writer::new(Vec::new());
-    if let Some(class) = item.get("modelType").and_then(Json::as_str).map(element_of) {
+    if let Some(class) = item.model_type().map(element_of) {
         object(&mut xml, &class, &class, item).expect("XML is written into memory");
     }
     xml.into_inner()
+}
+
+/// V3 JSON as the XML is written from it: a `serde_json` tree (a file's environment),
+/// or the conversion's own [`Node`] (an export's items, written without another tree).
+pub(crate) trait Tree: Sized {
+    fn field(&self, name: &str) -> Option<&Self>;
+    fn shape(&self) -> Shape<'_, Self>;
+
+    fn as_text(&self) -> Option<&str>;
+
+    fn model_type(&self) -> Option<&str> {
+        self.field("modelType")?.as_text()
+    }
+}
+
+/// What a JSON value is to the XML.
+pub(crate) enum Shape<'t, T> {
+    /// `null`, or a list with no items (which the schemas do not allow).
+    Nothing,
+    List(&'t [T]),
+    Object,
+    /// A text, a number's digits or a boolean.
+    Text(Cow<'t, str>),
+    /// An array or object the conversion kept as its JSON text.
+    Unread(&'t str),
+}
+
+impl Tree for Json {
+    fn field(&self, name: &str) -> Option<&Self> {
+        self.get(name)
+    }
+
+    fn as_text(&self) -> Option<&str> {
+        self.as_str()
+    }
+
+    fn shape(&self) -> Shape<'_, Self> {
+        match self {
+            Json::Null => Shape::Nothing,
+            Json::Array(items) if items.is_empty() => Shape::Nothing,
+            Json::Array(items) => Shape::List(items),
+            Json::Object(_) => Shape::Object,
+            Json::String(text) => Shape::Text(Cow::Borrowed(text)),
+            Json::Bool(b) => Shape::Text(Cow::Borrowed(if *b { "true" } else { "false" })),
+            Json::Number(n) => Shape::Text(Cow::Owned(n.to_string())),
+        }
+    }
+}
+
+impl Tree for Node<'_> {
+    fn field(&self, name: &str) -> Option<&Self> {
+        self.get(name)
+    }
+
+    fn as_text(&self) -> Option<&str> {
+        self.as_str()
+    }
+
+    fn shape(&self) -> Shape<'_, Self> {
+        match self {
+            Node::Null => Shape::Nothing,
+            Node::List(items) if items.is_empty() => Shape::Nothing,
+            Node::List(items) => Shape::List(items),
+            Node::Object(_) => Shape::Object,
+            Node::Text(text) | Node::Number(text) => Shape::Text(Cow::Borrowed(text)),
+            Node::Bool(b) => Shape::Text(Cow::Borrowed(if *b { "true" } else { "false" })),
+            Node::Raw(json) => Shape::Unread(json),
+        }
+    }
 }
 
 /// `<element>` holding `value`'s properties in the order of `class`.
@@ -76,33 +147,29 @@ fn object<W: Write>(
     xml: &mut Writer<W>,
     element: &str,
     class: &str,
-    value: &Json,
+    value: &impl Tree,
 ) -> std::io::Result<()> {
     xml.write_event(Event::Start(BytesStart::new(element)))?;
     for name in properties(class) {
-        if let Some(v) = value.get(name).filter(|v| !is_nothing(v)) {
+        if let Some(v) = value.field(name) {
             property(xml, class, name, v)?;
         }
     }
     xml.write_event(Event::End(BytesEnd::new(element)))
 }
 
-/// JSON's absent: `null`, or a list with no items (which the schemas do not allow).
-fn is_nothing(value: &Json) -> bool {
-    value.is_null() || value.as_array().is_some_and(Vec::is_empty)
-}
-
-fn property<W: Write>(
+fn property<W: Write, T: Tree>(
     xml: &mut Writer<W>,
     owner: &str,
     name: &str,
-    value: &Json,
+    value: &T,
 ) -> std::io::Result<()> {
-    match value {
-        Json::Array(items) => {
+    match value.shape() {
+        Shape::Nothing => Ok(()),
+        Shape::List(items) => {
             xml.write_event(Event::Start(BytesStart::new(name)))?;
             for item in items {
-                let named = item.get("modelType").and_then(Json::as_str).map(element_of);
+                let named = item.model_type().map(element_of);
                 let class = named.as_deref().or_else(|| class_of(owner, name));
                 if let Some(class) = class {
                     object(xml, class, class, item)?;
@@ -110,15 +177,11 @@ fn property<W: Write>(
             }
             xml.write_event(Event::End(BytesEnd::new(name)))
         }
-        Json::Object(_) => match class_of(owner, name) {
+        Shape::Object => match class_of(owner, name) {
             Some(class) => object(xml, name, class, value),
             // A property of an abstract type: one element, named by its object's class.
             None => {
-                let Some(class) = value
-                    .get("modelType")
-                    .and_then(Json::as_str)
-                    .map(element_of)
-                else {
+                let Some(class) = value.model_type().map(element_of) else {
                     return Ok(());
                 };
                 xml.write_event(Event::Start(BytesStart::new(name)))?;
@@ -126,10 +189,13 @@ fn property<W: Write>(
                 xml.write_event(Event::End(BytesEnd::new(name)))
             }
         },
-        Json::String(text) => text_element(xml, name, text),
-        Json::Bool(b) => text_element(xml, name, if *b { "true" } else { "false" }),
-        Json::Number(n) => text_element(xml, name, &n.to_string()),
-        Json::Null => Ok(()),
+        Shape::Text(text) => text_element(xml, name, &text),
+        // The conversion checked its JSON; what does not read is left out, as a
+        // property the tables do not know is.
+        Shape::Unread(json) => match serde_json::from_str::<Node>(json) {
+            Ok(node) => property(xml, owner, name, &node),
+            Err(_) => Ok(()),
+        },
     }
 }
 
