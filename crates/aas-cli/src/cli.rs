@@ -64,9 +64,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Count the objects of an AAS V2.0.1 environment (JSON or AASX) per modelType, and
-    /// list what does not parse and what departs from V2.0.1. Exit code 1 when
-    /// something does not parse.
+    /// Say what an AAS file holds: each part (its metamodel version, JSON or XML), the
+    /// objects per model type, and the properties no AAS version has; for V2.0 files
+    /// (JSON, XML or AASX) also what does not parse and what departs from V2.0.1. Reads
+    /// V2.0, V3.0 and V3.1. Exit code 1 when something does not parse.
     Inspect {
         file: PathBuf,
         /// Print the report as JSON.

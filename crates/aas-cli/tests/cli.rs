@@ -289,6 +289,80 @@ fn inspect_counts_model_types_and_reports_departures() {
     assert_eq!(not_env.status.code(), Some(1));
 }
 
+/// Every shared real file, V2.0 XML packages to V3.1: its parts and versions named, its
+/// elements counted as `--elements` lists them, V2.0 parts checked against V2.0.1.
+#[test]
+fn inspect_says_what_every_shared_file_holds() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-files");
+    let mut files = Vec::new();
+    for (folder, version) in [
+        ("A-v2.0-aasx-xml", "2.0"),
+        ("B-v2-aasx-json-and-xml-env", "2.0"),
+        ("C-v3.0", "3.0"),
+        ("D-v3.1", "3.1"),
+    ] {
+        for tool in std::fs::read_dir(shared.join(folder)).expect("shared files") {
+            for file in std::fs::read_dir(tool.expect("entry").path()).expect("folder") {
+                files.push((file.expect("entry").path(), version));
+            }
+        }
+    }
+    assert_eq!(files.len(), 12, "{files:?}");
+    for (file, version) in files {
+        let name = file.to_str().expect("UTF-8");
+        let out = aasmd(&["inspect", "--json", name]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+        let parts = report["parts"].as_array().expect("parts");
+        // V3 JSON names no version: read as V3.
+        let read_as = |p: &Value| p["version"] == version || p["version"] == "3";
+        assert!(
+            !parts.is_empty() && parts.iter().all(read_as),
+            "{name}: {parts:?}"
+        );
+        assert!(
+            parts.iter().all(|p| p["checked"] == (version == "2.0")),
+            "{name}: {parts:?}"
+        );
+        let lines = aasmd(&["inspect", name, "--elements"]);
+        let kinds: Vec<Value> = String::from_utf8_lossy(&lines.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a JSON line"))
+            .collect();
+        let counts = &report["model_types"];
+        let listed = |field: &str, kind: &str| kinds.iter().filter(|l| l[field] == kind).count();
+        assert_eq!(
+            counts["Submodel"].as_u64(),
+            Some(listed("kind", "submodel") as u64),
+            "{name}"
+        );
+        let mut elements: Vec<&str> = kinds
+            .iter()
+            .filter_map(|l| l["modelType"].as_str())
+            .collect();
+        elements.dedup();
+        for kind in elements {
+            // V2's report names a kind as V2 does, `--elements` as V3 does.
+            let counted = match (version, kind) {
+                ("2.0", "BasicEventElement") => "BasicEvent",
+                _ => kind,
+            };
+            assert_eq!(
+                counts[counted].as_u64(),
+                Some(listed("modelType", kind) as u64),
+                "{name}: {kind}"
+            );
+        }
+    }
+    // V2.0 XML is checked as V2.0 JSON is: Festo's idShorts with hyphens are named.
+    let festo = shared.join("A-v2.0-aasx-xml/AASPortal/24_Festo.aasx");
+    let out = aasmd(&["inspect", festo.to_str().expect("UTF-8")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("does not conform to V2.0.1: 8"), "{text}");
+    assert!(text.contains("Continuous_open-circuit_current"), "{text}");
+}
+
 #[test]
 fn inspect_elements_names_what_a_newer_writer_added_and_reads_on() {
     let published = concat!(

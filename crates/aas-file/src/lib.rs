@@ -85,6 +85,30 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
     Ok(contents)
 }
 
+/// The payloads of the AAS file at `path` (a package's spec parts, or the file itself),
+/// each with its name, to be read one by one ([`read_part`]).
+pub fn parts(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    payloads(&path.display().to_string(), file_bytes(path)?)
+}
+
+/// Reads one payload of [`parts`].
+pub fn read_part(part: &str, bytes: Vec<u8>) -> Result<Contents> {
+    payload::read(part, bytes)
+}
+
+/// Whether a payload of [`parts`] is V2 (XML in V2's namespace, or V2 JSON), told from
+/// its text without reading it.
+pub fn is_v2(bytes: &[u8]) -> bool {
+    payload::is_v2(bytes)
+}
+
+/// The JSON the V2 specification writes for V2 XML payload `part`; `None` for a payload
+/// of another version.
+pub fn v2_xml_as_json(part: &str, bytes: &[u8]) -> Result<Option<serde_json::Value>> {
+    let (version, json) = payload::xml_as_json(part, bytes)?;
+    Ok((version == Version::V2).then_some(json))
+}
+
 /// A file's payloads without a byte order mark, each with its name: a package's spec
 /// parts, or the file itself (named `name`).
 pub(crate) fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {

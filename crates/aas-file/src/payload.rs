@@ -87,6 +87,58 @@ pub(crate) fn xml_as_json(part: &str, bytes: &[u8]) -> Result<(Version, serde_js
     })
 }
 
+/// Whether payload `bytes` (without a byte order mark) is V2, told from its first
+/// bytes rather than a reading: XML whose root element names V2's namespace, or JSON
+/// with an `identification` or a `modelType` object (V3 has neither).
+pub(crate) fn is_v2(bytes: &[u8]) -> bool {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
+    match start.map(|at| (at, bytes[at])) {
+        Some((at, b'<')) => root_tag(&bytes[at..]).is_some_and(|tag| {
+            let v2 = NAMESPACES.iter().find(|(_, v)| *v == Some(Version::V2));
+            v2.is_some_and(|(ns, _)| contains(tag, ns.as_bytes()))
+        }),
+        Some((_, b'{')) => {
+            has_field(bytes, "identification", None) || has_field(bytes, "modelType", Some(b'{'))
+        }
+        _ => false,
+    }
+}
+
+/// Whether JSON `text` gives a field `name` a value whose first byte is `first` (any,
+/// for `None`): a quoted name followed by a colon, and not within a string, where its
+/// quotes would be escaped.
+fn has_field(text: &[u8], name: &str, first: Option<u8>) -> bool {
+    let quoted = format!("\"{name}\"");
+    memchr::memmem::find_iter(text, quoted.as_bytes())
+        .filter(|&at| at == 0 || text[at - 1] != b'\\')
+        .filter_map(|at| {
+            let rest = text[at + quoted.len()..].trim_ascii_start();
+            rest.strip_prefix(b":")?.trim_ascii_start().first().copied()
+        })
+        .any(|b| first.is_none_or(|first| b == first))
+}
+
+/// The root element's start tag of XML `text` (past the declaration, comments and
+/// processing instructions).
+fn root_tag(text: &[u8]) -> Option<&[u8]> {
+    let mut rest = text;
+    loop {
+        rest = &rest[memchr::memchr(b'<', rest)?..];
+        let end = match rest.starts_with(b"<!--") {
+            true => memchr::memmem::find(rest, b"-->")? + 2,
+            false => memchr::memchr(b'>', rest)?,
+        };
+        match rest.get(1) {
+            Some(b'?' | b'!') => rest = &rest[end + 1..],
+            _ => return Some(&rest[..=end]),
+        }
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(haystack, needle).is_some()
+}
+
 /// The metamodel version the namespace of XML root `root` names.
 fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
     match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
@@ -109,5 +161,28 @@ pub(crate) fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {
     Error::NotAas {
         part: part.to_owned(),
         why: why.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_v2;
+
+    #[test]
+    fn v2_is_told_from_the_text_without_a_reading() {
+        let v2_xml = br#"<?xml version="1.0"?><!-- a > in a comment -->
+            <aas:aasenv xmlns:aas="http://www.admin-shell.io/aas/2/0"><aas:x/></aas:aasenv>"#;
+        assert!(is_v2(v2_xml));
+        let v3_xml = br#"<environment xmlns="https://admin-shell.io/aas/3/0">
+            <!-- http://www.admin-shell.io/aas/2/0 --></environment>"#;
+        assert!(!is_v2(v3_xml));
+        assert!(is_v2(br#"{"a": [{"identification" : {"id": "x"}}]}"#));
+        assert!(is_v2(br#"{"modelType":{"name":"Submodel"}}"#));
+        assert!(!is_v2(br#"{"modelType": "Submodel", "id": "x"}"#));
+        // Within a string, the quotes of a name are escaped.
+        assert!(!is_v2(
+            br#"{"modelType": "Property", "value": "{\"identification\": 1}"}"#
+        ));
+        assert!(!is_v2(b"  "));
     }
 }

@@ -71,10 +71,14 @@ fn spec_and_split_parts_are_read_whichever_namespace_and_case() {
 }
 
 #[test]
-fn a_package_without_a_spec_part_says_so() {
+fn a_package_zipped_by_hand_is_read_from_its_json_and_xml_parts() {
     let bytes = package(&[("aasx/data.xml", &submodel_xml("urn:x"))]);
+    let contents = aas_file::read_bytes("p.aasx", bytes).expect("read without relationships");
+    let ids: Vec<&str> = contents.submodels.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["urn:x"]);
+    let bytes = package(&[("aasx/notes.txt", "not AAS")]);
     let why = aas_file::read_bytes("p.aasx", bytes)
-        .expect_err("no relationships")
+        .expect_err("nothing to read")
         .to_string();
     assert!(why.contains("names no AAS spec part"), "{why}");
 }

@@ -196,10 +196,22 @@ pub struct SpecPart {
 pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
     let mut zip = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
-    let names = spec_parts(&mut zip)?;
+    let mut names = spec_parts(&mut zip)?;
+    if names.is_empty() {
+        // A package zipped by hand names no spec part: its JSON and XML parts are read,
+        // as `spec_json` reads its JSON.
+        let has_ext = |name: &str, ext: &str| name.to_ascii_lowercase().ends_with(ext);
+        names = zip
+            .file_names()
+            .filter(|name| !is_packaging(name))
+            .filter(|name| has_ext(name, ".json") || has_ext(name, ".xml"))
+            .map(str::to_owned)
+            .collect();
+        names.sort();
+    }
     if names.is_empty() {
         return Err(package_error(
-            "the package names no AAS spec part (_rels/.rels → aasx-origin → aas-spec)",
+            "the package names no AAS spec part (_rels/.rels → aasx-origin → aas-spec) and holds no JSON or XML part",
         ));
     }
     let mut parts = Vec::new();
