@@ -12,9 +12,12 @@ build_pkgs=(libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcore
 # wrk, time, bc, python3-requests, python3-httpx: the benches' smoke run (`make bench-smoke`):
 # the load generator, GNU time's peak memory, the Python peers' HTTP libraries.
 # python3-venv: the V3 server's own Python environment (below). python3-lxml: the XML
-# schema check of the V3 XML we write (tests/support/xsd_valid.py).
+# schema check of the V3 XML we write (tests/support/xsd_valid.py). xdotool, python3-gi,
+# gir1.2-gtk-3.0: a file dragged onto the window from a GTK drag source by the X
+# server's pointer (tests/e2e/drag_source.py).
 test_pkgs=(xvfb webkit2gtk-driver gnome-keyring dbus-daemon xauth imagemagick xclip tinyproxy postgresql
-  python3-openpyxl wrk time bc python3-requests python3-httpx python3-venv python3-lxml)
+  python3-openpyxl wrk time bc python3-requests python3-httpx python3-venv python3-lxml
+  xdotool python3-gi gir1.2-gtk-3.0)
 # What scripts/test-deb.sh uses besides the test tools: desktop-file-validate, xwininfo, gio.
 package_pkgs=("${test_pkgs[@]}" desktop-file-utils x11-utils libglib2.0-bin)
 # `make package-windows` / `test-windows`: the MinGW-w64 C compiler and binutils (linker,

@@ -38,7 +38,9 @@ pub async fn ask_open_path<R: Runtime>(
     if let Some(file) = preset("AAS_BROWSER_OPEN_FILE") {
         return Ok(Some(file));
     }
-    let dialog = app.dialog().file().add_filter(kind, extensions);
+    let dialog = (app.dialog().file())
+        .set_title(format!("Open {kind}"))
+        .add_filter(kind, extensions);
     chosen_path(tokio::task::spawn_blocking(move || dialog.blocking_pick_file()).await)
 }
 

@@ -6,7 +6,8 @@ thumbnail). The tree shows each file's shells under the asset types (or kinds) t
 submodels and elements as `aasmd inspect --elements` reads them, the details and the
 element's XML as the file has it; the banner names the file; Close file shows the demo
 plant again. The native open dialog cannot be driven through WebDriver: the build for
-these tests (feature e2e-hooks) takes the file to open from the environment."""
+these tests (feature e2e-hooks) takes the file to open from the environment. A file
+dropped on the window comes through the real X drag and drop, from a GTK drag source."""
 
 import json
 import os
@@ -24,6 +25,7 @@ FILES = WORK / "shared" / "aas-files"
 FAAAST = FILES / "C-v3.0" / "FAAAST-Service" / "model.aasx"
 FESTO = FILES / "A-v2.0-aasx-xml" / "AASPortal" / "24_Festo.aasx"
 V31 = FILES / "D-v3.1" / "basyx-aas-web-ui" / "cable1.aasx"
+B_XML = FILES / "B-v2-aasx-json-and-xml-env" / "basyx-python-sdk" / "test_demo_full_example.xml"
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-open-")
 # The system's viewer, for these tests: a script that notes the path it was given.
 VIEWER = os.path.join(SAVE_DIR, "viewer.sh")
@@ -318,6 +320,71 @@ class OpenV31File(OpenFile):
     path = V31
     banner = "File cable1.aasx (AAS V3.1 XML): 1 shell, 4 submodels. Read-only."
     thumbnail = True
+
+
+def park_pointer():
+    """The X pointer to the display's corner, where it hovers over nothing of a later test's window."""
+    subprocess.run(["xdotool", "mousemove", "--sync", "1279", "799"], check=True, timeout=30)
+
+
+class OpenedThroughTheDialog(AppTestCase):
+    """Open file… asks the system's own file dialog (GTK's, no path preset): the X
+    server's keyboard types the file's path into it (xdotool), as a user types one."""
+
+    def test_the_dialog_opens_the_file_typed(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for("#open-file"))
+        found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^Open AAS files"],
+                               capture_output=True, text=True, timeout=30, check=True)
+        dialog = found.stdout.split()[0]
+        # Ctrl+L opens GTK's location box (a key typed while it opens would be lost); the
+        # path typed there and Return open the file.
+        subprocess.run(["xdotool", "windowfocus", "--sync", dialog, "key", "ctrl+l", "sleep", "0.5",
+                        "type", "--delay", "20", str(V31)], check=True, timeout=60)
+        subprocess.run(["xdotool", "sleep", "0.5", "key", "Return"], check=True, timeout=30)
+        park_pointer()
+        self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenV31File.banner, 30,
+                        lambda: f"banner {wd.text_content('#file-banner-text')!r}; "
+                                f"errors {wd.text_content('#status-errors')!r}")
+
+
+class DroppedOnTheWindow(AppTestCase):
+    """A file dragged from a file manager and dropped on the window is opened: here the
+    drag source is a small GTK window (drag_source.py, as a file manager is one), and the
+    X server's pointer carries each kind of file from it to the tree (xdotool)."""
+
+    def drop(self, path):
+        """Drags `path` from a drag source beside the window and drops it on the tree."""
+        source = subprocess.Popen(["/usr/bin/python3", str(Path(__file__).with_name("drag_source.py")),
+                                   str(path), "1100", "60"], stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(source.stdout.readline().strip(), "ready")
+            xdotool = ["xdotool", "mousemove", "--sync", "1180", "110", "mousedown", "1"]
+            # In steps, as a hand moves it: GTK starts a drag past a few pixels of motion.
+            for x in range(1170, 480, -30):
+                xdotool += ["mousemove", "--sync", str(x), str(110 + (1170 - x) // 3), "sleep", "0.02"]
+            xdotool += ["sleep", "0.3", "mouseup", "1"]
+            subprocess.run(xdotool, check=True, timeout=60)
+        finally:
+            source.terminate()
+            source.wait(10)
+            source.stdout.close()
+            park_pointer()
+
+    def test_each_kind_of_file_dropped_is_opened(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        self.set_window(1024, 700)
+        for path, version in [(FESTO, "V2.0 XML"), (B_XML, "V2.0 XML"), (FAAAST, "V3.0 XML"), (V31, "V3.1 XML")]:
+            shells = sum(1 for line in inspected(path) if line["kind"] == "shell")
+            self.drop(path)
+            said = f"File {path.name} (AAS {version}): {shells} shell"
+            self.wait_until(lambda: said in (wd.text_content("#file-banner-text") or ""), 30,
+                            lambda: f"{said!r}: banner {wd.text_content('#file-banner-text')!r}; "
+                                    f"errors {wd.text_content('#status-errors')!r}")
+            self.wait_until(lambda: wd.script("return document.querySelector('#tree li[role=treeitem]')"), 10,
+                            "the file's shells are in the tree")
 
 
 if __name__ == "__main__":
