@@ -79,21 +79,23 @@ pub(crate) trait Tree: Sized {
     fn field(&self, name: &str) -> Option<&Self>;
     fn shape(&self) -> Shape<'_, Self>;
 
-    fn as_text(&self) -> Option<&str>;
-
     fn model_type(&self) -> Option<&str> {
-        self.field("modelType")?.as_text()
+        match self.field("modelType")?.shape() {
+            Shape::Text(Cow::Borrowed(text)) => Some(text),
+            _ => None,
+        }
     }
 }
 
 /// What a JSON value is to the XML.
 pub(crate) enum Shape<'t, T> {
-    /// `null`, or a list with no items (which the schemas do not allow).
+    /// `null`.
     Nothing,
     List(&'t [T]),
     Object,
-    /// A text, a number's digits or a boolean.
+    /// A text, or a number's digits.
     Text(Cow<'t, str>),
+    Bool(bool),
     /// An array or object the conversion kept as its JSON text.
     Unread(&'t str),
 }
@@ -103,18 +105,13 @@ impl Tree for Json {
         self.get(name)
     }
 
-    fn as_text(&self) -> Option<&str> {
-        self.as_str()
-    }
-
     fn shape(&self) -> Shape<'_, Self> {
         match self {
             Json::Null => Shape::Nothing,
-            Json::Array(items) if items.is_empty() => Shape::Nothing,
             Json::Array(items) => Shape::List(items),
             Json::Object(_) => Shape::Object,
             Json::String(text) => Shape::Text(Cow::Borrowed(text)),
-            Json::Bool(b) => Shape::Text(Cow::Borrowed(if *b { "true" } else { "false" })),
+            Json::Bool(b) => Shape::Bool(*b),
             Json::Number(n) => Shape::Text(Cow::Owned(n.to_string())),
         }
     }
@@ -125,18 +122,13 @@ impl Tree for Node<'_> {
         self.get(name)
     }
 
-    fn as_text(&self) -> Option<&str> {
-        self.as_str()
-    }
-
     fn shape(&self) -> Shape<'_, Self> {
         match self {
             Node::Null => Shape::Nothing,
-            Node::List(items) if items.is_empty() => Shape::Nothing,
             Node::List(items) => Shape::List(items),
             Node::Object(_) => Shape::Object,
             Node::Text(text) | Node::Number(text) => Shape::Text(Cow::Borrowed(text)),
-            Node::Bool(b) => Shape::Text(Cow::Borrowed(if *b { "true" } else { "false" })),
+            Node::Bool(b) => Shape::Bool(*b),
             Node::Raw(json) => Shape::Unread(json),
         }
     }
@@ -165,7 +157,9 @@ fn property<W: Write, T: Tree>(
     value: &T,
 ) -> std::io::Result<()> {
     match value.shape() {
+        // A list with no items is left out as `null` is: the schemas allow none.
         Shape::Nothing => Ok(()),
+        Shape::List([]) => Ok(()),
         Shape::List(items) => {
             xml.write_event(Event::Start(BytesStart::new(name)))?;
             for item in items {
@@ -190,6 +184,7 @@ fn property<W: Write, T: Tree>(
             }
         },
         Shape::Text(text) => text_element(xml, name, &text),
+        Shape::Bool(b) => text_element(xml, name, if b { "true" } else { "false" }),
         // The conversion checked its JSON; what does not read is left out, as a
         // property the tables do not know is.
         Shape::Unread(json) => match serde_json::from_str::<Node>(json) {
