@@ -300,6 +300,7 @@ async function takeFileIn() {
   parts.search.reset();
   parts.changes.refreshChoices();
   parts.quality.reset(); // the file's asset types
+  parts.takeAndExport.update(); // Export… writes the file's snapshot now
   say(`${file.name} is in the store as snapshot ${taken.id}.`, 'info');
 }
 
@@ -307,6 +308,7 @@ async function takeFileIn() {
 function leaveFile(types) {
   state.file = null;
   document.body.classList.remove('file-open', 'file-taken-in');
+  parts.takeAndExport.update();
   parts.changes.clear();
   parts.search.reset();
   parts.quality.reset(); // the plant's asset types again
@@ -618,7 +620,8 @@ async function start() {
     {
       current: () => ({ plant: plant.value, assetTypes: state.profile.asset_types }),
       ticked: tickedForExport,
-      snapshotToExport: () => state.browsing ?? latestComplete(snapshotList()),
+      // A file taken in is exported from its own snapshot, as a plant's snapshot is.
+      snapshotToExport: () => state.file?.taken ?? state.browsing ?? latestComplete(snapshotList()),
       onTaken: async ({ retired }) => {
         // The keep setting removed it (a take retires this computer's snapshots only).
         if (state.browsing && storeOf(state.browsing) === 'here' && retired.includes(state.browsing.id)) await browse(null);

@@ -169,7 +169,13 @@ class TakeFileIn(AppTestCase):
     that read snapshots read it while it is shown: the plant search finds its values, the
     Table has a row per shell, Quality audits it, and Changes compares two deliveries, and
     a delivery with the plant's own snapshot."""
-    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST)}
+    saved = tempfile.mkdtemp(prefix="aas-e2e-take-in-")
+    app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": saved}
+
+    @classmethod
+    def tearDownClass(cls):
+        super().tearDownClass()
+        shutil.rmtree(cls.saved, ignore_errors=True)
 
     def test_a_file_taken_in_is_searched_tabled_audited_and_compared(self):
         wd = self.wd
@@ -192,10 +198,22 @@ class TakeFileIn(AppTestCase):
                 self.wait_until(lambda: wd.text_content("#file-banner-text") == OpenFile.banner, 30,
                                 lambda: wd.text_content("#file-banner-text"))
         # What reads a plant's snapshot reads the file's; what reads the plant still waits.
-        for shown in ("#tab-table", "#tab-quality", "#tab-changes", "#plant-search"):
+        for shown in ("#tab-table", "#tab-quality", "#tab-changes", "#plant-search", "#export"):
             self.assertTrue(wd.script(visible, shown), shown)
-        for hidden in ("#take-snapshot", "#export", "#snapshots-open"):
+        for hidden in ("#take-snapshot", "#snapshots-open"):
             self.assertFalse(wd.script(visible, hidden), hidden)
+
+        # Export… writes the file's own snapshot: here as AAS V3.1 in an AASX with XML.
+        wd.script("const s = document.getElementById('export-format'); s.value = 'v3.1-aasx-xml';"
+                  " s.dispatchEvent(new Event('change'))")
+        wd.click(wd.wait_for("#export"))
+        packages = lambda: [name for name in os.listdir(self.saved) if name.endswith(".aasx")]
+        self.wait_until(packages, 60, lambda: f"{wd.text_content('#load-text')!r}; {wd.text_content('#status-errors')!r}")
+        with zipfile.ZipFile(os.path.join(self.saved, packages()[0])) as package:
+            xml = package.read("aasx/data.xml").decode()
+        self.assertIn('xmlns="https://admin-shell.io/aas/3/1"', xml)
+        shell = next(line for line in inspected(FAAAST) if line["kind"] == "shell")
+        self.assertIn(f"<id>{shell['id']}</id>", xml)
 
         box = wd.wait_for("#plant-search")
         wd.keys(box, "example")
