@@ -15,7 +15,7 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
 use crate::file_dialogs::{ask_open_path, ask_save_path};
-use crate::opened_files::StartFile;
+use crate::opened_files::{DropChannel, Dropped, StartFile};
 
 /// The app's state comes last in every command: Tauri reads a command's arguments in
 /// order, so the test of the page's calls, run without an app, sees every argument read.
@@ -240,6 +240,13 @@ pub async fn open_recent_file(
 #[tauri::command]
 pub fn demo_v3_server(app: State<'_, App>) -> Option<String> {
     app.demo_v3_server().map(str::to_owned)
+}
+
+/// The page's channel for files dropped on the window: each is read by the app, and
+/// the page hears what it holds, or why it was not read.
+#[tauri::command]
+pub fn watch_dropped_files(on_dropped: Channel<Dropped>, drops: State<'_, DropChannel>) {
+    drops.set(on_dropped);
 }
 
 /// The file the app was started with (a double-click on an `.aasx`), read for the

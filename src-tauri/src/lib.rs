@@ -37,6 +37,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::recent_files,
         commands::open_recent_file,
         commands::open_start_file,
+        commands::watch_dropped_files,
         commands::save_file_content,
         commands::view_file_content,
         commands::concept_names,

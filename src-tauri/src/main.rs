@@ -73,6 +73,7 @@ fn start(
     app.manage(aas_browser::opened_files::StartFile::from_args(
         std::env::args_os(),
     ));
+    app.manage(aas_browser::opened_files::DropChannel::default());
     Ok(())
 }
 

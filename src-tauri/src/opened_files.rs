@@ -9,10 +9,8 @@ use std::sync::Mutex;
 
 use aas_app::{App, FileOpened, IpcError};
 use serde::Serialize;
-use tauri::{AppHandle, DragDropEvent, Emitter, Manager, Runtime, WindowEvent};
-
-/// The event the page hears when a dropped file was read (or why it was not).
-pub const FILE_DROPPED: &str = "file-dropped";
+use tauri::ipc::Channel;
+use tauri::{AppHandle, DragDropEvent, Manager, Runtime, WindowEvent};
 
 /// The file named on the command line, until the page takes it.
 #[derive(Debug, Default)]
@@ -40,6 +38,37 @@ pub struct Dropped {
     error: Option<IpcError>,
 }
 
+/// Where the page hears of dropped files: the channel it gave last (a page loaded again
+/// gives a new one). A channel, not a Tauri event: listening to an event has the app run
+/// a script in the page, which wakes a JavaScript engine in the app's own process for
+/// good (3 MB, bench/RESULTS.md "The app before and after issue 48").
+#[derive(Default)]
+pub struct DropChannel(Mutex<Option<Channel<Dropped>>>);
+
+impl std::fmt::Debug for DropChannel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = self.0.lock().map(|c| c.is_some()).unwrap_or(false);
+        f.debug_struct("DropChannel").field("set", &set).finish()
+    }
+}
+
+impl DropChannel {
+    pub fn set(&self, channel: Channel<Dropped>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(channel);
+    }
+
+    fn send(&self, dropped: Dropped) {
+        let channel = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let sent = match channel.as_ref() {
+            Some(channel) => channel.send(dropped),
+            None => return tracing::warn!("a file was dropped before the page listened for one"),
+        };
+        if let Err(e) = sent {
+            tracing::warn!(error = %e, "a dropped file's outcome did not reach the page");
+        }
+    }
+}
+
 /// Reads the first file dropped on the window (one file is shown at a time) and tells
 /// the page.
 pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
@@ -62,10 +91,6 @@ pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
                 error: Some(e.into()),
             },
         };
-        // Emitted as JSON: an event's payload is cloned for each listener.
-        let sent = serde_json::to_value(dropped).map_err(tauri::Error::from);
-        if let Err(e) = sent.and_then(|payload| app.emit(FILE_DROPPED, payload)) {
-            tracing::warn!(error = %e, "a dropped file's outcome did not reach the page");
-        }
+        app.state::<DropChannel>().send(dropped);
     });
 }

@@ -138,8 +138,9 @@ export const takeFileIn = (opened) => localCall('take_file_in', { file: opened.f
  * openAasFile answers, or `error` (as a failed call rejects with) when it was not read.
  */
 export function onFileDropped(fn) {
-  return window.__TAURI__.event.listen('file-dropped', ({ payload }) =>
-    fn({ opened: payload.opened, error: payload.error && asError(payload.error) }));
+  const channel = new window.__TAURI__.core.Channel();
+  channel.onmessage = (dropped) => fn({ opened: dropped.opened, error: dropped.error && asError(dropped.error) });
+  return localCall('watch_dropped_files', { onDropped: channel });
 }
 const treeAsk = (ask) => sourceCall('tree', { ask });
 /**
