@@ -37,6 +37,9 @@ pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
     let parts = aas_file::parts(file).map_err(file_error)?;
     let several = parts.len() > 1;
     let mut report = Report::default();
+    // V3 parts are read into one contents, as a file is: an identifiable two parts
+    // repeat is counted once.
+    let mut v3 = Contents::default();
     for (part, bytes) in parts {
         // Findings name their part where a package has several.
         let at = |path: String| match several {
@@ -53,9 +56,24 @@ pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
                     checked: true,
                 });
             }
-            None => read(&part, bytes, &mut report)?,
+            None => {
+                let mut contents = aas_file::read_part(&part, bytes)?;
+                let parts = contents.parts.drain(..);
+                report
+                    .parts
+                    .extend(parts.map(|(part, version, serialisation)| Part {
+                        part,
+                        version,
+                        serialisation,
+                        checked: false,
+                    }));
+                v3.merge(contents);
+            }
         }
     }
+    count(&v3, &mut report.model_types);
+    report.unknown = v3.unknown;
+    report.unknown_count = v3.unknown_count;
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &report)?;
@@ -139,27 +157,6 @@ fn v2_checked(
     };
     report.unreadable.extend(placed(found.unreadable));
     report.nonconforming.extend(placed(found.nonconforming));
-    Ok(())
-}
-
-/// Reads a V3 payload: its objects counted, its unknown properties named.
-fn read(part: &str, bytes: Vec<u8>, report: &mut Report) -> Result<(), CliError> {
-    let contents = aas_file::read_part(part, bytes)?;
-    count(&contents, &mut report.model_types);
-    let room = aas_file::UNKNOWN_NAMED.saturating_sub(report.unknown.len());
-    report
-        .unknown
-        .extend(contents.unknown.into_iter().take(room));
-    report.unknown_count += contents.unknown_count;
-    let parts = contents.parts.into_iter();
-    report
-        .parts
-        .extend(parts.map(|(part, version, serialisation)| Part {
-            part,
-            version,
-            serialisation,
-            checked: false,
-        }));
     Ok(())
 }
 

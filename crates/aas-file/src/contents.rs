@@ -128,7 +128,7 @@ pub enum Value {
 impl Contents {
     /// Adds what another part of the same package holds: an identifiable met before (in
     /// an earlier part, or earlier in this one) is kept as it was first met.
-    pub(crate) fn merge(&mut self, other: Contents) {
+    pub fn merge(&mut self, other: Contents) {
         let mut shells: HashSet<String> = self.shells.iter().map(|s| s.id.clone()).collect();
         let mut submodels: HashSet<String> = self.submodels.iter().map(|s| s.id.clone()).collect();
         let new_shells = other

@@ -126,18 +126,15 @@ pub(crate) fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8
 /// Each XML spec part of the AAS file at `path` as the JSON environment the
 /// specification of its version writes for it: its name, version and JSON.
 pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json::Value)>> {
-    let bytes = file_bytes(path)?;
-    let mut parts = Vec::new();
-    for (part, bytes) in payloads(&path.display().to_string(), bytes)? {
-        if aas_model::aasx::without_bom(&bytes)
-            .trim_ascii_start()
-            .starts_with(b"<")
-        {
+    let mut xml = Vec::new();
+    for (part, bytes) in parts(path)? {
+        // Payloads come without a byte order mark.
+        if bytes.trim_ascii_start().starts_with(b"<") {
             let (version, json) = payload::xml_as_json(&part, &bytes)?;
-            parts.push((part, version, json));
+            xml.push((part, version, json));
         }
     }
-    Ok(parts)
+    Ok(xml)
 }
 
 /// The bytes of the file at `path`, within the bounds every file is read in.

@@ -87,15 +87,15 @@ pub(crate) fn xml_as_json(part: &str, bytes: &[u8]) -> Result<(Version, serde_js
     })
 }
 
-/// Whether payload `bytes` (without a byte order mark) is V2, told from its first
-/// bytes rather than a reading: XML whose root element names V2's namespace, or JSON
-/// with an `identification` or a `modelType` object (V3 has neither).
+/// Whether payload `bytes` (without a byte order mark) is V2, told from its text
+/// rather than a reading: XML whose root element names V2's namespace, or JSON with an
+/// `identification` or a `modelType` object (V3 has neither).
 pub(crate) fn is_v2(bytes: &[u8]) -> bool {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     match start.map(|at| (at, bytes[at])) {
         Some((at, b'<')) => root_tag(&bytes[at..]).is_some_and(|tag| {
             let v2 = NAMESPACES.iter().find(|(_, v)| *v == Some(Version::V2));
-            v2.is_some_and(|(ns, _)| contains(tag, ns.as_bytes()))
+            v2.is_some_and(|(ns, _)| memchr::memmem::find(tag, ns.as_bytes()).is_some())
         }),
         Some((_, b'{')) => {
             has_field(bytes, "identification", None) || has_field(bytes, "modelType", Some(b'{'))
@@ -133,10 +133,6 @@ fn root_tag(text: &[u8]) -> Option<&[u8]> {
             _ => return Some(&rest[..=end]),
         }
     }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    memchr::memmem::find(haystack, needle).is_some()
 }
 
 /// The metamodel version the namespace of XML root `root` names.

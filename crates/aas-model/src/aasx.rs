@@ -101,15 +101,11 @@ pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
     let mut zip = ZipArchive::new(Cursor::new(bytes))
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
     let specs = spec_parts(&mut zip)?;
-    let candidates: Vec<String> = if specs.is_empty() {
-        zip.file_names()
-            .filter(|name| !is_packaging(name))
-            .map(str::to_owned)
-            .collect()
+    let candidates = if specs.is_empty() {
+        unlisted_parts(&zip)
     } else {
         specs
     };
-    let has_ext = |name: &str, ext: &str| name.to_ascii_lowercase().ends_with(ext);
     if let Some(json) = candidates.iter().find(|n| has_ext(n, ".json")) {
         return read(&mut zip, json)?
             .ok_or_else(|| package_error(format_args!("the spec part {json} is missing")));
@@ -120,6 +116,22 @@ pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
         ))),
         None => Err(package_error("the package holds no AAS spec part")),
     }
+}
+
+/// The parts of a package whose relationships name no spec part, but its OPC
+/// bookkeeping: where a package zipped by hand holds its AAS.
+fn unlisted_parts(zip: &Archive) -> Vec<String> {
+    let mut names: Vec<String> = (zip.file_names())
+        .filter(|name| !is_packaging(name))
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names
+}
+
+/// Whether part `name` ends in `ext` (`.json`), whatever its case.
+fn has_ext(name: &str, ext: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(ext)
 }
 
 /// OPC bookkeeping parts, never an AAS spec.
@@ -200,14 +212,8 @@ pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
     if names.is_empty() {
         // A package zipped by hand names no spec part: its JSON and XML parts are read,
         // as `spec_json` reads its JSON.
-        let has_ext = |name: &str, ext: &str| name.to_ascii_lowercase().ends_with(ext);
-        names = zip
-            .file_names()
-            .filter(|name| !is_packaging(name))
-            .filter(|name| has_ext(name, ".json") || has_ext(name, ".xml"))
-            .map(str::to_owned)
-            .collect();
-        names.sort();
+        names = unlisted_parts(&zip);
+        names.retain(|name| has_ext(name, ".json") || has_ext(name, ".xml"));
     }
     if names.is_empty() {
         return Err(package_error(
