@@ -102,7 +102,7 @@ pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
     let specs = spec_parts(&mut zip)?;
     let candidates = if specs.is_empty() {
-        unlisted_parts(&zip)
+        unlisted_spec(&zip).into_iter().collect()
     } else {
         specs
     };
@@ -118,15 +118,14 @@ pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
     }
 }
 
-/// The parts of a package whose relationships name no spec part, but its OPC
-/// bookkeeping: where a package zipped by hand holds its AAS.
-fn unlisted_parts(zip: &Archive) -> Vec<String> {
-    let mut names: Vec<String> = (zip.file_names())
-        .filter(|name| !is_packaging(name))
-        .map(str::to_owned)
-        .collect();
-    names.sort();
-    names
+/// The part a package whose relationships name no spec part (one zipped by hand) holds
+/// its AAS in: its first JSON part, else its first XML part, OPC bookkeeping aside.
+fn unlisted_spec(zip: &Archive) -> Option<String> {
+    let candidates: Vec<&str> = (zip.file_names()).filter(|n| !is_packaging(n)).collect();
+    let first = |ext| candidates.iter().find(|n| has_ext(n, ext));
+    first(".json")
+        .or_else(|| first(".xml"))
+        .map(|n| n.to_string())
 }
 
 /// Whether part `name` ends in `ext` (`.json`), whatever its case.
@@ -210,10 +209,8 @@ pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
         .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
     let mut names = spec_parts(&mut zip)?;
     if names.is_empty() {
-        // A package zipped by hand names no spec part: its JSON and XML parts are read,
-        // as `spec_json` reads its JSON.
-        names = unlisted_parts(&zip);
-        names.retain(|name| has_ext(name, ".json") || has_ext(name, ".xml"));
+        // A package zipped by hand names no spec part: the part `spec_json` reads too.
+        names.extend(unlisted_spec(&zip));
     }
     if names.is_empty() {
         return Err(package_error(
