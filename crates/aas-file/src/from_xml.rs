@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::kept_text::KeptText;
-use crate::raw_text::RawText;
-use crate::xml_tree::Node;
+use crate::raw_text::{Packed, Packer, RawText};
+use crate::xml_tree::{ItemText, Node};
 use crate::xml_unknown::Unknown;
 
 /// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
@@ -34,27 +34,18 @@ const VARIABLES: [&str; 6] = [
     "inoutputVariables",
 ];
 
-/// The payload a tree was read from: each node's text as the file has it is a span of
-/// it; of a payload that is not UTF-8 throughout, a copy, within what may be kept.
+/// The text of the item a tree was read from: each node's text as the file has it is a
+/// span of it, kept compressed; of an item that is not UTF-8 throughout, a copy of each,
+/// within what may be kept. `at` is where the item starts in the payload.
 pub(crate) enum Payload<'a> {
-    Text(Arc<String>),
-    Bytes(&'a [u8], KeptText),
-}
-
-impl Payload<'_> {
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            Payload::Text(text) => text.as_bytes(),
-            Payload::Bytes(bytes, _) => bytes,
-        }
-    }
+    Packed(Arc<Packed>, usize),
+    Bytes(&'a [u8], usize, &'a KeptText),
 }
 
 /// A payload's items as the parser hands them on ([`crate::xml_tree::parse_items`]):
 /// each read into the model at once and its tree let go; V2's asset kinds kept apart
 /// until the end (V2 keeps an asset's kind on the asset, which may come after its
 /// shell).
-#[derive(Default)]
 pub(crate) struct Items {
     shells: Vec<Shell>,
     kinds: Vec<(String, String)>,
@@ -62,12 +53,29 @@ pub(crate) struct Items {
     /// Items taken of each list so far.
     taken: HashMap<String, usize>,
     unknown: Unknown,
+    packer: Packer,
+    /// What may be kept of items that are not UTF-8.
+    kept: KeptText,
+}
+
+impl Default for Items {
+    fn default() -> Self {
+        Items {
+            shells: Vec::new(),
+            kinds: Vec::new(),
+            submodels: Vec::new(),
+            taken: HashMap::new(),
+            unknown: Unknown::default(),
+            packer: Packer::default(),
+            kept: KeptText::for_payload(0),
+        }
+    }
 }
 
 impl Items {
-    /// Takes `item` of the root's list `list`; of a V3 part, names what of it no class
-    /// of the metamodel has.
-    pub fn take(&mut self, list: &str, item: Node, version: Version, payload: &Payload) {
+    /// Takes `item` of the root's list `list`, whose text is `text`; of a V3 part, names
+    /// what of it no class of the metamodel has.
+    pub fn take(&mut self, list: &str, item: Node, version: Version, text: ItemText) {
         let at = self.taken.entry(list.to_owned()).or_default();
         if version != Version::V2 {
             self.unknown.walk_item(&item, list, *at);
@@ -75,9 +83,13 @@ impl Items {
         *at += 1;
         match (list, item.name.as_str()) {
             ("assetAdministrationShells", "assetAdministrationShell") => {
-                self.shells.push(shell(&item, version, payload))
+                let payload = payload(&mut self.packer, &self.kept, text);
+                self.shells.push(shell(&item, version, &payload))
             }
-            ("submodels", "submodel") => self.submodels.push(submodel(&item, version, payload)),
+            ("submodels", "submodel") => {
+                let payload = payload(&mut self.packer, &self.kept, text);
+                self.submodels.push(submodel(&item, version, &payload))
+            }
             ("assets", "asset") => {
                 if let (Some(id), Some(kind)) =
                     (item.text_of("identification"), item.text_of("kind"))
@@ -224,12 +236,22 @@ fn element(node: &Node, kind: &'static str, payload: &Payload) -> Element {
     }
 }
 
+/// How an item's nodes' texts are kept: spans of its packed text, or of one that is not
+/// UTF-8, copies within `kept`.
+fn payload<'a>(packer: &mut Packer, kept: &'a KeptText, text: ItemText<'a>) -> Payload<'a> {
+    match std::str::from_utf8(text.bytes) {
+        Ok(utf8) => Payload::Packed(packer.pack(utf8), text.at),
+        Err(_) => Payload::Bytes(text.bytes, text.at, kept),
+    }
+}
+
 /// A node's text as the payload has it (a copy only if it may be kept).
 fn raw(node: &Node, payload: &Payload) -> RawText {
+    let within = |at: usize| node.span.start.saturating_sub(at)..node.span.end.saturating_sub(at);
     match payload {
-        Payload::Text(text) => RawText::span(text, node.span.clone()),
-        Payload::Bytes(bytes, kept) => {
-            let text = bytes.get(node.span.clone()).unwrap_or_default();
+        Payload::Packed(packed, at) => RawText::span(packed, within(*at)),
+        Payload::Bytes(bytes, at, kept) => {
+            let text = bytes.get(within(*at)).unwrap_or_default();
             RawText::own(kept.of_len(text.len(), || String::from_utf8_lossy(text).into_owned()))
         }
     }

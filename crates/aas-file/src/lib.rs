@@ -22,6 +22,7 @@ mod xml_to_json;
 mod xml_tree;
 mod xml_unknown;
 
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 pub use answers::{
@@ -64,24 +65,52 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Reads the AAS file at `path`: an AASX package, or an environment as XML or JSON.
+/// XML is read as it comes, never held whole: a file or a package's part of up to
+/// [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself, and JSON, within
+/// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub fn read(path: &Path) -> Result<Contents> {
-    let bytes = file_bytes(path)?;
-    read_bytes(&path.display().to_string(), bytes)
+    let name = path.display().to_string();
+    let io = |source| Error::Io {
+        path: name.clone(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = aas_model::aasx::regular_size(&file);
+    let mut file = std::io::BufReader::with_capacity(1 << 16, file);
+    if aas_model::aasx::is_package(file.fill_buf().map_err(io)?) {
+        let bytes = aas_model::aasx::read_within(file, size).map_err(io)?;
+        return read_bytes(&name, bytes);
+    }
+    let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
+    if size.is_some_and(|size| size > limit) {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "larger than {} MiB, the most this app reads of a file",
+                limit >> 20
+            ),
+        )));
+    }
+    payload::read_stream(&name, file.take(limit))
 }
 
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
-    let mut contents = Contents::default();
+    if !aas_model::aasx::is_package(&bytes) {
+        return payload::read_stream(name, &bytes[..]);
+    }
     // A thumbnail that cannot be read is only not shown.
-    if aas_model::aasx::is_package(&bytes) {
-        contents.thumbnail = aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX)
-            .ok()
-            .flatten();
-    }
-    for (part, bytes) in payloads(name, bytes)? {
-        let read = payload::read(&part, bytes)?;
+    let mut contents = Contents {
+        thumbnail: (aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX).ok()).flatten(),
+        ..Contents::default()
+    };
+    // Part by part, each read as it inflates.
+    let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
+    aas_model::aasx::each_spec_part(&bytes, limit, |part, inflating| {
+        let read = payload::read_stream(&format!("/{part}"), std::io::BufReader::new(inflating))?;
         contents.merge(read);
-    }
+        Ok::<_, Error>(())
+    })?;
     Ok(contents)
 }
 

@@ -1,7 +1,7 @@
 //! One payload (a file, or a spec part of a package): XML or JSON, which metamodel
 //! version, then read by the reader for it.
 
-use std::sync::Arc;
+use std::io::{BufRead, Read};
 
 use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
@@ -18,63 +18,112 @@ const NAMESPACES: [(&str, Option<Version>); 4] = [
 /// Reads payload `part` (its bytes without a byte order mark).
 pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    let contents = match start.map(|at| bytes[at]) {
-        Some(b'<') => {
-            // Kept once, each node's text a span of it (a copy only if not UTF-8).
-            let not_utf8;
-            let payload = match String::from_utf8(bytes) {
-                Ok(text) => from_xml::Payload::Text(Arc::new(text)),
-                Err(e) => {
-                    not_utf8 = e.into_bytes();
-                    from_xml::Payload::Bytes(&not_utf8, KeptText::for_payload(not_utf8.len()))
-                }
-            };
-            // Item by item: a large payload is never held as one tree.
-            let mut items = from_xml::Items::default();
-            let root = xml_tree::parse_items(
-                part,
-                payload.bytes(),
-                &xml_tree::NOT_READ,
-                &mut |root, list, item| {
-                    items.take(list, item, xml_version(part, root)?, &payload);
-                    Ok(())
-                },
-            )?;
-            let version = xml_version(part, &root)?;
-            let mut contents = items.contents();
-            contents
-                .parts
-                .push((part.to_owned(), version, Serialisation::Xml));
-            contents
+    match start.map(|at| bytes[at]) {
+        Some(b'<') => read_xml(part, &bytes[..]),
+        Some(b'{') => read_json(part, bytes),
+        _ => Err(neither(part)),
+    }
+}
+
+/// Reads payload `part` as `payload` gives it (a byte order mark is passed over): XML
+/// as it comes, item by item, never held whole; JSON whole, within
+/// [`aas_model::aasx::MAX_FILE_BYTES`].
+pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Contents> {
+    let io = |source| Error::Io {
+        path: part.to_owned(),
+        source,
+    };
+    if payload
+        .fill_buf()
+        .map_err(io)?
+        .starts_with(aas_model::aasx::BOM)
+    {
+        payload.consume(aas_model::aasx::BOM.len());
+    }
+    let first = loop {
+        let ahead = payload.fill_buf().map_err(io)?;
+        if ahead.is_empty() {
+            break None;
         }
-        Some(b'{') => {
-            aas_model::check_depth(&bytes).map_err(|e| not_aas(part, e))?;
-            let doc: serde_json::Value =
-                serde_json::from_slice(&bytes).map_err(|e| not_aas(part, e))?;
-            let version = if from_json::is_v2(&doc) {
-                Version::V2
-            } else {
-                Version::V3
-            };
-            let kept = KeptText::for_payload(bytes.len());
-            let mut contents = from_json::contents(&doc, version, &kept);
-            if version != Version::V2 {
-                (contents.unknown, contents.unknown_count) =
-                    aas_v3::metamodel::unknown_properties(&doc, UNKNOWN_NAMED);
+        match ahead.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(at) => {
+                let byte = ahead[at];
+                payload.consume(at);
+                break Some(byte);
             }
-            contents
-                .parts
-                .push((part.to_owned(), version, Serialisation::Json));
-            contents
-        }
-        _ => {
-            return Err(Error::NotAas {
-                part: part.to_owned(),
-                why: "neither XML nor a JSON object (an AAS environment)".into(),
-            })
+            None => {
+                let all = ahead.len();
+                payload.consume(all);
+            }
         }
     };
+    match first {
+        Some(b'<') => read_xml(part, payload),
+        Some(b'{') => {
+            let limit = aas_model::aasx::MAX_FILE_BYTES;
+            let mut bytes = Vec::new();
+            (payload.take(limit + 1).read_to_end(&mut bytes)).map_err(io)?;
+            if bytes.len() as u64 > limit {
+                return Err(Error::TooLarge {
+                    file: part.to_owned(),
+                    why: format!(
+                        "JSON of more than {} MiB, the most this app reads of one",
+                        limit >> 20
+                    ),
+                });
+            }
+            read_json(part, bytes)
+        }
+        _ => Err(neither(part)),
+    }
+}
+
+/// An XML payload, item by item: a large payload is never held as one tree, and each
+/// shell's and submodel's text is kept compressed.
+fn read_xml(part: &str, payload: impl BufRead) -> Result<Contents> {
+    let mut items = from_xml::Items::default();
+    let root = xml_tree::parse_items(
+        part,
+        payload,
+        &xml_tree::NOT_READ,
+        &mut |root, list, item, text| {
+            items.take(list, item, xml_version(part, root)?, text);
+            Ok(())
+        },
+    )?;
+    let version = xml_version(part, &root)?;
+    let mut contents = items.contents();
+    contents
+        .parts
+        .push((part.to_owned(), version, Serialisation::Xml));
     Ok(contents)
+}
+
+fn read_json(part: &str, bytes: Vec<u8>) -> Result<Contents> {
+    aas_model::check_depth(&bytes).map_err(|e| not_aas(part, e))?;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| not_aas(part, e))?;
+    let version = if from_json::is_v2(&doc) {
+        Version::V2
+    } else {
+        Version::V3
+    };
+    let kept = KeptText::for_payload(bytes.len());
+    let mut contents = from_json::contents(&doc, version, &kept);
+    if version != Version::V2 {
+        (contents.unknown, contents.unknown_count) =
+            aas_v3::metamodel::unknown_properties(&doc, UNKNOWN_NAMED);
+    }
+    contents
+        .parts
+        .push((part.to_owned(), version, Serialisation::Json));
+    Ok(contents)
+}
+
+fn neither(part: &str) -> Error {
+    Error::NotAas {
+        part: part.to_owned(),
+        why: "neither XML nor a JSON object (an AAS environment)".into(),
+    }
 }
 
 /// The JSON of XML payload `part` (its bytes without a byte order mark), as the

@@ -7,6 +7,7 @@
 
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
+use std::io::{BufRead, Read};
 
 use crate::{Error, Result};
 
@@ -64,31 +65,39 @@ impl Node {
     }
 }
 
+/// An item's text as the payload has it: its bytes, and where they start in the payload
+/// (an item's nodes' spans are the payload's).
+pub(crate) struct ItemText<'a> {
+    pub bytes: &'a [u8],
+    pub at: usize,
+}
+
 /// What [`parse_items`] hands each item of the root's lists to, once it is read whole:
 /// the root (its namespace and attributes; its lists without their items), the list's
-/// name, and the item.
-pub(crate) type EachItem<'a> = dyn FnMut(&Node, &str, Node) -> Result<()> + 'a;
+/// name, the item and its text.
+pub(crate) type EachItem<'a> = dyn FnMut(&Node, &str, Node, ItemText<'_>) -> Result<()> + 'a;
 
 /// The tree of payload `part`'s root element, without the subtrees named in `skipped`.
 pub(crate) fn parse(part: &str, bytes: &[u8], skipped: &[&str]) -> Result<Node> {
     parse_with(part, bytes, skipped, None)
 }
 
-/// As [`parse`], but each item of the root's lists (a shell, a submodel, an asset) is
-/// handed to `each` as soon as it is read, and not kept in the tree: only one item's
-/// tree is held at a time, however large the payload.
+/// As [`parse`], but the payload is read as `payload` gives it, and each item of the
+/// root's lists (a shell, a submodel, an asset) is handed to `each` as soon as it is
+/// read, and not kept in the tree: only one item's tree and text are held at a time,
+/// however large the payload.
 pub(crate) fn parse_items(
     part: &str,
-    bytes: &[u8],
+    payload: impl BufRead,
     skipped: &[&str],
     each: &mut EachItem<'_>,
 ) -> Result<Node> {
-    parse_with(part, bytes, skipped, Some(each))
+    parse_with(part, payload, skipped, Some(each))
 }
 
 fn parse_with(
     part: &str,
-    bytes: &[u8],
+    payload: impl BufRead,
     skipped: &[&str],
     mut each: Option<&mut EachItem<'_>>,
 ) -> Result<Node> {
@@ -96,15 +105,28 @@ fn parse_with(
         part: part.to_owned(),
         why,
     };
-    let mut reader = Reader::from_reader(bytes);
+    let items = each.is_some();
+    let mut reader = Reader::from_reader(Recording {
+        inner: payload,
+        kept: Vec::new(),
+        from: 0,
+        on: items,
+    });
     let mut stack: Vec<Node> = Vec::new();
     let mut skipping = 0usize;
     let mut buf = Vec::new();
     loop {
         let at = position(&reader);
-        let event = reader
-            .read_event_into(&mut buf)
-            .map_err(|e| refuse(format!("not well-formed XML: {e}")))?;
+        // Between items, nothing of the payload is kept.
+        if items && stack.len() <= 2 {
+            reader.get_mut().forget(at);
+        }
+        let event = reader.read_event_into(&mut buf).map_err(|e| match e {
+            // The payload's own error (a package's part past its limit, a damaged
+            // package): said as it is.
+            quick_xml::Error::Io(e) => refuse(e.to_string()),
+            e => refuse(format!("not well-formed XML: {e}")),
+        })?;
         match event {
             Event::DocType(_) => {
                 return Err(refuse(
@@ -112,7 +134,7 @@ fn parse_with(
                 ))
             }
             Event::Start(tag) => {
-                if skipping > 0 || skipped.contains(&local_name(&tag).as_str()) {
+                if skipping > 0 || is_skipped(&tag, skipped) {
                     skipping += 1;
                 } else {
                     if stack.len() >= MAX_XML_DEPTH {
@@ -130,13 +152,13 @@ fn parse_with(
                     stack.push(node);
                 }
             }
-            Event::Empty(tag) if skipping == 0 && !skipped.contains(&local_name(&tag).as_str()) => {
+            Event::Empty(tag) if skipping == 0 && !is_skipped(&tag, skipped) => {
                 let mut node = node(&tag, stack.is_empty()).map_err(refuse)?;
                 node.span = at..position(&reader);
                 if stack.is_empty() {
                     return Ok(node);
                 }
-                place(&mut stack, node, &mut each)?;
+                place(&mut stack, node, &mut each, reader.get_ref())?;
             }
             Event::End(_) => {
                 if skipping > 0 {
@@ -146,10 +168,12 @@ fn parse_with(
                     if stack.is_empty() {
                         return Ok(done);
                     }
-                    place(&mut stack, done, &mut each)?;
+                    place(&mut stack, done, &mut each, reader.get_ref())?;
                 }
             }
-            Event::Text(text) if skipping == 0 => {
+            // The root's and its lists' text is not kept where items are read one by
+            // one: it is whitespace, and a payload of nothing else would be held whole.
+            Event::Text(text) if skipping == 0 && !(items && stack.len() <= 2) => {
                 if let Some(node) = stack.last_mut() {
                     let text = text
                         .unescape()
@@ -171,11 +195,103 @@ fn parse_with(
     }
 }
 
+/// The payload as the XML reader reads it, with what it read since the last item
+/// ended kept (where items are read one by one): the next item's text. What is kept is
+/// bounded by [`MAX_ITEM_BYTES`] (so is what the XML reader holds of one event): past
+/// it, reading fails with words.
+struct Recording<R> {
+    inner: R,
+    kept: Vec<u8>,
+    /// Where `kept` starts in the payload.
+    from: usize,
+    on: bool,
+}
+
+/// The most kept of one item (a shell, a submodel), or of what lies between two: the
+/// most this app reads of one file held whole. A payload streams past it; one item
+/// does not.
+const MAX_ITEM_BYTES: usize = aas_model::aasx::MAX_FILE_BYTES as usize;
+
+fn item_too_large() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::FileTooLarge,
+        format!(
+            "one shell or submodel, or what lies between two, is larger than {} MiB, the most this app reads of one",
+            MAX_ITEM_BYTES >> 20
+        ),
+    )
+}
+
+impl<R> Recording<R> {
+    /// Lets go of what was kept before `at`. The XML reader may have read a little
+    /// further than it says (the `<` of a tag after text): that stays.
+    fn forget(&mut self, at: usize) {
+        let before = at.saturating_sub(self.from).min(self.kept.len());
+        self.kept.drain(..before);
+        self.from += before;
+    }
+
+    /// The text of the item at `span` of the payload, if it was kept.
+    fn text(&self, span: &std::ops::Range<usize>) -> ItemText<'_> {
+        let within = span
+            .start
+            .checked_sub(self.from)
+            .zip(span.end.checked_sub(self.from));
+        ItemText {
+            bytes: within
+                .and_then(|(start, end)| self.kept.get(start..end))
+                .unwrap_or_default(),
+            at: span.start,
+        }
+    }
+}
+
+impl<R: BufRead> Read for Recording<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.kept.len() > MAX_ITEM_BYTES {
+            return Err(item_too_large());
+        }
+        let n = self.inner.read(buf)?;
+        if self.on {
+            self.kept.extend_from_slice(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Recording<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.kept.len() > MAX_ITEM_BYTES {
+            return Err(item_too_large());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if self.on {
+            // What is consumed was filled and is still there: no reading happens here.
+            if let Ok(filled) = self.inner.fill_buf() {
+                self.kept
+                    .extend_from_slice(&filled[..amount.min(filled.len())]);
+            }
+        }
+        self.inner.consume(amount);
+    }
+}
+
 /// Puts `done` below its parent, the top of `stack` (not empty); an item of one of the
 /// root's lists goes to `each` instead, where there is one.
-fn place(stack: &mut [Node], done: Node, each: &mut Option<&mut EachItem<'_>>) -> Result<()> {
+fn place<R>(
+    stack: &mut [Node],
+    done: Node,
+    each: &mut Option<&mut EachItem<'_>>,
+    payload: &Recording<R>,
+) -> Result<()> {
     match (&mut *stack, each) {
-        ([root, list], Some(each)) => each(root, &list.name, done),
+        ([root, list], Some(each)) => {
+            let text = payload.text(&done.span);
+            each(root, &list.name, done, text)
+        }
         (_, _) => {
             if let Some(parent) = stack.last_mut() {
                 parent.children.push(done);
@@ -185,9 +301,16 @@ fn place(stack: &mut [Node], done: Node, each: &mut Option<&mut EachItem<'_>>) -
     }
 }
 
-/// How far the reader has read, in bytes (a payload is within 4 GiB).
-fn position(reader: &Reader<&[u8]>) -> usize {
+/// How far the reader has read, in bytes.
+fn position<R>(reader: &Reader<R>) -> usize {
     usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX)
+}
+
+/// Whether `tag`'s local name is among `skipped` (asked of every tag: without making
+/// the name a string).
+fn is_skipped(tag: &BytesStart, skipped: &[&str]) -> bool {
+    let name = tag.local_name();
+    skipped.iter().any(|s| s.as_bytes() == name.as_ref())
 }
 
 fn local_name(tag: &BytesStart) -> String {

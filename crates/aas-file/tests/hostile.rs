@@ -126,13 +126,13 @@ fn a_file_nested_deep_is_not_kept_once_per_level() {
             innermost = child;
         }
         assert!(
-            innermost.raw.as_str().contains(&value),
+            innermost.raw.text().contains(&value),
             "xml {xml}: the property's text is kept"
         );
         if xml {
             // XML's texts are spans of the one payload: every level's text is there.
             assert_eq!(total, 0, "nothing copied");
-            assert!(submodel.elements[0].raw.as_str().contains(&value));
+            assert!(submodel.elements[0].raw.text().contains(&value));
         }
     }
 }
@@ -156,7 +156,7 @@ fn properties_of_a_newer_writer_are_kept_and_named_not_fatal() {
     );
     assert_eq!(contents.unknown_count, 2);
     // Kept as read: the raw JSON of the submodel holds them.
-    assert!(contents.submodels[0].raw.as_str().contains("futureField"));
+    assert!(contents.submodels[0].raw.text().contains("futureField"));
     // The file as published names none: every property it has is the metamodel's.
     let published = read_bytes("maximal.json", std::fs::read(&file).expect("file")).expect("read");
     assert_eq!((published.unknown.len(), published.unknown_count), (0, 0));
@@ -196,7 +196,7 @@ fn elements_of_a_newer_writer_in_xml_are_kept_and_named_not_fatal() {
         ]
     );
     assert_eq!(contents.unknown_count, 3);
-    assert!(contents.submodels[0].raw.as_str().contains("<futureField>"));
+    assert!(contents.submodels[0].raw.text().contains("<futureField>"));
     // The published XML files name none: every element they have is the metamodel's.
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-files");
     for file in [
@@ -208,4 +208,61 @@ fn elements_of_a_newer_writer_in_xml_are_kept_and_named_not_fatal() {
         let published = aas_file::read(&shared.join(file)).expect("read");
         assert_eq!(published.unknown, Vec::<String>::new(), "{file}");
     }
+}
+
+/// A package holding one XML part, `head`, then `filler` `times` over, then `tail`,
+/// deflated: gigabytes of it are kilobytes of package.
+fn package_of(head: &str, filler: &str, times: usize, tail: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default().large_file(true);
+    zip.start_file("env.xml", options).expect("a part");
+    zip.write_all(head.as_bytes()).expect("written");
+    for _ in 0..times {
+        zip.write_all(filler.as_bytes()).expect("written");
+    }
+    zip.write_all(tail.as_bytes()).expect("written");
+    zip.finish().expect("a package").into_inner()
+}
+
+#[test]
+fn an_xml_part_is_read_as_it_inflates_past_what_is_held_of_a_file() {
+    // 300 MiB of concept descriptions (which the model does not read) before a
+    // submodel: more than a file held whole may be (256 MiB), read as it inflates.
+    let description = format!(
+        "<conceptDescription><id>{}</id></conceptDescription>",
+        "x".repeat(1 << 20)
+    );
+    let package = package_of(
+        &format!(r#"<environment xmlns="{V3}"><conceptDescriptions>"#),
+        &description,
+        300,
+        "</conceptDescriptions>\r\n  <submodels>\r\n    <submodel><id>urn:after</id>\r\n      <submodelElements>\r\n        <property><idShort>P</idShort></property>\r\n      </submodelElements></submodel>\r\n  </submodels>\r\n</environment>",
+    );
+    assert!(package.len() < 4 << 20, "{} bytes", package.len());
+    let contents = read_bytes("large.aasx", package).expect("read");
+    let submodel = &contents.submodels[0];
+    assert_eq!(submodel.id, "urn:after");
+    // Each node's text exactly, after text between tags (which the XML reader reads
+    // a byte past).
+    assert_eq!(
+        submodel.raw.text(),
+        "<submodel><id>urn:after</id>\r\n      <submodelElements>\r\n        <property><idShort>P</idShort></property>\r\n      </submodelElements></submodel>"
+    );
+    assert_eq!(
+        submodel.elements[0].raw.text(),
+        "<property><idShort>P</idShort></property>"
+    );
+}
+
+#[test]
+fn an_xml_bomb_of_nothing_is_refused_past_what_one_item_may_be() {
+    // 300 MiB of spaces between two submodels: nothing to read, and not held.
+    let why = refused(&package_of(
+        &format!(r#"<environment xmlns="{V3}"><submodels><submodel><id>urn:a</id></submodel>"#),
+        &" ".repeat(1 << 20),
+        300,
+        "</submodels></environment>",
+    ));
+    assert!(why.contains("larger than 256 MiB"), "{why}");
 }

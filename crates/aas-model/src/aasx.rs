@@ -8,7 +8,6 @@ use std::path::Path;
 
 use percent_encoding::percent_decode_str;
 use quick_xml::events::Event;
-use zip::result::ZipError;
 use zip::ZipArchive;
 
 use crate::{Error, Result};
@@ -54,14 +53,24 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// further (the size is not asked first: a FIFO or device has none).
 pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
+    let size = regular_size(&file);
+    read_within(file, size)
+}
+
+/// The size of `file` if it is a regular file (a FIFO or device has none).
+pub fn regular_size(file: &std::fs::File) -> Option<u64> {
+    (file.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+}
+
+/// What `file` (of `size` bytes, where it has one) holds, refused past
+/// [`MAX_FILE_BYTES`] without reading further.
+pub fn read_within(file: impl Read, size: Option<u64>) -> std::io::Result<Vec<u8>> {
     // A regular file is read into a buffer of its size: grown by doubling, each
     // smaller copy was resident for a moment beside the next. A FIFO or device, which
     // has no size, grows as it comes.
-    let size = file
-        .metadata()
-        .ok()
-        .filter(|m| m.is_file())
-        .map_or(0, |m| m.len().min(MAX_FILE_BYTES + 1));
+    let size = size.map_or(0, |size| size.min(MAX_FILE_BYTES + 1));
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
@@ -91,9 +100,12 @@ pub fn environment_json(bytes: Vec<u8>) -> Result<Vec<u8>> {
     Ok(json)
 }
 
+/// The UTF-8 byte order mark (Windows tools write one).
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// `bytes` without a leading UTF-8 byte order mark.
 pub fn without_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
 }
 
 /// The bytes of the package's JSON spec part; the error says why there is none.
@@ -205,27 +217,61 @@ pub struct SpecPart {
 /// part reached from the aasx-origin, then its aas-spec-split parts. Without any, the
 /// error says so.
 pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
-    let mut names = spec_parts(&mut zip)?;
+    let mut zip = archive(bytes)?;
+    let mut parts = Vec::new();
+    for name in spec_names(&mut zip)? {
+        let mut bytes = read(&mut zip, &name)?.ok_or_else(|| missing(&name))?;
+        let bom = bytes.len() - without_bom(&bytes).len();
+        bytes.drain(..bom);
+        parts.push(SpecPart { name, bytes });
+    }
+    Ok(parts)
+}
+
+/// The most one spec part may inflate to where it is read as it inflates and never
+/// held whole (an XML part, read item by item): 4 GiB.
+pub const MAX_STREAMED_PART_BYTES: u64 = 4 << 30;
+
+/// Hands `each` the spec parts of package `bytes` one at a time, in the order
+/// [`spec_payloads`] gives them: each part's name and a reader that inflates it as it
+/// is read (a byte order mark included), and fails past `limit` bytes with an error of
+/// kind `FileTooLarge` that says so.
+pub fn each_spec_part<E: From<Error>>(
+    bytes: &[u8],
+    limit: u64,
+    mut each: impl FnMut(&str, &mut dyn Read) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    let mut zip = archive(bytes)?;
+    for name in spec_names(&mut zip)? {
+        let entry = entry_of(&zip, &name).ok_or_else(|| missing(&name))?;
+        let (_, mut part) = open_part(&mut zip, &entry, limit)?;
+        each(&name, &mut part)?;
+    }
+    Ok(())
+}
+
+fn archive(bytes: &[u8]) -> Result<Archive<'_>> {
+    ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))
+}
+
+/// The names of the spec parts of a package; of one that names none (zipped by hand),
+/// the part `spec_json` reads too; none at all is an error that says so.
+fn spec_names(zip: &mut Archive) -> Result<Vec<String>> {
+    let mut names = spec_parts(zip)?;
     if names.is_empty() {
-        // A package zipped by hand names no spec part: the part `spec_json` reads too.
-        names.extend(unlisted_spec(&zip));
+        names.extend(unlisted_spec(zip));
     }
     if names.is_empty() {
         return Err(package_error(
             "the package names no AAS spec part (_rels/.rels → aasx-origin → aas-spec) and holds no JSON or XML part",
         ));
     }
-    let mut parts = Vec::new();
-    for name in names {
-        let mut bytes = read(&mut zip, &name)?
-            .ok_or_else(|| package_error(format_args!("the spec part /{name} is missing")))?;
-        let bom = bytes.len() - without_bom(&bytes).len();
-        bytes.drain(..bom);
-        parts.push(SpecPart { name, bytes });
-    }
-    Ok(parts)
+    Ok(names)
+}
+
+fn missing(name: &str) -> Error {
+    package_error(format_args!("the spec part /{name} is missing"))
 }
 
 /// A part's bytes, `None` if the package has no such part. Part names in
@@ -243,71 +289,105 @@ fn read(zip: &mut Archive, name: &str) -> Result<Option<Vec<u8>>> {
     Ok(bytes)
 }
 
-/// Hands `take` the part `name` (or, failing that, its percent-decoded name) as found
-/// in the package, with a reader that inflates it and stops one byte past
-/// [`MAX_FILE_BYTES`], then checks the limit; nothing if there is no such part. The
+/// Hands `take` the part `name` (or, failing that, its percent-decoded name, or either
+/// in another case) as found in the package, with its declared size and a reader that
+/// inflates it within [`MAX_FILE_BYTES`]; nothing if there is no such part. The
 /// reader's checksum is checked if `take` reads it to the end.
 fn each_part(
     zip: &mut Archive,
     name: &str,
     take: impl FnOnce(&str, usize, &mut dyn Read) -> std::io::Result<()>,
 ) -> Result<()> {
-    let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
-    // OPC part names are compared without regard to ASCII case.
-    let any_case = zip
-        .file_names()
-        .find(|entry| entry.eq_ignore_ascii_case(name) || entry.eq_ignore_ascii_case(&decoded))
-        .map(str::to_owned)
-        .unwrap_or_default();
-    for candidate in [name, decoded.as_str(), any_case.as_str()] {
-        match zip.by_name(candidate) {
-            Ok(part) => {
-                let too_large = || {
-                    package_error(format_args!(
-                        "part {candidate} inflates to more than {} MiB, the most this app reads",
-                        MAX_FILE_BYTES >> 20
-                    ))
-                };
-                // The declared size is the package's word: checked first, and the
-                // inflating is cut at the limit whatever it says.
-                if part.size() > MAX_FILE_BYTES {
-                    return Err(too_large());
-                }
-                // Within the limit, so room for it may be made at once.
-                let declared = usize::try_from(part.size()).unwrap_or(0);
-                let mut counted = Counted {
-                    inner: part.take(MAX_FILE_BYTES + 1),
-                    bytes: 0,
-                };
-                take(candidate, declared, &mut counted).map_err(|e| {
-                    package_error(format_args!("cannot read part {candidate}: {e}"))
-                })?;
-                if counted.bytes > MAX_FILE_BYTES {
-                    return Err(too_large());
-                }
-                return Ok(());
-            }
-            Err(ZipError::FileNotFound) => continue,
-            Err(e) => {
-                return Err(package_error(format_args!(
-                    "cannot read part {candidate}: {e}"
-                )))
-            }
-        }
-    }
-    Ok(())
+    let Some(entry) = entry_of(zip, name) else {
+        return Ok(());
+    };
+    let (declared, mut part) = open_part(zip, &entry, MAX_FILE_BYTES)?;
+    take(&entry, declared, &mut part).map_err(|e| part_error(&entry, &e))
 }
 
-/// A reader that counts what came through it.
-struct Counted<R> {
+/// The entry of the package that holds part `name`: by its name, its percent-decoded
+/// name (part names in relationships are URIs), or either in another ASCII case (OPC
+/// compares part names so).
+fn entry_of(zip: &Archive, name: &str) -> Option<String> {
+    let decoded = percent_decode_str(name).decode_utf8_lossy().into_owned();
+    let exact = [name, decoded.as_str()]
+        .into_iter()
+        .find(|candidate| zip.index_for_name(candidate).is_some())
+        .map(str::to_owned);
+    exact.or_else(|| {
+        zip.file_names()
+            .find(|e| e.eq_ignore_ascii_case(name) || e.eq_ignore_ascii_case(&decoded))
+            .map(str::to_owned)
+    })
+}
+
+/// Entry `entry` of the package (which holds it), its declared size, and a reader that
+/// inflates it and fails past `limit` bytes (`FileTooLarge`, which [`part_error`] words).
+fn open_part<'z, 'b>(
+    zip: &'z mut Archive<'b>,
+    entry: &str,
+    limit: u64,
+) -> Result<(usize, PartReader<'z, 'b>)> {
+    let part = zip
+        .by_name(entry)
+        .map_err(|e| package_error(format_args!("cannot read part {entry}: {e}")))?;
+    // The declared size is the package's word: checked first, and the inflating is cut
+    // at the limit whatever it says.
+    if part.size() > limit {
+        return Err(package_error(too_large(entry, limit)));
+    }
+    // Within the limit, so room for it may be made at once.
+    let declared = usize::try_from(part.size()).unwrap_or(0);
+    let part = Bounded {
+        inner: part,
+        bytes: 0,
+        limit,
+        entry: entry.to_owned(),
+    };
+    Ok((declared, part))
+}
+
+fn too_large(entry: &str, limit: u64) -> String {
+    format!(
+        "part {entry} inflates to more than {} MiB, the most this app reads",
+        limit >> 20
+    )
+}
+
+/// The error of reading part `entry`: a part past its limit is said as such.
+fn part_error(entry: &str, e: &std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::FileTooLarge {
+        package_error(e)
+    } else {
+        package_error(format_args!("cannot read part {entry}: {e}"))
+    }
+}
+
+/// What reads a part of a package held in memory.
+type PartReader<'z, 'b> = Bounded<zip::read::ZipFile<'z, Cursor<&'b [u8]>>>;
+
+/// A part's reader that fails once more than `limit` bytes came through it, so that a
+/// part that inflates further is never read whole, whatever reads it.
+struct Bounded<R> {
     inner: R,
     bytes: u64,
+    limit: u64,
+    entry: String,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read> Read for Bounded<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        // One byte past the limit is enough to know.
+        let room = (self.limit + 1).saturating_sub(self.bytes);
+        let room = usize::try_from(room).map_or(buf.len(), |room| room.min(buf.len()));
+        let n = self.inner.read(&mut buf[..room])?;
         self.bytes += n as u64;
+        if self.bytes > self.limit {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                too_large(&self.entry, self.limit),
+            ));
+        }
         Ok(n)
     }
 }
