@@ -21,7 +21,7 @@ use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
 use crate::kept_text::KeptText;
-use crate::{from_json, payload, Error, Result};
+use crate::{from_json, payload, xml_to_json, xml_tree, Error, Result};
 
 /// An environment's answers (a file's, or a V3 server's read whole), held in memory.
 #[derive(Debug)]
@@ -56,30 +56,6 @@ struct RawDoc {
     submodels: Option<Vec<Box<RawValue>>>,
     /// V2's assets, which name the shells' asset kinds: small.
     assets: Option<Vec<Json>>,
-}
-
-impl RawDoc {
-    /// The lists of `doc` (XML's environment as JSON), item by item.
-    fn of(part: &str, mut doc: Json) -> Result<Self> {
-        let mut take = |key: &str| match doc.get_mut(key).map(Json::take) {
-            Some(Json::Array(items)) => Some(items),
-            _ => None,
-        };
-        let (shells, submodels, assets) = (
-            take("assetAdministrationShells"),
-            take("submodels"),
-            take("assets"),
-        );
-        let raw = |items: Option<Vec<Json>>| -> Result<Option<Vec<Box<RawValue>>>> {
-            (items.map(|items| items.iter().map(|i| compact(part, i)).collect())).transpose()
-        };
-        Ok(RawDoc {
-            part: part.to_owned(),
-            shells: raw(shells)?,
-            submodels: raw(submodels)?,
-            assets,
-        })
-    }
 }
 
 /// An item of `part` as a JSON tree, for as long as it is read.
@@ -205,7 +181,7 @@ fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
 /// The lists of one payload, item by item: JSON as read, XML converted.
 fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
     if is_xml(bytes) {
-        return RawDoc::of(part, part_json(part, bytes)?);
+        return xml_doc(part, bytes);
     }
     aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
     let whole: &RawValue = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
@@ -224,6 +200,36 @@ fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
         submodels: list(&top, "submodels"),
         assets: list(&top, "assets"),
     })
+}
+
+/// The lists of XML payload `part`, each item converted as soon as it is parsed: the
+/// payload is never one tree (a large one took ten times its size as one).
+fn xml_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
+    let mut doc = RawDoc {
+        part: part.to_owned(),
+        ..RawDoc::default()
+    };
+    let root = xml_tree::parse_items(part, bytes, &[], &mut |root, list, item, _| {
+        let json = xml_to_json::item(payload::xml_version(part, root)?, &item);
+        let into = match list {
+            "assetAdministrationShells" => &mut doc.shells,
+            "submodels" => &mut doc.submodels,
+            "assets" => {
+                doc.assets.get_or_insert_default().push(json);
+                return Ok(());
+            }
+            _ => return Ok(()),
+        };
+        // XML nests as deep as its own limit allows; what the store keeps must be within
+        // JSON's.
+        let text = compact(part, &json)?;
+        aas_model::check_depth(text.get().as_bytes()).map_err(|e| payload::not_aas(part, e))?;
+        into.get_or_insert_default().push(text);
+        Ok(())
+    })?;
+    // A root in no AAS namespace (or V1.0's) is refused even where it lists nothing.
+    payload::xml_version(part, &root)?;
+    Ok(doc)
 }
 
 fn is_xml(bytes: &[u8]) -> bool {
@@ -502,6 +508,46 @@ impl Source for EnvironmentAnswers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xml_items_converted_one_by_one_are_the_whole_trees_lists() {
+        // Every shared file's XML parts: what the item-by-item reading makes of each
+        // list is what the whole tree's JSON (the conversion `environment_json` makes)
+        // lists.
+        let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/aas-files");
+        let mut dirs = vec![shared];
+        let mut xml_parts = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("the shared files") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let Ok(payloads) = crate::payloads("f", std::fs::read(&path).expect("read")) else {
+                    continue;
+                };
+                for (part, bytes) in payloads.iter().filter(|(_, b)| is_xml(b)) {
+                    let doc = xml_doc(part, bytes).expect("read item by item");
+                    let whole = part_json(part, bytes).expect("read whole");
+                    for (key, items) in [
+                        ("assetAdministrationShells", &doc.shells),
+                        ("submodels", &doc.submodels),
+                    ] {
+                        let items: Vec<Json> = (items.iter().flatten())
+                            .map(|i| serde_json::from_str(i.get()).expect("JSON"))
+                            .collect();
+                        let listed = whole[key].as_array().cloned().unwrap_or_default();
+                        assert_eq!(items, listed, "{}: {part} {key}", path.display());
+                    }
+                    let assets = whole["assets"].as_array().cloned().unwrap_or_default();
+                    assert_eq!(doc.assets.unwrap_or_default(), assets, "{}", path.display());
+                    xml_parts += 1;
+                }
+            }
+        }
+        assert!(xml_parts >= 8, "{xml_parts} XML parts");
+    }
 
     #[test]
     fn lists_are_read_as_leniently_as_the_tree_reads_them() {

@@ -185,7 +185,7 @@ fn root_tag(text: &[u8]) -> Option<&[u8]> {
 }
 
 /// The metamodel version the namespace of XML root `root` names.
-fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
+pub(crate) fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
     match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
         Some((_, Some(version))) => Ok(*version),
         Some((_, None)) => Err(Error::Unsupported {

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value as Json};
 
+use crate::contents::Version;
 use crate::xml_tree::Node;
 
 /// The classes JSON names with `"modelType"`, as XML names their elements.
@@ -110,6 +111,15 @@ const LISTED_VALUES: [&str; 3] = [
 /// The environment `root` (an `<environment>` of V3.0 or V3.1) as JSON.
 pub(crate) fn environment(root: &Node) -> Json {
     object(root)
+}
+
+/// One item of a root's list (a shell, a submodel, a V2 asset) of `version` as JSON,
+/// as it is in the list's JSON that [`environment`] (or V2's) writes.
+pub(crate) fn item(version: Version, node: &Node) -> Json {
+    match version {
+        Version::V2 => v2::item(node),
+        _ => object(node),
+    }
 }
 
 fn object(node: &Node) -> Json {
@@ -345,7 +355,7 @@ pub(crate) mod v2 {
         Json::Array(node.children.iter().map(item).collect())
     }
 
-    fn item(node: &Node) -> Json {
+    pub(super) fn item(node: &Node) -> Json {
         match node.name.as_str() {
             "langString" => json!({
                 "language": node.attribute("lang").unwrap_or_default(),
