@@ -7,6 +7,7 @@
 //! repository read whole ([`environment_answers`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::SystemTime;
@@ -82,9 +83,10 @@ pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
 /// errors).
 pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
     let mut docs = Vec::new();
-    for (part, bytes) in crate::payloads(name, bytes)? {
-        docs.push(part_doc(&part, &bytes)?);
-    }
+    crate::each_payload(name, &bytes, |part, payload| {
+        docs.push(part_doc(part, payload)?);
+        Ok(())
+    })?;
     environments(name, docs)
 }
 
@@ -123,7 +125,7 @@ pub fn environment_answers(
     failures: Vec<Failure>,
     complete: bool,
 ) -> Result<EnvironmentAnswers> {
-    let doc = part_doc(name, environment)?;
+    let doc = json_doc(name, environment)?;
     read_answers(name, doc, read_at, failures, complete)
 }
 
@@ -179,10 +181,15 @@ fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
 }
 
 /// The lists of one payload, item by item: JSON as read, XML converted.
-fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
-    if is_xml(bytes) {
-        return xml_doc(part, bytes);
+fn part_doc(part: &str, mut payload: &mut dyn BufRead) -> Result<RawDoc> {
+    if payload::first_byte(part, &mut payload)? == Some(b'<') {
+        return xml_doc(part, payload);
     }
+    json_doc(part, &payload::json_bytes(part, payload)?)
+}
+
+/// The lists of JSON payload `part`, each item as its text.
+fn json_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
     aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
     let whole: &RawValue = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
     // Read as leniently as the tree reads it: of a key given twice the last, and what is
@@ -204,12 +211,12 @@ fn part_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
 
 /// The lists of XML payload `part`, each item converted as soon as it is parsed: the
 /// payload is never one tree (a large one took ten times its size as one).
-fn xml_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
+fn xml_doc(part: &str, payload: impl BufRead) -> Result<RawDoc> {
     let mut doc = RawDoc {
         part: part.to_owned(),
         ..RawDoc::default()
     };
-    let root = xml_tree::parse_items(part, bytes, &[], &mut |root, list, item, _| {
+    let root = xml_tree::parse_items(part, payload, &[], &mut |root, list, item, _| {
         let json = xml_to_json::item(payload::xml_version(part, root)?, &item);
         let into = match list {
             "assetAdministrationShells" => &mut doc.shells,
@@ -528,7 +535,7 @@ mod tests {
                     continue;
                 };
                 for (part, bytes) in payloads.iter().filter(|(_, b)| is_xml(b)) {
-                    let doc = xml_doc(part, bytes).expect("read item by item");
+                    let doc = xml_doc(part, &bytes[..]).expect("read item by item");
                     let whole = part_json(part, bytes).expect("read whole");
                     for (key, items) in [
                         ("assetAdministrationShells", &doc.shells),

@@ -96,22 +96,38 @@ pub fn read(path: &Path) -> Result<Contents> {
 
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
-    if !aas_model::aasx::is_package(&bytes) {
-        return payload::read_stream(name, &bytes[..]);
-    }
     // A thumbnail that cannot be read is only not shown.
+    let thumbnail = match aas_model::aasx::is_package(&bytes) {
+        true => (aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX).ok()).flatten(),
+        false => None,
+    };
     let mut contents = Contents {
-        thumbnail: (aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX).ok()).flatten(),
+        thumbnail,
         ..Contents::default()
     };
-    // Part by part, each read as it inflates.
-    let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
-    aas_model::aasx::each_spec_part(&bytes, limit, |part, inflating| {
-        let read = payload::read_stream(&format!("/{part}"), std::io::BufReader::new(inflating))?;
-        contents.merge(read);
-        Ok::<_, Error>(())
+    each_payload(name, &bytes, |part, payload| {
+        contents.merge(payload::read_stream(part, payload)?);
+        Ok(())
     })?;
     Ok(contents)
+}
+
+/// Hands `each` the payloads of a file's bytes one at a time, each to be read as it
+/// comes: a package's spec parts as they inflate (each named `/` and its part name;
+/// XML of up to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]), or the bytes
+/// themselves (named `name`).
+pub(crate) fn each_payload(
+    name: &str,
+    bytes: &[u8],
+    mut each: impl FnMut(&str, &mut dyn BufRead) -> Result<()>,
+) -> Result<()> {
+    if !aas_model::aasx::is_package(bytes) {
+        return each(name, &mut &bytes[..]);
+    }
+    let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
+    aas_model::aasx::each_spec_part(bytes, limit, |part, inflating| {
+        each(&format!("/{part}"), &mut std::io::BufReader::new(inflating))
+    })
 }
 
 /// The payloads of the AAS file at `path` (a package's spec parts, or the file itself),

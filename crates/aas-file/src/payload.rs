@@ -29,6 +29,16 @@ pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
 /// as it comes, item by item, never held whole; JSON whole, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Contents> {
+    match first_byte(part, &mut payload)? {
+        Some(b'<') => read_xml(part, payload),
+        Some(b'{') => read_json(part, json_bytes(part, payload)?),
+        _ => Err(neither(part)),
+    }
+}
+
+/// The first byte of `payload` past a byte order mark and whitespace, which stay read;
+/// none if it has no other.
+pub(crate) fn first_byte(part: &str, payload: &mut impl BufRead) -> Result<Option<u8>> {
     let io = |source| Error::Io {
         path: part.to_owned(),
         source,
@@ -40,42 +50,44 @@ pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Conte
     {
         payload.consume(aas_model::aasx::BOM.len());
     }
-    let first = loop {
+    loop {
         let ahead = payload.fill_buf().map_err(io)?;
         if ahead.is_empty() {
-            break None;
+            return Ok(None);
         }
         match ahead.iter().position(|b| !b.is_ascii_whitespace()) {
             Some(at) => {
                 let byte = ahead[at];
                 payload.consume(at);
-                break Some(byte);
+                return Ok(Some(byte));
             }
             None => {
                 let all = ahead.len();
                 payload.consume(all);
             }
         }
-    };
-    match first {
-        Some(b'<') => read_xml(part, payload),
-        Some(b'{') => {
-            let limit = aas_model::aasx::MAX_FILE_BYTES;
-            let mut bytes = Vec::new();
-            (payload.take(limit + 1).read_to_end(&mut bytes)).map_err(io)?;
-            if bytes.len() as u64 > limit {
-                return Err(Error::TooLarge {
-                    file: part.to_owned(),
-                    why: format!(
-                        "JSON of more than {} MiB, the most this app reads of one",
-                        limit >> 20
-                    ),
-                });
-            }
-            read_json(part, bytes)
-        }
-        _ => Err(neither(part)),
     }
+}
+
+/// What is left of JSON payload `part`, held whole: within
+/// [`aas_model::aasx::MAX_FILE_BYTES`].
+pub(crate) fn json_bytes(part: &str, payload: impl Read) -> Result<Vec<u8>> {
+    let limit = aas_model::aasx::MAX_FILE_BYTES;
+    let mut bytes = Vec::new();
+    (payload.take(limit + 1).read_to_end(&mut bytes)).map_err(|source| Error::Io {
+        path: part.to_owned(),
+        source,
+    })?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge {
+            file: part.to_owned(),
+            why: format!(
+                "JSON of more than {} MiB, the most this app reads of one",
+                limit >> 20
+            ),
+        });
+    }
+    Ok(bytes)
 }
 
 /// An XML payload, item by item: a large payload is never held as one tree, and each

@@ -240,6 +240,8 @@ fn an_xml_part_is_read_as_it_inflates_past_what_is_held_of_a_file() {
         "</conceptDescriptions>\r\n  <submodels>\r\n    <submodel><id>urn:after</id>\r\n      <submodelElements>\r\n        <property><idShort>P</idShort></property>\r\n      </submodelElements></submodel>\r\n  </submodels>\r\n</environment>",
     );
     assert!(package.len() < 4 << 20, "{} bytes", package.len());
+    // Taken in (the store's reading) as well as opened.
+    aas_file::answers_of("large.aasx", package.clone()).expect("taken in");
     let contents = read_bytes("large.aasx", package).expect("read");
     let submodel = &contents.submodels[0];
     assert_eq!(submodel.id, "urn:after");
