@@ -1,9 +1,8 @@
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use aas_file::{Contents, Element, Serialisation, Version};
+use aas_file::{Contents, Element, PayloadRead, Serialisation, Version};
 use aas_model::inspect::{inspect_environment, Finding};
 use serde::Serialize;
 
@@ -34,30 +33,24 @@ struct Part {
 
 /// Prints the report of any AAS file (V2.0 to V3.1; JSON, XML or AASX) on stdout.
 pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
-    let parts = aas_file::parts(file).map_err(file_error)?;
-    let several = parts.len() > 1;
     let mut report = Report::default();
     // V3 parts are read into one contents, as a file is: an identifiable two parts
     // repeat is counted once.
     let mut v3 = Contents::default();
-    for (part, bytes) in parts {
-        // Findings name their part where a package has several.
-        let at = |path: String| match several {
-            true => format!("{part}: {path}"),
-            false => path,
-        };
-        match v2_json(&part, &bytes)? {
-            Some(V2Json(serialisation, json)) => {
-                v2_checked(&json, &mut report, at)?;
+    // Each V2 part's findings, placed once it is known whether there are several parts.
+    let mut findings = Vec::new();
+    aas_file::each_part(file, |part, payload| {
+        match aas_file::read_or_v2(part, payload)? {
+            PayloadRead::V2(serialisation, json) => {
+                findings.push((part.to_owned(), v2_checked(&json, &mut report)?));
                 report.parts.push(Part {
-                    part,
+                    part: part.to_owned(),
                     version: Version::V2,
                     serialisation,
                     checked: true,
                 });
             }
-            None => {
-                let mut contents = aas_file::read_part(&part, bytes)?;
+            PayloadRead::Read(mut contents) => {
                 let parts = contents.parts.drain(..);
                 report
                     .parts
@@ -70,6 +63,26 @@ pub fn run(file: &Path, json: bool) -> Result<(), CliError> {
                 v3.merge(contents);
             }
         }
+        Ok::<_, CliError>(())
+    })
+    .map_err(|e| match e {
+        CliError::File(e) => file_error(e),
+        e => e,
+    })?;
+    // Findings name their part where a package has several.
+    let several = report.parts.len() > 1;
+    for (part, found) in findings {
+        let placed = |findings: Vec<Finding>| {
+            findings.into_iter().map(|f| Finding {
+                path: match several {
+                    true => format!("{part}: {}", f.path),
+                    false => f.path,
+                },
+                reason: f.reason,
+            })
+        };
+        report.unreadable.extend(placed(found.unreadable));
+        report.nonconforming.extend(placed(found.nonconforming));
     }
     count(&v3, &mut report.model_types);
     report.unknown = v3.unknown;
@@ -115,49 +128,24 @@ pub fn elements(file: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The V2 environment JSON of a V2 payload (XML as the JSON its specification writes
-/// for it), and how the payload is written; `None` for a V3 payload.
-fn v2_json<'b>(part: &str, bytes: &'b [u8]) -> Result<Option<V2Json<'b>>, CliError> {
-    if !aas_file::is_v2(bytes) {
-        return Ok(None);
-    }
-    if !bytes.trim_ascii_start().starts_with(b"<") {
-        let json = Cow::Borrowed(bytes);
-        return Ok(Some(V2Json(Serialisation::Json, json)));
-    }
-    Ok(match aas_file::v2_xml_as_json(part, bytes)? {
-        Some(json) => Some(V2Json(
-            Serialisation::Xml,
-            Cow::Owned(serde_json::to_vec(&json)?),
-        )),
-        None => None,
-    })
-}
-
-/// A V2 payload's environment JSON, and how the payload is written.
-struct V2Json<'b>(Serialisation, Cow<'b, [u8]>);
-
-/// Checks a V2 environment's JSON against V2.0.1, adding what it finds to `report`
-/// (`at` places a finding's path in the file).
-fn v2_checked(
-    json: &[u8],
-    report: &mut Report,
-    at: impl Fn(String) -> String,
-) -> Result<(), CliError> {
+/// Checks a V2 environment's JSON against V2.0.1, adding its objects to `report`'s
+/// counts; what it finds, with paths within the part.
+fn v2_checked(json: &[u8], report: &mut Report) -> Result<V2Findings, CliError> {
     aas_model::check_depth(json).map_err(aas_model::Error::from)?;
     let found = inspect_environment(json)?;
     for (name, count) in found.model_types {
         *report.model_types.entry(name).or_default() += count;
     }
-    let placed = |findings: Vec<Finding>| {
-        findings.into_iter().map(|f| Finding {
-            path: at(f.path),
-            reason: f.reason,
-        })
-    };
-    report.unreadable.extend(placed(found.unreadable));
-    report.nonconforming.extend(placed(found.nonconforming));
-    Ok(())
+    Ok(V2Findings {
+        unreadable: found.unreadable,
+        nonconforming: found.nonconforming,
+    })
+}
+
+/// What does not parse in a V2 part, and what departs from V2.0.1.
+struct V2Findings {
+    unreadable: Vec<Finding>,
+    nonconforming: Vec<Finding>,
 }
 
 /// Adds what `contents` holds to `counts`, per model type.

@@ -504,12 +504,14 @@ fn a_zip_bomb_is_refused_at_the_inflate_limit() {
     use std::io::Write;
     let dir = temp_dir("hostile-bomb");
     let bomb = dir.join("bomb.aasx");
-    // 300 MiB of zeros deflate to ~300 KB: past the 256 MiB a part may inflate to.
+    // A JSON part of 300 MiB (spaces deflate to ~300 KB): past the 256 MiB a part
+    // held whole may inflate to.
     let mut zip = zip::ZipWriter::new(std::fs::File::create(&bomb).expect("create"));
     let deflated = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
         .large_file(true);
     zip.start_file("aasx/data.json", deflated).expect("part");
+    zip.write_all(br#"{"submodels": ["#).expect("write");
     let zeros = vec![b' '; 1 << 20];
     for _ in 0..300 {
         zip.write_all(&zeros).expect("write");
@@ -525,7 +527,7 @@ fn a_zip_bomb_is_refused_at_the_inflate_limit() {
     let stderr = text(&inspect.stderr);
     assert!(!inspect.status.success(), "{stderr}");
     assert!(
-        stderr.contains("inflates to more than 256 MiB"),
+        stderr.contains("JSON of more than 256 MiB"),
         "says why: {stderr}"
     );
     std::fs::remove_dir_all(&dir).expect("cleanup");

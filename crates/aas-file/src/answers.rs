@@ -85,7 +85,7 @@ pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
     let mut docs = Vec::new();
     crate::each_payload(name, &bytes, |part, payload| {
         docs.push(part_doc(part, payload)?);
-        Ok(())
+        Ok::<_, Error>(())
     })?;
     environments(name, docs)
 }
@@ -185,7 +185,7 @@ fn part_doc(part: &str, mut payload: &mut dyn BufRead) -> Result<RawDoc> {
     if payload::first_byte(part, &mut payload)? == Some(b'<') {
         return xml_doc(part, payload);
     }
-    json_doc(part, &payload::json_bytes(part, payload)?)
+    json_doc(part, &payload::whole(part, payload, "JSON")?)
 }
 
 /// The lists of JSON payload `part`, each item as its text.

@@ -69,6 +69,49 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself, and JSON, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub fn read(path: &Path) -> Result<Contents> {
+    match open(path)? {
+        Opened::Package(name, bytes) => read_bytes(&name, bytes),
+        Opened::Payload(name, payload) => payload::read_stream(&name, payload),
+    }
+}
+
+/// Hands `each` the payloads of the AAS file at `path` one at a time, each to be read as
+/// it comes, within the bounds [`read`] reads in: a package's spec parts as they inflate
+/// (each named `/` and its part name), or the file itself (named by its path).
+pub fn each_part<E: From<Error> + From<aas_model::Error>>(
+    path: &Path,
+    mut each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    match open(path)? {
+        Opened::Package(name, bytes) => each_payload(&name, &bytes, each),
+        Opened::Payload(name, mut payload) => each(&name, &mut payload),
+    }
+}
+
+/// A payload of a file read by [`read_or_v2`].
+#[derive(Debug)]
+pub enum PayloadRead {
+    /// A V2 payload's environment JSON (XML as the JSON its specification writes for
+    /// it), held whole, and how the payload is written.
+    V2(Serialisation, Vec<u8>),
+    /// What a payload of another version holds, read as [`read`] reads it.
+    Read(Contents),
+}
+
+/// Reads one payload of [`each_part`]: V2 as its environment's JSON, to be checked
+/// against V2.0.1 (V2 is told from the root element's namespace, or from JSON's marks);
+/// any other as [`read`] reads it.
+pub fn read_or_v2(part: &str, payload: &mut dyn BufRead) -> Result<PayloadRead> {
+    payload::read_or_v2(part, payload)
+}
+
+/// A file opened: a package, held whole, or one payload, to be read as it comes.
+enum Opened {
+    Package(String, Vec<u8>),
+    Payload(String, std::io::Take<std::io::BufReader<std::fs::File>>),
+}
+
+fn open(path: &Path) -> Result<Opened> {
     let name = path.display().to_string();
     let io = |source| Error::Io {
         path: name.clone(),
@@ -79,7 +122,7 @@ pub fn read(path: &Path) -> Result<Contents> {
     let mut file = std::io::BufReader::with_capacity(1 << 16, file);
     if aas_model::aasx::is_package(file.fill_buf().map_err(io)?) {
         let bytes = aas_model::aasx::read_within(file, size).map_err(io)?;
-        return read_bytes(&name, bytes);
+        return Ok(Opened::Package(name, bytes));
     }
     let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
     if size.is_some_and(|size| size > limit) {
@@ -91,7 +134,7 @@ pub fn read(path: &Path) -> Result<Contents> {
             ),
         )));
     }
-    payload::read_stream(&name, file.take(limit))
+    Ok(Opened::Payload(name, file.take(limit)))
 }
 
 /// Reads a file's bytes (`name` names it in errors).
@@ -107,7 +150,7 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
     };
     each_payload(name, &bytes, |part, payload| {
         contents.merge(payload::read_stream(part, payload)?);
-        Ok(())
+        Ok::<_, Error>(())
     })?;
     Ok(contents)
 }
@@ -116,11 +159,11 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
 /// comes: a package's spec parts as they inflate (each named `/` and its part name;
 /// XML of up to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]), or the bytes
 /// themselves (named `name`).
-pub(crate) fn each_payload(
+pub(crate) fn each_payload<E: From<aas_model::Error>>(
     name: &str,
     bytes: &[u8],
-    mut each: impl FnMut(&str, &mut dyn BufRead) -> Result<()>,
-) -> Result<()> {
+    mut each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
     if !aas_model::aasx::is_package(bytes) {
         return each(name, &mut &bytes[..]);
     }
@@ -128,30 +171,6 @@ pub(crate) fn each_payload(
     aas_model::aasx::each_spec_part(bytes, limit, |part, inflating| {
         each(&format!("/{part}"), &mut std::io::BufReader::new(inflating))
     })
-}
-
-/// The payloads of the AAS file at `path` (a package's spec parts, or the file itself),
-/// each with its name, to be read one by one ([`read_part`]).
-pub fn parts(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    payloads(&path.display().to_string(), file_bytes(path)?)
-}
-
-/// Reads one payload of [`parts`].
-pub fn read_part(part: &str, bytes: Vec<u8>) -> Result<Contents> {
-    payload::read(part, bytes)
-}
-
-/// Whether a payload of [`parts`] is V2 (XML in V2's namespace, or V2 JSON), told from
-/// its text without reading it.
-pub fn is_v2(bytes: &[u8]) -> bool {
-    payload::is_v2(bytes)
-}
-
-/// The JSON the V2 specification writes for V2 XML payload `part`; `None` for a payload
-/// of another version.
-pub fn v2_xml_as_json(part: &str, bytes: &[u8]) -> Result<Option<serde_json::Value>> {
-    let (version, json) = payload::xml_as_json(part, bytes)?;
-    Ok((version == Version::V2).then_some(json))
 }
 
 /// A file's payloads without a byte order mark, each with its name: a package's spec
@@ -172,7 +191,7 @@ pub(crate) fn payloads(name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8
 /// specification of its version writes for it: its name, version and JSON.
 pub fn xml_parts_as_json(path: &Path) -> Result<Vec<(String, Version, serde_json::Value)>> {
     let mut xml = Vec::new();
-    for (part, bytes) in parts(path)? {
+    for (part, bytes) in payloads(&path.display().to_string(), file_bytes(path)?)? {
         // Payloads come without a byte order mark.
         if bytes.trim_ascii_start().starts_with(b"<") {
             let (version, json) = payload::xml_as_json(&part, &bytes)?;

@@ -5,6 +5,7 @@ use std::io::{BufRead, Read};
 
 use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
+use crate::PayloadRead;
 use crate::{from_json, from_xml, xml_to_json, xml_tree, Error, Result};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
@@ -15,23 +16,40 @@ const NAMESPACES: [(&str, Option<Version>); 4] = [
     ("https://admin-shell.io/aas/3/1", Some(Version::V3_1)),
 ];
 
-/// Reads payload `part` (its bytes without a byte order mark).
-pub(crate) fn read(part: &str, bytes: Vec<u8>) -> Result<Contents> {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
-    match start.map(|at| bytes[at]) {
-        Some(b'<') => read_xml(part, &bytes[..]),
-        Some(b'{') => read_json(part, bytes),
-        _ => Err(neither(part)),
-    }
-}
-
 /// Reads payload `part` as `payload` gives it (a byte order mark is passed over): XML
 /// as it comes, item by item, never held whole; JSON whole, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Contents> {
     match first_byte(part, &mut payload)? {
         Some(b'<') => read_xml(part, payload),
-        Some(b'{') => read_json(part, json_bytes(part, payload)?),
+        Some(b'{') => read_json(part, whole(part, payload, "JSON")?),
+        _ => Err(neither(part)),
+    }
+}
+
+/// Reads payload `part`: V2 as its environment's JSON, whole; any other as
+/// [`read_stream`] reads it.
+pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<PayloadRead> {
+    match first_byte(part, &mut payload)? {
+        Some(b'<') => {
+            let head = payload.fill_buf().map_err(|source| Error::Io {
+                path: part.to_owned(),
+                source,
+            })?;
+            if !is_v2(head) {
+                return read_xml(part, payload).map(PayloadRead::Read);
+            }
+            let (_, json) = xml_as_json(part, &whole(part, payload, "XML")?)?;
+            let json = serde_json::to_vec(&json).map_err(|e| not_aas(part, e))?;
+            Ok(PayloadRead::V2(Serialisation::Xml, json))
+        }
+        Some(b'{') => {
+            let bytes = whole(part, payload, "JSON")?;
+            match is_v2(&bytes) {
+                true => Ok(PayloadRead::V2(Serialisation::Json, bytes)),
+                false => read_json(part, bytes).map(PayloadRead::Read),
+            }
+        }
         _ => Err(neither(part)),
     }
 }
@@ -69,9 +87,9 @@ pub(crate) fn first_byte(part: &str, payload: &mut impl BufRead) -> Result<Optio
     }
 }
 
-/// What is left of JSON payload `part`, held whole: within
+/// What is left of payload `part` (`what` says which: JSON, XML), held whole: within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
-pub(crate) fn json_bytes(part: &str, payload: impl Read) -> Result<Vec<u8>> {
+pub(crate) fn whole(part: &str, payload: impl Read, what: &str) -> Result<Vec<u8>> {
     let limit = aas_model::aasx::MAX_FILE_BYTES;
     let mut bytes = Vec::new();
     (payload.take(limit + 1).read_to_end(&mut bytes)).map_err(|source| Error::Io {
@@ -82,7 +100,7 @@ pub(crate) fn json_bytes(part: &str, payload: impl Read) -> Result<Vec<u8>> {
         return Err(Error::TooLarge {
             file: part.to_owned(),
             why: format!(
-                "JSON of more than {} MiB, the most this app reads of one",
+                "{what} of more than {} MiB, the most this app reads of one held whole",
                 limit >> 20
             ),
         });
