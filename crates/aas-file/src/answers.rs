@@ -22,7 +22,7 @@ use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
 use crate::kept_text::KeptText;
-use crate::{from_json, payload, xml_to_json, xml_tree, Error, Result};
+use crate::{from_json, payload, v1, xml_to_json, xml_tree, Error, Result};
 
 /// An environment's answers (a file's, or a V3 server's read whole), held in memory.
 #[derive(Debug)]
@@ -217,7 +217,8 @@ fn xml_doc(part: &str, payload: impl BufRead) -> Result<RawDoc> {
         ..RawDoc::default()
     };
     let root = xml_tree::parse_items(part, payload, &[], &mut |root, list, item, _| {
-        let json = xml_to_json::item(payload::xml_version(part, root)?, &item);
+        let (version, item) = v1::read_as(payload::xml_version(part, root)?, item);
+        let json = xml_to_json::item(version, &item);
         let into = match list {
             "assetAdministrationShells" => &mut doc.shells,
             "submodels" => &mut doc.submodels,

@@ -211,6 +211,9 @@ pub(crate) fn bare_value_type(text: &str) -> String {
 /// The metamodel version a payload is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Version {
+    /// V1.0 XML, read as V2.0 (v1.rs).
+    #[serde(rename = "1.0")]
+    V1,
     #[serde(rename = "2.0")]
     V2,
     #[serde(rename = "3.0")]

@@ -18,6 +18,7 @@ mod from_xml;
 mod kept_text;
 mod payload;
 mod raw_text;
+mod v1;
 mod xml_to_json;
 mod xml_tree;
 mod xml_unknown;
@@ -57,9 +58,6 @@ pub enum Error {
     /// A file whose answers would pass what is kept of one file.
     #[error("{file}: {why}")]
     TooLarge { file: String, why: String },
-    /// A payload in a metamodel version this reader does not read.
-    #[error("{part}: AAS metamodel {version} is not read (only V2.0, V3.0 and V3.1 are)")]
-    Unsupported { part: String, version: String },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

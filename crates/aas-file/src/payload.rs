@@ -6,14 +6,14 @@ use std::io::{BufRead, Read};
 use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
 use crate::PayloadRead;
-use crate::{from_json, from_xml, xml_to_json, xml_tree, Error, Result};
+use crate::{from_json, from_xml, v1, xml_to_json, xml_tree, Error, Result};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
-const NAMESPACES: [(&str, Option<Version>); 4] = [
-    ("http://www.admin-shell.io/aas/1/0", None),
-    ("http://www.admin-shell.io/aas/2/0", Some(Version::V2)),
-    ("https://admin-shell.io/aas/3/0", Some(Version::V3_0)),
-    ("https://admin-shell.io/aas/3/1", Some(Version::V3_1)),
+const NAMESPACES: [(&str, Version); 4] = [
+    ("http://www.admin-shell.io/aas/1/0", Version::V1),
+    ("http://www.admin-shell.io/aas/2/0", Version::V2),
+    ("https://admin-shell.io/aas/3/0", Version::V3_0),
+    ("https://admin-shell.io/aas/3/1", Version::V3_1),
 ];
 
 /// Reads payload `part` as `payload` gives it (a byte order mark is passed over): XML
@@ -117,7 +117,8 @@ fn read_xml(part: &str, payload: impl BufRead) -> Result<Contents> {
         payload,
         &xml_tree::NOT_READ,
         &mut |root, list, item, text| {
-            items.take(list, item, xml_version(part, root)?, text);
+            let (version, item) = v1::read_as(xml_version(part, root)?, item);
+            items.take(list, item, version, text);
             Ok(())
         },
     )?;
@@ -159,8 +160,12 @@ fn neither(part: &str) -> Error {
 /// The JSON of XML payload `part` (its bytes without a byte order mark), as the
 /// specification of its version writes it, and its version.
 pub(crate) fn xml_as_json(part: &str, bytes: &[u8]) -> Result<(Version, serde_json::Value)> {
-    let root = xml_tree::parse(part, bytes, &[])?;
+    let mut root = xml_tree::parse(part, bytes, &[])?;
     Ok(match xml_version(part, &root)? {
+        Version::V1 => {
+            v1::as_v2(&mut root);
+            (Version::V1, xml_to_json::v2::environment(&root))
+        }
         Version::V2 => (Version::V2, xml_to_json::v2::environment(&root)),
         version => (version, xml_to_json::environment(&root)),
     })
@@ -173,7 +178,7 @@ pub(crate) fn is_v2(bytes: &[u8]) -> bool {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace());
     match start.map(|at| (at, bytes[at])) {
         Some((at, b'<')) => root_tag(&bytes[at..]).is_some_and(|tag| {
-            let v2 = NAMESPACES.iter().find(|(_, v)| *v == Some(Version::V2));
+            let v2 = NAMESPACES.iter().find(|(_, v)| *v == Version::V2);
             v2.is_some_and(|(ns, _)| memchr::memmem::find(tag, ns.as_bytes()).is_some())
         }),
         Some((_, b'{')) => {
@@ -217,15 +222,11 @@ fn root_tag(text: &[u8]) -> Option<&[u8]> {
 /// The metamodel version the namespace of XML root `root` names.
 pub(crate) fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> {
     match NAMESPACES.iter().find(|(ns, _)| *ns == root.namespace) {
-        Some((_, Some(version))) => Ok(*version),
-        Some((_, None)) => Err(Error::Unsupported {
-            part: part.to_owned(),
-            version: "V1.0".into(),
-        }),
+        Some((_, version)) => Ok(*version),
         None => Err(Error::NotAas {
             part: part.to_owned(),
             why: format!(
-                "its root element <{}> is in no AAS V2.0, V3.0 or V3.1 namespace ({:?})",
+                "its root element <{}> is in no AAS V1.0, V2.0, V3.0 or V3.1 namespace ({:?})",
                 root.name, root.namespace
             ),
         }),
