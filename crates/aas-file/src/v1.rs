@@ -2,11 +2,12 @@
 //! Explorer wrote until 2020) read as V2.0. The two are written alike but for a few
 //! names and values, renamed here as that tool's own V1.0 → V2.0 conversion renames
 //! them: an operation's `in` and `out`, a qualifier's `qualifierType`, `qualifierValue`
-//! and `qualifierValueId`, identifier types `URI` and `idShort`, and the modelling kind
-//! `Type`. Nothing is guessed: what would take a guess stays as V1.0 wrote it (a concept
-//! description's IEC 61360 short name, a text of no language where V2.0 has one by
-//! language), and an operation variable's own idShort and semanticId, which V2.0 has no
-//! place for, are not read.
+//! and `qualifierValueId`, identifier types `URI` and `idShort`, the modelling kind
+//! `Type`, and an embedded data specification's `hasDataSpecification`. Nothing is
+//! guessed: what would take a guess stays as V1.0 wrote it (a concept description's
+//! IEC 61360 short name, a text of no language where V2.0 has one by language), and an
+//! operation variable's own idShort and semanticId, which V2.0 has no place for, are
+//! not read.
 
 use crate::contents::Version;
 use crate::xml_tree::Node;
@@ -46,9 +47,14 @@ pub(crate) fn as_v2(node: &mut Node) {
     // An asset's kind (Type, Instance) is one V2.0 keeps; everything else's is a
     // modelling kind, whose Type V2.0 calls Template.
     let modelling = node.name != "asset";
+    let embedded = node.name == "embeddedDataSpecification";
     for child in &mut node.children {
         if modelling && child.name == "kind" && child.text.trim() == "Type" {
             child.text = "Template".to_owned();
+        }
+        // The reference to the data specification whose content is embedded.
+        if embedded && child.name == "hasDataSpecification" {
+            child.name = "dataSpecification".to_owned();
         }
         as_v2(child);
     }
