@@ -4,10 +4,10 @@
 //! them: an operation's `in` and `out`, a qualifier's `qualifierType`, `qualifierValue`
 //! and `qualifierValueId`, identifier types `URI` and `idShort`, the modelling kind
 //! `Type`, and an embedded data specification's `hasDataSpecification`. Nothing is
-//! guessed: what would take a guess stays as V1.0 wrote it (a concept description's
-//! IEC 61360 short name, a text of no language where V2.0 has one by language), and an
-//! operation variable's own idShort and semanticId, which V2.0 has no place for, are
-//! not read.
+//! guessed: a concept description's IEC 61360 short name, a text of no language where
+//! V2.0 has texts by language, becomes one text with no language (AASX Package Explorer
+//! gives it `EN?`); an operation variable's own idShort and semanticId, which V2.0 has
+//! no place for, are not read.
 
 use crate::contents::Version;
 use crate::xml_tree::Node;
@@ -34,6 +34,17 @@ pub(crate) fn as_v2(node: &mut Node) {
     };
     if let Some(name) = renamed {
         node.name = name.to_owned();
+    }
+    // V1.0's IEC 61360 short name is a text; V2.0's, texts by language. Its language
+    // is not known: none is given, rather than a guess.
+    if node.name == "shortName" && node.children.is_empty() && !node.text.trim().is_empty() {
+        node.children.push(Node {
+            name: "langString".to_owned(),
+            attributes: vec![("lang".to_owned(), String::new())],
+            text: std::mem::take(&mut node.text),
+            span: node.span.clone(),
+            ..Node::default()
+        });
     }
     for (name, value) in &mut node.attributes {
         if name == "idType" {

@@ -56,7 +56,16 @@ const V1: &str = r#"<?xml version="1.0" encoding="utf-8"?>
       </aas:submodelElements>
     </aas:submodel>
   </aas:submodels>
-  <aas:conceptDescriptions />
+  <aas:conceptDescriptions>
+    <aas:conceptDescription>
+      <aas:idShort>MaxRotationSpeed</aas:idShort>
+      <aas:identification idType="IRDI">0173-1#02-BAA120#008</aas:identification>
+      <aas:embeddedDataSpecification>
+        <aas:hasDataSpecification><aas:keys><aas:key type="GlobalReference" local="false" idType="URI">www.admin-shell.io/DataSpecificationTemplates/DataSpecificationIEC61360</aas:key></aas:keys></aas:hasDataSpecification>
+        <aas:dataSpecificationContent><aas:dataSpecificationIEC61360><IEC61360:shortName>MaxRotSpeed</IEC61360:shortName></aas:dataSpecificationIEC61360></aas:dataSpecificationContent>
+      </aas:embeddedDataSpecification>
+    </aas:conceptDescription>
+  </aas:conceptDescriptions>
 </aas:aasenv>
 "#;
 
@@ -101,6 +110,14 @@ fn a_v1_file_taken_in_is_v2_json_renamed_as_its_writer_renames_it() {
     let start = &submodel["submodelElements"][1];
     assert_eq!(start["inputVariable"][0]["value"]["idShort"], "Speed");
     assert_eq!(start["outputVariable"][0]["value"]["idShort"], "Done");
+    let embedded = &json["conceptDescriptions"][0]["embeddedDataSpecifications"][0];
+    assert_eq!(embedded["dataSpecification"]["keys"][0]["idType"], "IRI");
+    // A short name of no language keeps its text, with no language: giving it one
+    // would be a guess.
+    assert_eq!(
+        embedded["dataSpecificationContent"]["shortName"],
+        serde_json::json!([{"language": "", "text": "MaxRotSpeed"}])
+    );
     // And item by item, as the store takes it in.
     aas_file::answers_of("servo.xml", V1.as_bytes().to_vec()).expect("taken in");
 }
