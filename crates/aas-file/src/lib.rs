@@ -1,14 +1,16 @@
 //! AAS files as vendors and tools publish them: an environment as JSON or XML, or an
-//! AASX package holding one or more spec parts, in metamodel V2.0, V3.0 or V3.1. Each is
-//! read into one model ([`Contents`]: shells, submodels, their elements with V3's names
-//! for their kinds), whatever its version and serialisation, so that what a file holds is
-//! shown, searched and compared the same way.
+//! AASX package holding one or more spec parts, in metamodel V2.0, V3.0 or V3.1 (and V1.0
+//! XML, read as V2.0: v1.rs). Each is read into one model ([`Contents`]: shells,
+//! submodels, their elements with V3's names for their kinds), whatever its version and
+//! serialisation, so that what a file holds is shown, searched and compared the same way.
 //!
-//! Files are hostile: the file and every part are read within
-//! [`aas_model::aasx::MAX_FILE_BYTES`], nesting within [`aas_model::MAX_DEPTH`], XML with
-//! a document type declaration (the door to entity expansion) is refused, each node's
-//! text as the file has it is kept within a budget (kept_text.rs), and nothing is
-//! written anywhere.
+//! Files are hostile: a package, and a part or file held whole (JSON), within
+//! [`aas_model::aasx::MAX_FILE_BYTES`]; XML read as it comes (inflates), never held
+//! whole, within [`aas_model::aasx::MAX_STREAMED_PART_BYTES`], one shell or submodel
+//! within `MAX_FILE_BYTES`; nesting within [`aas_model::MAX_DEPTH`]; XML with a document
+//! type declaration (the door to entity expansion) is refused; each node's text as the
+//! file has it is kept within a budget (kept_text.rs) or compressed (raw_text.rs); and
+//! nothing is written anywhere.
 
 mod answers;
 mod contents;
