@@ -206,7 +206,7 @@ fn a_file_that_is_no_aas_is_refused_with_its_reason_and_nothing_is_stored() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
-        said.contains("no AAS V2.0, V3.0 or V3.1 namespace"),
+        said.contains("no AAS V1.0, V2.0, V3.0 or V3.1 namespace"),
         "{said}"
     );
     assert!(out.stdout.is_empty());

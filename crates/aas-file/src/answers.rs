@@ -70,22 +70,34 @@ fn compact(part: &str, json: &Json) -> Result<Box<RawValue>> {
 }
 
 /// Reads the AAS file at `path` as a source of answers.
+/// Reads the AAS file at `path` as a source of answers, part by part as [`crate::read`]
+/// reads it (XML as it comes, never held whole).
 pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
-    let bytes = crate::file_bytes(path)?;
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    answers_of(&name, bytes)
+    answers_from(&name, |each| crate::each_part_named(path, &name, each))
 }
 
 /// Reads a file's bytes as a source of answers (`name` names it, as its plant and in
 /// errors).
 pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
+    answers_from(name, |each| crate::each_payload(name, &bytes, each))
+}
+
+/// What a reader of a file's payloads hands each payload to.
+type EachPayload<'a> = dyn FnMut(&str, &mut dyn BufRead) -> Result<()> + 'a;
+
+/// The answers of the payloads `payloads` hands on one by one, named `name`.
+fn answers_from(
+    name: &str,
+    payloads: impl FnOnce(&mut EachPayload<'_>) -> Result<()>,
+) -> Result<EnvironmentAnswers> {
     let mut docs = Vec::new();
-    crate::each_payload(name, &bytes, |part, payload| {
+    payloads(&mut |part, payload| {
         docs.push(part_doc(part, payload)?);
-        Ok::<_, Error>(())
+        Ok(())
     })?;
     environments(name, docs)
 }

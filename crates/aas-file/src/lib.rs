@@ -69,7 +69,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself, and JSON, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub fn read(path: &Path) -> Result<Contents> {
-    match open(path)? {
+    match open(path, &path.display().to_string())? {
         Opened::Package(name, bytes) => read_bytes(&name, bytes),
         Opened::Payload(name, payload) => payload::read_stream(&name, payload),
     }
@@ -80,9 +80,18 @@ pub fn read(path: &Path) -> Result<Contents> {
 /// (each named `/` and its part name), or the file itself (named by its path).
 pub fn each_part<E: From<Error> + From<aas_model::Error>>(
     path: &Path,
+    each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    each_part_named(path, &path.display().to_string(), each)
+}
+
+/// As [`each_part`], the file itself (not a package) named `name`.
+pub(crate) fn each_part_named<E: From<Error> + From<aas_model::Error>>(
+    path: &Path,
+    name: &str,
     mut each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
 ) -> std::result::Result<(), E> {
-    match open(path)? {
+    match open(path, name)? {
         Opened::Package(name, bytes) => each_payload(&name, &bytes, each),
         Opened::Payload(name, mut payload) => each(&name, &mut payload),
     }
@@ -111,10 +120,11 @@ enum Opened {
     Payload(String, std::io::Take<std::io::BufReader<std::fs::File>>),
 }
 
-fn open(path: &Path) -> Result<Opened> {
-    let name = path.display().to_string();
+/// Opens the file at `path`, to be named `name`.
+fn open(path: &Path, name: &str) -> Result<Opened> {
+    let name = name.to_owned();
     let io = |source| Error::Io {
-        path: name.clone(),
+        path: path.display().to_string(),
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;

@@ -263,3 +263,29 @@ fn an_xml_bomb_of_nothing_is_refused_past_what_one_item_may_be() {
     ));
     assert!(why.contains("larger than 256 MiB"), "{why}");
 }
+
+#[test]
+fn an_xml_file_past_what_is_held_of_a_file_is_opened_and_taken_in() {
+    // 300 MiB on the disk: read as it comes from there, as a package's part is read as
+    // it inflates.
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("aas-file-large-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("large.xml");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("created"));
+    write!(file, r#"<environment xmlns="{V3}"><conceptDescriptions>"#).expect("written");
+    let description = format!(
+        "<conceptDescription><id>{}</id></conceptDescription>",
+        "x".repeat(1 << 20)
+    );
+    for _ in 0..300 {
+        file.write_all(description.as_bytes()).expect("written");
+    }
+    file.write_all(b"</conceptDescriptions><submodels><submodel><id>urn:after</id></submodel></submodels></environment>").expect("written");
+    file.into_inner().expect("flushed");
+    let opened = aas_file::read(&path);
+    let taken = aas_file::answers(&path);
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+    assert_eq!(opened.expect("opened").submodels[0].id, "urn:after");
+    taken.expect("taken in");
+}
