@@ -476,3 +476,20 @@ fn a_conversion_to_xml_holds_what_the_one_to_json_holds() {
     assert!(read.len() > 50, "{} lines", read.len());
     assert_eq!(read, dump_lines(&xml));
 }
+
+#[test]
+fn a_v1_file_becomes_v3_that_the_judges_accept_and_its_report_names_v1() {
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../aas-file/tests/support/v1-servo.xml");
+    let dir = temp_dir("convert-v1");
+    let out_file = dir.join("servo.aasx");
+    let out = convert(&v1, &out_file, false);
+    assert!(out.status.success(), "{}", stderr(&out));
+    verify(&out_file);
+    let report = read_json(&dir.join("servo.conversion.json"));
+    let source = report["source"].as_str().unwrap_or_default();
+    assert!(
+        source.ends_with("v1-servo.xml (AAS V1.0, read as V2.0)"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}

@@ -36,18 +36,21 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
         false => aasx::environment_json(bytes.clone()),
     };
     let text = match as_written {
-        Ok(json) if is_json(&json) && !is_v3(&json) => Input::V2(json),
+        Ok(json) if is_json(&json) && !is_v3(&json) => Input::V2(json, "AAS V2.0.1"),
         _ => {
             let name = input.display().to_string();
             match aas_file::environment_json(&name, bytes.clone()).map_err(not_read)? {
-                (aas_file::Version::V2, json) => Input::V2(json_text(&json)),
+                (aas_file::Version::V1, json) => {
+                    Input::V2(json_text(&json), "AAS V1.0, read as V2.0")
+                }
+                (aas_file::Version::V2, json) => Input::V2(json_text(&json), "AAS V2.0.1"),
                 (_, json) => Input::V3(json_text(&json)),
             }
         }
     };
     let package = aasx::is_package(&bytes).then_some(bytes);
     let json = match &text {
-        Input::V2(json) | Input::V3(json) => json,
+        Input::V2(json, _) | Input::V3(json) => json,
     };
     let text_str = std::str::from_utf8(json).map_err(|e| {
         Error::BadData(aas_model::Error::Decode {
@@ -80,7 +83,7 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
         }
     }
     let (environment, from) = match &text {
-        Input::V2(_) => (converter.environment(document)?, "AAS V2.0.1"),
+        Input::V2(_, from) => (converter.environment(document)?, *from),
         Input::V3(_) => (converter.retarget(document)?, "AAS V3"),
     };
     let tally = converter.tally().clone();
@@ -116,7 +119,8 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
 
 /// The environment's JSON text, and what it is.
 enum Input {
-    V2(Vec<u8>),
+    /// V2 JSON, and what it was written as.
+    V2(Vec<u8>, &'static str),
     V3(Vec<u8>),
 }
 

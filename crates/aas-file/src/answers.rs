@@ -102,14 +102,17 @@ fn answers_from(
     environments(name, docs)
 }
 
-/// A file's bytes as one environment in JSON, and its version (V2 when a spec part is):
-/// its spec parts' lists together, XML as the JSON its specification writes for it.
+/// A file's bytes as one environment in JSON, and its version (V2 when a spec part is;
+/// V1 when one is V1.0 XML, which is written as V2 JSON): its spec parts' lists
+/// together, XML as the JSON its specification writes for it.
 pub fn environment_json(name: &str, bytes: Vec<u8>) -> Result<(Version, Json)> {
     let mut environment = serde_json::Map::new();
     let mut version = Version::V3;
     for (part, bytes) in crate::payloads(name, bytes)? {
-        let doc = part_json(&part, &bytes)?;
-        if from_json::is_v2(&doc) {
+        let (written, doc) = part_json(&part, &bytes)?;
+        if written == Some(Version::V1) {
+            version = Version::V1;
+        } else if version != Version::V1 && from_json::is_v2(&doc) {
             version = Version::V2;
         }
         let Json::Object(lists) = doc else { continue };
@@ -256,18 +259,20 @@ fn is_xml(bytes: &[u8]) -> bool {
     bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
 }
 
-/// The JSON of one payload: JSON as read, XML converted.
-fn part_json(part: &str, bytes: &[u8]) -> Result<Json> {
+/// The JSON of one payload: JSON as read, XML converted (with the version its namespace
+/// names).
+fn part_json(part: &str, bytes: &[u8]) -> Result<(Option<Version>, Json)> {
     if is_xml(bytes) {
         // XML nests as deep as its own limit allows; what the store keeps must be within
         // JSON's.
-        let (_, json) = payload::xml_as_json(part, bytes)?;
+        let (version, json) = payload::xml_as_json(part, bytes)?;
         let text = serde_json::to_vec(&json).expect("JSON values write as JSON");
         aas_model::check_depth(&text).map_err(|e| payload::not_aas(part, e))?;
-        return Ok(json);
+        return Ok((Some(version), json));
     }
     aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
-    serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))
+    let json = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
+    Ok((None, json))
 }
 
 /// The most a file's answers may hold together: a submodel that many shells name is in
@@ -549,7 +554,7 @@ mod tests {
                 };
                 for (part, bytes) in payloads.iter().filter(|(_, b)| is_xml(b)) {
                     let doc = xml_doc(part, &bytes[..]).expect("read item by item");
-                    let whole = part_json(part, bytes).expect("read whole");
+                    let (_, whole) = part_json(part, bytes).expect("read whole");
                     for (key, items) in [
                         ("assetAdministrationShells", &doc.shells),
                         ("submodels", &doc.submodels),

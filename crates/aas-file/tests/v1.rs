@@ -5,69 +5,9 @@ use aas_file::{read_bytes, Value, Version};
 
 /// A V1.0 environment as AASX Package Explorer wrote them (its schema, `schemaV10/AAS.xsd`,
 /// and its example ServoDCMotor package): every element in a `submodelElement`, an
-/// operation's variables `in` and `out`, identifier type `URI`, kind `Type`.
-const V1: &str = r#"<?xml version="1.0" encoding="utf-8"?>
-<aas:aasenv xmlns:aas="http://www.admin-shell.io/aas/1/0" xmlns:IEC61360="http://www.admin-shell.io/IEC61360/1/0">
-  <aas:assetAdministrationShells>
-    <aas:assetAdministrationShell>
-      <aas:idShort>Servo</aas:idShort>
-      <aas:identification idType="URI">http://example.com/aas/servo</aas:identification>
-      <aas:assetRef><aas:keys><aas:key type="Asset" local="true" idType="URI">http://example.com/asset/servo</aas:key></aas:keys></aas:assetRef>
-      <aas:submodelRefs>
-        <aas:submodelRef><aas:keys><aas:key type="Submodel" local="true" idType="URI">http://example.com/sm/data</aas:key></aas:keys></aas:submodelRef>
-      </aas:submodelRefs>
-    </aas:assetAdministrationShell>
-  </aas:assetAdministrationShells>
-  <aas:assets>
-    <aas:asset>
-      <aas:idShort>ServoAsset</aas:idShort>
-      <aas:identification idType="URI">http://example.com/asset/servo</aas:identification>
-      <aas:kind>Type</aas:kind>
-    </aas:asset>
-  </aas:assets>
-  <aas:submodels>
-    <aas:submodel>
-      <aas:idShort>TechnicalData</aas:idShort>
-      <aas:identification idType="URI">http://example.com/sm/data</aas:identification>
-      <aas:semanticId><aas:keys><aas:key type="ConceptDescription" local="true" idType="idShort">TechnicalData</aas:key></aas:keys></aas:semanticId>
-      <aas:kind>Type</aas:kind>
-      <aas:submodelElements>
-        <aas:submodelElement>
-          <aas:property>
-            <aas:idShort>MaxRotationSpeed</aas:idShort>
-            <aas:kind>Type</aas:kind>
-            <aas:valueType>int</aas:valueType>
-            <aas:value>5000</aas:value>
-          </aas:property>
-        </aas:submodelElement>
-        <aas:submodelElement>
-          <aas:operation>
-            <aas:idShort>Start</aas:idShort>
-            <aas:in>
-              <aas:idShort>speedIn</aas:idShort>
-              <aas:value><aas:property><aas:idShort>Speed</aas:idShort><aas:valueType>int</aas:valueType><aas:value>10</aas:value></aas:property></aas:value>
-            </aas:in>
-            <aas:out>
-              <aas:idShort>doneOut</aas:idShort>
-              <aas:value><aas:property><aas:idShort>Done</aas:idShort><aas:valueType>boolean</aas:valueType><aas:value>true</aas:value></aas:property></aas:value>
-            </aas:out>
-          </aas:operation>
-        </aas:submodelElement>
-      </aas:submodelElements>
-    </aas:submodel>
-  </aas:submodels>
-  <aas:conceptDescriptions>
-    <aas:conceptDescription>
-      <aas:idShort>MaxRotationSpeed</aas:idShort>
-      <aas:identification idType="IRDI">0173-1#02-BAA120#008</aas:identification>
-      <aas:embeddedDataSpecification>
-        <aas:hasDataSpecification><aas:keys><aas:key type="GlobalReference" local="false" idType="URI">www.admin-shell.io/DataSpecificationTemplates/DataSpecificationIEC61360</aas:key></aas:keys></aas:hasDataSpecification>
-        <aas:dataSpecificationContent><aas:dataSpecificationIEC61360><IEC61360:shortName>MaxRotSpeed</IEC61360:shortName></aas:dataSpecificationIEC61360></aas:dataSpecificationContent>
-      </aas:embeddedDataSpecification>
-    </aas:conceptDescription>
-  </aas:conceptDescriptions>
-</aas:aasenv>
-"#;
+/// operation's variables `in` and `out`, identifier type `URI`, kind `Type`. aasmd's
+/// conversion test converts it too.
+const V1: &str = include_str!("support/v1-servo.xml");
 
 #[test]
 fn a_v1_file_is_read_as_v2_with_its_version_named() {
