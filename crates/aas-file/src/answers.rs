@@ -69,7 +69,6 @@ fn compact(part: &str, json: &Json) -> Result<Box<RawValue>> {
     serde_json::value::to_raw_value(json).map_err(|e| payload::not_aas(part, e))
 }
 
-/// Reads the AAS file at `path` as a source of answers.
 /// Reads the AAS file at `path` as a source of answers, part by part as [`crate::read`]
 /// reads it (XML as it comes, never held whole).
 pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
@@ -231,17 +230,22 @@ fn xml_doc(part: &str, payload: impl BufRead) -> Result<RawDoc> {
         part: part.to_owned(),
         ..RawDoc::default()
     };
-    let root = xml_tree::parse_items(part, payload, &[], &mut |root, list, item, _| {
+    // The lists answers hold; concept descriptions are passed over unread.
+    const LISTS: [&str; 3] = ["assetAdministrationShells", "submodels", "assets"];
+    let skipped = ["conceptDescriptions"];
+    let root = xml_tree::parse_items(part, payload, &skipped, &mut |root, list, item, _| {
+        if !LISTS.contains(&list) {
+            return Ok(());
+        }
         let (version, item) = v1::read_as(payload::xml_version(part, root)?, item);
         let json = xml_to_json::item(version, &item);
         let into = match list {
-            "assetAdministrationShells" => &mut doc.shells,
-            "submodels" => &mut doc.submodels,
             "assets" => {
                 doc.assets.get_or_insert_default().push(json);
                 return Ok(());
             }
-            _ => return Ok(()),
+            "submodels" => &mut doc.submodels,
+            _ => &mut doc.shells,
         };
         // XML nests as deep as its own limit allows; what the store keeps must be within
         // JSON's.

@@ -32,10 +32,7 @@ pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Conte
 pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<PayloadRead> {
     match first_byte(part, &mut payload)? {
         Some(b'<') => {
-            let head = payload.fill_buf().map_err(|source| Error::Io {
-                path: part.to_owned(),
-                source,
-            })?;
+            let head = payload.fill_buf().map_err(|e| io_error(part, e))?;
             if !is_v2(head) {
                 return read_xml(part, payload).map(PayloadRead::Read);
             }
@@ -57,10 +54,7 @@ pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<Payloa
 /// The first byte of `payload` past a byte order mark and whitespace, which stay read;
 /// none if it has no other.
 pub(crate) fn first_byte(part: &str, payload: &mut impl BufRead) -> Result<Option<u8>> {
-    let io = |source| Error::Io {
-        path: part.to_owned(),
-        source,
-    };
+    let io = |e| io_error(part, e);
     if payload
         .fill_buf()
         .map_err(io)?
@@ -90,22 +84,24 @@ pub(crate) fn first_byte(part: &str, payload: &mut impl BufRead) -> Result<Optio
 /// What is left of payload `part` (`what` says which: JSON, XML), held whole: within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub(crate) fn whole(part: &str, payload: impl Read, what: &str) -> Result<Vec<u8>> {
-    let limit = aas_model::aasx::MAX_FILE_BYTES;
-    let mut bytes = Vec::new();
-    (payload.take(limit + 1).read_to_end(&mut bytes)).map_err(|source| Error::Io {
-        path: part.to_owned(),
-        source,
-    })?;
-    if bytes.len() as u64 > limit {
-        return Err(Error::TooLarge {
+    aas_model::aasx::read_within(payload, None).map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => Error::TooLarge {
             file: part.to_owned(),
             why: format!(
                 "{what} of more than {} MiB, the most this app reads of one held whole",
-                limit >> 20
+                aas_model::aasx::MAX_FILE_BYTES >> 20
             ),
-        });
+        },
+        _ => io_error(part, e),
+    })
+}
+
+/// An error reading payload `part`.
+fn io_error(part: &str, source: std::io::Error) -> Error {
+    Error::Io {
+        path: part.to_owned(),
+        source,
     }
-    Ok(bytes)
 }
 
 /// An XML payload, item by item: a large payload is never held as one tree, and each

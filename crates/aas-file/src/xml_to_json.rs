@@ -117,7 +117,7 @@ pub(crate) fn environment(root: &Node) -> Json {
 /// as it is in the list's JSON that [`environment`] (or V2's) writes.
 pub(crate) fn item(version: Version, node: &Node) -> Json {
     match version {
-        Version::V2 => v2::item(node),
+        Version::V1 | Version::V2 => v2::item(node),
         _ => object(node),
     }
 }

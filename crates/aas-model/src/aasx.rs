@@ -110,8 +110,7 @@ pub fn without_bom(bytes: &[u8]) -> &[u8] {
 
 /// The bytes of the package's JSON spec part; the error says why there is none.
 pub fn spec_json(bytes: &[u8]) -> Result<Vec<u8>> {
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut zip = archive(bytes)?;
     let specs = spec_parts(&mut zip)?;
     let candidates = if specs.is_empty() {
         unlisted_spec(&zip).into_iter().collect()
@@ -185,8 +184,7 @@ fn related(zip: &mut Archive, source: &str, kind: &str) -> Result<Vec<String>> {
 /// The package's thumbnail: its part name and bytes, if its relationships name one the
 /// package holds, within `limit` bytes.
 pub fn thumbnail(bytes: &[u8], limit: usize) -> Result<Option<(String, Vec<u8>)>> {
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut zip = archive(bytes)?;
     let Some(rels) = read(&mut zip, "_rels/.rels")? else {
         return Ok(None);
     };
@@ -634,8 +632,7 @@ fn xml_escape(text: &str) -> String {
 /// names): OPC bookkeeping, and what [`is_carried_part`] refuses, are left out, so a
 /// File naming one of those is a File whose part the package lacks.
 pub fn part_names(bytes: &[u8]) -> Result<std::collections::HashSet<String>> {
-    let zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let zip = archive(bytes)?;
     Ok(zip
         .file_names()
         .filter(|name| !is_packaging(name) && is_carried_part(name))
@@ -703,8 +700,7 @@ pub struct Carried<'a> {
 /// [`is_carried_part`] refuses, is skipped. Each is inflated once to nowhere, as
 /// [`read`] would read it (bounded): one past the limit, or unreadable, is an error.
 pub fn carried<'a>(bytes: &'a [u8], names: &[String]) -> Result<Carried<'a>> {
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut zip = archive(bytes)?;
     let mut parts = Vec::new();
     for name in names.iter().filter(|name| is_carried_part(name)) {
         let mut found = None;
@@ -725,8 +721,7 @@ pub fn carried<'a>(bytes: &'a [u8], names: &[String]) -> Result<Carried<'a>> {
 /// name it lacks is skipped. All are held at once: a reader's tool, not a converter's
 /// ([`carried`] is).
 pub fn parts(bytes: &[u8], names: &[String]) -> Result<Vec<Supplementary>> {
-    let mut zip = ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| package_error(format_args!("not a readable AASX (zip) package: {e}")))?;
+    let mut zip = archive(bytes)?;
     let mut found = Vec::new();
     for name in names.iter().filter(|name| is_carried_part(name)) {
         if let Some(bytes) = read(&mut zip, name)? {
