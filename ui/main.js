@@ -719,6 +719,7 @@ async function start() {
       button: $('open-file'), recent: $('recent-open'), recentMenu: $('recent-menu'),
       banner: $('file-banner'), thumbnail: $('file-thumbnail'), text: $('file-banner-text'),
       takeIn: $('file-take-in'), close: $('file-close'),
+      readingBar: $('file-reading-bar'), readingText: $('file-reading-text'), readingCancel: $('file-reading-cancel'),
     },
     { onOpened: showFile, onTakeIn: takeFileIn, onClosed: closeFile, say },
   );

@@ -6,16 +6,16 @@ use std::path::PathBuf;
 
 use aas_app::{
     App, ConceptName, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened,
-    IpcError, PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm, ProfileReply,
-    ProfileView, RecentErrors, RecentFile, SavedFile, SnapshotTaken, StatusView, TreeAsk,
-    TreeReply,
+    FileProgress, IpcError, PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm,
+    ProfileReply, ProfileView, RecentErrors, RecentFile, SavedFile, SnapshotTaken, StatusView,
+    TreeAsk, TreeReply,
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Runtime, State};
+use tauri::{AppHandle, Manager, Runtime, State};
 
 use crate::file_dialogs::{ask_open_path, ask_save_path};
-use crate::opened_files::{DropChannel, Dropped, StartFile};
+use crate::opened_files::{open_file, DropChannel, Dropped, ReadingChannel, StartFile};
 
 /// The app's state comes last in every command: Tauri reads a command's arguments in
 /// order, so the test of the page's calls, run without an app, sees every argument read.
@@ -185,7 +185,7 @@ pub async fn open_aas_file<R: Runtime>(
 ) -> Reply<Option<FileOpened>> {
     let kinds = ["aasx", "json", "xml"];
     match ask_open_path(&handle, "AAS files (AASX, JSON, XML)", &kinds).await? {
-        Some(path) => Ok(Some(app.open_file(path).await?)),
+        Some(path) => Ok(Some(open_file(&handle, &app, path).await?)),
         None => Ok(None),
     }
 }
@@ -227,12 +227,27 @@ pub fn recent_files(app: State<'_, App>) -> Vec<RecentFile> {
 /// Opens the recent file listed `index`th, shown as `name` (by its place in
 /// `recent_files`, never by a path from the page; a list changed since is refused).
 #[tauri::command]
-pub async fn open_recent_file(
+pub async fn open_recent_file<R: Runtime>(
     index: usize,
     name: String,
+    handle: AppHandle<R>,
     app: State<'_, App>,
 ) -> Reply<FileOpened> {
-    Ok(app.open_recent_file(index, &name).await?)
+    let progress = |p| (handle.state::<ReadingChannel>()).send(p, "a recent file's progress");
+    Ok(app.open_recent_file(index, &name, progress).await?)
+}
+
+/// The page's channel for the progress of a file's reading, whichever way it was
+/// opened (Open file…, Recent files, dropped, started with).
+#[tauri::command]
+pub fn watch_file_reading(on_reading: Channel<FileProgress>, readings: State<'_, ReadingChannel>) {
+    readings.set(on_reading);
+}
+
+/// Cancels the reading of the file being opened: the file shown before stays.
+#[tauri::command]
+pub fn cancel_file_reading(app: State<'_, App>) {
+    app.cancel_file_reading();
 }
 
 /// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`
@@ -252,12 +267,13 @@ pub fn watch_dropped_files(on_dropped: Channel<Dropped>, drops: State<'_, DropCh
 /// The file the app was started with (a double-click on an `.aasx`), read for the
 /// tree; `None` when it was started with none, or the page took it already.
 #[tauri::command]
-pub async fn open_start_file(
+pub async fn open_start_file<R: Runtime>(
+    handle: AppHandle<R>,
     start: State<'_, StartFile>,
     app: State<'_, App>,
 ) -> Reply<Option<FileOpened>> {
     match start.take() {
-        Some(path) => Ok(Some(app.open_file(path).await?)),
+        Some(path) => Ok(Some(open_file(&handle, &app, path).await?)),
         None => Ok(None),
     }
 }

@@ -38,6 +38,8 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::open_recent_file,
         commands::open_start_file,
         commands::watch_dropped_files,
+        commands::watch_file_reading,
+        commands::cancel_file_reading,
         commands::save_file_content,
         commands::view_file_content,
         commands::concept_names,

@@ -74,6 +74,7 @@ fn start(
         std::env::args_os(),
     ));
     app.manage(aas_browser::opened_files::DropChannel::default());
+    app.manage(aas_browser::opened_files::ReadingChannel::default());
     Ok(())
 }
 

@@ -7,9 +7,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use aas_app::{App, FileOpened, IpcError};
+use aas_app::{App, FileOpened, FileProgress, IpcError};
 use serde::Serialize;
-use tauri::ipc::Channel;
+use tauri::ipc::{Channel, IpcResponse};
 use tauri::{AppHandle, DragDropEvent, Manager, Runtime, WindowEvent};
 
 /// The file named on the command line, until the page takes it.
@@ -38,35 +38,59 @@ pub struct Dropped {
     error: Option<IpcError>,
 }
 
-/// Where the page hears of dropped files: the channel it gave last (a page loaded again
+/// Where the page hears of what happens to files away from its own calls (files
+/// dropped, a file's reading under way): the channel it gave last (a page loaded again
 /// gives a new one). A channel, not a Tauri event: listening to an event has the app run
 /// a script in the page, which wakes a JavaScript engine in the app's own process for
 /// good (3 MB, bench/RESULTS.md "The app before and after issue 48").
-#[derive(Default)]
-pub struct DropChannel(Mutex<Option<Channel<Dropped>>>);
+pub struct PageChannel<T>(Mutex<Option<Channel<T>>>);
 
-impl std::fmt::Debug for DropChannel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let set = self.0.lock().map(|c| c.is_some()).unwrap_or(false);
-        f.debug_struct("DropChannel").field("set", &set).finish()
+impl<T> Default for PageChannel<T> {
+    fn default() -> Self {
+        PageChannel(Mutex::new(None))
     }
 }
 
-impl DropChannel {
-    pub fn set(&self, channel: Channel<Dropped>) {
+impl<T> std::fmt::Debug for PageChannel<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let set = self.0.lock().map(|c| c.is_some()).unwrap_or(false);
+        f.debug_struct("PageChannel").field("set", &set).finish()
+    }
+}
+
+impl<T: IpcResponse> PageChannel<T> {
+    pub fn set(&self, channel: Channel<T>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(channel);
     }
 
-    fn send(&self, dropped: Dropped) {
+    /// Tells the page `news` (`what` names it in the log when it cannot be told).
+    pub fn send(&self, news: T, what: &str) {
         let channel = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let sent = match channel.as_ref() {
-            Some(channel) => channel.send(dropped),
-            None => return tracing::warn!("a file was dropped before the page listened for one"),
+            Some(channel) => channel.send(news),
+            None => return tracing::warn!("{what} before the page listened"),
         };
         if let Err(e) = sent {
-            tracing::warn!(error = %e, "a dropped file's outcome did not reach the page");
+            tracing::warn!(error = %e, "{what}: the page was not told");
         }
     }
+}
+
+/// Where the page hears of dropped files.
+pub type DropChannel = PageChannel<Dropped>;
+
+/// Where the page hears how far the reading of a file being opened has come, whichever
+/// way it was opened.
+pub type ReadingChannel = PageChannel<FileProgress>;
+
+/// Opens the file at `path` for the tree, its progress told on the [`ReadingChannel`].
+pub async fn open_file<R: Runtime>(
+    handle: &AppHandle<R>,
+    app: &App,
+    path: PathBuf,
+) -> Result<FileOpened, IpcError> {
+    let progress = |p| (handle.state::<ReadingChannel>()).send(p, "a file's progress");
+    Ok(app.open_file(path, progress).await?)
 }
 
 /// Reads the first file dropped on the window (one file is shown at a time) and tells
@@ -80,7 +104,7 @@ pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
     };
     let app = app.clone();
     tauri::async_runtime::spawn(async move {
-        let read = app.state::<App>().open_file(path).await;
+        let read = open_file(&app, &app.state::<App>(), path).await;
         let dropped = match read {
             Ok(opened) => Dropped {
                 opened: Some(opened),
@@ -88,9 +112,10 @@ pub fn on_window_event<R: Runtime>(app: &AppHandle<R>, event: &WindowEvent) {
             },
             Err(e) => Dropped {
                 opened: None,
-                error: Some(e.into()),
+                error: Some(e),
             },
         };
-        app.state::<DropChannel>().send(dropped);
+        app.state::<DropChannel>()
+            .send(dropped, "a file was dropped");
     });
 }

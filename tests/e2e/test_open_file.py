@@ -345,6 +345,42 @@ def park_pointer():
     subprocess.run(["xdotool", "mousemove", "--sync", "1279", "799"], check=True, timeout=30)
 
 
+class LongReadingCancelled(AppTestCase):
+    """A file that takes seconds to read (300,000 shells, 45 MB of XML): the banner says
+    how far the reading has come, with a bar and Cancel; Cancel stops it and leaves what
+    was shown (the demo plant) as it was."""
+
+    @classmethod
+    def before_start(cls, data_home):
+        large = os.path.join(data_home, "large.xml")
+        shell = ("<assetAdministrationShell><id>urn:shell:{}</id><assetInformation>"
+                 "<assetKind>Instance</assetKind></assetInformation></assetAdministrationShell>")
+        with open(large, "w", encoding="utf-8") as f:
+            f.write('<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>')
+            f.writelines(shell.format(i) for i in range(300_000))
+            f.write("</assetAdministrationShells></environment>")
+        cls.app_env = {"AAS_BROWSER_OPEN_FILE": large}
+
+    def test_the_reading_is_shown_and_cancelled(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for("#open-file"))
+        reading = lambda: (wd.script("return document.querySelector('#file-reading-text').checkVisibility()")
+                           and wd.text_content("#file-reading-text"))
+        said = self.wait_until(reading, 30, "the reading's progress shown")
+        self.assertRegex(said, r"^Opening large\.xml: \d+\.\d of 43\.\d MB read$")
+        bar = wd.script("const b = document.querySelector('#file-reading-bar');"
+                        "return [b.checkVisibility(), b.max, b.value]")
+        self.assertTrue(bar[0] and 0 < bar[2] <= bar[1], bar)
+        screenshot(os.path.join(self.out, "open-file-reading.png"))
+        wd.click(wd.wait_for("#file-reading-cancel"))
+        self.wait_until(lambda: wd.text_content("#status-errors") == "Opening cancelled: what was shown before stays.",
+                        20, lambda: wd.text_content("#status-errors"))
+        self.wait_until(lambda: wd.script("return document.querySelector('#file-banner').hidden"), 10,
+                        "the banner hidden again")
+        self.chip_count("machine", "3")
+
+
 class OpenedThroughTheDialog(AppTestCase):
     """Open file… asks the system's own file dialog (GTK's, no path preset): the X
     server's keyboard types the file's path into it (xdotool), as a user types one."""

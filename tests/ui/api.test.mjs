@@ -164,6 +164,8 @@ const everyCall = [
   () => api.openV3Profile('Line 3 server', () => {}),
   () => api.openStartFile(),
   () => api.onFileDropped(() => {}),
+  () => api.onFileReading(() => {}),
+  () => api.cancelFileReading(),
   () => api.demoV3Server(),
   () => api.recentFiles(),
   () => api.openRecentFile(0, 'pump.aasx'),

@@ -142,6 +142,18 @@ export function onFileDropped(fn) {
   channel.onmessage = (dropped) => fn({ opened: dropped.opened, error: dropped.error && asError(dropped.error) });
   return localCall('watch_dropped_files', { onDropped: channel });
 }
+/**
+ * Calls `fn({name, read, size, done})` while a file being opened is read, whichever way it
+ * was opened: a few times a second once it takes longer than a glance (`read` of `size`
+ * bytes), and once more with `done` when it ends. cancelFileReading stops it.
+ */
+export function onFileReading(fn) {
+  const channel = new window.__TAURI__.core.Channel();
+  channel.onmessage = fn;
+  return localCall('watch_file_reading', { onReading: channel });
+}
+/** Stops the reading of the file being opened: the open call rejects with kind "interrupted". */
+export const cancelFileReading = () => localCall('cancel_file_reading');
 const treeAsk = (ask) => sourceCall('tree', { ask });
 /**
  * The nodes below `node` in `source`: `{level: 'aas_list', asset_type}` (the plant's

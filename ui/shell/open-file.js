@@ -29,15 +29,26 @@ function unknownText({ unknown = [], unknown_count: count = 0 }) {
   return ` ${plural(count, 'property', 'properties')} no AAS version known here has (a newer writer's?), kept as read in Raw JSON: ${unknown.join(', ')}${more}.`;
 }
 
+/** What the banner says while `p` (api.onFileReading's news) is read: "Opening x.aasx: 12.5 of 104.9 MB read". */
+export function readingText(p) {
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  return `Opening ${p.name}: ${mb(p.read)} of ${mb(p.size)} MB read`;
+}
+
 /**
  * `els`: button (Open file…), recent (the Recent files button), recentMenu (its list),
- * banner, thumbnail (the package's picture), text, takeIn (Take in), close (Close file).
+ * banner, thumbnail (the package's picture), text, takeIn (Take in), close (Close file),
+ * readingBar, readingText, readingCancel (the banner's while a file is being opened).
  * `onOpened(opened)` shows a file read; `onTakeIn()` takes the file shown into the store;
  * `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
  * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
  * it); `openAtStart` shows the file the app was started with, if any.
  */
 export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
+  /** Says why a file was not opened: cancelled by the user, or what failed. */
+  const notOpened = (e) => (e.kind === 'interrupted'
+    ? say('Opening cancelled: what was shown before stays.', 'info')
+    : say(`The file was not opened: ${e.message}`));
   const open = async () => {
     if (els.button.disabled) return; // one dialog at a time
     els.button.disabled = true;
@@ -45,13 +56,13 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       const opened = await api.openAasFile();
       if (opened) await onOpened(opened);
     } catch (e) {
-      say(`The file was not opened: ${e.message}`);
+      notOpened(e);
     } finally {
       els.button.disabled = false;
     }
   };
   els.button.addEventListener('click', open);
-  initRecentFiles(els, { onOpened, say });
+  initRecentFiles(els, { onOpened, notOpened, say });
   document.addEventListener('keydown', (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'o') return;
     e.preventDefault(); // the webview's own Open would show the file as a page
@@ -67,11 +78,30 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     }
   });
   api.onFileDropped(({ opened, error }) => {
-    if (error) say(`The file was not opened: ${error.message}`);
+    if (error) notOpened(error);
     else onOpened(opened);
   });
+  // A reading that takes longer than a glance has the banner show how far it has come,
+  // with Cancel; at its end the banner is as it was (or shows the file opened).
+  let fileShown = false;
+  api.onFileReading((p) => {
+    els.banner.classList.toggle('reading', !p.done);
+    document.body.classList.toggle('file-reading', !p.done);
+    // Its line changes a few times a second: a screen reader hears the outcome instead.
+    els.banner.setAttribute('aria-busy', String(!p.done));
+    if (p.done) {
+      els.banner.hidden = !fileShown;
+      return;
+    }
+    els.banner.hidden = false;
+    els.readingBar.max = Math.max(p.size, 1);
+    els.readingBar.value = p.read;
+    els.readingText.textContent = readingText(p);
+  });
+  els.readingCancel.addEventListener('click', () => api.cancelFileReading());
   return {
     show(opened) {
+      fileShown = Boolean(opened);
       els.banner.hidden = !opened;
       els.takeIn.hidden = !opened || Boolean(opened.taken);
       els.thumbnail.hidden = !opened?.thumbnail;
@@ -88,7 +118,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
         const opened = await api.openStartFile();
         if (opened) await onOpened(opened);
       } catch (e) {
-        say(`The file was not opened: ${e.message}`);
+        notOpened(e);
       }
     },
   };
@@ -99,7 +129,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
  * file is opened by its place in the list (the page never names a path to open).
  * Arrow keys move, Enter opens, Escape or a click elsewhere closes.
  */
-function initRecentFiles(els, { onOpened, say }) {
+function initRecentFiles(els, { onOpened, notOpened, say }) {
   const items = () => [...els.recentMenu.querySelectorAll('button')];
   const close = (refocus = false) => {
     els.recentMenu.hidden = true;
@@ -123,7 +153,7 @@ function initRecentFiles(els, { onOpened, say }) {
     try {
       await onOpened(await api.openRecentFile(index, name));
     } catch (e) {
-      say(`The file was not opened: ${e.message}`);
+      notOpened(e);
     }
   };
   els.recent.addEventListener('click', async () => {

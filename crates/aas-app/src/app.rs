@@ -11,7 +11,7 @@ use aas_demo::{Config, DemoService};
 use aas_model::AssetType;
 use serde::Serialize;
 
-use crate::jobs::Jobs;
+use crate::jobs::{FileReadings, Jobs};
 use crate::open_table::TableState;
 use crate::preferences::{InMemory, PreferenceStore};
 use crate::session::{Session, DEMO_PROFILE};
@@ -27,6 +27,8 @@ pub struct App {
     /// Secrets of saved profiles: the keychain, or memory for session-only ones.
     pub(crate) secrets: SecretStore,
     pub(crate) jobs: Jobs,
+    /// The file being opened (source/file.rs).
+    pub(crate) file_readings: FileReadings,
     /// This computer's snapshot file and the team store (stores.rs).
     pub(crate) stores: Stores,
     pub(crate) preferences: Box<dyn PreferenceStore>,
@@ -61,6 +63,7 @@ impl App {
             demo: None,
             secrets: SecretStore::default(),
             jobs: Jobs::default(),
+            file_readings: FileReadings::default(),
             stores: Stores::new(store),
             preferences: Box::<InMemory>::default(),
             last_export: Mutex::new(None),

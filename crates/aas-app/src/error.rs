@@ -127,6 +127,7 @@ impl Error {
             Error::Export(e) => e.kind(),
             Error::Output(e) => e.kind(),
             Error::Opened(aas_file::Error::Io { .. }) => ErrorKind::Io,
+            Error::Opened(aas_file::Error::Cancelled) => ErrorKind::Interrupted,
             Error::Opened(_) => ErrorKind::BadData,
             Error::NotSettings { .. }
             | Error::NoProfile { .. }

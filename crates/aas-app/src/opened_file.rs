@@ -89,6 +89,19 @@ pub struct FileOpened {
     pub unknown_count: usize,
 }
 
+/// How far the reading of a file being opened has come, told to the page a few times
+/// a second while it takes long enough to be seen; the last is `done`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileProgress {
+    /// Its file name.
+    pub name: String,
+    /// Bytes read of the file and of its parts as they inflate, and of how many known.
+    pub read: u64,
+    pub size: u64,
+    /// The reading ended: opened, failed or cancelled.
+    pub done: bool,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct AssetTypeCount {
     pub asset_type: AssetType,
@@ -107,10 +120,10 @@ static NEXT_FILE: AtomicU32 = AtomicU32::new(1);
 
 impl OpenedFile {
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) off the
-    /// async workers.
-    pub(crate) async fn read(path: PathBuf) -> Result<Self> {
+    /// async workers, telling `reading` how far it has come.
+    pub(crate) async fn read(path: PathBuf, reading: Arc<aas_file::Reading>) -> Result<Self> {
         let read = path.clone();
-        let contents = tokio::task::spawn_blocking(move || aas_file::read(&read))
+        let contents = tokio::task::spawn_blocking(move || aas_file::read_watched(&read, &reading))
             .await
             .map_err(|e| Error::internal("reading a file stopped", e))??;
         Ok(OpenedFile {

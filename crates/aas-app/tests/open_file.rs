@@ -1,11 +1,12 @@
 //! An AAS file opened in the app, browsed as the tree browses every source: real
 //! published files (../shared/aas-files) grouped by the asset types or kinds they give,
 //! each shell's submodels, their elements with the text the file has for them; a file
-//! that is no AAS refused with words; a closed file's number refused.
+//! that is no AAS refused with words; a closed file's number refused; a long reading's
+//! progress and Cancel.
 
 use std::path::{Path, PathBuf};
 
-use aas_app::{App, FileOpened, SourceRef};
+use aas_app::{App, FileOpened, FileProgress, SourceRef};
 use aas_client::ElementAddress;
 use aas_model::AssetType;
 use aas_source::{ErrorKind, NodePath};
@@ -22,7 +23,7 @@ async fn app() -> App {
 
 /// Opens the shared file `path`; its number, and the first shell of its first asset type.
 async fn first_shell(app: &App, path: &str) -> (FileOpened, SourceRef, String) {
-    let opened = app.open_file(shared(path)).await.expect("opened");
+    let opened = app.open_file(shared(path), |_| ()).await.expect("opened");
     let source = SourceRef::File { file: opened.file };
     let group = opened.asset_types[0].asset_type.clone();
     let shells = app
@@ -37,7 +38,7 @@ async fn first_shell(app: &App, path: &str) -> (FileOpened, SourceRef, String) {
 async fn a_v3_package_with_an_xml_part_is_browsed_shell_submodel_element() {
     let app = app().await;
     let opened = app
-        .open_file(shared("C-v3.0/FAAAST-Service/model.aasx"))
+        .open_file(shared("C-v3.0/FAAAST-Service/model.aasx"), |_| ())
         .await
         .expect("opened");
     assert_eq!(opened.name, "model.aasx");
@@ -114,9 +115,10 @@ async fn a_v3_package_with_an_xml_part_is_browsed_shell_submodel_element() {
 async fn shells_are_grouped_by_the_asset_kind_a_v2_file_gives() {
     let app = app().await;
     let opened = app
-        .open_file(shared(
-            "A-v2.0-aasx-xml/basyx-python-sdk/test_demo_full_example2.aasx",
-        ))
+        .open_file(
+            shared("A-v2.0-aasx-xml/basyx-python-sdk/test_demo_full_example2.aasx"),
+            |_| (),
+        )
         .await
         .expect("opened");
     assert_eq!(
@@ -148,7 +150,7 @@ async fn a_packages_thumbnail_is_shown_where_it_is_a_picture() {
     let app = app().await;
     // Festo's package names /thumbnail.jpg as its thumbnail.
     let festo = (app
-        .open_file(shared("A-v2.0-aasx-xml/AASPortal/24_Festo.aasx"))
+        .open_file(shared("A-v2.0-aasx-xml/AASPortal/24_Festo.aasx"), |_| ())
         .await)
         .expect("opened");
     let url = festo.thumbnail.expect("a thumbnail");
@@ -160,7 +162,7 @@ async fn a_packages_thumbnail_is_shown_where_it_is_a_picture() {
         "A-v2.0-aasx-xml/basyx-java-sdk/TestPackage.aasx",
         "C-v3.0/basyx-java-server-sdk/testEnvironment.xml",
     ] {
-        let opened = app.open_file(shared(file)).await.expect("opened");
+        let opened = app.open_file(shared(file), |_| ()).await.expect("opened");
         assert_eq!(opened.thumbnail, None, "{file}");
     }
 }
@@ -209,23 +211,26 @@ async fn what_is_no_aas_file_is_refused_with_words_and_a_closed_file_is_said() {
     std::fs::create_dir_all(&dir).expect("dir");
     let notes = dir.join("notes.json");
     std::fs::write(&notes, "[1, 2, 3]").expect("written");
-    let refused = app.open_file(notes).await.expect_err("no AAS");
+    let refused = app.open_file(notes, |_| ()).await.expect_err("no AAS");
     assert_eq!(refused.kind(), ErrorKind::BadData);
     assert!(refused.to_string().contains("notes.json"), "{refused}");
     let missing = app
-        .open_file(dir.join("gone.aasx"))
+        .open_file(dir.join("gone.aasx"), |_| ())
         .await
         .expect_err("missing");
     assert_eq!(missing.kind(), ErrorKind::Io);
     assert!(missing.to_string().contains("gone.aasx"), "{missing}");
 
     let first = app
-        .open_file(shared("D-v3.1/aas-specs-metamodel/maximal.json"))
+        .open_file(shared("D-v3.1/aas-specs-metamodel/maximal.json"), |_| ())
         .await
         .expect("opened");
     assert_eq!((first.shells, first.submodels), (0, 1));
     let _second = app
-        .open_file(shared("C-v3.0/basyx-java-server-sdk/testEnvironment.xml"))
+        .open_file(
+            shared("C-v3.0/basyx-java-server-sdk/testEnvironment.xml"),
+            |_| (),
+        )
         .await
         .expect("opened");
     let closed = SourceRef::File { file: first.file };
@@ -284,4 +289,65 @@ async fn a_files_part_of_the_package_is_saved_where_the_user_chooses() {
         refused.to_string().contains("nothing") || refused.to_string().contains("no file"),
         "{refused}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_reading_tells_how_far_it_came_and_cancel_keeps_the_file_shown_before() {
+    use std::sync::{Arc, Mutex};
+    let app = Arc::new(app().await);
+    // Read at a glance: nothing told.
+    let told = Arc::new(Mutex::new(Vec::<FileProgress>::new()));
+    let hear = |told: &Arc<Mutex<Vec<FileProgress>>>| {
+        let told = Arc::clone(told);
+        move |p| told.lock().expect("told").push(p)
+    };
+    let shown = (app.open_file(shared("C-v3.0/FAAAST-Service/model.aasx"), hear(&told)))
+        .await
+        .expect("opened");
+    assert_eq!(*told.lock().expect("told"), []);
+
+    // 300,000 shells: seconds of reading.
+    let dir = tempfile::tempdir().expect("a folder");
+    let large = dir.path().join("large.xml");
+    let shell = |i| {
+        format!("<assetAdministrationShell><id>urn:shell:{i}</id><assetInformation><assetKind>Instance</assetKind></assetInformation></assetAdministrationShell>")
+    };
+    let shells: String = (0..300_000).map(shell).collect();
+    let xml = format!(
+        r#"<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>{shells}</assetAdministrationShells></environment>"#
+    );
+    std::fs::write(&large, &xml).expect("written");
+    let reading = tokio::spawn({
+        let (app, on_progress) = (Arc::clone(&app), hear(&told));
+        async move { app.open_file(large, on_progress).await }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while told.lock().expect("told").is_empty() {
+        assert!(std::time::Instant::now() < deadline, "no progress told");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // One reading at a time.
+    let second = app
+        .open_file(shared("C-v3.0/FAAAST-Service/model.aasx"), |_| ())
+        .await
+        .expect_err("busy");
+    assert_eq!(second.kind(), ErrorKind::Busy);
+    app.cancel_file_reading();
+    let why = reading.await.expect("the reading").expect_err("cancelled");
+    assert_eq!(why.kind(), ErrorKind::Interrupted, "{why}");
+
+    let told = told.lock().expect("told").clone();
+    let (last, under_way) = told.split_last().expect("told");
+    assert!(last.done && under_way.iter().all(|p| !p.done), "{told:?}");
+    assert!(told
+        .iter()
+        .all(|p| p.name == "large.xml" && p.size == xml.len() as u64));
+    assert!(told.windows(2).all(|w| w[0].read <= w[1].read), "{told:?}");
+    assert!(last.read < last.size, "stopped before its end: {last:?}");
+    // The file shown before is still there to browse.
+    let source = SourceRef::File { file: shown.file };
+    let group = shown.asset_types[0].asset_type.clone();
+    (app.children(&source, &NodePath::AasList { asset_type: group }))
+        .await
+        .expect("still open");
 }

@@ -500,6 +500,39 @@ fn a_symlink_as_out_stays_a_link_and_its_target_is_replaced_in_its_own_folder() 
 }
 
 #[test]
+fn a_part_that_does_not_inflate_is_unreadable_data_not_a_file_that_cannot_be_opened() {
+    use std::io::Write;
+    let dir = temp_dir("hostile-damaged");
+    let damaged = dir.join("damaged.aasx");
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let deflated = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("aasx/data.json", deflated).expect("part");
+    let submodels: Vec<String> = (0..5000)
+        .map(|i| format!(r#"{{"id": "urn:sm:{i}", "idShort": "S{i}"}}"#))
+        .collect();
+    write!(zip, r#"{{"submodels": [{}]}}"#, submodels.join(", ")).expect("write");
+    let mut bytes = zip.finish().expect("finish").into_inner();
+    // The middle of the package is the part's deflated data: overwritten.
+    let middle = bytes.len() / 2;
+    bytes[middle..middle + 64].fill(0xff);
+    std::fs::write(&damaged, bytes).expect("written");
+    let inspect = Command::new(AASMD)
+        .arg("inspect")
+        .arg(&damaged)
+        .output()
+        .expect("aasmd runs");
+    let stderr = text(&inspect.stderr);
+    // 1, what cannot be read; 2 would send the user to the file's name or its rights.
+    assert_eq!(inspect.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot read /aasx/data.json"),
+        "says what: {stderr}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
+
+#[test]
 fn a_zip_bomb_is_refused_at_the_inflate_limit() {
     use std::io::Write;
     let dir = temp_dir("hostile-bomb");

@@ -82,7 +82,9 @@ pub fn answers(path: &Path) -> Result<EnvironmentAnswers> {
 /// Reads a file's bytes as a source of answers (`name` names it, as its plant and in
 /// errors).
 pub fn answers_of(name: &str, bytes: Vec<u8>) -> Result<EnvironmentAnswers> {
-    answers_from(name, |each| crate::each_payload(name, &bytes, each))
+    answers_from(name, |each| {
+        crate::each_payload(name, &bytes, &crate::Reading::default(), each)
+    })
 }
 
 /// What a reader of a file's payloads hands each payload to.

@@ -20,6 +20,7 @@ mod from_xml;
 mod kept_text;
 mod payload;
 mod raw_text;
+mod reading;
 mod v1;
 mod xml_to_json;
 mod xml_tree;
@@ -37,6 +38,7 @@ pub use contents::{
 };
 pub use dump::dump_lines;
 pub use raw_text::RawText;
+pub use reading::Reading;
 
 /// Why a file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +47,14 @@ pub enum Error {
     #[error("cannot read {path}: {source}")]
     Io {
         path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A payload opened could not be read to its end (a package's part that does not
+    /// inflate, a file cut short).
+    #[error("cannot read {part}: {source}")]
+    Unreadable {
+        part: String,
         #[source]
         source: std::io::Error,
     },
@@ -60,6 +70,9 @@ pub enum Error {
     /// A file whose answers would pass what is kept of one file.
     #[error("{file}: {why}")]
     TooLarge { file: String, why: String },
+    /// The reading was cancelled ([`Reading::cancel`]).
+    #[error("the reading was cancelled")]
+    Cancelled,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -69,10 +82,18 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself, and JSON, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub fn read(path: &Path) -> Result<Contents> {
-    match open(path, &path.display().to_string())? {
-        Opened::Package(name, bytes) => read_bytes(&name, bytes),
-        Opened::Payload(name, payload) => payload::read_stream(&name, payload),
-    }
+    read_watched(path, &Reading::default())
+}
+
+/// Reads the AAS file at `path` as [`read`] does, telling `reading` how far it has come
+/// and stopping when it is cancelled.
+pub fn read_watched(path: &Path, reading: &Reading) -> Result<Contents> {
+    let read = match open(path, &path.display().to_string(), reading) {
+        Ok(Opened::Package(name, bytes)) => read_package(&name, bytes, reading),
+        Ok(Opened::Payload(name, payload)) => payload::read_stream(&name, payload),
+        Err(e) => Err(e),
+    };
+    reading.outcome(read)
 }
 
 /// Hands `each` the payloads of the AAS file at `path` one at a time, each to be read as
@@ -91,8 +112,9 @@ pub(crate) fn each_part_named<E: From<Error> + From<aas_model::Error>>(
     name: &str,
     mut each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
 ) -> std::result::Result<(), E> {
-    match open(path, name)? {
-        Opened::Package(name, bytes) => each_payload(&name, &bytes, each),
+    let reading = Reading::default();
+    match open(path, name, &reading)? {
+        Opened::Package(name, bytes) => each_payload(&name, &bytes, &reading, each),
         Opened::Payload(name, mut payload) => each(&name, &mut payload),
     }
 }
@@ -115,13 +137,16 @@ pub fn read_or_v2(part: &str, payload: &mut dyn BufRead) -> Result<PayloadRead> 
 }
 
 /// A file opened: a package, held whole, or one payload, to be read as it comes.
-enum Opened {
+enum Opened<'r> {
     Package(String, Vec<u8>),
-    Payload(String, std::io::Take<std::io::BufReader<std::fs::File>>),
+    Payload(
+        String,
+        std::io::Take<std::io::BufReader<reading::Watched<'r, std::fs::File>>>,
+    ),
 }
 
-/// Opens the file at `path`, to be named `name`.
-fn open(path: &Path, name: &str) -> Result<Opened> {
+/// Opens the file at `path`, to be named `name`; a payload's reading is told to `reading`.
+fn open<'r>(path: &Path, name: &str, reading: &'r Reading) -> Result<Opened<'r>> {
     let name = name.to_owned();
     let io = |source| Error::Io {
         path: path.display().to_string(),
@@ -129,7 +154,9 @@ fn open(path: &Path, name: &str) -> Result<Opened> {
     };
     let file = std::fs::File::open(path).map_err(io)?;
     let size = aas_model::aasx::regular_size(&file);
-    let mut file = std::io::BufReader::with_capacity(1 << 16, file);
+    // The file's bytes are read once: a package's, then its parts' as they inflate.
+    reading.begins(size.unwrap_or(0));
+    let mut file = std::io::BufReader::with_capacity(1 << 16, reading.watch(file));
     if aas_model::aasx::is_package(file.fill_buf().map_err(io)?) {
         let bytes = aas_model::aasx::read_within(file, size).map_err(io)?;
         return Ok(Opened::Package(name, bytes));
@@ -149,6 +176,11 @@ fn open(path: &Path, name: &str) -> Result<Opened> {
 
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
+    read_package(name, bytes, &Reading::default())
+}
+
+/// Reads a file's bytes, a package's parts' inflating told to `reading`.
+fn read_package(name: &str, bytes: Vec<u8>, reading: &Reading) -> Result<Contents> {
     // A thumbnail that cannot be read is only not shown.
     let thumbnail = match aas_model::aasx::is_package(&bytes) {
         true => (aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX).ok()).flatten(),
@@ -158,7 +190,7 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
         thumbnail,
         ..Contents::default()
     };
-    each_payload(name, &bytes, |part, payload| {
+    each_payload(name, &bytes, reading, |part, payload| {
         contents.merge(payload::read_stream(part, payload)?);
         Ok::<_, Error>(())
     })?;
@@ -167,19 +199,22 @@ pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
 
 /// Hands `each` the payloads of a file's bytes one at a time, each to be read as it
 /// comes: a package's spec parts as they inflate (each named `/` and its part name;
-/// XML of up to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]), or the bytes
-/// themselves (named `name`).
+/// XML of up to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; told to `reading`), or
+/// the bytes themselves (named `name`).
 pub(crate) fn each_payload<E: From<aas_model::Error>>(
     name: &str,
     bytes: &[u8],
+    reading: &Reading,
     mut each: impl FnMut(&str, &mut dyn BufRead) -> std::result::Result<(), E>,
 ) -> std::result::Result<(), E> {
     if !aas_model::aasx::is_package(bytes) {
         return each(name, &mut &bytes[..]);
     }
     let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
-    aas_model::aasx::each_spec_part(bytes, limit, |part, inflating| {
-        each(&format!("/{part}"), &mut std::io::BufReader::new(inflating))
+    aas_model::aasx::each_spec_part(bytes, limit, |part, declared, inflating| {
+        reading.begins(declared);
+        let mut inflating = std::io::BufReader::new(reading.watch(inflating));
+        each(&format!("/{part}"), &mut inflating)
     })
 }
 

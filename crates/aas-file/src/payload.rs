@@ -98,8 +98,8 @@ pub(crate) fn whole(part: &str, payload: impl Read, what: &str) -> Result<Vec<u8
 
 /// An error reading payload `part`.
 fn io_error(part: &str, source: std::io::Error) -> Error {
-    Error::Io {
-        path: part.to_owned(),
+    Error::Unreadable {
+        part: part.to_owned(),
         source,
     }
 }

@@ -231,19 +231,20 @@ pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
 pub const MAX_STREAMED_PART_BYTES: u64 = 4 << 30;
 
 /// Hands `each` the spec parts of package `bytes` one at a time, in the order
-/// [`spec_payloads`] gives them: each part's name and a reader that inflates it as it
-/// is read (a byte order mark included), and fails past `limit` bytes with an error of
-/// kind `FileTooLarge` that says so.
+/// [`spec_payloads`] gives them: each part's name, the size the package declares it
+/// inflates to, and a reader that inflates it as it is read (a byte order mark
+/// included), and fails past `limit` bytes with an error of kind `FileTooLarge` that
+/// says so.
 pub fn each_spec_part<E: From<Error>>(
     bytes: &[u8],
     limit: u64,
-    mut each: impl FnMut(&str, &mut dyn Read) -> std::result::Result<(), E>,
+    mut each: impl FnMut(&str, u64, &mut dyn Read) -> std::result::Result<(), E>,
 ) -> std::result::Result<(), E> {
     let mut zip = archive(bytes)?;
     for name in spec_names(&mut zip)? {
         let entry = entry_of(&zip, &name).ok_or_else(|| missing(&name))?;
-        let (_, mut part) = open_part(&mut zip, &entry, limit)?;
-        each(&name, &mut part)?;
+        let (declared, mut part) = open_part(&mut zip, &entry, limit)?;
+        each(&name, declared as u64, &mut part)?;
     }
     Ok(())
 }

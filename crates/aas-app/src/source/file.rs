@@ -11,14 +11,51 @@ use aas_model::{AssetType, OutlineNode};
 use aas_source::NodePath;
 
 use super::{no_registry, Browse, Reply};
-use crate::opened_file::{FileOpened, OpenedFile, RecentFile};
+use crate::opened_file::{FileOpened, FileProgress, OpenedFile, RecentFile};
 use crate::{lock, App, Error, ProfileStore, Result};
+
+/// How often a file's reading tells how far it has come: the first time after this
+/// long, so that a file read at a glance shows no progress at all.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 impl App {
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) and makes
-    /// it the file the tree can browse.
-    pub async fn open_file(&self, path: PathBuf) -> Result<FileOpened> {
-        let file = OpenedFile::read(path.clone()).await?;
+    /// it the file the tree can browse. A reading that takes longer than a glance tells
+    /// `on_progress` how far it has come, a few times a second, and at its end;
+    /// [`App::cancel_file_reading`] stops it (the file shown before stays).
+    pub async fn open_file(
+        &self,
+        path: PathBuf,
+        on_progress: impl Fn(FileProgress) + Send + Sync,
+    ) -> Result<FileOpened> {
+        let job = self.file_readings.start()?;
+        let name = recent_name(&path);
+        let told = |(read, size), done| {
+            on_progress(FileProgress {
+                name: name.clone(),
+                read,
+                size,
+                done,
+            })
+        };
+        let read = OpenedFile::read(path.clone(), Arc::clone(&job.reading));
+        tokio::pin!(read);
+        let mut ticks =
+            tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
+        let mut ticked = false;
+        let file = loop {
+            tokio::select! {
+                file = &mut read => break file,
+                _ = ticks.tick() => {
+                    told(job.reading.progress(), false);
+                    ticked = true;
+                }
+            }
+        };
+        if ticked {
+            told(job.reading.progress(), true);
+        }
+        let file = file?;
         let opened = file.described();
         // One file at a time: the one on screen.
         *lock(&self.opened_file) = Some(Arc::new(file));
@@ -44,7 +81,12 @@ impl App {
     /// Opens the recent file listed `index`th, which the page showed by the name `shown`
     /// (the page names a file by its place in the list, never by a path; a list that
     /// changed since is refused). One that cannot be found any more leaves the list.
-    pub async fn open_recent_file(&self, index: usize, shown: &str) -> Result<FileOpened> {
+    pub async fn open_recent_file(
+        &self,
+        index: usize,
+        shown: &str,
+        on_progress: impl Fn(FileProgress) + Send + Sync,
+    ) -> Result<FileOpened> {
         let mut preferences = self.preferences();
         let path = (preferences.recent_files.get(index).cloned())
             .filter(|path| recent_name(path) == shown)
@@ -59,7 +101,12 @@ impl App {
                 path.display()
             )));
         }
-        self.open_file(path).await
+        self.open_file(path, on_progress).await
+    }
+
+    /// Cancels the reading of the file being opened, if one is.
+    pub fn cancel_file_reading(&self) {
+        self.file_readings.cancel();
     }
 
     /// Reads the AAS V3 server at `address` whole (with the bearer `token` if it wants
