@@ -251,7 +251,15 @@ const comparableSnapshots = () => (state.file?.taken ? [...viewedSnapshots(), ..
 
 /** Shows `opened` (api.openAasFile's answer) in the tree, read-only, until it is closed. */
 async function showFile(opened) {
+  // The whole of a file whose shells are shown: the banner says so; the tree, where the
+  // user may be, stays (unless a later part of the package brought more shells).
+  const shellsShown = state.file?.file === opened.file
+    && JSON.stringify(state.file.asset_types) === JSON.stringify(opened.asset_types);
   state.file = opened;
+  if (shellsShown) {
+    parts.file.show(opened);
+    return;
+  }
   // The picker names the platform's profile below (a V3 server's profile names itself once read).
   if (state.profile) {
     $('profile').value = state.profile.name;

@@ -42,6 +42,16 @@ def inspected(path):
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+def write_environment(path, shells, submodels=()):
+    """An AAS V3.0 environment as XML at `path`, of the shells and submodels given as XML."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>')
+        f.writelines(shells)
+        f.write("</assetAdministrationShells><submodels>")
+        f.writelines(submodels)
+        f.write("</submodels></environment>")
+
+
 class OpenFile(AppTestCase):
     # The native dialogs cannot be driven through WebDriver: the app opens this file and saves here.
     app_env = {"AAS_BROWSER_OPEN_FILE": str(FAAAST), "AAS_BROWSER_SAVE_DIR": SAVE_DIR, "AAS_BROWSER_VIEWER": VIEWER}
@@ -355,10 +365,7 @@ class LongReadingCancelled(AppTestCase):
         large = os.path.join(data_home, "large.xml")
         shell = ("<assetAdministrationShell><id>urn:shell:{}</id><assetInformation>"
                  "<assetKind>Instance</assetKind></assetInformation></assetAdministrationShell>")
-        with open(large, "w", encoding="utf-8") as f:
-            f.write('<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>')
-            f.writelines(shell.format(i) for i in range(300_000))
-            f.write("</assetAdministrationShells></environment>")
+        write_environment(large, (shell.format(i) for i in range(300_000)))
         cls.app_env = {"AAS_BROWSER_OPEN_FILE": large}
 
     def test_the_reading_is_shown_and_cancelled(self):
@@ -379,6 +386,40 @@ class LongReadingCancelled(AppTestCase):
         self.wait_until(lambda: wd.script("return document.querySelector('#file-banner').hidden"), 10,
                         "the banner hidden again")
         self.chip_count("machine", "3")
+
+
+class ShellsShownFirst(AppTestCase):
+    """A file of three shells and a million submodels after them (50 MB of XML): the tree
+    shows the shells while the rest is read, the banner saying how far; the row the
+    user chose meanwhile stays chosen when the rest has come."""
+
+    @classmethod
+    def before_start(cls, data_home):
+        path = os.path.join(data_home, "shells-first.xml")
+        shells = (f"<assetAdministrationShell><idShort>Shell_{i}</idShort><id>urn:shell:{i}</id>"
+                  "<assetInformation><assetKind>Instance</assetKind></assetInformation>"
+                  "<submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type>"
+                  f"<value>urn:sm:{i}</value></key></keys></reference></submodels></assetAdministrationShell>"
+                  for i in range(3))
+        submodels = (f"<submodel><idShort>S{i}</idShort><id>urn:sm:{i}</id></submodel>" for i in range(1_000_000))
+        write_environment(path, shells, submodels)
+        cls.app_env = {"AAS_BROWSER_OPEN_FILE": path}
+
+    def test_the_shells_are_shown_while_the_rest_is_read(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        wd.click(wd.wait_for("#open-file"))
+        both = lambda: wd.script(
+            "return Boolean(document.querySelector(arguments[0]))"
+            " && document.querySelector('#file-reading-text').checkVisibility()", row("Shell_1"))
+        self.wait_until(both, 30, "the shells in the tree while the reading goes on")
+        screenshot(os.path.join(self.out, "open-file-shells-first.png"))
+        wd.click(wd.wait_for(row("Shell_1") + " .label"))
+        self.wait_until(lambda: wd.text_content("#file-banner-text")
+                        == "File shells-first.xml (AAS V3.0 XML): 3 shells, 1000000 submodels. Read-only.", 60,
+                        lambda: wd.text_content("#file-banner-text"))
+        self.assertEqual(wd.script("return document.querySelector(arguments[0]).getAttribute('aria-selected')",
+                                   row("Shell_1")), "true", "the row chosen stays chosen")
 
 
 class OpenedThroughTheDialog(AppTestCase):

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-const { fileBannerText } = await import('../../ui/shell/open-file.js');
+const { fileBannerText, readingText } = await import('../../ui/shell/open-file.js');
 
 const opened = (parts, shells, submodels) => ({ file: 3, name: 'pump.aasx', asset_types: [], shells, submodels, parts });
 
@@ -14,6 +14,13 @@ test('the banner names the file, how it is written and what it holds', () => {
   assert.equal(fileBannerText(opened([xml, xml, json], 2, 1)),
     'File pump.aasx (AAS V3.0 XML, AAS V3 JSON): 2 shells, 1 submodel. Read-only.');
   assert.equal(fileBannerText(opened([], 0, 0)), 'File pump.aasx: 0 shells, 0 submodels. Read-only.');
+});
+
+test('a file shown while it is read says how far, then that its submodels are still read', () => {
+  assert.equal(readingText({ name: 'big.aasx', read: 120_400_000, size: 1_046_300_000, done: false }),
+    'Opening big.aasx: 120.4 of 1046.3 MB read');
+  assert.equal(fileBannerText({ ...opened([], 3, 0), complete: false }),
+    'File pump.aasx: 3 shells, its submodels being read. Read-only.');
 });
 
 test('a file taken in says which snapshot holds it and what reads it', () => {

@@ -18,6 +18,7 @@ export function fileBannerText(opened) {
     const partial = opened.complete ? '' : ` Partial: ${failures.length ? failures.join('; ') : 'the reading was stopped'}.`;
     return `V3 server ${opened.name}: ${holds}, as read now. Read-only.${partial}${taken}`;
   }
+  if (opened.complete === false) return `File ${opened.name}: ${plural(opened.shells, 'shell')}, its submodels being read. Read-only.`;
   const kinds = [...new Set(opened.parts.map(written))].join(', ');
   return `File ${opened.name}${kinds ? ` (${kinds})` : ''}: ${holds}. Read-only.${unknownText(opened)}${taken}`;
 }
@@ -45,16 +46,28 @@ export function readingText(p) {
  * it); `openAtStart` shows the file the app was started with, if any.
  */
 export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
-  /** Says why a file was not opened: cancelled by the user, or what failed. */
-  const notOpened = (e) => (e.kind === 'interrupted'
-    ? say('Opening cancelled: what was shown before stays.', 'info')
-    : say(`The file was not opened: ${e.message}`));
+  // The file whose shells are shown while the rest of it is read, if one is.
+  let shellsShown = null;
+  /** Says why a file was not opened (cancelled by the user, or what failed); shells shown of it go. */
+  const notOpened = (e) => {
+    const closed = shellsShown !== null;
+    if (closed) {
+      shellsShown = null;
+      onClosed();
+    }
+    if (e.kind !== 'interrupted') say(`The file was not opened: ${e.message}`);
+    else say(`Opening cancelled: ${closed ? 'the plant is shown again' : 'what was shown before stays'}.`, 'info');
+  };
+  const opened = (file) => {
+    shellsShown = null;
+    return onOpened(file);
+  };
   const open = async () => {
     if (els.button.disabled) return; // one dialog at a time
     els.button.disabled = true;
     try {
-      const opened = await api.openAasFile();
-      if (opened) await onOpened(opened);
+      const file = await api.openAasFile();
+      if (file) await opened(file);
     } catch (e) {
       notOpened(e);
     } finally {
@@ -62,7 +75,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     }
   };
   els.button.addEventListener('click', open);
-  initRecentFiles(els, { onOpened, notOpened, say });
+  initRecentFiles(els, { onOpened: opened, notOpened, say });
   document.addEventListener('keydown', (e) => {
     if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'o') return;
     e.preventDefault(); // the webview's own Open would show the file as a page
@@ -77,20 +90,25 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       els.takeIn.disabled = false;
     }
   });
-  api.onFileDropped(({ opened, error }) => {
-    if (error) notOpened(error);
-    else onOpened(opened);
+  api.onFileDropped((dropped) => {
+    if (dropped.error) notOpened(dropped.error);
+    else opened(dropped.opened);
   });
   // A reading that takes longer than a glance has the banner show how far it has come,
   // with Cancel; at its end the banner is as it was (or shows the file opened).
-  let fileShown = false;
+  let fileShown = null; // the number of the file shown
   api.onFileReading((p) => {
+    // Its shells, read before the rest: shown at once (unless the whole came first).
+    if (p.opened && p.opened.file !== fileShown) {
+      shellsShown = p.opened.file;
+      onOpened(p.opened);
+    }
     els.banner.classList.toggle('reading', !p.done);
     document.body.classList.toggle('file-reading', !p.done);
     // Its line changes a few times a second: a screen reader hears the outcome instead.
     els.banner.setAttribute('aria-busy', String(!p.done));
     if (p.done) {
-      els.banner.hidden = !fileShown;
+      els.banner.hidden = fileShown === null;
       return;
     }
     els.banner.hidden = false;
@@ -101,7 +119,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   els.readingCancel.addEventListener('click', () => api.cancelFileReading());
   return {
     show(opened) {
-      fileShown = Boolean(opened);
+      fileShown = opened?.file ?? null;
       els.banner.hidden = !opened;
       els.takeIn.hidden = !opened || Boolean(opened.taken);
       els.thumbnail.hidden = !opened?.thumbnail;
@@ -115,8 +133,8 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     },
     async openAtStart() {
       try {
-        const opened = await api.openStartFile();
-        if (opened) await onOpened(opened);
+        const file = await api.openStartFile();
+        if (file) await opened(file);
       } catch (e) {
         notOpened(e);
       }

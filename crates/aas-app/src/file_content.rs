@@ -27,7 +27,7 @@ impl App {
         F: FnOnce(SaveAs) -> Fut,
         Fut: Future<Output = Result<Option<PathBuf>>>,
     {
-        let opened = self.opened_file(file)?;
+        let opened = self.whole_file(file).await?;
         let (offer, bytes) = content(&opened, at).await?;
         self.save_bytes(offer, &bytes, choose).await
     }

@@ -63,7 +63,7 @@ impl FileReadings {
         if slot.is_some() {
             return Err(Error::Busy("Opening a file"));
         }
-        let reading = Arc::new(aas_file::Reading::default());
+        let reading = Arc::new(aas_file::Reading::shells_first());
         *slot = Some(Arc::clone(&reading));
         Ok(ReadingFile {
             readings: self,

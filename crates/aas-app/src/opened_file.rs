@@ -17,14 +17,22 @@ use serde::Serialize;
 
 use crate::{Error, Result};
 
-/// A file (or a V3 server) read whole, as the tree browses it.
+/// A file (or a V3 server) read whole, as the tree browses it; or a file's shells,
+/// shown while the rest of it is read.
 #[derive(Debug)]
 pub(crate) struct OpenedFile {
     /// What the page names it by: a number, never its path.
     pub id: u32,
     pub origin: Origin,
     pub contents: Contents,
+    /// Of a file shown as soon as its shells were read: where the whole file comes.
+    pub rest: Option<Rest>,
 }
+
+/// The whole of a file shown before its reading ended: nothing until the reading ends,
+/// then the file read whole (the same number), or why it was not.
+pub(crate) type Rest =
+    tokio::sync::watch::Receiver<Option<std::result::Result<Arc<OpenedFile>, String>>>;
 
 /// Where what was opened came from.
 #[derive(Debug)]
@@ -91,7 +99,7 @@ pub struct FileOpened {
 
 /// How far the reading of a file being opened has come, told to the page a few times
 /// a second while it takes long enough to be seen; the last is `done`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct FileProgress {
     /// Its file name.
     pub name: String,
@@ -100,6 +108,9 @@ pub struct FileProgress {
     pub size: u64,
     /// The reading ended: opened, failed or cancelled.
     pub done: bool,
+    /// The file's shells, once all are read while the rest is still to come (told
+    /// once): the tree shows them at once, as the file numbered as the whole will be.
+    pub opened: Option<FileOpened>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -119,18 +130,61 @@ pub struct FilePart {
 static NEXT_FILE: AtomicU32 = AtomicU32::new(1);
 
 impl OpenedFile {
+    /// The number the next file opened is named by.
+    pub(crate) fn next_id() -> u32 {
+        NEXT_FILE.fetch_add(1, Ordering::Relaxed)
+    }
+
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) off the
-    /// async workers, telling `reading` how far it has come.
-    pub(crate) async fn read(path: PathBuf, reading: Arc<aas_file::Reading>) -> Result<Self> {
+    /// async workers, telling `reading` how far it has come; it is named `id`.
+    pub(crate) async fn read(
+        path: PathBuf,
+        id: u32,
+        reading: Arc<aas_file::Reading>,
+    ) -> Result<Self> {
         let read = path.clone();
         let contents = tokio::task::spawn_blocking(move || aas_file::read_watched(&read, &reading))
             .await
             .map_err(|e| Error::internal("reading a file stopped", e))??;
         Ok(OpenedFile {
-            id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
+            id,
             origin: Origin::File(path),
             contents,
+            rest: None,
         })
+    }
+
+    /// The shells of the file at `path` named `id`, read before the rest of it, which
+    /// `rest` gives once read.
+    pub(crate) fn shells_first(path: PathBuf, id: u32, shells: Vec<Shell>, rest: Rest) -> Self {
+        OpenedFile {
+            id,
+            origin: Origin::File(path),
+            contents: Contents {
+                shells,
+                ..Contents::default()
+            },
+            rest: Some(rest),
+        }
+    }
+
+    /// This file whole: itself, or, shown before its reading ended, the file once read.
+    pub(crate) async fn whole(self: &Arc<Self>) -> Result<Arc<Self>> {
+        let Some(rest) = &self.rest else {
+            return Ok(Arc::clone(self));
+        };
+        let stopped = |why: &str| {
+            Error::BadRequest(format!(
+                "the file's reading stopped before its submodels: {why}; open it again (Ctrl+O)"
+            ))
+        };
+        let mut rest = rest.clone();
+        let ended = (rest.wait_for(Option::is_some).await).map_err(|_| stopped("ended"))?;
+        match ended.as_ref() {
+            Some(Ok(file)) => Ok(Arc::clone(file)),
+            Some(Err(why)) => Err(stopped(why)),
+            None => Err(stopped("ended")),
+        }
     }
 
     /// What a V3 server served, read as one environment, off the async workers.
@@ -149,7 +203,8 @@ impl OpenedFile {
             .await
             .map_err(|e| Error::internal("reading what the server sent stopped", e))??;
         Ok(OpenedFile {
-            id: NEXT_FILE.fetch_add(1, Ordering::Relaxed),
+            id: OpenedFile::next_id(),
+            rest: None,
             origin: Origin::V3Server {
                 server,
                 submodel_urls,
@@ -195,7 +250,12 @@ impl OpenedFile {
         }
         asset_types.sort_by(|a, b| a.asset_type.cmp(&b.asset_type));
         let (kind, name, failures, complete) = match &self.origin {
-            Origin::File(path) => (OpenedKind::File, file_name(path), Vec::new(), true),
+            Origin::File(path) => (
+                OpenedKind::File,
+                file_name(path),
+                Vec::new(),
+                self.rest.is_none(),
+            ),
             Origin::V3Server {
                 address,
                 failures,

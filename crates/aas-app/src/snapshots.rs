@@ -122,7 +122,7 @@ impl App {
     /// preferences say: search, Changes, the Table and Quality then read it.
     pub async fn take_file_in(&self, file: u32) -> Result<PlacedSnapshot> {
         let _job = self.jobs.start("Taking the file in")?;
-        let opened = self.opened_file(file)?;
+        let opened = self.whole_file(file).await?;
         let source = match opened.origin {
             Origin::File(_) => FILE_SOURCE,
             Origin::V3Server { .. } => V3_SOURCE,

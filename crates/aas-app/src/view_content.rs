@@ -21,7 +21,7 @@ impl App {
     /// Writes what the element `at` of opened file `file` holds where the system's viewer
     /// can open it, and returns that path; refuses a type a viewer would not just show.
     pub async fn view_file_content(&self, file: u32, at: &ElementAddress) -> Result<PathBuf> {
-        let opened = self.opened_file(file)?;
+        let opened = self.whole_file(file).await?;
         let (offer, bytes) = content(&opened, at).await?;
         if !VIEWABLE.contains(&offer.extension) {
             return Err(Error::BadRequest(format!(

@@ -304,7 +304,7 @@ async fn a_long_reading_tells_how_far_it_came_and_cancel_keeps_the_file_shown_be
     let shown = (app.open_file(shared("C-v3.0/FAAAST-Service/model.aasx"), hear(&told)))
         .await
         .expect("opened");
-    assert_eq!(*told.lock().expect("told"), []);
+    assert!(told.lock().expect("told").is_empty());
 
     // 300,000 shells: seconds of reading.
     let dir = tempfile::tempdir().expect("a folder");
@@ -350,4 +350,81 @@ async fn a_long_reading_tells_how_far_it_came_and_cancel_keeps_the_file_shown_be
     (app.children(&source, &NodePath::AasList { asset_type: group }))
         .await
         .expect("still open");
+}
+
+/// An environment of three shells, each referring to one of `submodels` submodels after
+/// them, as XML.
+fn shells_then_submodels(submodels: usize) -> String {
+    let reference = |i| {
+        format!("<submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type><value>urn:sm:{i}</value></key></keys></reference></submodels>")
+    };
+    let shell = |i| {
+        format!("<assetAdministrationShell><id>urn:shell:{i}</id><assetInformation><assetKind>Instance</assetKind></assetInformation>{}</assetAdministrationShell>", reference(i))
+    };
+    let submodel = |i| format!("<submodel><id>urn:sm:{i}</id><idShort>S{i}</idShort></submodel>");
+    format!(
+        r#"<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>{}</assetAdministrationShells><submodels>{}</submodels></environment>"#,
+        (0..3).map(shell).collect::<String>(),
+        (0..submodels).map(submodel).collect::<String>()
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shells_are_browsed_while_the_rest_is_read_and_go_when_it_is_cancelled() {
+    use std::sync::Arc;
+    let app = Arc::new(app().await);
+    let dir = tempfile::tempdir().expect("a folder");
+    let path = dir.path().join("shells-first.xml");
+    std::fs::write(&path, shells_then_submodels(300_000)).expect("written");
+    let open = |app: &Arc<App>| {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let (app, path) = (Arc::clone(app), path.clone());
+        let reading =
+            tokio::spawn(async move { app.open_file(path, move |p| drop(tx.send(p))).await });
+        (reading, rx)
+    };
+    // The shells, told before the end.
+    let shells_told = |mut told: tokio::sync::mpsc::UnboundedReceiver<FileProgress>| async move {
+        loop {
+            let p = told.recv().await.expect("told before the end");
+            assert!(!p.done, "the shells before the end: {p:?}");
+            if let Some(opened) = p.opened {
+                return opened;
+            }
+        }
+    };
+
+    let (reading, told) = open(&app);
+    let first = shells_told(told).await;
+    assert_eq!((first.shells, first.submodels), (3, 0));
+    let source = SourceRef::File { file: first.file };
+    let group = first.asset_types[0].asset_type.clone();
+    let shells = (app.children(&source, &NodePath::AasList { asset_type: group }))
+        .await
+        .expect("the shells");
+    assert_eq!(shells.len(), 3);
+    // A shell's submodels come once the rest is read.
+    let aas_id = "urn:shell:2".to_owned();
+    let submodels = (app.children(&source, &NodePath::Submodels { aas_id }))
+        .await
+        .expect("its submodels");
+    assert_eq!(submodels.len(), 1);
+    assert_eq!(submodels[0].id.as_deref(), Some("urn:sm:2"));
+    let whole = reading.await.expect("the reading").expect("opened");
+    assert_eq!(
+        (whole.file, whole.shells, whole.submodels),
+        (first.file, 3, 300_000)
+    );
+
+    // Cancelled once the shells were shown: they go.
+    let (reading, told) = open(&app);
+    let first = shells_told(told).await;
+    app.cancel_file_reading();
+    let why = reading.await.expect("the reading").expect_err("cancelled");
+    assert_eq!(why.kind(), ErrorKind::Interrupted, "{why}");
+    let source = SourceRef::File { file: first.file };
+    let group = first.asset_types[0].asset_type.clone();
+    (app.children(&source, &NodePath::AasList { asset_type: group }))
+        .await
+        .expect_err("no longer open");
 }

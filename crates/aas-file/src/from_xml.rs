@@ -101,20 +101,32 @@ impl Items {
         }
     }
 
+    /// The shells taken so far, as [`Items::contents`] gives them.
+    pub fn shells(&self) -> Vec<Shell> {
+        let mut shells = self.shells.clone();
+        with_kinds(&mut shells, &self.kinds);
+        shells
+    }
+
     /// What the items taken hold.
     pub fn contents(mut self) -> Contents {
-        for shell in &mut self.shells {
-            // Of V2, by its asset (a V3 shell has none of V2's assets).
-            if shell.asset_kind.is_none() {
-                shell.asset_kind = asset_kind(shell.global_asset_id.as_deref(), &self.kinds);
-            }
-        }
+        with_kinds(&mut self.shells, &self.kinds);
         Contents {
             shells: self.shells,
             submodels: self.submodels,
             unknown: self.unknown.names,
             unknown_count: self.unknown.count,
             ..Contents::default()
+        }
+    }
+}
+
+/// Of V2, each shell's asset kind, by its asset among `kinds` (a V3 shell has none of
+/// V2's assets).
+fn with_kinds(shells: &mut [Shell], kinds: &[(String, String)]) {
+    for shell in shells {
+        if shell.asset_kind.is_none() {
+            shell.asset_kind = asset_kind(shell.global_asset_id.as_deref(), kinds);
         }
     }
 }

@@ -90,7 +90,7 @@ pub fn read(path: &Path) -> Result<Contents> {
 pub fn read_watched(path: &Path, reading: &Reading) -> Result<Contents> {
     let read = match open(path, &path.display().to_string(), reading) {
         Ok(Opened::Package(name, bytes)) => read_package(&name, bytes, reading),
-        Ok(Opened::Payload(name, payload)) => payload::read_stream(&name, payload),
+        Ok(Opened::Payload(name, payload)) => payload::read_stream(&name, payload, reading),
         Err(e) => Err(e),
     };
     reading.outcome(read)
@@ -191,7 +191,7 @@ fn read_package(name: &str, bytes: Vec<u8>, reading: &Reading) -> Result<Content
         ..Contents::default()
     };
     each_payload(name, &bytes, reading, |part, payload| {
-        contents.merge(payload::read_stream(part, payload)?);
+        contents.merge(payload::read_stream(part, payload, reading)?);
         Ok::<_, Error>(())
     })?;
     Ok(contents)

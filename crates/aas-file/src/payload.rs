@@ -5,8 +5,8 @@ use std::io::{BufRead, Read};
 
 use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
 use crate::kept_text::KeptText;
-use crate::PayloadRead;
 use crate::{from_json, from_xml, v1, xml_to_json, xml_tree, Error, Result};
+use crate::{PayloadRead, Reading};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
 const NAMESPACES: [(&str, Version); 4] = [
@@ -19,9 +19,13 @@ const NAMESPACES: [(&str, Version); 4] = [
 /// Reads payload `part` as `payload` gives it (a byte order mark is passed over): XML
 /// as it comes, item by item, never held whole; JSON whole, within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
-pub(crate) fn read_stream(part: &str, mut payload: impl BufRead) -> Result<Contents> {
+pub(crate) fn read_stream(
+    part: &str,
+    mut payload: impl BufRead,
+    reading: &Reading,
+) -> Result<Contents> {
     match first_byte(part, &mut payload)? {
-        Some(b'<') => read_xml(part, payload),
+        Some(b'<') => read_xml(part, payload, reading),
         Some(b'{') => read_json(part, whole(part, payload, "JSON")?),
         _ => Err(neither(part)),
     }
@@ -34,7 +38,7 @@ pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<Payloa
         Some(b'<') => {
             let head = payload.fill_buf().map_err(|e| io_error(part, e))?;
             if !is_v2(head) {
-                return read_xml(part, payload).map(PayloadRead::Read);
+                return read_xml(part, payload, &Reading::default()).map(PayloadRead::Read);
             }
             let (_, json) = xml_as_json(part, &whole(part, payload, "XML")?)?;
             let json = serde_json::to_vec(&json).map_err(|e| not_aas(part, e))?;
@@ -105,15 +109,21 @@ fn io_error(part: &str, source: std::io::Error) -> Error {
 }
 
 /// An XML payload, item by item: a large payload is never held as one tree, and each
-/// shell's and submodel's text is kept compressed.
-fn read_xml(part: &str, payload: impl BufRead) -> Result<Contents> {
+/// shell's and submodel's text is kept compressed. Its shells are told to `reading` once
+/// all are read: the schemas list them first (V2 its assets next, which give their kinds).
+fn read_xml(part: &str, payload: impl BufRead, reading: &Reading) -> Result<Contents> {
     let mut items = from_xml::Items::default();
+    let mut shells_read = !reading.wants_shells();
     let root = xml_tree::parse_items(
         part,
         payload,
         &xml_tree::NOT_READ,
         &mut |root, list, item, text| {
             let (version, item) = v1::read_as(xml_version(part, root)?, item);
+            if !shells_read && !matches!(list, "assetAdministrationShells" | "assets") {
+                reading.shells_read(items.shells());
+                shells_read = true;
+            }
             items.take(list, item, version, text);
             Ok(())
         },

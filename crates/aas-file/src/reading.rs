@@ -1,8 +1,12 @@
 //! A file's reading watched from another thread: how far it has come, for a progress
-//! bar, and a Cancel that stops it at its next read.
+//! bar, its shells as soon as they are all read (to be shown before the rest), and a
+//! Cancel that stops it at its next read.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::Shell;
 
 /// How far the reading of a file has come, and whether it was asked to stop. Shared
 /// between the thread that reads and whoever shows it.
@@ -11,9 +15,42 @@ pub struct Reading {
     read: AtomicU64,
     size: AtomicU64,
     cancelled: AtomicBool,
+    /// Whether the shells are kept once read; whether they were; they, until taken.
+    shells_first: bool,
+    shells_told: AtomicBool,
+    shells: Mutex<Option<Vec<Shell>>>,
 }
 
 impl Reading {
+    /// A reading that keeps a copy of the shells as soon as all are read, while the rest
+    /// is still to be read (XML lists them first), for [`Reading::take_shells`].
+    pub fn shells_first() -> Self {
+        Reading {
+            shells_first: true,
+            ..Reading::default()
+        }
+    }
+
+    /// The shells of the file, once, if all were read before the rest of an XML
+    /// payload (of a package's first part that has shells).
+    pub fn take_shells(&self) -> Option<Vec<Shell>> {
+        self.shells.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Whether [`Reading::shells_read`] is wanted.
+    pub(crate) fn wants_shells(&self) -> bool {
+        self.shells_first
+    }
+
+    /// All shells of a payload are read (the first time only: a later part's are not
+    /// told apart).
+    pub(crate) fn shells_read(&self, shells: Vec<Shell>) {
+        if shells.is_empty() || self.shells_told.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        *self.shells.lock().unwrap_or_else(|e| e.into_inner()) = Some(shells);
+    }
+
     /// Bytes of the file's payloads read so far, and their size as far as known (a
     /// package's spec parts as it declares them, each added as its reading begins).
     pub fn progress(&self) -> (u64, u64) {

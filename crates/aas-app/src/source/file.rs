@@ -21,8 +21,11 @@ const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(250
 impl App {
     /// Reads the AAS file at `path` (an AASX, or an environment as JSON or XML) and makes
     /// it the file the tree can browse. A reading that takes longer than a glance tells
-    /// `on_progress` how far it has come, a few times a second, and at its end;
-    /// [`App::cancel_file_reading`] stops it (the file shown before stays).
+    /// `on_progress` how far it has come, a few times a second, and at its end; and
+    /// once its shells are all read (XML lists them first), they are the file the tree
+    /// browses until the rest is read, told to `on_progress` to be shown at once.
+    /// [`App::cancel_file_reading`] stops it: the file shown before stays, or, once the
+    /// shells were shown, none.
     pub async fn open_file(
         &self,
         path: PathBuf,
@@ -30,35 +33,70 @@ impl App {
     ) -> Result<FileOpened> {
         let job = self.file_readings.start()?;
         let name = recent_name(&path);
-        let told = |(read, size), done| {
+        let told = |opened| {
+            let (read, size) = job.reading.progress();
             on_progress(FileProgress {
                 name: name.clone(),
                 read,
                 size,
-                done,
-            })
+                done: false,
+                opened,
+            });
         };
-        let read = OpenedFile::read(path.clone(), Arc::clone(&job.reading));
+        let id = OpenedFile::next_id();
+        let read = OpenedFile::read(path.clone(), id, Arc::clone(&job.reading));
         tokio::pin!(read);
         let mut ticks =
             tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
-        let mut ticked = false;
+        let (mut ticked, mut shells_shown) = (false, None);
         let file = loop {
             tokio::select! {
                 file = &mut read => break file,
                 _ = ticks.tick() => {
-                    told(job.reading.progress(), false);
                     ticked = true;
+                    match job.reading.take_shells().filter(|_| shells_shown.is_none()) {
+                        Some(shells) => {
+                            let (rest, shown) = tokio::sync::watch::channel(None);
+                            let first = OpenedFile::shells_first(path.clone(), id, shells, shown);
+                            told(Some(first.described()));
+                            *lock(&self.opened_file) = Some(Arc::new(first));
+                            shells_shown = Some(rest);
+                        }
+                        None => told(None),
+                    }
                 }
             }
         };
         if ticked {
-            told(job.reading.progress(), true);
+            let (read, size) = job.reading.progress();
+            on_progress(FileProgress {
+                name,
+                read,
+                size,
+                done: true,
+                opened: None,
+            });
         }
-        let file = file?;
+        let file = match file {
+            Ok(file) => Arc::new(file),
+            Err(e) => {
+                if let Some(rest) = shells_shown {
+                    // The shells shown go: their file was not read.
+                    let mut opened = lock(&self.opened_file);
+                    if opened.as_ref().is_some_and(|f| f.id == id) {
+                        *opened = None;
+                    }
+                    rest.send_replace(Some(Err(e.to_string())));
+                }
+                return Err(e);
+            }
+        };
         let opened = file.described();
         // One file at a time: the one on screen.
-        *lock(&self.opened_file) = Some(Arc::new(file));
+        *lock(&self.opened_file) = Some(Arc::clone(&file));
+        if let Some(rest) = shells_shown {
+            rest.send_replace(Some(Ok(file)));
+        }
         let mut preferences = self.preferences();
         preferences.opened(&std::path::absolute(&path).unwrap_or(path));
         // Not remembered is no reason to fail the opening itself.
@@ -170,7 +208,13 @@ impl App {
         Ok(opened)
     }
 
-    /// The opened file numbered `id`.
+    /// The opened file numbered `id`, read whole (waited for, if its shells were shown
+    /// before the rest was read).
+    pub(crate) async fn whole_file(&self, id: u32) -> Result<Arc<OpenedFile>> {
+        self.opened_file(id)?.whole().await
+    }
+
+    /// The opened file numbered `id`: its shells alone while the rest is read.
     pub(crate) fn opened_file(&self, id: u32) -> Result<Arc<OpenedFile>> {
         (lock(&self.opened_file).as_ref())
             .filter(|file| file.id == id)
@@ -201,12 +245,15 @@ impl Browse for Arc<OpenedFile> {
                 NodePath::AasList { asset_type } => {
                     self.shells_of(asset_type).map(shell_outline).collect()
                 }
+                // Shown as soon as its shells were read, a file gives the rest once read.
                 NodePath::Submodels { aas_id } => {
-                    let shell = self.shell(aas_id)?;
-                    self.submodels_of(shell).map(submodel_outline).collect()
+                    let file = self.whole().await?;
+                    let shell = file.shell(aas_id)?;
+                    file.submodels_of(shell).map(submodel_outline).collect()
                 }
                 NodePath::Elements { aas_id, submodel } => {
-                    let found = self.submodel(aas_id, submodel)?;
+                    let file = self.whole().await?;
+                    let found = file.submodel(aas_id, submodel)?;
                     found.elements.iter().map(element_outline).collect()
                 }
                 NodePath::Registry => return Err(no_registry()),
