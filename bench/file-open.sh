@@ -3,7 +3,8 @@
 # demo plant of ASSETS assets exported by aasmd as AAS V3.0 with an XML spec part
 # (v3.0-aasx-xml, which BaSyx Python 1.2.1 reads); it is read ROUNDS times, interleaved,
 # by the reading the app's Open makes, alone (aas-file's example read_file: every shell,
-# submodel and element into the model, counted), by `aasmd inspect FILE --elements` (the
+# submodel and element into the model, counted; and when its shells were all read, which
+# the window shows before the rest), by `aasmd inspect FILE --elements` (the
 # same, each listed as a JSON line, to /dev/null) and by Eclipse BaSyx Python SDK
 # 1.2.1's own AASXReader (bench/peers/basyx_read.py, in the virtual environment
 # `scripts/install-deps.sh test` makes). Time and peak memory (GNU time), release build
