@@ -23,13 +23,13 @@ fn main() {
         let reading = Arc::clone(&reading);
         std::thread::spawn(move || aas_file::read_watched(std::path::Path::new(&file), &reading))
     };
-    // Looked for as the app does, more often: the first figure is the reading's.
+    // Looked for as the app does, more often (every 10 ms: more would cost the reading).
     let mut shells_at = None;
     while !reader.is_finished() {
         if shells_at.is_none() && reading.take_shells().is_some() {
             shells_at = Some(start.elapsed().as_secs_f64());
         }
-        std::thread::sleep(Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(10));
     }
     let contents = match reader.join().expect("the reading") {
         Ok(contents) => contents,
