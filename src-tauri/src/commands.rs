@@ -244,7 +244,8 @@ pub fn watch_file_reading(on_reading: Channel<FileProgress>, readings: State<'_,
     readings.set(on_reading);
 }
 
-/// Cancels the reading of the file being opened: the file shown before stays.
+/// Cancels the reading of the file being opened: it is not opened (its shells, if
+/// shown already, go).
 #[tauri::command]
 pub fn cancel_file_reading(app: State<'_, App>) {
     app.cancel_file_reading();

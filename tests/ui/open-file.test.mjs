@@ -18,7 +18,8 @@ test('the banner names the file, how it is written and what it holds', () => {
 
 test('a file shown while it is read says how far, then that its submodels are still read', () => {
   assert.equal(readingText({ name: 'big.aasx', read: 120_400_000, size: 1_046_300_000, done: false }),
-    'Opening big.aasx: 120.4 of 1046.3 MB read');
+    'Opening big.aasx: 11% read');
+  assert.equal(readingText({ name: 'empty.json', read: 0, size: 0, done: false }), 'Opening empty.json: 0% read');
   assert.equal(fileBannerText({ ...opened([], 3, 0), complete: false }),
     'File pump.aasx: 3 shells, its submodels being read. Read-only.');
 });

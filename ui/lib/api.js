@@ -143,9 +143,11 @@ export function onFileDropped(fn) {
   return localCall('watch_dropped_files', { onDropped: channel });
 }
 /**
- * Calls `fn({name, read, size, done})` while a file being opened is read, whichever way it
- * was opened: a few times a second once it takes longer than a glance (`read` of `size`
- * bytes), and once more with `done` when it ends. cancelFileReading stops it.
+ * Calls `fn({name, file, read, size, done, failed, opened})` while a file being opened
+ * (to be numbered `file`) is read, whichever way it was opened: a few times a second once
+ * it takes longer than a glance (`read` of `size` bytes), once with `opened` (as
+ * openAasFile answers, its shells alone) when its shells are read before the rest, and
+ * once more with `done` when it ends (`failed`: not opened). cancelFileReading stops it.
  */
 export function onFileReading(fn) {
   const channel = new window.__TAURI__.core.Channel();

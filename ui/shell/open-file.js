@@ -30,10 +30,12 @@ function unknownText({ unknown = [], unknown_count: count = 0 }) {
   return ` ${plural(count, 'property', 'properties')} no AAS version known here has (a newer writer's?), kept as read in Raw JSON: ${unknown.join(', ')}${more}.`;
 }
 
-/** What the banner says while `p` (api.onFileReading's news) is read: "Opening x.aasx: 12.5 of 104.9 MB read". */
+/**
+ * What the banner says while `p` (api.onFileReading's news) is read: "Opening x.aasx: 12% read"
+ * (of the file and of its parts as they inflate, which its size in MB would not say).
+ */
 export function readingText(p) {
-  const mb = (bytes) => (bytes / 1e6).toFixed(1);
-  return `Opening ${p.name}: ${mb(p.read)} of ${mb(p.size)} MB read`;
+  return `Opening ${p.name}: ${Math.floor((100 * p.read) / Math.max(p.size, 1))}% read`;
 }
 
 /**
@@ -46,20 +48,17 @@ export function readingText(p) {
  * it); `openAtStart` shows the file the app was started with, if any.
  */
 export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
-  // The file whose shells are shown while the rest of it is read, if one is.
+  // The number of the file whose shells are shown while the rest of it is read, if
+  // one is, and the highest number whose reading has ended (its news may come late).
   let shellsShown = null;
-  /** Says why a file was not opened (cancelled by the user, or what failed); shells shown of it go. */
-  const notOpened = (e) => {
-    const closed = shellsShown !== null;
-    if (closed) {
-      shellsShown = null;
-      onClosed();
-    }
-    if (e.kind !== 'interrupted') say(`The file was not opened: ${e.message}`);
-    else say(`Opening cancelled: ${closed ? 'the plant is shown again' : 'what was shown before stays'}.`, 'info');
-  };
+  let settled = 0;
+  /** Says why a file was not opened: cancelled by the user, or what failed. */
+  const notOpened = (e) => (e.kind === 'interrupted'
+    ? say('Opening cancelled: the file was not opened.', 'info')
+    : say(`The file was not opened: ${e.message}`));
   const opened = (file) => {
-    shellsShown = null;
+    settled = Math.max(settled, file.file);
+    if (shellsShown === file.file) shellsShown = null;
     return onOpened(file);
   };
   const open = async () => {
@@ -98,14 +97,24 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   // with Cancel; at its end the banner is as it was (or shows the file opened).
   let fileShown = null; // the number of the file shown
   api.onFileReading((p) => {
-    // Its shells, read before the rest: shown at once (unless the whole came first).
-    if (p.opened && p.opened.file !== fileShown) {
-      shellsShown = p.opened.file;
+    // Its shells, read before the rest: shown at once (unless the reading has ended).
+    if (p.opened && p.file > settled) {
+      shellsShown = p.file;
       onOpened(p.opened);
+    }
+    if (p.done) {
+      settled = Math.max(settled, p.file);
+      // Not read after all: the shells shown go, the plant comes back.
+      if (p.failed && shellsShown === p.file) {
+        shellsShown = null;
+        onClosed();
+      }
+      // Cancel goes with the progress: the focus moves to Open file…
+      if (document.activeElement === els.readingCancel) els.button.focus();
     }
     els.banner.classList.toggle('reading', !p.done);
     document.body.classList.toggle('file-reading', !p.done);
-    // Its line changes a few times a second: a screen reader hears the outcome instead.
+    // Its line changes a few times a second: a screen reader hears the status bar's words instead.
     els.banner.setAttribute('aria-busy', String(!p.done));
     if (p.done) {
       els.banner.hidden = fileShown === null;

@@ -60,7 +60,7 @@ pub enum Error {
     #[error("{0}")]
     KeychainUnavailable(String),
     /// A load or export is already running.
-    #[error("{0} is running; wait for it or cancel it first")]
+    #[error("{0} is under way; wait for it or cancel it first")]
     Busy(&'static str),
     /// The request itself cannot be carried out (nothing ticked, a wrong element type):
     /// the app's own words for it, no cause behind them.

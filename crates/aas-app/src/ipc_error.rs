@@ -32,7 +32,7 @@ fn advice(kind: ErrorKind) -> Option<&'static str> {
              Free some space (or delete old snapshots) and try again.",
         ),
         ErrorKind::Busy => Some(
-            "Another snapshot or export is running: wait for it to end, or cancel it, and try again.",
+            "Another long job is under way (a snapshot, an export, a file being opened): wait for it to end, or cancel it, and try again.",
         ),
         _ => None,
     }

@@ -101,13 +101,16 @@ pub struct FileOpened {
 /// a second while it takes long enough to be seen; the last is `done`.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileProgress {
-    /// Its file name.
+    /// Its file name, and the number it is opened as.
     pub name: String,
+    pub file: u32,
     /// Bytes read of the file and of its parts as they inflate, and of how many known.
     pub read: u64,
     pub size: u64,
-    /// The reading ended: opened, failed or cancelled.
+    /// The reading ended: opened, or (`failed`) failed or cancelled, the shells shown
+    /// of it gone.
     pub done: bool,
+    pub failed: bool,
     /// The file's shells, once all are read while the rest is still to come (told
     /// once): the tree shows them at once, as the file numbered as the whole will be.
     pub opened: Option<FileOpened>,
@@ -180,11 +183,14 @@ impl OpenedFile {
         };
         let mut rest = rest.clone();
         let ended = (rest.wait_for(Option::is_some).await).map_err(|_| stopped("ended"))?;
-        match ended.as_ref() {
-            Some(Ok(file)) => Ok(Arc::clone(file)),
-            Some(Err(why)) => Err(stopped(why)),
-            None => Err(stopped("ended")),
+        match ended.as_ref().and_then(|ended| ended.as_ref().err()) {
+            None => ended
+                .as_ref()
+                .and_then(|ended| ended.as_ref().ok())
+                .cloned(),
+            Some(why) => return Err(stopped(why)),
         }
+        .ok_or_else(|| stopped("ended"))
     }
 
     /// What a V3 server served, read as one environment, off the async workers.

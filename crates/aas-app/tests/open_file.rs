@@ -338,7 +338,8 @@ async fn a_long_reading_tells_how_far_it_came_and_cancel_keeps_the_file_shown_be
 
     let told = told.lock().expect("told").clone();
     let (last, under_way) = told.split_last().expect("told");
-    assert!(last.done && under_way.iter().all(|p| !p.done), "{told:?}");
+    assert!(last.done && last.failed, "{told:?}");
+    assert!(under_way.iter().all(|p| !p.done && !p.failed), "{told:?}");
     assert!(told
         .iter()
         .all(|p| p.name == "large.xml" && p.size == xml.len() as u64));

@@ -192,6 +192,9 @@ fn read_package(name: &str, bytes: Vec<u8>, reading: &Reading) -> Result<Content
     };
     each_payload(name, &bytes, reading, |part, payload| {
         contents.merge(payload::read_stream(part, payload, reading)?);
+        if !contents.shells.is_empty() {
+            reading.shells_passed();
+        }
         Ok::<_, Error>(())
     })?;
     Ok(contents)
@@ -211,8 +214,9 @@ pub(crate) fn each_payload<E: From<aas_model::Error>>(
         return each(name, &mut &bytes[..]);
     }
     let limit = aas_model::aasx::MAX_STREAMED_PART_BYTES;
-    aas_model::aasx::each_spec_part(bytes, limit, |part, declared, inflating| {
-        reading.begins(declared);
+    // All parts' sizes at once: the bar never moves back.
+    reading.begins(aas_model::aasx::spec_parts_size(bytes)?);
+    aas_model::aasx::each_spec_part(bytes, limit, |part, inflating| {
         let mut inflating = std::io::BufReader::new(reading.watch(inflating));
         each(&format!("/{part}"), &mut inflating)
     })

@@ -31,8 +31,8 @@ impl Reading {
         }
     }
 
-    /// The shells of the file, once, if all were read before the rest of an XML
-    /// payload (of a package's first part that has shells).
+    /// The shells of the file's first payload that has any, once, if all were read
+    /// before the rest of it (an XML payload; a package's later parts may add more).
     pub fn take_shells(&self) -> Option<Vec<Shell>> {
         self.shells.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
@@ -42,13 +42,18 @@ impl Reading {
         self.shells_first
     }
 
-    /// All shells of a payload are read (the first time only: a later part's are not
-    /// told apart).
+    /// All shells of a payload are read, before the rest of it (kept only of the first
+    /// payload that has shells: [`Reading::shells_passed`]).
     pub(crate) fn shells_read(&self, shells: Vec<Shell>) {
         if shells.is_empty() || self.shells_told.swap(true, Ordering::Relaxed) {
             return;
         }
         *self.shells.lock().unwrap_or_else(|e| e.into_inner()) = Some(shells);
+    }
+
+    /// A payload with shells was read, told or not: a later one's are not the file's.
+    pub(crate) fn shells_passed(&self) {
+        self.shells_told.store(true, Ordering::Relaxed);
     }
 
     /// Bytes of the file's payloads read so far, and their size as far as known (a
@@ -67,7 +72,7 @@ impl Reading {
         self.cancelled.load(Ordering::Relaxed)
     }
 
-    /// A payload of `size` bytes begins.
+    /// `size` more bytes are to be read (a file's, or its parts' as they inflate).
     pub(crate) fn begins(&self, size: u64) {
         self.size.fetch_add(size, Ordering::Relaxed);
     }
@@ -81,11 +86,12 @@ impl Reading {
     }
 
     /// `result` of this reading, said to be cancelled if it was: whatever error the
-    /// stopped read caused on its way up is only a consequence of the Cancel.
+    /// stopped read caused on its way up is only a consequence of the Cancel, and a
+    /// Cancel after the last read (while JSON read whole is parsed) is one all the same.
     pub(crate) fn outcome<T>(&self, result: crate::Result<T>) -> crate::Result<T> {
-        match result {
-            Err(_) if self.is_cancelled() => Err(crate::Error::Cancelled),
-            result => result,
+        match self.is_cancelled() {
+            true => Err(crate::Error::Cancelled),
+            false => result,
         }
     }
 }

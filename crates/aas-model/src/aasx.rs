@@ -231,22 +231,35 @@ pub fn spec_payloads(bytes: &[u8]) -> Result<Vec<SpecPart>> {
 pub const MAX_STREAMED_PART_BYTES: u64 = 4 << 30;
 
 /// Hands `each` the spec parts of package `bytes` one at a time, in the order
-/// [`spec_payloads`] gives them: each part's name, the size the package declares it
-/// inflates to, and a reader that inflates it as it is read (a byte order mark
-/// included), and fails past `limit` bytes with an error of kind `FileTooLarge` that
-/// says so.
+/// [`spec_payloads`] gives them: each part's name and a reader that inflates it as it
+/// is read (a byte order mark included), and fails past `limit` bytes with an error of
+/// kind `FileTooLarge` that says so.
 pub fn each_spec_part<E: From<Error>>(
     bytes: &[u8],
     limit: u64,
-    mut each: impl FnMut(&str, u64, &mut dyn Read) -> std::result::Result<(), E>,
+    mut each: impl FnMut(&str, &mut dyn Read) -> std::result::Result<(), E>,
 ) -> std::result::Result<(), E> {
     let mut zip = archive(bytes)?;
     for name in spec_names(&mut zip)? {
         let entry = entry_of(&zip, &name).ok_or_else(|| missing(&name))?;
-        let (declared, mut part) = open_part(&mut zip, &entry, limit)?;
-        each(&name, declared as u64, &mut part)?;
+        let (_, mut part) = open_part(&mut zip, &entry, limit)?;
+        each(&name, &mut part)?;
     }
     Ok(())
+}
+
+/// The bytes the spec parts of package `bytes` inflate to, as the package declares
+/// them (for a progress bar: the inflating is bounded by [`each_spec_part`]).
+pub fn spec_parts_size(bytes: &[u8]) -> Result<u64> {
+    let mut zip = archive(bytes)?;
+    let mut size = 0u64;
+    for name in spec_names(&mut zip)? {
+        let entry = entry_of(&zip, &name).ok_or_else(|| missing(&name))?;
+        let part = (zip.by_name(&entry))
+            .map_err(|e| package_error(format_args!("cannot read part {entry}: {e}")))?;
+        size = size.saturating_add(part.size());
+    }
+    Ok(size)
 }
 
 fn archive(bytes: &[u8]) -> Result<Archive<'_>> {

@@ -32,18 +32,19 @@ impl App {
         on_progress: impl Fn(FileProgress) + Send + Sync,
     ) -> Result<FileOpened> {
         let job = self.file_readings.start()?;
-        let name = recent_name(&path);
-        let told = |opened| {
+        let (name, id) = (recent_name(&path), OpenedFile::next_id());
+        let told = |opened, done, failed| {
             let (read, size) = job.reading.progress();
             on_progress(FileProgress {
                 name: name.clone(),
+                file: id,
                 read,
                 size,
-                done: false,
+                done,
+                failed,
                 opened,
             });
         };
-        let id = OpenedFile::next_id();
         let read = OpenedFile::read(path.clone(), id, Arc::clone(&job.reading));
         tokio::pin!(read);
         let mut ticks =
@@ -54,28 +55,26 @@ impl App {
                 file = &mut read => break file,
                 _ = ticks.tick() => {
                     ticked = true;
-                    match job.reading.take_shells().filter(|_| shells_shown.is_none()) {
+                    // Given once: the shells of the file's first payload that has any.
+                    match job.reading.take_shells() {
                         Some(shells) => {
                             let (rest, shown) = tokio::sync::watch::channel(None);
                             let first = OpenedFile::shells_first(path.clone(), id, shells, shown);
-                            told(Some(first.described()));
+                            let described = first.described();
+                            // Browsable before the page hears of it.
                             *lock(&self.opened_file) = Some(Arc::new(first));
+                            told(Some(described), false, false);
                             shells_shown = Some(rest);
                         }
-                        None => told(None),
+                        None => told(None, false, false),
                     }
                 }
             }
         };
         if ticked {
-            let (read, size) = job.reading.progress();
-            on_progress(FileProgress {
-                name,
-                read,
-                size,
-                done: true,
-                opened: None,
-            });
+            // After the shells on the same channel: the page drops them on `failed`,
+            // whenever the command's own answer comes.
+            told(None, true, file.is_err());
         }
         let file = match file {
             Ok(file) => Arc::new(file),
