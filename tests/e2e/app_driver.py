@@ -127,6 +127,30 @@ def screenshot(path, size=None):
     subprocess.run(["import", "-window", "root", *crop, path], check=True, timeout=30)
 
 
+def write_environment(path, shells, submodels=()):
+    """An AAS V3.0 environment as XML at `path`, of the shells and submodels given as XML."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>')
+        f.writelines(shells)
+        f.write("</assetAdministrationShells><submodels>")
+        f.writelines(submodels)
+        f.write("</submodels></environment>")
+
+
+def write_shells_first(folder):
+    """shells-first.xml in `folder`, its path: three shells (Shell_0…2), then a million
+    submodels (69 MB of XML), which take seconds to read after the shells."""
+    path = os.path.join(folder, "shells-first.xml")
+    shells = (f"<assetAdministrationShell><idShort>Shell_{i}</idShort><id>urn:shell:{i}</id>"
+              "<assetInformation><assetKind>Instance</assetKind></assetInformation>"
+              "<submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type>"
+              f"<value>urn:sm:{i}</value></key></keys></reference></submodels></assetAdministrationShell>"
+              for i in range(3))
+    submodels = (f"<submodel><idShort>S{i}</idShort><id>urn:sm:{i}</id></submodel>" for i in range(1_000_000))
+    write_environment(path, shells, submodels)
+    return path
+
+
 def row(label):
     return f'li[role="treeitem"][data-label="{label}"]'
 

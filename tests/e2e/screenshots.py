@@ -9,13 +9,14 @@ It writes the demo plant, a shell opened to its Nameplate and an element's detai
 1600×1000 as docs/screenshot.png (the README's, light) and docs/dark.png, and at 1024×700
 as docs/window-1024x700-{light,dark}.png; and a published AASX opened (Opening AAS files),
 an element's XML beside the tree, as docs/open-file.png, then taken in, its Table, as
-docs/file-taken-in.png. Look at each before committing it."""
+docs/file-taken-in.png; and a large file's shells shown while the rest is read, as
+docs/open-file-reading.png. Look at each before committing it."""
 
 import os
 import unittest
 from pathlib import Path
 
-from app_driver import AppTestCase, row, screenshot
+from app_driver import AppTestCase, row, screenshot, write_shells_first
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
 FAAAST = Path(__file__).resolve().parents[3] / "shared" / "aas-files" / "C-v3.0" / "FAAAST-Service" / "model.aasx"
@@ -57,6 +58,25 @@ class OpenedFileScreenshot(AppTestCase):
         wd.click(wd.wait_for("#tab-table"))
         self.wait_until(lambda: wd.find_all("#table-body tr:not(.spacer) td"), 30, "the table's row")
         screenshot(os.path.join(DOCS, "file-taken-in.png"), (1280, 800))
+
+
+class ShellsFirstScreenshot(AppTestCase):
+    """A large file's shells shown while the rest of it is read."""
+
+    @classmethod
+    def before_start(cls, data_home):
+        cls.app_env = {"AAS_BROWSER_OPEN_FILE": write_shells_first(data_home)}
+
+    def test_take_the_shells_first_picture(self):
+        wd = self.wd
+        self.chip_count("machine", "3")
+        self.set_window(1280, 800)
+        wd.click(wd.wait_for("#open-file"))
+        self.wait_until(lambda: wd.script(
+            "return Boolean(document.querySelector(arguments[0]))"
+            " && document.querySelector('#file-reading-text').checkVisibility()", row("Shell_1")),
+            30, "the shells in the tree while the reading goes on")
+        screenshot(os.path.join(DOCS, "open-file-reading.png"), (1280, 800))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import unittest
 import zipfile
 from pathlib import Path
 
-from app_driver import AppTestCase, row, screenshot
+from app_driver import AppTestCase, row, screenshot, write_environment, write_shells_first
 
 WORK = Path(__file__).resolve().parents[3]  # the folder holding this repository and ../shared
 FILES = WORK / "shared" / "aas-files"
@@ -40,16 +40,6 @@ def inspected(path):
     done = subprocess.run([os.environ["AASMD_BIN"], "inspect", str(path), "--elements"],
                           capture_output=True, text=True, timeout=120, check=True)
     return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-def write_environment(path, shells, submodels=()):
-    """An AAS V3.0 environment as XML at `path`, of the shells and submodels given as XML."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write('<environment xmlns="https://admin-shell.io/aas/3/0"><assetAdministrationShells>')
-        f.writelines(shells)
-        f.write("</assetAdministrationShells><submodels>")
-        f.writelines(submodels)
-        f.write("</submodels></environment>")
 
 
 class OpenFile(AppTestCase):
@@ -389,21 +379,13 @@ class LongReadingCancelled(AppTestCase):
 
 
 class ShellsShownFirst(AppTestCase):
-    """A file of three shells and a million submodels after them (50 MB of XML): the tree
+    """A file of three shells and a million submodels after them (69 MB of XML): the tree
     shows the shells while the rest is read, the banner saying how far; the row the
     user chose meanwhile stays chosen when the rest has come."""
 
     @classmethod
     def before_start(cls, data_home):
-        path = os.path.join(data_home, "shells-first.xml")
-        shells = (f"<assetAdministrationShell><idShort>Shell_{i}</idShort><id>urn:shell:{i}</id>"
-                  "<assetInformation><assetKind>Instance</assetKind></assetInformation>"
-                  "<submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type>"
-                  f"<value>urn:sm:{i}</value></key></keys></reference></submodels></assetAdministrationShell>"
-                  for i in range(3))
-        submodels = (f"<submodel><idShort>S{i}</idShort><id>urn:sm:{i}</id></submodel>" for i in range(1_000_000))
-        write_environment(path, shells, submodels)
-        cls.app_env = {"AAS_BROWSER_OPEN_FILE": path}
+        cls.app_env = {"AAS_BROWSER_OPEN_FILE": write_shells_first(data_home)}
 
     app_per_test = True
 

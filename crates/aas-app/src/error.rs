@@ -127,6 +127,17 @@ impl Error {
             Error::Export(e) => e.kind(),
             Error::Output(e) => e.kind(),
             Error::Opened(aas_file::Error::Io { .. }) => ErrorKind::Io,
+            // The disk failing mid-read is no fault of the file's.
+            Error::Opened(aas_file::Error::Unreadable { source, .. })
+                if !matches!(
+                    source.kind(),
+                    std::io::ErrorKind::InvalidData
+                        | std::io::ErrorKind::UnexpectedEof
+                        | std::io::ErrorKind::FileTooLarge
+                ) =>
+            {
+                ErrorKind::Io
+            }
             Error::Opened(aas_file::Error::Cancelled) => ErrorKind::Interrupted,
             Error::Opened(_) => ErrorKind::BadData,
             Error::NotSettings { .. }
@@ -212,4 +223,28 @@ fn io_cause<'e>(cause: &'e (dyn std::error::Error + 'static)) -> Option<&'e std:
         at = e.source();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_that_cannot_be_read_is_bad_data_unless_the_disk_failed() {
+        let unreadable = |kind| {
+            Error::Opened(aas_file::Error::Unreadable {
+                part: "/aasx/data.json".into(),
+                source: std::io::Error::new(kind, "what the reader said"),
+            })
+        };
+        assert_eq!(
+            unreadable(std::io::ErrorKind::InvalidData).kind(),
+            ErrorKind::BadData
+        );
+        assert_eq!(
+            unreadable(std::io::ErrorKind::UnexpectedEof).kind(),
+            ErrorKind::BadData
+        );
+        assert_eq!(unreadable(std::io::ErrorKind::Other).kind(), ErrorKind::Io);
+    }
 }
