@@ -253,10 +253,10 @@ const comparableSnapshots = () => (state.file?.taken ? [...viewedSnapshots(), ..
 async function showFile(opened) {
   // The whole of a file whose shells are shown: the banner says so; the tree, where the
   // user may be, stays (unless a later part of the package brought more shells).
-  const shellsShown = state.file?.file === opened.file
+  const wholeOfShown = state.file?.file === opened.file
     && JSON.stringify(state.file.asset_types) === JSON.stringify(opened.asset_types);
   state.file = opened;
-  if (shellsShown) {
+  if (wholeOfShown) {
     parts.file.show(opened);
     return;
   }

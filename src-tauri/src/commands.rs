@@ -12,10 +12,12 @@ use aas_app::{
 };
 use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Manager, Runtime, State};
+use tauri::{AppHandle, Runtime, State};
 
 use crate::file_dialogs::{ask_open_path, ask_save_path};
-use crate::opened_files::{open_file, DropChannel, Dropped, ReadingChannel, StartFile};
+use crate::opened_files::{
+    file_progress, open_file, DropChannel, Dropped, ReadingChannel, StartFile,
+};
 
 /// The app's state comes last in every command: Tauri reads a command's arguments in
 /// order, so the test of the page's calls, run without an app, sees every argument read.
@@ -233,8 +235,9 @@ pub async fn open_recent_file<R: Runtime>(
     handle: AppHandle<R>,
     app: State<'_, App>,
 ) -> Reply<FileOpened> {
-    let progress = |p| (handle.state::<ReadingChannel>()).send(p, "a recent file's progress");
-    Ok(app.open_recent_file(index, &name, progress).await?)
+    Ok(app
+        .open_recent_file(index, &name, file_progress(&handle))
+        .await?)
 }
 
 /// The page's channel for the progress of a file's reading, whichever way it was

@@ -83,14 +83,20 @@ pub type DropChannel = PageChannel<Dropped>;
 /// way it was opened.
 pub type ReadingChannel = PageChannel<FileProgress>;
 
+/// Tells the page, on the [`ReadingChannel`], how far a file's reading has come.
+pub fn file_progress<R: Runtime>(
+    handle: &AppHandle<R>,
+) -> impl Fn(FileProgress) + Send + Sync + '_ {
+    |p| (handle.state::<ReadingChannel>()).send(p, "a file's progress")
+}
+
 /// Opens the file at `path` for the tree, its progress told on the [`ReadingChannel`].
 pub async fn open_file<R: Runtime>(
     handle: &AppHandle<R>,
     app: &App,
     path: PathBuf,
 ) -> Result<FileOpened, IpcError> {
-    let progress = |p| (handle.state::<ReadingChannel>()).send(p, "a file's progress");
-    Ok(app.open_file(path, progress).await?)
+    Ok(app.open_file(path, file_progress(handle)).await?)
 }
 
 /// Reads the first file dropped on the window (one file is shown at a time) and tells

@@ -102,6 +102,10 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       shellsShown = p.file;
       onOpened(p.opened);
     }
+    els.banner.classList.toggle('reading', !p.done);
+    document.body.classList.toggle('file-reading', !p.done);
+    // Its line changes a few times a second: a screen reader hears the status bar's words instead.
+    els.banner.setAttribute('aria-busy', String(!p.done));
     if (p.done) {
       settled = Math.max(settled, p.file);
       // Not read after all: the shells shown go, the plant comes back.
@@ -111,12 +115,6 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       }
       // Cancel goes with the progress: the focus moves to Open file…
       if (document.activeElement === els.readingCancel) els.button.focus();
-    }
-    els.banner.classList.toggle('reading', !p.done);
-    document.body.classList.toggle('file-reading', !p.done);
-    // Its line changes a few times a second: a screen reader hears the status bar's words instead.
-    els.banner.setAttribute('aria-busy', String(!p.done));
-    if (p.done) {
       els.banner.hidden = fileShown === null;
       return;
     }

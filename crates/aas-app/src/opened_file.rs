@@ -183,14 +183,11 @@ impl OpenedFile {
         };
         let mut rest = rest.clone();
         let ended = (rest.wait_for(Option::is_some).await).map_err(|_| stopped("ended"))?;
-        match ended.as_ref().and_then(|ended| ended.as_ref().err()) {
-            None => ended
-                .as_ref()
-                .and_then(|ended| ended.as_ref().ok())
-                .cloned(),
-            Some(why) => return Err(stopped(why)),
+        match ended.as_ref() {
+            Some(Ok(file)) => Ok(Arc::clone(file)),
+            Some(Err(why)) => Err(stopped(why)),
+            None => Err(stopped("ended")), // not so: waited for
         }
-        .ok_or_else(|| stopped("ended"))
     }
 
     /// What a V3 server served, read as one environment, off the async workers.

@@ -89,7 +89,7 @@ pub fn read(path: &Path) -> Result<Contents> {
 /// and stopping when it is cancelled.
 pub fn read_watched(path: &Path, reading: &Reading) -> Result<Contents> {
     let read = match open(path, &path.display().to_string(), reading) {
-        Ok(Opened::Package(name, bytes)) => read_package(&name, bytes, reading),
+        Ok(Opened::Package(name, bytes)) => read_bytes_watched(&name, bytes, reading),
         Ok(Opened::Payload(name, payload)) => payload::read_stream(&name, payload, reading),
         Err(e) => Err(e),
     };
@@ -176,11 +176,12 @@ fn open<'r>(path: &Path, name: &str, reading: &'r Reading) -> Result<Opened<'r>>
 
 /// Reads a file's bytes (`name` names it in errors).
 pub fn read_bytes(name: &str, bytes: Vec<u8>) -> Result<Contents> {
-    read_package(name, bytes, &Reading::default())
+    read_bytes_watched(name, bytes, &Reading::default())
 }
 
-/// Reads a file's bytes, a package's parts' inflating told to `reading`.
-fn read_package(name: &str, bytes: Vec<u8>, reading: &Reading) -> Result<Contents> {
+/// Reads a file's bytes as [`read_bytes`] does, a package's parts' inflating told to
+/// `reading`.
+fn read_bytes_watched(name: &str, bytes: Vec<u8>, reading: &Reading) -> Result<Contents> {
     // A thumbnail that cannot be read is only not shown.
     let thumbnail = match aas_model::aasx::is_package(&bytes) {
         true => (aas_model::aasx::thumbnail(&bytes, THUMBNAIL_MAX).ok()).flatten(),

@@ -56,8 +56,8 @@ impl Reading {
         self.shells_told.store(true, Ordering::Relaxed);
     }
 
-    /// Bytes of the file's payloads read so far, and their size as far as known (a
-    /// package's spec parts as it declares them, each added as its reading begins).
+    /// Bytes read so far of the file and of its payloads as they inflate, and of how
+    /// many (a package's spec parts as it declares them).
     pub fn progress(&self) -> (u64, u64) {
         let read = self.read.load(Ordering::Relaxed);
         (read, self.size.load(Ordering::Relaxed).max(read))
