@@ -354,8 +354,22 @@ async fn a_long_reading_tells_how_far_it_came_and_cancel_keeps_the_file_shown_be
 }
 
 /// An environment of three shells, each referring to one of `submodels` submodels after
-/// them, as XML.
-fn shells_then_submodels(submodels: usize) -> String {
+/// them, as XML or JSON.
+fn shells_then_submodels(submodels: usize, json: bool) -> String {
+    if json {
+        let shell = |i| {
+            format!(
+                r#"{{"modelType":"AssetAdministrationShell","id":"urn:shell:{i}","assetInformation":{{"assetKind":"Instance"}},"submodels":[{{"type":"ModelReference","keys":[{{"type":"Submodel","value":"urn:sm:{i}"}}]}}]}}"#
+            )
+        };
+        let submodel =
+            |i| format!(r#"{{"modelType":"Submodel","id":"urn:sm:{i}","idShort":"S{i}"}}"#);
+        return format!(
+            r#"{{"assetAdministrationShells":[{}],"submodels":[{}]}}"#,
+            (0..3).map(shell).collect::<Vec<_>>().join(","),
+            (0..submodels).map(submodel).collect::<Vec<_>>().join(",")
+        );
+    }
     let reference = |i| {
         format!("<submodels><reference><type>ModelReference</type><keys><key><type>Submodel</type><value>urn:sm:{i}</value></key></keys></reference></submodels>")
     };
@@ -375,11 +389,20 @@ async fn the_shells_are_browsed_while_the_rest_is_read_and_go_when_it_is_cancell
     use std::sync::Arc;
     let app = Arc::new(app().await);
     let dir = tempfile::tempdir().expect("a folder");
-    let path = dir.path().join("shells-first.xml");
-    std::fs::write(&path, shells_then_submodels(300_000)).expect("written");
+    for (name, json) in [("shells-first.xml", false), ("shells-first.json", true)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, shells_then_submodels(300_000, json)).expect("written");
+        shells_first_then_cancelled(&app, &path).await;
+    }
+}
+
+/// Opens `path` twice: its shells browsed while the rest is read, then cancelled once
+/// the shells were shown.
+async fn shells_first_then_cancelled(app: &std::sync::Arc<App>, path: &Path) {
+    use std::sync::Arc;
     let open = |app: &Arc<App>| {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let (app, path) = (Arc::clone(app), path.clone());
+        let (app, path) = (Arc::clone(app), path.to_owned());
         let reading =
             tokio::spawn(async move { app.open_file(path, move |p| drop(tx.send(p))).await });
         (reading, rx)
@@ -395,9 +418,14 @@ async fn the_shells_are_browsed_while_the_rest_is_read_and_go_when_it_is_cancell
         }
     };
 
-    let (reading, told) = open(&app);
+    let (reading, told) = open(app);
     let first = shells_told(told).await;
-    assert_eq!((first.shells, first.submodels), (3, 0));
+    assert_eq!(
+        (first.shells, first.submodels),
+        (3, 0),
+        "{}",
+        path.display()
+    );
     let source = SourceRef::File { file: first.file };
     let group = first.asset_types[0].asset_type.clone();
     let shells = (app.children(&source, &NodePath::AasList { asset_type: group }))
@@ -418,7 +446,7 @@ async fn the_shells_are_browsed_while_the_rest_is_read_and_go_when_it_is_cancell
     );
 
     // Cancelled once the shells were shown: they go.
-    let (reading, told) = open(&app);
+    let (reading, told) = open(app);
     let first = shells_told(told).await;
     app.cancel_file_reading();
     let why = reading.await.expect("the reading").expect_err("cancelled");

@@ -21,7 +21,8 @@ use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use crate::contents::{Shell, Submodel, Version};
-use crate::kept_text::KeptText;
+use crate::from_json::Texts;
+use crate::json_items::{self, Met};
 use crate::{from_json, payload, v1, xml_to_json, xml_tree, Error, Result};
 
 /// An environment's answers (a file's, or a V3 server's read whole), held in memory.
@@ -164,7 +165,6 @@ fn read_answers(
 fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
     let (mut shells, mut submodels) = (Vec::new(), Vec::new());
     let (mut shell_ids, mut submodel_ids) = (HashSet::new(), HashSet::new());
-    let kept = KeptText::none();
     for doc in docs {
         // V2 by its assets, else by each shell itself (as the tree tells V2 by its marks).
         let has_assets = doc.assets.as_ref().is_some_and(|a| !a.is_empty());
@@ -178,7 +178,7 @@ fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
                 true => Version::V2,
                 false => Version::V3,
             };
-            let read = from_json::shell(&json, version, &kinds, &kept);
+            let read = from_json::shell(&json, version, &kinds, &Texts::None);
             if shell_ids.insert(read.id.clone()) {
                 let json = compact(&part, &json)?;
                 shells.push(Item { read, json });
@@ -186,7 +186,7 @@ fn environments(name: &str, docs: Vec<RawDoc>) -> Result<EnvironmentAnswers> {
         }
         for item in doc.submodels.into_iter().flatten() {
             let json = parsed(&part, &item)?;
-            let read = from_json::submodel(&json, &kept);
+            let read = from_json::submodel(&json, &Texts::None);
             if submodel_ids.insert(read.id.clone()) {
                 let json = compact(&part, &json)?;
                 submodels.push(Item { read, json });
@@ -201,28 +201,39 @@ fn part_doc(part: &str, mut payload: &mut dyn BufRead) -> Result<RawDoc> {
     if payload::first_byte(part, &mut payload)? == Some(b'<') {
         return xml_doc(part, payload);
     }
-    json_doc(part, &payload::whole(part, payload, "JSON")?)
+    json_doc(part, payload)
 }
 
-/// The lists of JSON payload `part`, each item as its text.
-fn json_doc(part: &str, bytes: &[u8]) -> Result<RawDoc> {
-    aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
-    let whole: &RawValue = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
-    // Read as leniently as the tree reads it: of a key given twice the last, and what is
-    // not an object, or a list that is not one, holds nothing.
-    let top: HashMap<String, &RawValue> = serde_json::from_str(whole.get()).unwrap_or_default();
-    fn list<T: serde::de::DeserializeOwned>(
-        top: &HashMap<String, &RawValue>,
-        key: &str,
-    ) -> Option<Vec<T>> {
-        serde_json::from_str(top.get(key)?.get()).ok()
-    }
-    Ok(RawDoc {
+/// The lists of JSON payload `part`, each item as its text, read as it comes.
+fn json_doc(part: &str, payload: impl std::io::Read) -> Result<RawDoc> {
+    let mut doc = RawDoc {
         part: part.to_owned(),
-        shells: list(&top, "assetAdministrationShells"),
-        submodels: list(&top, "submodels"),
-        assets: list(&top, "assets"),
-    })
+        ..RawDoc::default()
+    };
+    // Read as leniently as the tree reads it: of a list given twice the last, and a list
+    // that is not one holds nothing.
+    json_items::each_item(part, payload, &mut |met| {
+        match met {
+            Met::List("assetAdministrationShells") => doc.shells = Some(Vec::new()),
+            Met::List("submodels") => doc.submodels = Some(Vec::new()),
+            Met::List("assets") => doc.assets = Some(Vec::new()),
+            Met::Other("assetAdministrationShells") => doc.shells = None,
+            Met::Other("submodels") => doc.submodels = None,
+            Met::Other("assets") => doc.assets = None,
+            Met::Item("assetAdministrationShells", item) => doc
+                .shells
+                .get_or_insert_default()
+                .push(compact(part, &item)?),
+            Met::Item("submodels", item) => doc
+                .submodels
+                .get_or_insert_default()
+                .push(compact(part, &item)?),
+            Met::Item("assets", item) => doc.assets.get_or_insert_default().push(item),
+            Met::List(_) | Met::Other(_) | Met::Item(..) => {}
+        }
+        Ok(())
+    })?;
+    Ok(doc)
 }
 
 /// The lists of XML payload `part`, each item converted as soon as it is parsed: the
@@ -441,13 +452,12 @@ impl ShellByShell {
         submodels: &[&RawValue],
     ) -> Result<ShellAnswers> {
         let name = &self.name;
-        let kept = KeptText::none();
         let json = parsed(name, shell)?;
         let version = match from_json::is_v2(&json) {
             true => Version::V2,
             false => Version::V3,
         };
-        let read = from_json::shell(&json, version, &[], &kept);
+        let read = from_json::shell(&json, version, &[], &Texts::None);
         let shell = Item {
             read,
             json: compact(name, &json)?,
@@ -456,7 +466,7 @@ impl ShellByShell {
         for submodel in submodels {
             let json = parsed(name, submodel)?;
             let item = Item {
-                read: from_json::submodel(&json, &kept),
+                read: from_json::submodel(&json, &Texts::None),
                 json: compact(name, &json)?,
             };
             read.push(item);
@@ -588,8 +598,12 @@ mod tests {
             "assetInformation": {"assetKind": "Instance"}}]}"#;
         let answers = answers_of("x.json", json.as_bytes().to_vec()).expect("read");
         assert_eq!(answers.asset_types.len(), 1, "its one shell");
-        let none = answers_of("y.json", b"[1, 2]".to_vec()).expect("no object: nothing");
-        assert!(none.asset_types.is_empty());
+        // Not an environment at all, as the tree says too.
+        let list = answers_of("y.json", b"[1, 2]".to_vec()).expect_err("no object");
+        assert!(
+            list.to_string().contains("expected an AAS environment"),
+            "{list}"
+        );
         assert!(
             answers_of("z.json", b"{".to_vec()).is_err(),
             "not JSON at all"

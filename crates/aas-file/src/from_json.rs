@@ -2,15 +2,18 @@
 //! and identifies with `identification.id`; V3 names them `"modelType": "…"` and
 //! identifies with `id`.
 
-use crate::raw_text::RawText;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
 use serde_json::Value as Json;
 
-use crate::kept_text::KeptText;
-
 use crate::contents::{
-    asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
-    Value, Version,
+    asset_kind, bare_value_type, decoded_size, model_type, Element, Shell, Submodel, Value, Version,
 };
+use crate::items::Items;
+use crate::raw_text::{Packed, Packer, RawText};
+use crate::Reading;
 
 /// Whether a JSON environment is V2: an `identification` or a `modelType` object anywhere.
 pub(crate) fn is_v2(doc: &Json) -> bool {
@@ -25,17 +28,106 @@ pub(crate) fn is_v2(doc: &Json) -> bool {
     }
 }
 
-/// What `doc` holds; `kept` bounds the node texts kept.
-pub(crate) fn contents(doc: &Json, version: Version, kept: &KeptText) -> Contents {
-    let list = |key: &str| doc.get(key).and_then(Json::as_array).into_iter().flatten();
-    let kinds = kinds(list("assets"));
-    Contents {
-        shells: list("assetAdministrationShells")
-            .map(|s| shell(s, version, &kinds, kept))
-            .collect(),
-        submodels: list("submodels").map(|s| submodel(s, kept)).collect(),
-        ..Contents::default()
+impl Items {
+    /// Takes JSON `item` of the environment's list `list`; of V3, names what of it no
+    /// class of the metamodel has. Its version: V2 where it has V2's marks (or is an asset).
+    pub(crate) fn take_json(&mut self, list: &str, item: &Json, reading: &Reading) -> Version {
+        let at = self.next_of(list, reading);
+        let version = match list == "assets" || is_v2(item) {
+            true => Version::V2,
+            false => Version::V3,
+        };
+        if version != Version::V2 {
+            self.unknown.walk_item(item, list, at);
+        }
+        match list {
+            "assetAdministrationShells" => {
+                let texts = Texts::packed(item, &mut self.packer);
+                self.shells.push(shell(item, version, &[], &texts));
+            }
+            "submodels" => {
+                let texts = Texts::packed(item, &mut self.packer);
+                self.submodels.push(submodel(item, &texts));
+            }
+            "assets" => self.kinds.extend(kinds(std::iter::once(item))),
+            _ => {}
+        }
+        version
     }
+}
+
+/// How the texts of a JSON item's nodes are kept: none (a reading that wants the model
+/// alone), or spans of the item's compact text, packed (raw_text.rs).
+pub(crate) enum Texts {
+    None,
+    Packed {
+        packed: Arc<Packed>,
+        /// Where each object of the item is written in its text, by its place in memory:
+        /// the item is held, unchanged, while its nodes are read.
+        spans: HashMap<*const Json, Range<usize>>,
+    },
+}
+
+impl Texts {
+    fn packed(item: &Json, packer: &mut Packer) -> Self {
+        let mut text = Vec::new();
+        let mut spans = HashMap::new();
+        write_compact(item, &mut text, &mut spans);
+        // Written from a JSON value: UTF-8.
+        let text = String::from_utf8_lossy(&text);
+        Texts::Packed {
+            packed: packer.pack(&text),
+            spans,
+        }
+    }
+
+    /// The text of `node`, an object of the item.
+    fn raw(&self, node: &Json) -> RawText {
+        match self {
+            Texts::Packed { packed, spans } => match spans.get(&(node as *const Json)) {
+                Some(span) => RawText::span(packed, span.clone()),
+                None => RawText::default(),
+            },
+            Texts::None => RawText::default(),
+        }
+    }
+}
+
+/// Writes `node` as compact JSON (as `to_string` does) into `text`, noting where each
+/// object is: one pass, where writing each node's text anew took a pass per level.
+fn write_compact(node: &Json, text: &mut Vec<u8>, spans: &mut HashMap<*const Json, Range<usize>>) {
+    let start = text.len();
+    match node {
+        Json::Object(fields) => {
+            text.push(b'{');
+            for (i, (name, value)) in fields.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                write_leaf(name, text);
+                text.push(b':');
+                write_compact(value, text, spans);
+            }
+            text.push(b'}');
+            spans.insert(node, start..text.len());
+        }
+        Json::Array(items) => {
+            text.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    text.push(b',');
+                }
+                write_compact(item, text, spans);
+            }
+            text.push(b']');
+        }
+        leaf => write_leaf(leaf, text),
+    }
+}
+
+/// A string, number, boolean or null, as serde_json writes it.
+fn write_leaf(leaf: &impl serde::Serialize, text: &mut Vec<u8>) {
+    serde_json::to_writer(text, leaf).expect("a JSON value writes to memory");
 }
 
 /// V2's assets' kinds, by the assets' ids.
@@ -80,8 +172,9 @@ pub(crate) fn shell(
     node: &Json,
     version: Version,
     kinds: &[(String, String)],
-    kept: &KeptText,
+    texts: &Texts,
 ) -> Shell {
+    let raw = texts.raw(node);
     let references = node
         .get("submodels")
         .and_then(Json::as_array)
@@ -108,25 +201,25 @@ pub(crate) fn shell(
         asset_kind,
         asset_type,
         submodels: references,
-        raw: RawText::own(kept.made(|| node.to_string())),
+        raw,
     }
 }
 
-pub(crate) fn submodel(node: &Json, kept: &KeptText) -> Submodel {
+pub(crate) fn submodel(node: &Json, texts: &Texts) -> Submodel {
     Submodel {
+        raw: texts.raw(node),
         id: identifier(node).unwrap_or_default(),
         id_short: text(node, "idShort"),
         semantic_id: first_key(node.get("semanticId")),
-        elements: elements(node.get("submodelElements"), kept),
-        raw: RawText::own(kept.made(|| node.to_string())),
+        elements: elements(node.get("submodelElements"), texts),
     }
 }
 
-fn elements(list: Option<&Json>, kept: &KeptText) -> Vec<Element> {
+fn elements(list: Option<&Json>, texts: &Texts) -> Vec<Element> {
     list.and_then(Json::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|node| element(node, kept))
+        .filter_map(|node| element(node, texts))
         .collect()
 }
 
@@ -138,21 +231,22 @@ fn kind_name(node: &Json) -> Option<&str> {
         .or_else(|| model_type.get("name").and_then(Json::as_str))
 }
 
-fn element(node: &Json, kept: &KeptText) -> Option<Element> {
+fn element(node: &Json, texts: &Texts) -> Option<Element> {
     let kind = model_type(kind_name(node)?)?;
+    let raw = texts.raw(node);
     let variables = ["inputVariables", "outputVariables", "inoutputVariables"]
         .into_iter()
         .chain(["inputVariable", "outputVariable", "inoutputVariable"]);
     let children = match kind {
-        "SubmodelElementCollection" | "SubmodelElementList" => elements(node.get("value"), kept),
-        "Entity" => elements(node.get("statements"), kept),
+        "SubmodelElementCollection" | "SubmodelElementList" => elements(node.get("value"), texts),
+        "Entity" => elements(node.get("statements"), texts),
         "AnnotatedRelationshipElement" => {
-            elements(node.get("annotations").or(node.get("annotation")), kept)
+            elements(node.get("annotations").or(node.get("annotation")), texts)
         }
         "Operation" => variables
             .filter_map(|key| node.get(key).and_then(Json::as_array))
             .flatten()
-            .filter_map(|variable| variable.get("value").and_then(|v| element(v, kept)))
+            .filter_map(|variable| variable.get("value").and_then(|v| element(v, texts)))
             .collect(),
         _ => Vec::new(),
     };
@@ -167,7 +261,7 @@ fn element(node: &Json, kept: &KeptText) -> Option<Element> {
         semantic_id: first_key(node.get("semanticId")),
         value: value(node, kind),
         children,
-        raw: RawText::own(kept.made(|| node.to_string())),
+        raw,
     })
 }
 

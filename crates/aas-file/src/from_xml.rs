@@ -4,16 +4,15 @@
 //! keys with a `value`), handled where they meet rather than in two readers.
 
 use crate::contents::{
-    asset_kind, bare_value_type, decoded_size, model_type, Contents, Element, Shell, Submodel,
-    Value, Version,
+    bare_value_type, decoded_size, model_type, Element, Shell, Submodel, Value, Version,
 };
-use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::items::Items;
 use crate::kept_text::KeptText;
 use crate::raw_text::{Packed, Packer, RawText};
 use crate::xml_tree::{ItemText, Node};
-use crate::xml_unknown::Unknown;
+use crate::{xml_unknown, Reading};
 
 /// Elements that only wrap elements: V2's `submodelElement` and `dataElement`, an
 /// operation's `operationVariable` and its `value`.
@@ -42,45 +41,21 @@ pub(crate) enum Payload<'a> {
     Bytes(&'a [u8], usize, &'a KeptText),
 }
 
-/// A payload's items as the parser hands them on ([`crate::xml_tree::parse_items`]):
-/// each read into the model at once and its tree let go; V2's asset kinds kept apart
-/// until the end (V2 keeps an asset's kind on the asset, which may come after its
-/// shell).
-pub(crate) struct Items {
-    shells: Vec<Shell>,
-    kinds: Vec<(String, String)>,
-    submodels: Vec<Submodel>,
-    /// Items taken of each list so far.
-    taken: HashMap<String, usize>,
-    unknown: Unknown,
-    packer: Packer,
-    /// What may be kept of items that are not UTF-8.
-    kept: KeptText,
-}
-
-impl Default for Items {
-    fn default() -> Self {
-        Items {
-            shells: Vec::new(),
-            kinds: Vec::new(),
-            submodels: Vec::new(),
-            taken: HashMap::new(),
-            unknown: Unknown::default(),
-            packer: Packer::default(),
-            kept: KeptText::for_payload(0),
-        }
-    }
-}
-
 impl Items {
-    /// Takes `item` of the root's list `list`, whose text is `text`; of a V3 part, names
-    /// what of it no class of the metamodel has.
-    pub fn take(&mut self, list: &str, item: Node, version: Version, text: ItemText) {
-        let at = self.taken.entry(list.to_owned()).or_default();
+    /// Takes XML `item` of the root's list `list`, whose text is `text`; of a V3 part,
+    /// names what of it no class of the metamodel has.
+    pub(crate) fn take_xml(
+        &mut self,
+        list: &str,
+        item: Node,
+        version: Version,
+        text: ItemText,
+        reading: &Reading,
+    ) {
+        let at = self.next_of(list, reading);
         if version != Version::V2 {
-            self.unknown.walk_item(&item, list, *at);
+            xml_unknown::walk_item(&mut self.unknown, &item, list, at);
         }
-        *at += 1;
         match (list, item.name.as_str()) {
             ("assetAdministrationShells", "assetAdministrationShell") => {
                 let payload = payload(&mut self.packer, &self.kept, text);
@@ -98,35 +73,6 @@ impl Items {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// The shells taken so far, as [`Items::contents`] gives them.
-    pub fn shells(&self) -> Vec<Shell> {
-        let mut shells = self.shells.clone();
-        with_kinds(&mut shells, &self.kinds);
-        shells
-    }
-
-    /// What the items taken hold.
-    pub fn contents(mut self) -> Contents {
-        with_kinds(&mut self.shells, &self.kinds);
-        Contents {
-            shells: self.shells,
-            submodels: self.submodels,
-            unknown: self.unknown.names,
-            unknown_count: self.unknown.count,
-            ..Contents::default()
-        }
-    }
-}
-
-/// Of V2, each shell's asset kind, by its asset among `kinds` (a V3 shell has none of
-/// V2's assets).
-fn with_kinds(shells: &mut [Shell], kinds: &[(String, String)]) {
-    for shell in shells {
-        if shell.asset_kind.is_none() {
-            shell.asset_kind = asset_kind(shell.global_asset_id.as_deref(), kinds);
         }
     }
 }

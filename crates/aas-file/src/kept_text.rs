@@ -1,6 +1,7 @@
-//! Each node's text as the file has it (what Raw shows), kept within a budget: a
-//! collection's text holds its elements' texts, so a file nested n levels deep would be
-//! kept n times over, and a hostile one could fill memory with copies of itself.
+//! Each node's text as the file has it (what Raw shows) where it cannot be a span of a
+//! packed text (raw_text.rs: an XML item that is not UTF-8), each a copy, kept within a
+//! budget: a collection's text holds its elements' texts, so a file nested n levels deep
+//! would be kept n times over, and a hostile one could fill memory with copies of itself.
 
 use std::cell::Cell;
 
@@ -23,11 +24,6 @@ impl KeptText {
         }
     }
 
-    /// No text kept: for a reading that wants the model alone.
-    pub(crate) fn none() -> Self {
-        KeptText { left: Cell::new(0) }
-    }
-
     /// The text `make` gives, which is `len` bytes long, if it fits; else none (empty):
     /// nothing is made that is not kept.
     pub(crate) fn of_len(&self, len: usize, make: impl FnOnce() -> String) -> String {
@@ -36,16 +32,6 @@ impl KeptText {
         }
         self.left.set(self.left.get() - len);
         make()
-    }
-
-    /// The text `make` gives, if it fits, else none (empty); once the budget is spent,
-    /// nothing more is made.
-    pub(crate) fn made(&self, make: impl FnOnce() -> String) -> String {
-        if self.left.get() == 0 {
-            return String::new();
-        }
-        let text = make();
-        self.of_len(text.len(), || text)
     }
 }
 
@@ -56,14 +42,14 @@ mod tests {
     #[test]
     fn texts_are_kept_until_the_budget_is_spent_and_never_past_the_node_limit() {
         let kept = KeptText::for_payload(10);
-        assert_eq!(kept.made(|| "abc".into()), "abc");
+        assert_eq!(kept.of_len(3, || "abc".into()), "abc");
         assert_eq!(kept.of_len(NODE_LIMIT + 1, || unreachable!("not made")), "");
         // The floor is four nodes of the largest size kept.
         for len in [NODE_LIMIT, NODE_LIMIT, NODE_LIMIT, NODE_LIMIT - 3] {
             assert_eq!(kept.of_len(len, || "x".repeat(len)).len(), len);
         }
         assert_eq!(
-            kept.made(|| unreachable!("not made")),
+            kept.of_len(1, || unreachable!("not made")),
             "",
             "the budget is spent"
         );

@@ -4,10 +4,10 @@
 //! submodels, their elements with V3's names for their kinds), whatever its version and
 //! serialisation, so that what a file holds is shown, searched and compared the same way.
 //!
-//! Files are hostile: a package, and a part or file held whole (JSON), within
-//! [`aas_model::aasx::MAX_FILE_BYTES`]; XML read as it comes (inflates), never held
-//! whole, within [`aas_model::aasx::MAX_STREAMED_PART_BYTES`], one shell or submodel
-//! within `MAX_FILE_BYTES`; nesting within [`aas_model::MAX_DEPTH`]; XML with a document
+//! Files are hostile: a package within [`aas_model::aasx::MAX_FILE_BYTES`]; XML and JSON
+//! read as they come (inflate), never held whole, within
+//! [`aas_model::aasx::MAX_STREAMED_PART_BYTES`], one shell or submodel within
+//! `MAX_FILE_BYTES`; nesting within [`aas_model::MAX_DEPTH`]; XML with a document
 //! type declaration (the door to entity expansion) is refused; each node's text as the
 //! file has it is kept within a budget (kept_text.rs) or compressed (raw_text.rs); and
 //! nothing is written anywhere.
@@ -17,6 +17,8 @@ mod contents;
 mod dump;
 mod from_json;
 mod from_xml;
+mod items;
+mod json_items;
 mod kept_text;
 mod payload;
 mod raw_text;
@@ -78,8 +80,8 @@ pub enum Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// Reads the AAS file at `path`: an AASX package, or an environment as XML or JSON.
-/// XML is read as it comes, never held whole: a file or a package's part of up to
-/// [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself, and JSON, within
+/// Each payload is read as it comes, never held whole: a file or a package's part of up
+/// to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself within
 /// [`aas_model::aasx::MAX_FILE_BYTES`].
 pub fn read(path: &Path) -> Result<Contents> {
     read_watched(path, &Reading::default())

@@ -3,9 +3,10 @@
 
 use std::io::{BufRead, Read};
 
-use crate::contents::{Contents, Serialisation, Version, UNKNOWN_NAMED};
-use crate::kept_text::KeptText;
-use crate::{from_json, from_xml, v1, xml_to_json, xml_tree, Error, Result};
+use crate::contents::{Contents, Serialisation, Version};
+use crate::items::Items;
+use crate::json_items::{self, Met};
+use crate::{v1, xml_to_json, xml_tree, Error, Result};
 use crate::{PayloadRead, Reading};
 
 /// The XML namespaces of the metamodel versions, as the specifications name them.
@@ -16,42 +17,50 @@ const NAMESPACES: [(&str, Version); 4] = [
     ("https://admin-shell.io/aas/3/1", Version::V3_1),
 ];
 
-/// Reads payload `part` as `payload` gives it (a byte order mark is passed over): XML
-/// as it comes, item by item, never held whole; JSON whole, within
-/// [`aas_model::aasx::MAX_FILE_BYTES`].
+/// Reads payload `part` as `payload` gives it (a byte order mark is passed over), XML or
+/// JSON, as it comes, item by item, never held whole.
 pub(crate) fn read_stream(
     part: &str,
     mut payload: impl BufRead,
     reading: &Reading,
 ) -> Result<Contents> {
-    match first_byte(part, &mut payload)? {
-        Some(b'<') => read_xml(part, payload, reading),
-        Some(b'{') => read_json(part, whole(part, payload, "JSON")?),
+    let read = match first_byte(part, &mut payload)? {
+        Some(b'<') => read_xml(part, &mut payload, reading),
+        Some(b'{') => read_json(part, &mut payload, reading),
         _ => Err(neither(part)),
+    };
+    match read {
+        // What does not parse may be a part that does not inflate, read as garbage until
+        // its end says so: that is the fault to name.
+        Err(Error::NotAas { .. } | Error::Xml { .. }) => {
+            match std::io::copy(&mut payload, &mut std::io::sink()) {
+                Err(source) => Err(io_error(part, source)),
+                Ok(_) => read,
+            }
+        }
+        read => read,
     }
 }
 
 /// Reads payload `part`: V2 as its environment's JSON, whole; any other as
-/// [`read_stream`] reads it.
+/// [`read_stream`] reads it. V2 is told from the payload's head (V2 writers put their
+/// marks in its first shell).
 pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<PayloadRead> {
-    match first_byte(part, &mut payload)? {
+    let first = first_byte(part, &mut payload)?;
+    let head = payload.fill_buf().map_err(|e| io_error(part, e))?;
+    if !is_v2(head) {
+        return read_stream(part, payload, &Reading::default()).map(PayloadRead::Read);
+    }
+    match first {
         Some(b'<') => {
-            let head = payload.fill_buf().map_err(|e| io_error(part, e))?;
-            if !is_v2(head) {
-                return read_xml(part, payload, &Reading::default()).map(PayloadRead::Read);
-            }
             let (_, json) = xml_as_json(part, &whole(part, payload, "XML")?)?;
             let json = serde_json::to_vec(&json).map_err(|e| not_aas(part, e))?;
             Ok(PayloadRead::V2(Serialisation::Xml, json))
         }
-        Some(b'{') => {
-            let bytes = whole(part, payload, "JSON")?;
-            match is_v2(&bytes) {
-                true => Ok(PayloadRead::V2(Serialisation::Json, bytes)),
-                false => read_json(part, bytes).map(PayloadRead::Read),
-            }
-        }
-        _ => Err(neither(part)),
+        _ => Ok(PayloadRead::V2(
+            Serialisation::Json,
+            whole(part, payload, "JSON")?,
+        )),
     }
 }
 
@@ -112,19 +121,14 @@ fn io_error(part: &str, source: std::io::Error) -> Error {
 /// shell's and submodel's text is kept compressed. Its shells are told to `reading` once
 /// all are read: the schemas list them first (V2 its assets next, which give their kinds).
 fn read_xml(part: &str, payload: impl BufRead, reading: &Reading) -> Result<Contents> {
-    let mut items = from_xml::Items::default();
-    let mut shells_read = !reading.wants_shells();
+    let mut items = Items::default();
     let root = xml_tree::parse_items(
         part,
         payload,
         &xml_tree::NOT_READ,
         &mut |root, list, item, text| {
             let (version, item) = v1::read_as(xml_version(part, root)?, item);
-            if !shells_read && !matches!(list, "assetAdministrationShells" | "assets") {
-                reading.shells_read(items.shells());
-                shells_read = true;
-            }
-            items.take(list, item, version, text);
+            items.take_xml(list, item, version, text, reading);
             Ok(())
         },
     )?;
@@ -136,19 +140,28 @@ fn read_xml(part: &str, payload: impl BufRead, reading: &Reading) -> Result<Cont
     Ok(contents)
 }
 
-fn read_json(part: &str, bytes: Vec<u8>) -> Result<Contents> {
-    aas_model::check_depth(&bytes).map_err(|e| not_aas(part, e))?;
-    let doc: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| not_aas(part, e))?;
-    let version = if from_json::is_v2(&doc) {
-        Version::V2
-    } else {
-        Version::V3
-    };
-    let kept = KeptText::for_payload(bytes.len());
-    let mut contents = from_json::contents(&doc, version, &kept);
-    if version != Version::V2 {
-        (contents.unknown, contents.unknown_count) =
-            aas_v3::metamodel::unknown_properties(&doc, UNKNOWN_NAMED);
+/// A JSON payload, item by item (json_items.rs), each shell's and submodel's text kept
+/// compressed; its shells are told to `reading` once all are read, as of XML. V2 where
+/// an item is (its kinds then named by V2's assets, wherever they come).
+fn read_json(part: &str, payload: impl Read, reading: &Reading) -> Result<Contents> {
+    let mut items = Items::default();
+    let mut version = Version::V3;
+    json_items::each_item(part, payload, &mut |met| {
+        match met {
+            Met::Item(list, item) => {
+                if items.take_json(list, &item, reading) == Version::V2 {
+                    version = Version::V2;
+                }
+            }
+            Met::Other(name) => items.unknown.found(|| name.to_owned()),
+            Met::List(_) => {}
+        }
+        Ok(())
+    })?;
+    let mut contents = items.contents();
+    if version == Version::V2 {
+        // V2's properties are not V3's: none is unknown for being no V3 class's.
+        (contents.unknown, contents.unknown_count) = (Vec::new(), 0);
     }
     contents
         .parts

@@ -1,8 +1,9 @@
-//! A node's text as its file has it (what Raw shows). Of an XML payload, each shell's
-//! and submodel's text is kept compressed (zstd, about a tenth of its size), and each
-//! node within is a span of it: a payload of any size is never held whole, however deep
-//! it nests (a collection's text holds its elements' texts). JSON's nodes are written
-//! anew, each a text of its own, within the payload's budget (kept_text.rs).
+//! A node's text as its file has it (what Raw shows). Each shell's and submodel's text
+//! (XML as the payload has it, JSON as compact JSON) is kept compressed (zstd, about a
+//! tenth of its size), and each node within is a span of it: a payload of any size is
+//! never held whole, however deep it nests (a collection's text holds its elements'
+//! texts). Only an XML item that is not UTF-8 keeps copies, within a budget
+//! (kept_text.rs).
 
 use std::borrow::Cow;
 use std::fmt;

@@ -9,6 +9,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 use std::io::{BufRead, Read};
 
+use crate::items::{item_too_large, MAX_ITEM_BYTES};
 use crate::{Error, Result};
 
 /// The deepest nesting read: a V2 element is about three XML levels (a wrapper, the
@@ -205,21 +206,6 @@ struct Recording<R> {
     /// Where `kept` starts in the payload.
     from: usize,
     on: bool,
-}
-
-/// The most kept of one item (a shell, a submodel), or of what lies between two: the
-/// most this app reads of one file held whole. A payload streams past it; one item
-/// does not.
-const MAX_ITEM_BYTES: usize = aas_model::aasx::MAX_FILE_BYTES as usize;
-
-fn item_too_large() -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::FileTooLarge,
-        format!(
-            "one shell or submodel, or what lies between two, is larger than {} MiB, the most this app reads of one",
-            MAX_ITEM_BYTES >> 20
-        ),
-    )
 }
 
 impl<R> Recording<R> {

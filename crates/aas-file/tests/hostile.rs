@@ -124,11 +124,9 @@ fn a_file_nested_deep_is_not_kept_once_per_level() {
             innermost.raw.text().contains(&value),
             "xml {xml}: the property's text is kept"
         );
-        if xml {
-            // XML's texts are spans of the one payload: every level's text is there.
-            assert_eq!(total, 0, "nothing copied");
-            assert!(submodel.elements[0].raw.text().contains(&value));
-        }
+        // The texts are spans of the submodel's: every level's text is there.
+        assert_eq!(total, 0, "xml {xml}: nothing copied");
+        assert!(submodel.elements[0].raw.text().contains(&value));
     }
 }
 
@@ -205,13 +203,13 @@ fn elements_of_a_newer_writer_in_xml_are_kept_and_named_not_fatal() {
     }
 }
 
-/// A package holding one XML part, `head`, then `filler` `times` over, then `tail`,
+/// A package holding one part `name`, `head`, then `filler` `times` over, then `tail`,
 /// deflated: gigabytes of it are kilobytes of package.
-fn package_of(head: &str, filler: &str, times: usize, tail: &str) -> Vec<u8> {
+fn package_of(name: &str, head: &str, filler: &str, times: usize, tail: &str) -> Vec<u8> {
     use std::io::Write;
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default().large_file(true);
-    zip.start_file("env.xml", options).expect("a part");
+    zip.start_file(name, options).expect("a part");
     zip.write_all(head.as_bytes()).expect("written");
     for _ in 0..times {
         zip.write_all(filler.as_bytes()).expect("written");
@@ -229,6 +227,7 @@ fn an_xml_part_is_read_as_it_inflates_past_what_is_held_of_a_file() {
         "x".repeat(1 << 20)
     );
     let package = package_of(
+        "env.xml",
         &format!(r#"<environment xmlns="{V3}"><conceptDescriptions>"#),
         &description,
         300,
@@ -256,10 +255,56 @@ fn an_xml_part_is_read_as_it_inflates_past_what_is_held_of_a_file() {
 fn an_xml_bomb_of_nothing_is_refused_past_what_one_item_may_be() {
     // 300 MiB of spaces between two submodels: nothing to read, and not held.
     let why = refused(&package_of(
+        "env.xml",
         &format!(r#"<environment xmlns="{V3}"><submodels><submodel><id>urn:a</id></submodel>"#),
         &" ".repeat(1 << 20),
         300,
         "</submodels></environment>",
+    ));
+    assert!(why.contains("larger than 256 MiB"), "{why}");
+}
+
+#[test]
+fn a_json_part_is_read_as_it_inflates_past_what_is_held_of_a_file() {
+    // As of XML: 300 MiB of concept descriptions before a submodel.
+    let description = format!(
+        r#"{{"modelType":"ConceptDescription","id":"{}"}},"#,
+        "x".repeat(1 << 20)
+    );
+    let submodel = r#"{"modelType":"Submodel","id":"urn:after","submodelElements":[{"modelType":"Property","idShort":"P","valueType":"xs:string"}]}"#;
+    let package = package_of(
+        "env.json",
+        r#"{"conceptDescriptions": ["#,
+        &description,
+        300,
+        &format!(
+            r#"{{"modelType":"ConceptDescription","id":"last"}}],
+          "submodels": [{submodel}]}}"#
+        ),
+    );
+    assert!(package.len() < 4 << 20, "{} bytes", package.len());
+    aas_file::answers_of("large.aasx", package.clone()).expect("taken in");
+    let contents = read_bytes("large.aasx", package).expect("read");
+    let read = &contents.submodels[0];
+    assert_eq!(read.id, "urn:after");
+    // Each node's text: compact JSON, a span of its submodel's.
+    assert_eq!(read.raw.text(), submodel);
+    assert_eq!(
+        read.elements[0].raw.text(),
+        r#"{"modelType":"Property","idShort":"P","valueType":"xs:string"}"#
+    );
+    assert_eq!(read.raw.held() + read.elements[0].raw.held(), 0);
+}
+
+#[test]
+fn a_json_bomb_of_nothing_is_refused_past_what_one_item_may_be() {
+    // 300 MiB of spaces in one submodel: nothing to read, and not held.
+    let why = refused(&package_of(
+        "env.json",
+        r#"{"submodels": [{"id": "urn:a", "idShort": "#,
+        &" ".repeat(1 << 20),
+        300,
+        r#""S"}]}"#,
     ));
     assert!(why.contains("larger than 256 MiB"), "{why}");
 }

@@ -82,3 +82,36 @@ fn a_cancelled_reading_stops_at_its_next_read() {
     let (read, size) = reading.progress();
     assert!(read < size, "stopped before the end: {read} of {size}");
 }
+
+#[test]
+fn the_shells_of_json_are_told_once_all_are_read_when_written_first() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let shells = r#""assetAdministrationShells": [
+        {"modelType": "AssetAdministrationShell", "id": "urn:a", "assetInformation": {"assetKind": "Type"}},
+        {"modelType": "AssetAdministrationShell", "id": "urn:b", "assetInformation": {"assetKind": "Type"}}]"#;
+    let submodels = r#""submodels": [{"modelType": "Submodel", "id": "urn:s"}]"#;
+    let first = write(
+        dir.path(),
+        "first.json",
+        format!("{{{shells}, {submodels}}}").as_bytes(),
+    );
+    let reading = Reading::shells_first();
+    aas_file::read_watched(&first, &reading).expect("read");
+    let told = reading
+        .take_shells()
+        .expect("the shells, before the submodels");
+    assert_eq!(
+        told.iter().map(|s| s.id.as_str()).collect::<Vec<_>>(),
+        ["urn:a", "urn:b"]
+    );
+
+    // Shells after the rest are not all read before it: none told.
+    let last = write(
+        dir.path(),
+        "last.json",
+        format!("{{{submodels}, {shells}}}").as_bytes(),
+    );
+    let reading = Reading::shells_first();
+    aas_file::read_watched(&last, &reading).expect("read");
+    assert!(reading.take_shells().is_none());
+}

@@ -126,74 +126,102 @@ pub fn properties(class: &str) -> impl Iterator<Item = &'static str> {
         .flat_map(|part| part.iter().copied())
 }
 
-/// Properties of a V3 environment (JSON) that no class of the metamodel has, by their
-/// JSON path (`submodels[0].submodelElements[2].futureField`): the first `limit` of
-/// them, and how many there are.
-pub fn unknown_properties(environment: &Json, limit: usize) -> (Vec<String>, usize) {
-    let mut found = Unknown {
-        names: Vec::new(),
-        count: 0,
-        limit,
-    };
-    walk(environment, "environment", "", &mut found);
-    (found.names, found.count)
-}
-
-struct Unknown {
-    names: Vec<String>,
-    count: usize,
+/// Properties that no class of the metamodel has (a newer writer's), found in a V3
+/// environment item by item (its lists are read one item at a time), by their JSON path
+/// (`submodels[0].submodelElements[2].futureField`): the first `limit` named, all counted.
+#[derive(Debug)]
+pub struct UnknownProperties {
+    pub names: Vec<String>,
+    pub count: usize,
     limit: usize,
 }
 
-fn walk(object: &Json, class: &str, at: &str, found: &mut Unknown) {
-    let Some(fields) = object.as_object() else {
-        return;
-    };
-    let known: Vec<&str> = properties(class).collect();
-    for (name, value) in fields {
-        let path = if at.is_empty() {
-            name.clone()
-        } else {
-            format!("{at}.{name}")
-        };
-        if name == "modelType" {
-            continue;
-        }
-        if !known.contains(&name.as_str()) {
-            found.count += 1;
-            if found.names.len() < found.limit {
-                found.names.push(path);
-            }
-            continue;
-        }
-        let inner = |item: &Json| {
-            item.get("modelType")
-                .and_then(Json::as_str)
-                .map(class_named)
-                .or_else(|| class_of(class, name).map(str::to_owned))
-        };
-        match value {
-            Json::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    if let Some(item_class) = inner(item) {
-                        walk(item, &item_class, &format!("{path}[{i}]"), found);
-                    }
-                }
-            }
-            Json::Object(_) => {
-                if let Some(value_class) = inner(value) {
-                    walk(value, &value_class, &path, found);
-                }
-            }
-            _ => {}
+impl UnknownProperties {
+    pub fn new(limit: usize) -> Self {
+        UnknownProperties {
+            names: Vec::new(),
+            count: 0,
+            limit,
         }
     }
+
+    /// Counts one more, named by the path `path` makes while names are wanted (most
+    /// files name nothing, and a path is made only for what is named).
+    pub fn found(&mut self, path: impl FnOnce() -> String) {
+        self.count += 1;
+        if self.names.len() < self.limit {
+            self.names.push(path());
+        }
+    }
+
+    /// Looks through JSON `item`, at place `at` of the environment's list `list`.
+    pub fn walk_item(&mut self, item: &Json, list: &str, at: usize) {
+        if let Some(class) = class_in(item, "environment", list) {
+            self.walk(item, &class, &format!("{list}[{at}]"));
+        }
+    }
+
+    fn walk(&mut self, object: &Json, class: &str, at: &str) {
+        let Some(fields) = object.as_object() else {
+            return;
+        };
+        let known: Vec<&str> = properties(class).collect();
+        for (name, value) in fields {
+            if name == "modelType" {
+                continue;
+            }
+            let path = || format!("{at}.{name}");
+            if !known.contains(&name.as_str()) {
+                self.found(path);
+                continue;
+            }
+            match value {
+                Json::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        if let Some(item_class) = class_in(item, class, name) {
+                            self.walk(item, &item_class, &format!("{}[{i}]", path()));
+                        }
+                    }
+                }
+                Json::Object(_) => {
+                    if let Some(value_class) = class_in(value, class, name) {
+                        self.walk(value, &value_class, &path());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The class of `item`, held by property `property` of an object of `owner`: the one its
+/// `modelType` names, else the one the property holds.
+fn class_in(item: &Json, owner: &str, property: &str) -> Option<String> {
+    item.get("modelType")
+        .and_then(Json::as_str)
+        .map(class_named)
+        .or_else(|| class_of(owner, property).map(str::to_owned))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// What an environment's reader finds, list by list and item by item.
+    fn unknown_properties(environment: &Json, limit: usize) -> (Vec<String>, usize) {
+        let mut found = UnknownProperties::new(limit);
+        for (list, items) in environment.as_object().into_iter().flatten() {
+            if !properties("environment").any(|known| known == list) {
+                found.found(|| list.clone());
+                continue;
+            }
+            for (at, item) in items.as_array().into_iter().flatten().enumerate() {
+                found.walk_item(item, list, at);
+            }
+        }
+        (found.names, found.count)
+    }
 
     #[test]
     fn properties_no_class_has_are_named_by_their_path() {
