@@ -737,7 +737,11 @@ async function start() {
       token: $('server-token'), status: $('server-status'), cancel: $('server-cancel'), open: $('server-open'),
       demo: $('server-demo'),
     },
-    { onOpened: showFile, prefs: () => state.prefs },
+    {
+      onOpened: showFile,
+      onReading: (text) => parts.file.serverReading(text, () => api.cancelJob()),
+      prefs: () => state.prefs,
+    },
   );
   initConversionReport({
     show: $('report-show'), dialog: $('report-dialog'), heading: $('report-heading'), rules: $('report-rules'),

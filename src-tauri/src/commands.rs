@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use aas_app::{
     App, ConceptName, ConversionReport, ConvertTo, ExportRequest, ExportSummary, FileOpened,
     FileProgress, IpcError, PlacedSnapshot, PreferenceChange, Preferences, ProfileAsk, ProfileForm,
-    ProfileReply, ProfileView, RecentErrors, RecentFile, SavedFile, SnapshotTaken, StatusView,
-    TreeAsk, TreeReply,
+    ProfileReply, ProfileView, RecentErrors, RecentFile, SavedFile, ServerProgress, SnapshotTaken,
+    StatusView, TreeAsk, TreeReply,
 };
-use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, RepositoryProgress, Secret};
+use aas_client::{CheckStep, ElementAddress, NamedEndpoint, Progress, Secret};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
@@ -199,12 +199,12 @@ pub async fn open_aas_file<R: Runtime>(
 pub async fn open_v3_server(
     address: String,
     token: Option<String>,
-    on_progress: Channel<RepositoryProgress>,
+    on_progress: Channel<ServerProgress>,
     app: State<'_, App>,
 ) -> Reply<FileOpened> {
     let token = token.filter(|t| !t.trim().is_empty()).map(Secret::new);
     // The window may be gone; the reading need not care.
-    let progress = move |p: RepositoryProgress| drop(on_progress.send(p));
+    let progress = move |p: ServerProgress| drop(on_progress.send(p));
     Ok(app.open_v3_server(&address, token, progress).await?)
 }
 
@@ -213,10 +213,10 @@ pub async fn open_v3_server(
 #[tauri::command]
 pub async fn open_v3_profile(
     name: String,
-    on_progress: Channel<RepositoryProgress>,
+    on_progress: Channel<ServerProgress>,
     app: State<'_, App>,
 ) -> Reply<FileOpened> {
-    let progress = move |p: RepositoryProgress| drop(on_progress.send(p));
+    let progress = move |p: ServerProgress| drop(on_progress.send(p));
     Ok(app.open_v3_profile(&name, progress).await?)
 }
 

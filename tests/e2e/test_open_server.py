@@ -8,12 +8,14 @@ the plant search then reads; a File element's content is saved as the server's
 attachment holds it (the package's part); Close server shows the demo plant again. A
 server that does not answer is said in the dialog, which stays open."""
 
+import http.server
 import json
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import unittest
 import urllib.request
 import zipfile
@@ -49,6 +51,39 @@ def dumped(path):
 
 
 SAVE_DIR = tempfile.mkdtemp(prefix="aas-e2e-server-saves-")
+
+
+def gated_server(gate):
+    """A V3 server on this machine of three shells, each naming a submodel, which it
+    answers only once `gate` (a threading.Event) is set: the server and its address."""
+    def shell(i):
+        return {"modelType": "AssetAdministrationShell", "id": f"urn:gated:shell:{i}", "idShort": f"GatedShell{i}",
+                "assetInformation": {"assetKind": "Instance"},
+                "submodels": [{"type": "ModelReference", "keys": [{"type": "Submodel", "value": f"urn:gated:sm:{i}"}]}]}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path.startswith("/shells"):
+                items = [shell(i) for i in range(3)]
+            elif self.path.startswith("/submodels"):
+                gate.wait(60)
+                items = [{"modelType": "Submodel", "id": f"urn:gated:sm:{i}", "idShort": f"GatedSubmodel{i}"}
+                         for i in range(3)]
+            else:
+                items = []
+            body = json.dumps({"paging_metadata": {}, "result": items}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
 class OpenServer(AppTestCase):
@@ -166,6 +201,38 @@ class OpenServer(AppTestCase):
             self.assertNotEqual(json.load(f).get("v3_server"), url)
         wd.click(wd.wait_for("#file-close"))
         self.chip_count("machine", "3")
+
+    def test_the_shells_are_browsed_while_their_submodels_are_read(self):
+        wd = self.wd
+        gate = threading.Event()
+        server, url = gated_server(gate)
+        try:
+            self.chip_count("machine", "3")
+            self.open_server(url)
+            # The shells, in the tree, while the banner says the rest is read, with Stop.
+            wd.wait_for(row("GatedShell2"), 30)
+            self.assertFalse(wd.script("return document.getElementById('server-dialog').open"))
+            self.assertEqual(wd.text_content("#file-banner-text"),
+                             f"V3 server {url}: 3 shells, their submodels being read. Read-only.")
+            self.assertTrue(wd.script("return document.getElementById('file-banner').classList.contains('reading')"))
+            self.assertEqual(wd.text_content("#file-reading-text"), f"Reading {url}: 3 shells, 0 submodels so far")
+            self.assertEqual(wd.text_content("#file-reading-cancel"), "Stop")
+            screenshot(os.path.join(self.out, "open-server-reading.png"))
+            # A shell opened meanwhile shows its submodels once they are read.
+            wd.click(wd.wait_for(row("GatedShell1") + " .twisty"))
+            gate.set()
+            wd.wait_for(row("GatedSubmodel1"), 30)
+            banner = f"V3 server {url}: 3 shells, 3 submodels, as read now. Read-only."
+            self.wait_until(lambda: wd.text_content("#file-banner-text") == banner, 20,
+                            lambda: wd.text_content("#file-banner-text"))
+            self.assertFalse(wd.script("return document.getElementById('file-banner').classList.contains('reading')"))
+            self.assertEqual(wd.text_content("#file-reading-cancel"), "Cancel")
+            wd.click(wd.wait_for("#file-close"))
+            self.chip_count("machine", "3")
+        finally:
+            gate.set()
+            server.shutdown()
+            server.server_close()
 
     def test_a_server_that_does_not_answer_is_said_in_the_dialog(self):
         wd = self.wd

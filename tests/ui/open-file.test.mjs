@@ -41,6 +41,9 @@ test('a V3 server read is named by its address, and a partial reading says what 
   assert.equal(fileBannerText(failed), 'V3 server http://127.0.0.1:8081/api/v3.0: 3 shells, 6 submodels, as read now. Read-only. '
     + 'Partial: http://127.0.0.1:8081/api/v3.0/submodels/dXJu: the server does not hold it (HTTP 404).');
   assert.match(fileBannerText({ ...server, complete: false }), /Partial: the reading was stopped\.$/);
+  // Its shells, shown while their submodels are read: not called partial.
+  assert.equal(fileBannerText({ ...server, submodels: 0, complete: false, reading: true }),
+    'V3 server http://127.0.0.1:8081/api/v3.0: 3 shells, their submodels being read. Read-only.');
 });
 
 test('properties a newer writer added are named, the first of them, and counted', () => {

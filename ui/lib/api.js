@@ -109,9 +109,11 @@ export const fileSource = (opened) => ({ from: 'file', file: opened.file });
 export const openAasFile = () => localCall('open_aas_file');
 /**
  * Open server…: reads the AAS V3 server at `address` whole (with the bearer `token`, if
- * given), `onProgress({requests, shells, submodels, failures})` as it goes; Cancel is
- * cancelJob (what was read is shown, `complete` false). Resolves as openAasFile does,
- * with `kind` "v3_server", `name` the address and `failures` in words.
+ * given), `onProgress({requests, shells, submodels, failures, opened})` as it goes —
+ * `opened` once, when every shell is read: the server as openAasFile resolves, its shells
+ * alone, browsable while their submodels are read (then the answer, the same `file`);
+ * Cancel is cancelJob (what was read is shown, `complete` false). Resolves as
+ * openAasFile does, with `kind` "v3_server", `name` the address and `failures` in words.
  */
 export function openV3Server(address, token, onProgress) {
   return localCall('open_v3_server', { address, token: token || null, onProgress: progressChannel(onProgress) });

@@ -13,6 +13,8 @@ const written = (part) => `AAS V${part.version} ${part.serialisation.toUpperCase
 export function fileBannerText(opened) {
   const holds = `${plural(opened.shells, 'shell')}, ${plural(opened.submodels, 'submodel')}`;
   const taken = opened.taken ? ` Taken in as snapshot ${opened.taken.id}: search, Changes, Table and Quality read it.` : '';
+  // Its shells, shown while their submodels are read (`reading`: the page's own mark).
+  if (opened.kind === 'v3_server' && opened.reading) return `V3 server ${opened.name}: ${plural(opened.shells, 'shell')}, their submodels being read. Read-only.`;
   if (opened.kind === 'v3_server') {
     const failures = opened.failures ?? [];
     const partial = opened.complete ? '' : ` Partial: ${failures.length ? failures.join('; ') : 'the reading was stopped'}.`;
@@ -96,16 +98,22 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   // A reading that takes longer than a glance has the banner show how far it has come,
   // with Cancel; at its end the banner is as it was (or shows the file opened).
   let fileShown = null; // the number of the file shown
+  // What Cancel stops: a file's reading, or a V3 server's (whose shells are shown).
+  let cancelReading = () => api.cancelFileReading();
+  const cancelTitle = els.readingCancel.title;
+  const reading = (on) => {
+    els.banner.classList.toggle('reading', on);
+    document.body.classList.toggle('file-reading', on);
+    // Its line changes a few times a second: a screen reader hears the status bar's words instead.
+    els.banner.setAttribute('aria-busy', String(on));
+  };
   api.onFileReading((p) => {
     // Its shells, read before the rest: shown at once (unless the reading has ended).
     if (p.opened && p.file > settled) {
       shellsShown = p.file;
       onOpened(p.opened);
     }
-    els.banner.classList.toggle('reading', !p.done);
-    document.body.classList.toggle('file-reading', !p.done);
-    // Its line changes a few times a second: a screen reader hears the status bar's words instead.
-    els.banner.setAttribute('aria-busy', String(!p.done));
+    reading(!p.done);
     if (p.done) {
       settled = Math.max(settled, p.file);
       // Not read after all: the shells shown go, the plant comes back.
@@ -123,8 +131,27 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     els.readingBar.value = p.read;
     els.readingText.textContent = readingText(p);
   });
-  els.readingCancel.addEventListener('click', () => api.cancelFileReading());
+  els.readingCancel.addEventListener('click', () => cancelReading());
   return {
+    /**
+     * Shows a V3 server's reading in the banner, its shells shown: `text` says how far it
+     * has come, Stop (`stop()`) ends it keeping what was read; null when it has ended.
+     */
+    serverReading(text, stop) {
+      reading(Boolean(text));
+      if (!text) {
+        if (document.activeElement === els.readingCancel) els.button.focus();
+        cancelReading = () => api.cancelFileReading();
+        els.readingCancel.textContent = 'Cancel';
+        els.readingCancel.title = cancelTitle;
+        return;
+      }
+      cancelReading = stop;
+      els.readingCancel.textContent = 'Stop';
+      els.readingCancel.title = 'Stop reading the server: what was read is shown';
+      els.readingBar.removeAttribute('value'); // how much is left, the server does not say
+      els.readingText.textContent = text;
+    },
     show(opened) {
       fileShown = opened?.file ?? null;
       els.banner.hidden = !opened;

@@ -8,19 +8,28 @@
 import * as api from '../lib/api.js';
 import { plural } from '../lib/format.js';
 
+/** What was read so far (`p`: api.openV3Server's progress): "3 shells, 5 submodels, 2 failures". */
+const readSoFar = (p) => `${plural(p.shells, 'shell')}, ${plural(p.submodels, 'submodel')}${p.failures ? `, ${plural(p.failures, 'failure')}` : ''}`;
+
 /** What the dialog says of a reading under way (`p`: api.openV3Server's progress). */
 export function progressText(p) {
-  const failed = p.failures ? `, ${plural(p.failures, 'failure')}` : '';
-  return `Reading… ${plural(p.shells, 'shell')}, ${plural(p.submodels, 'submodel')}${failed} so far. Stop keeps what was read.`;
+  return `Reading… ${readSoFar(p)} so far. Stop keeps what was read.`;
+}
+
+/** What the banner says of server `name`'s reading once its shells are shown. */
+export function bannerReadingText(name, p) {
+  return `Reading ${name}: ${readSoFar(p)} so far`;
 }
 
 /**
  * `els`: button (Open server…), dialog, form, address, token, status, cancel, open, demo
  * (Try the demo server: shown when the app has its built-in demo, which it reads).
- * `onOpened(opened)` shows the server read (as a file opened); `prefs` (the page's
- * preferences) holds `v3_server`, the address read last. Returns `{readProfile}`.
+ * `onOpened(opened)` shows the server read (as a file opened), its shells first, marked
+ * `reading`, while their submodels are read; `onReading(text)` shows how far that
+ * reading has come, with Stop, outside the dialog (null when it ended); `prefs` (the
+ * page's preferences) holds `v3_server`, the address read last. Returns `{readProfile}`.
  */
-export function initOpenServer(els, { onOpened, prefs }) {
+export function initOpenServer(els, { onOpened, onReading, prefs }) {
   let readingNow = false;
   const busy = (on) => {
     readingNow = on;
@@ -30,18 +39,34 @@ export function initOpenServer(els, { onOpened, prefs }) {
     els.demo.disabled = on;
     els.cancel.textContent = on ? 'Stop' : 'Cancel';
   };
-  /** Reads with `read(onProgress)`, the progress in the dialog; shows what was read. */
+  /**
+   * Reads with `read(onProgress)`, the progress in the dialog until every shell is read;
+   * then the shells are shown, the dialog closes and the progress goes on below the
+   * toolbar (onReading). Shows what was read.
+   */
   async function readWith(read) {
     busy(true);
     els.status.textContent = 'Reading…';
+    let shellsShown = null; // the server's name, once its shells are shown
     try {
       const opened = await read((p) => {
-        els.status.textContent = progressText(p);
+        if (p.opened && !shellsShown) {
+          shellsShown = p.opened.name;
+          els.dialog.close();
+          onOpened({ ...p.opened, reading: true });
+        }
+        if (shellsShown) onReading(bannerReadingText(shellsShown, p));
+        else els.status.textContent = progressText(p);
       });
       els.dialog.close();
       await onOpened(opened);
       return opened;
+    } catch (err) {
+      // Not read after all: the dialog says why.
+      if (shellsShown && !els.dialog.open) els.dialog.showModal();
+      throw err;
     } finally {
+      if (shellsShown) onReading(null);
       busy(false);
     }
   }

@@ -62,7 +62,9 @@ pub use folders::{app_data_dir, app_local_data_dir, snapshot_store_path, APP_IDE
 pub use ipc_error::IpcError;
 pub use logging::{start_app_logging, start_failed, start_logging, RecentErrors};
 pub use open_table::KnownRows;
-pub use opened_file::{AssetTypeCount, FileOpened, FilePart, FileProgress, OpenedKind, RecentFile};
+pub use opened_file::{
+    AssetTypeCount, FileOpened, FilePart, FileProgress, OpenedKind, RecentFile, ServerProgress,
+};
 pub use plant_audit::{
     audit_templates, user_templates_dir, AuditProgress, AuditRequest, AuditSummary, Gap, GroupLine,
     GroupPage, PlantAudit, TemplateLine,

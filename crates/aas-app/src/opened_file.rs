@@ -116,6 +116,16 @@ pub struct FileProgress {
     pub opened: Option<FileOpened>,
 }
 
+/// How far the reading of a V3 server has come, told to the page at each step; once every
+/// shell is read (before their submodels, which take longer), `opened` names them, told
+/// once: the tree shows them at once, as the server numbered as the whole will be.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerProgress {
+    #[serde(flatten)]
+    pub read: aas_client::RepositoryProgress,
+    pub opened: Option<FileOpened>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct AssetTypeCount {
     pub asset_type: AssetType,
@@ -190,8 +200,13 @@ impl OpenedFile {
         }
     }
 
-    /// What a V3 server served, read as one environment, off the async workers.
-    pub(crate) async fn of_server(server: Arc<V3Server>, read: Repository) -> Result<Self> {
+    /// What a V3 server served, read as one environment, off the async workers; it is
+    /// named `id`.
+    pub(crate) async fn of_server(
+        server: Arc<V3Server>,
+        read: Repository,
+        id: u32,
+    ) -> Result<Self> {
         let (environment, reading) = read.into_environment();
         let complete = reading.complete();
         let Reading {
@@ -206,7 +221,7 @@ impl OpenedFile {
             .await
             .map_err(|e| Error::internal("reading what the server sent stopped", e))??;
         Ok(OpenedFile {
-            id: OpenedFile::next_id(),
+            id,
             rest: None,
             origin: Origin::V3Server {
                 server,
@@ -216,6 +231,36 @@ impl OpenedFile {
                 read_at,
                 failures,
                 complete,
+            },
+            contents,
+        })
+    }
+
+    /// The shells of V3 server `server`, read before their submodels, which `rest`
+    /// gives once read; it is named `id`. Its shells are few beside the submodels: read
+    /// here, on the reading's own task.
+    pub(crate) fn shells_of_server(
+        server: Arc<V3Server>,
+        shells: Vec<aas_client::Item>,
+        id: u32,
+        rest: Rest,
+    ) -> Result<Self> {
+        let address = server.address().to_owned();
+        let environment =
+            serde_json::to_vec(&serde_json::json!({ "assetAdministrationShells": shells }))
+                .map_err(|e| Error::internal("the shells a server sent", e))?;
+        let contents = aas_file::read_bytes(&address, environment.clone())?;
+        Ok(OpenedFile {
+            id,
+            rest: Some(rest),
+            origin: Origin::V3Server {
+                server,
+                submodel_urls: HashMap::new(),
+                address,
+                environment,
+                read_at: SystemTime::now(),
+                failures: Vec::new(),
+                complete: false,
             },
             contents,
         })

@@ -457,3 +457,97 @@ async fn shells_first_then_cancelled(app: &std::sync::Arc<App>, path: &Path) {
         .await
         .expect_err("no longer open");
 }
+
+/// A V3 server on this machine of three shells, each naming one submodel, whose
+/// submodels are answered only once `gate` says so (or it is dropped): its address.
+fn gated_v3_server(gate: std::sync::mpsc::Receiver<()>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let address = format!("http://{}", listener.local_addr().expect("its address"));
+    let shell = |i| {
+        serde_json::json!({"modelType": "AssetAdministrationShell", "id": format!("urn:shell:{i}"),
+            "assetInformation": {"assetKind": "Instance"},
+            "submodels": [{"type": "ModelReference", "keys": [{"type": "Submodel", "value": format!("urn:sm:{i}")}]}]})
+    };
+    let submodel = |i| serde_json::json!({"modelType": "Submodel", "id": format!("urn:sm:{i}"), "idShort": format!("S{i}")});
+    std::thread::spawn(move || {
+        let mut gate = Some(gate);
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut line = String::new();
+            let mut reader = BufReader::new(&stream);
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
+            // The rest of the head.
+            let mut header = String::new();
+            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                header.clear();
+            }
+            let items: Vec<serde_json::Value> = if line.contains(" /shells") {
+                (0..3).map(shell).collect()
+            } else if line.contains(" /submodels") {
+                if let Some(gate) = gate.take() {
+                    let _ = gate.recv();
+                }
+                (0..3).map(submodel).collect()
+            } else {
+                Vec::new()
+            };
+            let body = serde_json::json!({"paging_metadata": {}, "result": items}).to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    address
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_v3_servers_shells_are_browsed_while_their_submodels_are_read() {
+    use std::sync::Arc;
+    let app = Arc::new(app().await);
+    let (release, gate) = std::sync::mpsc::channel();
+    let address = gated_v3_server(gate);
+    let (told, mut progress) = tokio::sync::mpsc::unbounded_channel();
+    let reading = {
+        let app = Arc::clone(&app);
+        tokio::spawn(async move {
+            (app.open_v3_server(&address, None, move |p| drop(told.send(p)))).await
+        })
+    };
+    let first = loop {
+        let p = progress.recv().await.expect("told before the end");
+        if let Some(opened) = p.opened {
+            break opened;
+        }
+    };
+    assert_eq!(
+        (first.shells, first.submodels, first.complete),
+        (3, 0, false)
+    );
+    let source = SourceRef::File { file: first.file };
+    let group = first.asset_types[0].asset_type.clone();
+    let shells = (app.children(&source, &NodePath::AasList { asset_type: group }))
+        .await
+        .expect("the shells, while the submodels are read");
+    assert_eq!(shells.len(), 3);
+    // A shell's submodels come once they are read.
+    let submodels = {
+        let (app, source) = (Arc::clone(&app), source.clone());
+        let aas_id = "urn:shell:1".to_owned();
+        tokio::spawn(async move { app.children(&source, &NodePath::Submodels { aas_id }).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(!submodels.is_finished(), "waits for the submodels");
+    release.send(()).expect("released");
+    let submodels = submodels.await.expect("asked").expect("its submodels");
+    assert_eq!(submodels[0].id.as_deref(), Some("urn:sm:1"));
+    let whole = reading.await.expect("the reading").expect("read");
+    assert_eq!(
+        (whole.file, whole.shells, whole.submodels, whole.complete),
+        (first.file, 3, 3, true)
+    );
+}

@@ -75,6 +75,7 @@ async fn oauth_client_credentials_reach_a_signed_in_server_and_are_tested_step_b
             RepositoryPlan::default(),
             &CancellationToken::new(),
             &|_| {},
+            &mut |_| {},
         )
         .await
         .expect("read");

@@ -71,7 +71,7 @@ async fn read(
     plan: RepositoryPlan,
 ) -> aas_client::Result<aas_client::Repository> {
     server
-        .read_repository(plan, &CancellationToken::new(), &|_| {})
+        .read_repository(plan, &CancellationToken::new(), &|_| {}, &mut |_| {})
         .await
 }
 
@@ -335,7 +335,7 @@ async fn a_silent_server_is_left_when_the_reading_is_cancelled() {
     let server = server(&format!("{base}/silent"));
     let read = tokio::time::timeout(
         Duration::from_secs(10),
-        server.read_repository(plan(1000), &cancel, &|_| {}),
+        server.read_repository(plan(1000), &cancel, &|_| {}, &mut |_| {}),
     )
     .await
     .expect("ends when cancelled")

@@ -17,15 +17,21 @@ use tokio_util::sync::CancellationToken;
 
 mod support;
 
+/// Reads `server` whole; every shell read is told first, before the submodels.
 async fn read(server: V3Server) -> Repository {
-    Arc::new(server)
+    let mut told = None;
+    let read = Arc::new(server)
         .read_repository(
             RepositoryPlan::default(),
             &CancellationToken::new(),
             &|_| {},
+            &mut |shells| told = Some(shells),
         )
         .await
-        .expect("read")
+        .expect("read");
+    let told = told.expect("the shells told once all were read");
+    assert_eq!(ids(&told), ids(&read.shells), "every shell told");
+    read
 }
 
 /// The ids of `items` (each as the server sent it), sorted.

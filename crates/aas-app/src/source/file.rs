@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use aas_client::{RepositoryPlan, RepositoryProgress, Secret, Transport, V3Auth, V3Server};
+use aas_client::{Item, RepositoryPlan, RepositoryProgress, Secret, Transport, V3Auth, V3Server};
 use aas_file::{Element, Shell, Submodel, Value};
 use aas_model::{AssetType, OutlineNode};
 use aas_source::NodePath;
 
 use super::{no_registry, Browse, Reply};
-use crate::opened_file::{FileOpened, FileProgress, OpenedFile, RecentFile};
+use crate::opened_file::{FileOpened, FileProgress, OpenedFile, RecentFile, ServerProgress};
 use crate::{lock, App, Error, ProfileStore, Result};
 
 /// How often a file's reading tells how far it has come: the first time after this
@@ -153,7 +153,7 @@ impl App {
         &self,
         address: &str,
         token: Option<Secret>,
-        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+        on_progress: impl Fn(ServerProgress) + Send + Sync,
     ) -> Result<FileOpened> {
         let auth = token.map_or(V3Auth::None, V3Auth::Bearer);
         let server = V3Server::new(address.trim(), auth, &Transport::default())?;
@@ -176,7 +176,7 @@ impl App {
     pub async fn open_v3_profile(
         &self,
         name: &str,
-        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+        on_progress: impl Fn(ServerProgress) + Send + Sync,
     ) -> Result<FileOpened> {
         let profile = ProfileStore::app_default()?.find(name)?;
         let server = profile.v3_server(|kind| self.secrets.get(name, kind))?;
@@ -191,19 +191,60 @@ impl App {
     }
 
     /// Reads `server` whole and makes it what the tree browses. One job: Cancel ends
-    /// the reading, and what was read is shown, marked partial.
+    /// the reading, and what was read is shown, marked partial. Once every shell is read,
+    /// they are what the tree browses until the rest is read, told to `on_progress` to be
+    /// shown at once (a shell's submodels are answered once all are read).
     async fn read_v3_server(
         &self,
         server: V3Server,
-        on_progress: impl Fn(RepositoryProgress) + Send + Sync,
+        on_progress: impl Fn(ServerProgress) + Send + Sync,
     ) -> Result<FileOpened> {
         let job = self.jobs.start("Reading the V3 server")?;
-        let server = Arc::new(server);
-        let read =
-            (server.read_repository(RepositoryPlan::default(), &job.cancel, &on_progress)).await?;
-        let file = OpenedFile::of_server(Arc::clone(&server), read).await?;
+        let (server, id) = (Arc::new(server), OpenedFile::next_id());
+        let progress = |read| on_progress(ServerProgress { read, opened: None });
+        let (rest, shown) = tokio::sync::watch::channel(None);
+        let mut shells_shown = false;
+        let mut shells_read = |shells: Vec<Item>| {
+            match OpenedFile::shells_of_server(Arc::clone(&server), shells, id, shown.clone()) {
+                Ok(first) => {
+                    let opened = first.described();
+                    // Browsable before the page hears of it.
+                    *lock(&self.opened_file) = Some(Arc::new(first));
+                    shells_shown = true;
+                    let read = RepositoryProgress {
+                        shells: opened.shells,
+                        ..RepositoryProgress::default()
+                    };
+                    let opened = Some(opened);
+                    on_progress(ServerProgress { read, opened });
+                }
+                // Shown with the rest, then.
+                Err(e) => tracing::warn!(error = %e, "the server's shells are not shown first"),
+            }
+        };
+        let plan = RepositoryPlan::default();
+        let read = (server.read_repository(plan, &job.cancel, &progress, &mut shells_read)).await;
+        let file = match read {
+            Ok(read) => OpenedFile::of_server(Arc::clone(&server), read, id).await,
+            Err(e) => Err(e.into()),
+        };
+        let file = match file {
+            Ok(file) => Arc::new(file),
+            Err(e) => {
+                if shells_shown {
+                    // The shells shown go: their server was not read.
+                    let mut opened = lock(&self.opened_file);
+                    if opened.as_ref().is_some_and(|f| f.id == id) {
+                        *opened = None;
+                    }
+                }
+                rest.send_replace(Some(Err(e.to_string())));
+                return Err(e);
+            }
+        };
         let opened = file.described();
-        *lock(&self.opened_file) = Some(Arc::new(file));
+        *lock(&self.opened_file) = Some(Arc::clone(&file));
+        rest.send_replace(Some(Ok(file)));
         Ok(opened)
     }
 

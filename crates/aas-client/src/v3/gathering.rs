@@ -25,6 +25,10 @@ pub struct GatheredShell {
 /// What a reading hands each shell to, as soon as it is gathered.
 pub type EachShell<'e> = dyn FnMut(GatheredShell) + Send + 'e;
 
+/// What hears of every shell once all are read, before their submodels (a window shows
+/// them then): a copy of each, in the order listed.
+pub type ShellsRead<'e> = dyn FnMut(Vec<Item>) + Send + 'e;
+
 /// A shell that waits for some of the submodels it names.
 struct Waiting {
     aas_id: String,
@@ -37,6 +41,8 @@ struct Waiting {
 
 pub(super) struct Gathering<'g, 'e> {
     each: &'g mut EachShell<'e>,
+    /// Copies of the shells taken, while someone wants to hear of them all.
+    shells_read: Option<(Vec<Item>, &'g mut ShellsRead<'e>)>,
     shell_ids: HashSet<String>,
     /// By their place.
     waiting: HashMap<usize, Waiting>,
@@ -49,9 +55,12 @@ pub(super) struct Gathering<'g, 'e> {
 }
 
 impl<'g, 'e> Gathering<'g, 'e> {
-    pub fn new(each: &'g mut EachShell<'e>) -> Self {
+    /// Hands each shell to `each` once gathered, and all to `shells_read` once read
+    /// ([`Gathering::all_shells_read`]).
+    pub fn new(each: &'g mut EachShell<'e>, shells_read: Option<&'g mut ShellsRead<'e>>) -> Self {
         Gathering {
             each,
+            shells_read: shells_read.map(|tell| (Vec::new(), tell)),
             shell_ids: HashSet::new(),
             waiting: HashMap::new(),
             wanted: HashMap::new(),
@@ -72,6 +81,9 @@ impl<'g, 'e> Gathering<'g, 'e> {
         }
         let at = self.shells;
         self.shells += 1;
+        if let Some((copies, _)) = &mut self.shells_read {
+            copies.push(shell.clone());
+        }
         let mut once = HashSet::new();
         let named: Vec<(String, Option<Arc<Item>>)> = (refs.into_iter())
             .filter(|id| once.insert(id.clone()))
@@ -97,6 +109,13 @@ impl<'g, 'e> Gathering<'g, 'e> {
             held: 0,
         };
         self.waiting.insert(at, waiting);
+    }
+
+    /// Every shell is read: those who wanted to hear of them all are told.
+    pub fn all_shells_read(&mut self) {
+        if let Some((copies, tell)) = self.shells_read.take() {
+            tell(copies);
+        }
     }
 
     /// Whether any shell still waits for a submodel.
@@ -225,7 +244,7 @@ mod tests {
             let ids = g.submodels.iter().filter_map(|s| item_id(s)).collect();
             out.push((g.at, ids));
         };
-        let mut gathering = Gathering::new(&mut each);
+        let mut gathering = Gathering::new(&mut each, None);
         steps(&mut gathering);
         gathering.finish();
         out

@@ -78,10 +78,12 @@ impl V3Server {
             .into_iter()
             .flatten()
             .for_each(|shell| gathering.shell(shell));
-        progress(self.progress(&read, gathering));
         if read.cancelled {
+            progress(self.progress(&read, gathering));
             return Ok(read);
         }
+        gathering.all_shells_read();
+        progress(self.progress(&read, gathering));
         let mut wanted = Vec::new();
         for submodel in self.submodels_described(&descriptors, gathering.missing(), &found_at) {
             match submodel {

@@ -16,7 +16,7 @@ use aas_source::{Failure, NodePath};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::gathering::{EachShell, Gathering};
+use super::gathering::{EachShell, Gathering, ShellsRead};
 use super::items::{item_id, Item};
 use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
 use crate::{Error, Result};
@@ -118,17 +118,21 @@ impl Repository {
 
 impl V3Server {
     /// Reads every shell and the submodels they name, within `plan`, until done or
-    /// `cancel`led, holding it all (for a window's tree); `progress` hears of each step.
-    /// Fails only when the first page of shells cannot be had (nothing was read).
+    /// `cancel`led, holding it all (for a window's tree); `progress` hears of each step,
+    /// `shells_read` of every shell once all are read (before their submodels, which
+    /// take longer). Fails only when the first page of shells cannot be had (nothing was
+    /// read).
     pub async fn read_repository(
         self: &Arc<Self>,
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        shells_read: &mut ShellsRead<'_>,
     ) -> Result<Repository> {
         let mut gathered = Vec::new();
-        let reading =
-            (self.read_each_shell(plan, cancel, progress, &mut |g| gathered.push(g))).await?;
+        let mut each = |g| gathered.push(g);
+        let gathering = Gathering::new(&mut each, Some(shells_read));
+        let reading = (self.read_gathering(plan, cancel, progress, gathering)).await?;
         gathered.sort_by_key(|g| g.at);
         let mut once = HashSet::new();
         let mut submodels = Vec::new();
@@ -167,7 +171,19 @@ impl V3Server {
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
         each: &mut EachShell<'_>,
     ) -> Result<Reading> {
-        let mut gathering = Gathering::new(each);
+        let gathering = Gathering::new(each, None);
+        self.read_gathering(plan, cancel, progress, gathering).await
+    }
+
+    /// Reads every shell and the submodels it names into `gathering`, as
+    /// [`V3Server::read_each_shell`] says.
+    async fn read_gathering(
+        self: &Arc<Self>,
+        plan: RepositoryPlan,
+        cancel: &CancellationToken,
+        progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
+        mut gathering: Gathering<'_, '_>,
+    ) -> Result<Reading> {
         let read = match self.through_registry {
             true => (self.read_through_registry(plan, cancel, progress, &mut gathering)).await,
             false => (self.read_listed(plan, cancel, progress, &mut gathering)).await,
@@ -189,6 +205,9 @@ impl V3Server {
             items.into_iter().for_each(|item| gathering.shell(item))
         })
         .await?;
+        if !read.cancelled {
+            gathering.all_shells_read();
+        }
         progress(self.progress(&read, gathering));
         if !read.cancelled && gathering.waits() {
             // A listing that fails, or that the server does not offer, is made up for
