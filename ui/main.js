@@ -740,6 +740,8 @@ async function start() {
     {
       onOpened: showFile,
       onReading: (text) => parts.file.serverReading(text, () => api.cancelJob()),
+      shownFile: () => state.file?.file ?? null,
+      onClosed: closeFile,
       prefs: () => state.prefs,
     },
   );

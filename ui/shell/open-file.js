@@ -139,6 +139,9 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
      */
     serverReading(text, stop) {
       reading(Boolean(text));
+      // One reading in the banner at a time: a file is opened once the server is read.
+      els.button.disabled = Boolean(text);
+      els.recent.disabled = Boolean(text);
       if (!text) {
         if (document.activeElement === els.readingCancel) els.button.focus();
         cancelReading = () => api.cancelFileReading();

@@ -26,10 +26,11 @@ export function bannerReadingText(name, p) {
  * (Try the demo server: shown when the app has its built-in demo, which it reads).
  * `onOpened(opened)` shows the server read (as a file opened), its shells first, marked
  * `reading`, while their submodels are read; `onReading(text)` shows how far that
- * reading has come, with Stop, outside the dialog (null when it ended); `prefs` (the
+ * reading has come, with Stop, outside the dialog (null when it ended); `shownFile()` is
+ * the number of the file on screen, `onClosed()` shows the plant again; `prefs` (the
  * page's preferences) holds `v3_server`, the address read last. Returns `{readProfile}`.
  */
-export function initOpenServer(els, { onOpened, onReading, prefs }) {
+export function initOpenServer(els, { onOpened, onReading, shownFile, onClosed, prefs }) {
   let readingNow = false;
   const busy = (on) => {
     readingNow = on;
@@ -48,22 +49,31 @@ export function initOpenServer(els, { onOpened, onReading, prefs }) {
     busy(true);
     els.status.textContent = 'Reading…';
     let shellsShown = null; // the server's name, once its shells are shown
+    let shownAs = null; // and the number they were shown as
     try {
       const opened = await read((p) => {
         if (p.opened && !shellsShown) {
           shellsShown = p.opened.name;
+          shownAs = p.opened.file;
           els.dialog.close();
+          busy(false); // Stop is the banner's now; the dialog is the dialog again
           onOpened({ ...p.opened, reading: true });
         }
-        if (shellsShown) onReading(bannerReadingText(shellsShown, p));
+        if (shellsShown && shownFile() !== shownAs) api.cancelJob(); // closed meanwhile: read no further
+        else if (shellsShown) onReading(bannerReadingText(shellsShown, p));
         else els.status.textContent = progressText(p);
       });
+      // The user may have closed the shells, or opened something else, meanwhile.
+      if (shellsShown && shownFile() !== shownAs) return opened;
       els.dialog.close();
       await onOpened(opened);
       return opened;
     } catch (err) {
-      // Not read after all: the dialog says why.
-      if (shellsShown && !els.dialog.open) els.dialog.showModal();
+      if (shellsShown) {
+        // Not read after all: the shells go, the dialog says why.
+        if (shownFile() === shownAs) onClosed();
+        if (!els.dialog.open) els.dialog.showModal();
+      }
       throw err;
     } finally {
       if (shellsShown) onReading(null);

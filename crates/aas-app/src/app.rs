@@ -42,7 +42,7 @@ pub struct App {
     pub(crate) opened_file: Mutex<Option<std::sync::Arc<crate::opened_file::OpenedFile>>>,
     /// Where contents opened in the system's viewer are written: this run's own
     /// temporary folder, removed when the app ends (view_content.rs).
-    pub(crate) viewed: Mutex<Option<crate::view_content::ViewedFolder>>,
+    pub(crate) viewed: Mutex<Option<crate::viewed_folder::ViewedFolder>>,
 }
 
 /// The built-in demo service and its session.

@@ -45,6 +45,7 @@ mod stores;
 mod table_preferences;
 mod v3_profile;
 mod view_content;
+mod viewed_folder;
 
 use std::sync::{Mutex, MutexGuard};
 

@@ -62,12 +62,12 @@ struct RawDoc {
 
 /// An item of `part` as a JSON tree, for as long as it is read.
 fn parsed(part: &str, item: &RawValue) -> Result<Json> {
-    serde_json::from_str(item.get()).map_err(|e| payload::not_aas(part, e))
+    serde_json::from_str(item.get()).map_err(|e| Error::not_aas(part, e))
 }
 
 /// An item of `part` as compact text.
 fn compact(part: &str, json: &Json) -> Result<Box<RawValue>> {
-    serde_json::value::to_raw_value(json).map_err(|e| payload::not_aas(part, e))
+    serde_json::value::to_raw_value(json).map_err(|e| Error::not_aas(part, e))
 }
 
 /// Reads the AAS file at `path` as a source of answers, part by part as [`crate::read`]
@@ -217,9 +217,9 @@ fn json_doc(part: &str, payload: impl std::io::Read) -> Result<RawDoc> {
             Met::List("assetAdministrationShells") => doc.shells = Some(Vec::new()),
             Met::List("submodels") => doc.submodels = Some(Vec::new()),
             Met::List("assets") => doc.assets = Some(Vec::new()),
-            Met::Other("assetAdministrationShells") => doc.shells = None,
-            Met::Other("submodels") => doc.submodels = None,
-            Met::Other("assets") => doc.assets = None,
+            Met::NoList("assetAdministrationShells") => doc.shells = None,
+            Met::NoList("submodels") => doc.submodels = None,
+            Met::NoList("assets") => doc.assets = None,
             Met::Item("assetAdministrationShells", item) => doc
                 .shells
                 .get_or_insert_default()
@@ -229,7 +229,7 @@ fn json_doc(part: &str, payload: impl std::io::Read) -> Result<RawDoc> {
                 .get_or_insert_default()
                 .push(compact(part, &item)?),
             Met::Item("assets", item) => doc.assets.get_or_insert_default().push(item),
-            Met::List(_) | Met::Other(_) | Met::Item(..) => {}
+            Met::List(_) | Met::Other(_) | Met::NoList(_) | Met::Item(..) => {}
         }
         Ok(())
     })?;
@@ -263,7 +263,7 @@ fn xml_doc(part: &str, payload: impl BufRead) -> Result<RawDoc> {
         // XML nests as deep as its own limit allows; what the store keeps must be within
         // JSON's.
         let text = compact(part, &json)?;
-        aas_model::check_depth(text.get().as_bytes()).map_err(|e| payload::not_aas(part, e))?;
+        aas_model::check_depth(text.get().as_bytes()).map_err(|e| Error::not_aas(part, e))?;
         into.get_or_insert_default().push(text);
         Ok(())
     })?;
@@ -284,11 +284,11 @@ fn part_json(part: &str, bytes: &[u8]) -> Result<(Option<Version>, Json)> {
         // JSON's.
         let (version, json) = payload::xml_as_json(part, bytes)?;
         let text = serde_json::to_vec(&json).expect("JSON values write as JSON");
-        aas_model::check_depth(&text).map_err(|e| payload::not_aas(part, e))?;
+        aas_model::check_depth(&text).map_err(|e| Error::not_aas(part, e))?;
         return Ok((Some(version), json));
     }
-    aas_model::check_depth(bytes).map_err(|e| payload::not_aas(part, e))?;
-    let json = serde_json::from_slice(bytes).map_err(|e| payload::not_aas(part, e))?;
+    aas_model::check_depth(bytes).map_err(|e| Error::not_aas(part, e))?;
+    let json = serde_json::from_slice(bytes).map_err(|e| Error::not_aas(part, e))?;
     Ok((None, json))
 }
 

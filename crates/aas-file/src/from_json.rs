@@ -30,14 +30,15 @@ pub(crate) fn is_v2(doc: &Json) -> bool {
 
 impl Items {
     /// Takes JSON `item` of the environment's list `list`; of V3, names what of it no
-    /// class of the metamodel has. Its version: V2 where it has V2's marks (or is an asset).
+    /// class of the metamodel has. Its version: V2 where it has V2's marks. (V2's assets
+    /// list is no V3 list: named once by whoever reads the environment, not walked.)
     pub(crate) fn take_json(&mut self, list: &str, item: &Json, reading: &Reading) -> Version {
         let at = self.next_of(list, reading);
-        let version = match list == "assets" || is_v2(item) {
+        let version = match is_v2(item) {
             true => Version::V2,
             false => Version::V3,
         };
-        if version != Version::V2 {
+        if version != Version::V2 && list != "assets" {
             self.unknown.walk_item(item, list, at);
         }
         match list {

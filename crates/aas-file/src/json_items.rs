@@ -1,7 +1,8 @@
 //! A JSON environment read as it comes, one item of its lists at a time: a payload of
 //! any size is never held whole, nor as one tree (a tree takes ten times its text). The
-//! bytes are measured as they arrive, so that no item nests past
-//! [`aas_model::MAX_DEPTH`] or is larger than [`MAX_ITEM_BYTES`].
+//! bytes are measured as they arrive, so that nothing nests past
+//! [`aas_model::MAX_DEPTH`], and no item — nor a name of the environment's, nor what lies
+//! between two items — is larger than [`MAX_ITEM_BYTES`] (the parser holds a name whole).
 
 use std::cell::Cell;
 use std::fmt;
@@ -13,7 +14,6 @@ use serde::de::{self, DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess,
 use serde_json::Value as Json;
 
 use crate::items::{item_too_large, MAX_ITEM_BYTES};
-use crate::payload::not_aas;
 use crate::{Error, Result};
 
 /// The lists of an environment read item by item: V3's three and V2's assets.
@@ -30,8 +30,10 @@ pub(crate) enum Met<'a> {
     List(&'a str),
     /// An item of a list.
     Item(&'a str, Json),
-    /// Another property of the environment, or a list's name with a value that is not one.
+    /// Another property of the environment.
     Other(&'a str),
+    /// A list's name with a value that is not a list (`null`, say).
+    NoList(&'a str),
 }
 
 /// Reads JSON environment payload `part` (past its first byte's whitespace) as it comes,
@@ -61,12 +63,12 @@ pub(crate) fn each_item(
         (Some(error), _) => Err(error),
         (None, Ok(())) => Ok(()),
         (None, Err(e)) => Err(match measure.too_deep.take() {
-            Some(deep) => not_aas(part, deep),
+            Some(deep) => Error::not_aas(part, deep),
             None if e.is_io() => Error::Unreadable {
                 part: part.to_owned(),
                 source: e.into(),
             },
-            None => not_aas(part, e),
+            None => Error::not_aas(part, e),
         }),
     }
 }
@@ -76,9 +78,18 @@ pub(crate) fn each_item(
 #[derive(Default)]
 struct Measure {
     read: Cell<u64>,
-    /// Where (in bytes read) the item being read began.
-    item_from: Cell<Option<u64>>,
+    /// Where (in bytes read) the stretch being read began: an item, a name, or what lies
+    /// between them.
+    stretch_from: Cell<u64>,
     too_deep: Cell<Option<aas_model::TooDeep>>,
+}
+
+impl Measure {
+    /// Reads what `read` reads as a stretch of its own.
+    fn stretch_begins<T>(&self, read: impl FnOnce() -> T) -> T {
+        self.stretch_from.set(self.read.get());
+        read()
+    }
 }
 
 /// The payload's reader, measuring each piece it reads.
@@ -100,9 +111,8 @@ impl<R: Read> Read for Measured<R> {
                 deep.to_string(),
             ));
         }
-        // Bytes read ahead of the parser count too: the bound is a few KiB early.
-        let item = (measure.item_from.get()).map(|from| measure.read.get() - from);
-        if item.is_some_and(|bytes| bytes > MAX_ITEM_BYTES as u64) {
+        // Counted as read, not as parsed: the bound holds within a buffer (64 KiB).
+        if measure.read.get() - measure.stretch_from.get() > MAX_ITEM_BYTES as u64 {
             return Err(item_too_large());
         }
         Ok(n)
@@ -134,7 +144,7 @@ impl<'de> Visitor<'de> for Environment<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> std::result::Result<(), A::Error> {
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = self.measure.stretch_begins(|| map.next_key::<String>())? {
             match LISTS.contains(&key.as_str()) {
                 true => {
                     let list = List {
@@ -179,10 +189,7 @@ impl<'de> Visitor<'de> for List<'_, '_> {
         environment.tell(Met::List(self.name))?;
         let measure = environment.measure;
         loop {
-            measure.item_from.set(Some(measure.read.get()));
-            let item = items.next_element::<Json>()?;
-            measure.item_from.set(None);
-            match item {
+            match measure.stretch_begins(|| items.next_element::<Json>())? {
                 Some(item) => environment.tell(Met::Item(self.name, item))?,
                 None => return Ok(()),
             }
@@ -221,6 +228,6 @@ impl<'de> Visitor<'de> for List<'_, '_> {
 
 impl List<'_, '_> {
     fn not_a_list<E: de::Error>(self) -> std::result::Result<(), E> {
-        self.environment.tell(Met::Other(self.name))
+        self.environment.tell(Met::NoList(self.name))
     }
 }

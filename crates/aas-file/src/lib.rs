@@ -79,6 +79,16 @@ pub enum Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+impl Error {
+    /// Payload `part` is not an AAS environment, for the reason `why`.
+    pub(crate) fn not_aas(part: &str, why: impl std::fmt::Display) -> Self {
+        Error::NotAas {
+            part: part.to_owned(),
+            why: why.to_string(),
+        }
+    }
+}
+
 /// Reads the AAS file at `path`: an AASX package, or an environment as XML or JSON.
 /// Each payload is read as it comes, never held whole: a file or a package's part of up
 /// to [`aas_model::aasx::MAX_STREAMED_PART_BYTES`]; a package itself within

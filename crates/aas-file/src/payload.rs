@@ -31,7 +31,8 @@ pub(crate) fn read_stream(
     };
     match read {
         // What does not parse may be a part that does not inflate, read as garbage until
-        // its end says so: that is the fault to name.
+        // its end says so: that is the fault to name. (A file on the disk is read to its
+        // end too: at most its own size, once, for a file that is broken anyway.)
         Err(Error::NotAas { .. } | Error::Xml { .. }) => {
             match std::io::copy(&mut payload, &mut std::io::sink()) {
                 Err(source) => Err(io_error(part, source)),
@@ -42,19 +43,27 @@ pub(crate) fn read_stream(
     }
 }
 
+/// How much of a payload's head tells V2 from the rest: V2 writers put their marks
+/// (`identification`, `modelType` objects) in its first shell, its first asset or its
+/// root element.
+const V2_HEAD: u64 = 1 << 20;
+
 /// Reads payload `part`: V2 as its environment's JSON, whole; any other as
-/// [`read_stream`] reads it. V2 is told from the payload's head (V2 writers put their
-/// marks in its first shell).
+/// [`read_stream`] reads it. V2 is told from the payload's head ([`V2_HEAD`]).
 pub(crate) fn read_or_v2(part: &str, mut payload: impl BufRead) -> Result<PayloadRead> {
     let first = first_byte(part, &mut payload)?;
-    let head = payload.fill_buf().map_err(|e| io_error(part, e))?;
-    if !is_v2(head) {
+    let mut head = Vec::new();
+    (payload.by_ref().take(V2_HEAD))
+        .read_to_end(&mut head)
+        .map_err(|e| io_error(part, e))?;
+    let payload = Read::chain(&head[..], payload);
+    if !is_v2(&head) {
         return read_stream(part, payload, &Reading::default()).map(PayloadRead::Read);
     }
     match first {
         Some(b'<') => {
             let (_, json) = xml_as_json(part, &whole(part, payload, "XML")?)?;
-            let json = serde_json::to_vec(&json).map_err(|e| not_aas(part, e))?;
+            let json = serde_json::to_vec(&json).map_err(|e| Error::not_aas(part, e))?;
             Ok(PayloadRead::V2(Serialisation::Xml, json))
         }
         _ => Ok(PayloadRead::V2(
@@ -153,8 +162,11 @@ fn read_json(part: &str, payload: impl Read, reading: &Reading) -> Result<Conten
                     version = Version::V2;
                 }
             }
-            Met::Other(name) => items.unknown.found(|| name.to_owned()),
-            Met::List(_) => {}
+            // V2's list, no V3 class's: named as any other property (V2's unknown go below).
+            Met::Other(name) | Met::List(name @ "assets") => {
+                items.unknown.found(|| name.to_owned())
+            }
+            Met::List(_) | Met::NoList(_) => {}
         }
         Ok(())
     })?;
@@ -252,16 +264,25 @@ pub(crate) fn xml_version(part: &str, root: &xml_tree::Node) -> Result<Version> 
     }
 }
 
-pub(crate) fn not_aas(part: &str, why: impl std::fmt::Display) -> Error {
-    Error::NotAas {
-        part: part.to_owned(),
-        why: why.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::is_v2;
+    use super::{is_v2, read_or_v2};
+    use crate::PayloadRead;
+
+    #[test]
+    fn v2_is_told_when_its_marks_come_past_what_a_reader_buffers() {
+        // A V2 writer's shell may list its submodels before its identification.
+        let refs = r#"{"keys": [{"type": "Submodel", "idType": "IRI", "value": "urn:sm", "local": true}]},"#;
+        let v2 = format!(
+            r#"{{"assetAdministrationShells": [{{"submodels": [{}{{"keys": []}}],
+                "identification": {{"id": "urn:aas", "idType": "IRI"}}}}]}}"#,
+            refs.repeat(200)
+        );
+        assert!(v2.len() > 16 << 10);
+        let payload = std::io::BufReader::with_capacity(8 << 10, v2.as_bytes());
+        let read = read_or_v2("v2.json", payload).expect("read");
+        assert!(matches!(read, PayloadRead::V2(..)), "{read:?}");
+    }
 
     #[test]
     fn v2_is_told_from_the_text_without_a_reading() {

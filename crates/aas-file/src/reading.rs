@@ -23,7 +23,7 @@ pub struct Reading {
 
 impl Reading {
     /// A reading that keeps a copy of the shells as soon as all are read, while the rest
-    /// is still to be read (XML lists them first), for [`Reading::take_shells`].
+    /// is still to be read (writers list them first), for [`Reading::take_shells`].
     pub fn shells_first() -> Self {
         Reading {
             shells_first: true,
@@ -32,7 +32,7 @@ impl Reading {
     }
 
     /// The shells of the file's first payload that has any, once, if all were read
-    /// before the rest of it (an XML payload; a package's later parts may add more).
+    /// before the rest of it (listed first; a package's later parts may add more).
     pub fn take_shells(&self) -> Option<Vec<Shell>> {
         self.shells.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
@@ -87,7 +87,7 @@ impl Reading {
 
     /// `result` of this reading, said to be cancelled if it was: whatever error the
     /// stopped read caused on its way up is only a consequence of the Cancel, and a
-    /// Cancel after the last read (while JSON read whole is parsed) is one all the same.
+    /// Cancel after the last read (while the model is made of it) is one all the same.
     pub(crate) fn outcome<T>(&self, result: crate::Result<T>) -> crate::Result<T> {
         match self.is_cancelled() {
             true => Err(crate::Error::Cancelled),

@@ -153,6 +153,23 @@ fn properties_of_a_newer_writer_are_kept_and_named_not_fatal() {
     // The file as published names none: every property it has is the metamodel's.
     let published = read_bytes("maximal.json", std::fs::read(&file).expect("file")).expect("read");
     assert_eq!((published.unknown.len(), published.unknown_count), (0, 0));
+    // A list that is empty (null) is still the metamodel's; V2's assets and an unknown
+    // list are not V3's, and do not make the file V2.
+    doc["conceptDescriptions"] = serde_json::Value::Null;
+    doc["assets"] = serde_json::json!([{"id": "urn:asset"}]);
+    doc["extraList"] = serde_json::json!([]);
+    let odd = read_bytes("odd.json", serde_json::to_vec(&doc).expect("JSON")).expect("read");
+    assert_eq!(odd.parts[0].1, aas_file::Version::V3);
+    assert!(
+        odd.unknown
+            .ends_with(&["assets".to_owned(), "extraList".to_owned()]),
+        "{:?}",
+        odd.unknown
+    );
+    assert!(!odd
+        .unknown
+        .iter()
+        .any(|u| u.starts_with("conceptDescriptions")));
 }
 
 #[test]
@@ -305,6 +322,19 @@ fn a_json_bomb_of_nothing_is_refused_past_what_one_item_may_be() {
         &" ".repeat(1 << 20),
         300,
         r#""S"}]}"#,
+    ));
+    assert!(why.contains("larger than 256 MiB"), "{why}");
+}
+
+#[test]
+fn a_json_name_past_what_one_item_may_be_is_refused() {
+    // A name of the environment's is held whole by the parser: bounded as an item is.
+    let why = refused(&package_of(
+        "env.json",
+        r#"{"submodels": [], ""#,
+        &"n".repeat(1 << 20),
+        300,
+        r#"": 1}"#,
     ));
     assert!(why.contains("larger than 256 MiB"), "{why}");
 }

@@ -243,7 +243,14 @@ impl App {
             }
         };
         let opened = file.described();
-        *lock(&self.opened_file) = Some(Arc::clone(&file));
+        {
+            // Once its shells were shown, the user may have closed it or opened a file
+            // meanwhile: that stays.
+            let mut shown = lock(&self.opened_file);
+            if !shells_shown || shown.as_ref().is_some_and(|f| f.id == id) {
+                *shown = Some(Arc::clone(&file));
+            }
+        }
         rest.send_replace(Some(Ok(file)));
         Ok(opened)
     }
