@@ -121,7 +121,10 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg_attr(not(unix), ignore = "dates folders through File::open, which Windows refuses")]
+    #[cfg_attr(
+        not(unix),
+        ignore = "dates folders through File::open, which Windows refuses"
+    )]
     fn a_folder_a_run_left_behind_goes_and_one_in_use_stays() {
         let root = tempfile::tempdir().expect("a folder");
         let left = root.path().join(format!("{FOLDER_PREFIX}left"));
