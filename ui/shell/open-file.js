@@ -46,8 +46,9 @@ export function readingText(p) {
  * readingBar, readingText, readingCancel (the banner's while a file is being opened).
  * `onOpened(opened)` shows a file read; `onTakeIn()` takes the file shown into the store;
  * `onClosed()` shows the plant again; `say(text)` tells why a file did not open.
- * Returns `{show(opened), openAtStart()}`: `show` names `opened` in the banner (null hides
- * it); `openAtStart` shows the file the app was started with, if any.
+ * Returns `{show(opened), openAtStart(), serverReading(text, stop)}`: `show` names
+ * `opened` in the banner (null hides it); `openAtStart` shows the file the app was started
+ * with, if any; `serverReading` shows a V3 server's reading in the banner.
  */
 export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   // The number of the file whose shells are shown while the rest of it is read, if
@@ -106,6 +107,8 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     document.body.classList.toggle('file-reading', on);
     // Its line changes a few times a second: a screen reader hears the status bar's words instead.
     els.banner.setAttribute('aria-busy', String(on));
+    // Cancel goes with the progress: the focus moves to Open file…
+    if (!on && document.activeElement === els.readingCancel) els.button.focus();
   };
   api.onFileReading((p) => {
     // Its shells, read before the rest: shown at once (unless the reading has ended).
@@ -121,8 +124,6 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
         shellsShown = null;
         onClosed();
       }
-      // Cancel goes with the progress: the focus moves to Open file…
-      if (document.activeElement === els.readingCancel) els.button.focus();
       els.banner.hidden = fileShown === null;
       return;
     }
@@ -143,7 +144,6 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       els.button.disabled = Boolean(text);
       els.recent.disabled = Boolean(text);
       if (!text) {
-        if (document.activeElement === els.readingCancel) els.button.focus();
         cancelReading = () => api.cancelFileReading();
         els.readingCancel.textContent = 'Cancel';
         els.readingCancel.title = cancelTitle;

@@ -48,30 +48,28 @@ export function initOpenServer(els, { onOpened, onReading, shownFile, onClosed, 
   async function readWith(read) {
     busy(true);
     els.status.textContent = 'Reading…';
-    let shellsShown = null; // the server's name, once its shells are shown
-    let shownAs = null; // and the number they were shown as
+    let shellsShown = null; // the server as told once its shells were read
     try {
       const opened = await read((p) => {
         if (p.opened && !shellsShown) {
-          shellsShown = p.opened.name;
-          shownAs = p.opened.file;
+          shellsShown = p.opened;
           els.dialog.close();
           busy(false); // Stop is the banner's now; the dialog is the dialog again
           onOpened({ ...p.opened, reading: true });
         }
-        if (shellsShown && shownFile() !== shownAs) api.cancelJob(); // closed meanwhile: read no further
-        else if (shellsShown) onReading(bannerReadingText(shellsShown, p));
+        if (shellsShown && shownFile() !== shellsShown.file) api.cancelJob(); // closed meanwhile: read no further
+        else if (shellsShown) onReading(bannerReadingText(shellsShown.name, p));
         else els.status.textContent = progressText(p);
       });
       // The user may have closed the shells, or opened something else, meanwhile.
-      if (shellsShown && shownFile() !== shownAs) return opened;
+      if (shellsShown && shownFile() !== shellsShown.file) return opened;
       els.dialog.close();
       await onOpened(opened);
       return opened;
     } catch (err) {
       if (shellsShown) {
         // Not read after all: the shells go, the dialog says why.
-        if (shownFile() === shownAs) onClosed();
+        if (shownFile() === shellsShown.file) onClosed();
         if (!els.dialog.open) els.dialog.showModal();
       }
       throw err;
