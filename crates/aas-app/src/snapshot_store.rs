@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use aas_client::{
-    Client, Crawl, CrawlPlan, GatheredShell, Progress, Reading, RepositoryPlan, RepositoryProgress,
+    Client, Crawl, CrawlPlan, Progress, ReadStep, Reading, RepositoryPlan, RepositoryProgress,
     Secret, V3Server,
 };
 use aas_export::{Exported, Format};
@@ -326,9 +326,9 @@ impl SnapshotStore {
         let mut shaping = aas_file::ShellByShell::new(&address);
         // The first failure to write stops the reading: nothing is fetched to be lost.
         let mut unwritten = None;
-        let mut each = |gathered: GatheredShell| {
+        let mut each = |step: ReadStep| {
             if unwritten.is_none() {
-                if let Err(e) = write_shell(&mut shaping, &mut writer, gathered) {
+                if let Err(e) = write_step(&mut shaping, &mut writer, step) {
                     unwritten = Some(e);
                     cancel.cancel();
                 }
@@ -350,6 +350,7 @@ impl SnapshotStore {
                 return Err(e.into());
             }
         };
+        // A listing cut short leaves its shells' lists to be written now.
         for list in shaping.lists() {
             writer.answer(list)?;
         }
@@ -489,20 +490,32 @@ fn only_plant(plants: Vec<String>) -> Result<String> {
     }
 }
 
-/// Writes the answers below one shell a V3 server's reading handed on.
-fn write_shell(
+/// Writes what one step of a V3 server's reading gives: the AAS lists once every shell
+/// is listed (their shells' text is then let go), the answers below a shell once its
+/// submodels are in.
+fn write_step(
     shaping: &mut aas_file::ShellByShell,
     writer: &mut SnapshotWriter<'_>,
-    gathered: GatheredShell,
+    step: ReadStep,
 ) -> Result<()> {
-    let submodels: Vec<&serde_json::value::RawValue> =
-        gathered.submodels.iter().map(|s| &***s).collect();
-    let shaped = shaping.shell(gathered.at, &gathered.shell, &submodels)?;
-    for answer in shaped.answers {
-        writer.answer(answer)?;
-    }
-    for part in &shaped.unreadable {
-        writer.unreadable(part)?;
+    match step {
+        ReadStep::Listed { shell, .. } => shaping.listed(&shell)?,
+        ReadStep::AllListed => {
+            for list in shaping.lists() {
+                writer.answer(list)?;
+            }
+        }
+        ReadStep::Gathered(gathered) => {
+            let submodels: Vec<&serde_json::value::RawValue> =
+                gathered.submodels.iter().map(|s| &***s).collect();
+            let shaped = shaping.shell(&gathered.aas_id, &submodels)?;
+            for answer in shaped.answers {
+                writer.answer(answer)?;
+            }
+            for part in &shaped.unreadable {
+                writer.unreadable(part)?;
+            }
+        }
     }
     Ok(())
 }

@@ -37,6 +37,6 @@ pub use secret::Secret;
 pub use token::{read_token_response, TokenProvider};
 pub use transport::{Transport, DEFAULT_IDLE_TIMEOUT, DEFAULT_MIN_RATE};
 pub use v3::{
-    EachShell, GatheredShell, Item, Reading, Repository, RepositoryPlan, RepositoryProgress,
-    ShellsRead, V3Auth, V3Server, DEFAULT_MAX_ITEMS, DEFAULT_PAGE_SIZE,
+    EachStep, GatheredShell, Item, ReadStep, Reading, Repository, RepositoryPlan,
+    RepositoryProgress, ShellsRead, V3Auth, V3Server, DEFAULT_MAX_ITEMS, DEFAULT_PAGE_SIZE,
 };

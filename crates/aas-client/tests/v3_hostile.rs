@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aas_client::{RepositoryPlan, RetryPolicy, Transport, V3Auth, V3Server};
+use aas_client::{ReadStep, RepositoryPlan, RetryPolicy, Transport, V3Auth, V3Server};
 use aas_source::ErrorKind;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
@@ -182,24 +182,42 @@ async fn submodels_are_listed_only_while_a_shell_waits_and_each_shell_comes_with
             }),
         );
     let (base, received) = support::serve_counting(app).await;
-    let mut gathered = Vec::new();
+    let mut steps = Vec::new();
     let reading = server(&base)
-        .read_each_shell(plan(1000), &CancellationToken::new(), &|_| {}, &mut |g| {
-            let own = ids(&g
-                .submodels
-                .iter()
-                .map(|s| (**s).clone())
-                .collect::<Vec<_>>());
-            gathered.push((g.at, ids(&[g.shell]), own));
-        })
+        .read_each_shell(
+            plan(1000),
+            &CancellationToken::new(),
+            &|_| {},
+            &mut |step| {
+                steps.push(match step {
+                    ReadStep::Listed { at, shell } => format!("listed {at} {}", ids(&[shell])[0]),
+                    ReadStep::AllListed => "all listed".into(),
+                    ReadStep::Gathered(g) => {
+                        let own = g
+                            .submodels
+                            .iter()
+                            .map(|s| (**s).clone())
+                            .collect::<Vec<_>>();
+                        format!("gathered {} {} {:?}", g.at, g.aas_id, ids(&own))
+                    }
+                })
+            },
+        )
         .await
         .expect("read");
     assert!(reading.complete(), "{:?}", reading.failures);
-    let s = |at: usize, i: u8| (at, vec![format!("urn:s{i}")], vec![format!("urn:sm{i}")]);
     assert_eq!(
-        gathered,
-        [s(2, 2), s(1, 1), s(0, 0)],
-        "each as soon as it is complete"
+        steps,
+        [
+            "listed 0 urn:s0",
+            "listed 1 urn:s1",
+            "listed 2 urn:s2",
+            "all listed",
+            r#"gathered 2 urn:s2 ["urn:sm2"]"#,
+            r#"gathered 1 urn:s1 ["urn:sm1"]"#,
+            r#"gathered 0 urn:s0 ["urn:sm0"]"#,
+        ],
+        "every shell told as listed, then each again as soon as it is complete"
     );
     assert_eq!(
         received.load(Ordering::SeqCst),

@@ -304,9 +304,10 @@ impl EnvironmentAnswers {
         let mut lists = ShellLists::default();
         let mut below = Vec::new();
         let mut unreadable = Vec::new();
-        for (at, shell) in shells.iter().enumerate() {
-            lists.add(at, shell);
-            below_shell(&name, shell, &by_id, &mut below, &mut unreadable);
+        for shell in shells {
+            lists.add(shell);
+            let its = submodels_of(shell, &by_id);
+            below_shell(&name, &shell.read.id, &its, &mut below, &mut unreadable);
             let made: u64 = below.iter().map(|a| a.raw.size()).sum();
             if made > ANSWERS_MAX as u64 {
                 return Err(Error::TooLarge {
@@ -335,54 +336,65 @@ impl EnvironmentAnswers {
     }
 }
 
-/// The shells' AAS lists, one per group, each shell at its place.
+/// The shells' AAS lists, one per group, each written as its shells are added (in the
+/// order listed): a list answer's text, not yet closed.
 #[derive(Debug, Default)]
 struct ShellLists {
-    groups: BTreeMap<AssetType, Vec<(usize, Box<RawValue>)>>,
+    groups: BTreeMap<AssetType, String>,
 }
 
 impl ShellLists {
-    fn add(&mut self, at: usize, shell: &Item<Shell>) {
-        let group = self.groups.entry(shell.read.group()).or_default();
-        group.push((at, shell.json.clone()));
+    fn add(&mut self, shell: &Item<Shell>) {
+        let list = self.groups.entry(shell.read.group()).or_default();
+        list.push(if list.is_empty() { '[' } else { ',' });
+        list.push_str(shell.json.get());
     }
 
     /// Each group's AAS list, and the groups.
-    fn answers(mut self, name: &str) -> (Vec<Fetched>, Vec<AssetType>) {
-        let lists = (self.groups.iter_mut())
-            .map(|(asset_type, shells)| {
-                shells.sort_by_key(|(at, _)| *at);
-                let path = NodePath::AasList {
-                    asset_type: asset_type.clone(),
-                };
+    fn answers(self, name: &str) -> (Vec<Fetched>, Vec<AssetType>) {
+        let asset_types = self.groups.keys().cloned().collect();
+        let lists = (self.groups.into_iter())
+            .map(|(asset_type, mut text)| {
+                text.push(']');
                 let url = format!("{name}#shells of {asset_type}");
-                answer(path, url, shells.iter().map(|(_, json)| &**json))
+                Fetched {
+                    path: NodePath::AasList { asset_type },
+                    url,
+                    raw: text.into(),
+                }
             })
             .collect();
-        (lists, self.groups.into_keys().collect())
+        (lists, asset_types)
     }
 }
 
-/// The answers below `shell`: its submodels' list, and each submodel's elements, of the
-/// submodels `by_id` holds that it names; and what of them cannot be kept.
-fn below_shell(
-    name: &str,
+/// The shell's submodels that the source holds (`by_id`), each once, in the order the
+/// shell names them.
+fn submodels_of<'s>(
     shell: &Item<Shell>,
-    by_id: &HashMap<&str, &Item<Submodel>>,
-    below: &mut Vec<Fetched>,
-    unreadable: &mut Vec<Unreadable>,
-) {
+    by_id: &HashMap<&str, &'s Item<Submodel>>,
+) -> Vec<&'s Item<Submodel>> {
     // A reference to a submodel the source does not hold names nothing here; one
     // named twice is listed once.
     let mut named = HashSet::new();
-    let its: Vec<&Item<Submodel>> = (shell.read.submodels.iter())
+    (shell.read.submodels.iter())
         .filter(|id| named.insert(id.as_str()))
         .filter_map(|id| by_id.get(id.as_str()).copied())
-        .collect();
-    let aas_id = &shell.read.id;
+        .collect()
+}
+
+/// The answers below the shell `aas_id`: its submodels' list, and each submodel's
+/// elements, of `its` submodels; and what of them cannot be kept.
+fn below_shell(
+    name: &str,
+    aas_id: &str,
+    its: &[&Item<Submodel>],
+    below: &mut Vec<Fetched>,
+    unreadable: &mut Vec<Unreadable>,
+) {
     let url = format!("{name}#shell {aas_id}: submodels");
     let path = NodePath::Submodels {
-        aas_id: aas_id.clone(),
+        aas_id: aas_id.to_owned(),
     };
     below.push(answer(
         path.clone(),
@@ -390,7 +402,7 @@ fn below_shell(
         its.iter().map(|s| &*s.json),
     ));
     let mut names = HashSet::new();
-    for (i, sm) in its.into_iter().enumerate() {
+    for (i, sm) in its.iter().enumerate() {
         // V3 may leave a submodel's idShort out: its id names it then.
         let submodel = sm.read.id_short.clone().unwrap_or(sm.read.id.clone());
         if !names.insert(submodel.clone()) {
@@ -408,7 +420,7 @@ fn below_shell(
         let elements = submodel_elements(&sm.json);
         below.push(answer(
             NodePath::Elements {
-                aas_id: aas_id.clone(),
+                aas_id: aas_id.to_owned(),
                 submodel: submodel.clone(),
             },
             format!("{name}#shell {aas_id}: submodel {submodel}: elements"),
@@ -417,9 +429,9 @@ fn below_shell(
     }
 }
 
-/// A source's answers made shell by shell, as a V3 server's reading hands each shell
-/// on with its submodels: the answers below a shell at once, the AAS lists (which hold
-/// every shell) at the end.
+/// A source's answers made shell by shell, as a V3 server's reading tells each shell as
+/// listed and again with its submodels: the AAS lists (which hold every shell) as the
+/// shells are listed, the answers below a shell once its submodels are in.
 #[derive(Debug)]
 pub struct ShellByShell {
     name: String,
@@ -443,53 +455,57 @@ impl ShellByShell {
         }
     }
 
-    /// The answers below `shell`, the shell at place `at`, of its `submodels` (those
-    /// it names that were read); the shell waits in its AAS list.
-    pub fn shell(
-        &mut self,
-        at: usize,
-        shell: &RawValue,
-        submodels: &[&RawValue],
-    ) -> Result<ShellAnswers> {
+    /// Adds `shell`, the next listed, to its AAS list.
+    pub fn listed(&mut self, shell: &RawValue) -> Result<()> {
         let name = &self.name;
         let json = parsed(name, shell)?;
         let version = match from_json::is_v2(&json) {
             true => Version::V2,
             false => Version::V3,
         };
-        let read = from_json::shell(&json, version, &[], &Texts::None);
         let shell = Item {
-            read,
+            read: from_json::shell(&json, version, &[], &Texts::None),
             json: compact(name, &json)?,
         };
+        self.lists.add(&shell);
+        Ok(())
+    }
+
+    /// The AAS lists of the shells listed since they were last taken: taken once the
+    /// shells are listed, their text is not held while their submodels are read.
+    pub fn lists(&mut self) -> Vec<Fetched> {
+        std::mem::take(&mut self.lists).answers(&self.name).0
+    }
+
+    /// The answers below the shell `aas_id`, of its `submodels` (those it names that
+    /// were read, in the order named).
+    pub fn shell(&self, aas_id: &str, submodels: &[&RawValue]) -> Result<ShellAnswers> {
+        let name = &self.name;
         let mut read = Vec::new();
         for submodel in submodels {
             let json = parsed(name, submodel)?;
-            let item = Item {
+            read.push(Item {
                 read: from_json::submodel(&json, &Texts::None),
                 json: compact(name, &json)?,
-            };
-            read.push(item);
+            });
         }
-        let by_id = read.iter().map(|s| (s.read.id.as_str(), s)).collect();
+        // Named twice, a submodel is gathered once; read twice, its id the same.
+        let mut ids = HashSet::new();
+        let its: Vec<&Item<Submodel>> = (read.iter())
+            .filter(|s| ids.insert(s.read.id.as_str()))
+            .collect();
         let mut shell_answers = ShellAnswers {
             answers: Vec::new(),
             unreadable: Vec::new(),
         };
         below_shell(
             name,
-            &shell,
-            &by_id,
+            aas_id,
+            &its,
             &mut shell_answers.answers,
             &mut shell_answers.unreadable,
         );
-        self.lists.add(at, &shell);
         Ok(shell_answers)
-    }
-
-    /// The AAS lists of every shell taken.
-    pub fn lists(self) -> Vec<Fetched> {
-        self.lists.answers(&self.name).0
     }
 }
 

@@ -1,8 +1,9 @@
-//! A reading's shells, each held until every submodel it names has come (or could not
-//! be had), then handed on with them and let go: a server is read into the store shell
-//! by shell, never held whole. Submodels come in whatever order the server lists them;
-//! while a shell waits, its submodels wait with it, within a bound of bytes beyond which
-//! a submodel that completes no shell is left to be fetched by its id at the end.
+//! A reading's shells, each told as listed, then handed on again, by its id, once every
+//! submodel it names has come (or could not be had), with them: a server is read into
+//! the store shell by shell, never held whole, and the shells' text is not held here at
+//! all. Submodels come in whatever order the server lists them; while a shell waits, its
+//! submodels wait with it, within a bound of bytes beyond which a submodel that
+//! completes no shell is left to be fetched by its id at the end.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -13,41 +14,52 @@ use super::items::{item_id, shell_refs, Item};
 /// for by id once the listing has ended).
 const HELD_MAX: usize = 64 << 20;
 
-/// A shell read, with the submodels it names that could be read, in the order named.
+/// What a reading hands on as it goes.
+#[derive(Debug)]
+pub enum ReadStep {
+    /// A shell listed, at its place among the shells as the server (or its registry)
+    /// listed them: each id once, in that order.
+    Listed { at: usize, shell: Item },
+    /// Every shell is listed (not told when the listing was cut short): their
+    /// submodels follow.
+    AllListed,
+    /// A shell whose submodels are in (in no fixed order).
+    Gathered(GatheredShell),
+}
+
+/// A shell listed before, with the submodels it names that could be read, in the order
+/// named.
 #[derive(Debug)]
 pub struct GatheredShell {
-    /// Its place among the shells, as the server listed them (or its registry).
+    /// Its place among the shells listed.
     pub at: usize,
-    pub shell: Item,
+    pub aas_id: String,
     pub submodels: Vec<Arc<Item>>,
 }
 
-/// What a reading hands each shell to, as soon as it is gathered.
-pub type EachShell<'e> = dyn FnMut(GatheredShell) + Send + 'e;
+/// What a reading hands each step to.
+pub type EachStep<'e> = dyn FnMut(ReadStep) + Send + 'e;
 
 /// What hears of every shell once all are read, before their submodels (a window shows
-/// them then): a copy of each, in the order listed.
+/// them then), in the order listed.
 pub type ShellsRead<'e> = dyn FnMut(Vec<Item>) + Send + 'e;
 
 /// A shell that waits for some of the submodels it names.
 struct Waiting {
     aas_id: String,
-    shell: Item,
     /// The submodels named, each once, in order, with the one read where it was.
-    named: Vec<(String, Option<Arc<Item>>)>,
+    named: Vec<(Arc<str>, Option<Arc<Item>>)>,
     left: usize,
     held: usize,
 }
 
 pub(super) struct Gathering<'g, 'e> {
-    each: &'g mut EachShell<'e>,
-    /// Copies of the shells taken, while someone wants to hear of them all.
-    shells_read: Option<(Vec<Item>, &'g mut ShellsRead<'e>)>,
+    each: &'g mut EachStep<'e>,
     shell_ids: HashSet<String>,
     /// By their place.
     waiting: HashMap<usize, Waiting>,
     /// Each submodel not had yet, and the places of the shells that wait for it.
-    wanted: HashMap<String, Vec<usize>>,
+    wanted: HashMap<Arc<str>, Vec<usize>>,
     held: usize,
     /// Shells and submodels read so far.
     pub shells: usize,
@@ -55,12 +67,10 @@ pub(super) struct Gathering<'g, 'e> {
 }
 
 impl<'g, 'e> Gathering<'g, 'e> {
-    /// Hands each shell to `each` once gathered, and all to `shells_read` once read
-    /// ([`Gathering::all_shells_read`]).
-    pub fn new(each: &'g mut EachShell<'e>, shells_read: Option<&'g mut ShellsRead<'e>>) -> Self {
+    /// Hands each step to `each`.
+    pub fn new(each: &'g mut EachStep<'e>) -> Self {
         Gathering {
             each,
-            shells_read: shells_read.map(|tell| (Vec::new(), tell)),
             shell_ids: HashSet::new(),
             waiting: HashMap::new(),
             wanted: HashMap::new(),
@@ -70,8 +80,8 @@ impl<'g, 'e> Gathering<'g, 'e> {
         }
     }
 
-    /// Takes a shell (every shell before any submodel). One without an id, or whose id
-    /// came before, is left out; one naming no submodel is handed on at once.
+    /// Takes a shell (every shell before any submodel) and tells it. One without an id,
+    /// or whose id came before, is left out; one naming no submodel is gathered at once.
     pub fn shell(&mut self, shell: Item) {
         let Some((aas_id, refs)) = shell_refs(&shell) else {
             return;
@@ -81,29 +91,26 @@ impl<'g, 'e> Gathering<'g, 'e> {
         }
         let at = self.shells;
         self.shells += 1;
-        if let Some((copies, _)) = &mut self.shells_read {
-            copies.push(shell.clone());
-        }
+        (self.each)(ReadStep::Listed { at, shell });
         let mut once = HashSet::new();
-        let named: Vec<(String, Option<Arc<Item>>)> = (refs.into_iter())
+        let named: Vec<(Arc<str>, Option<Arc<Item>>)> = (refs.into_iter())
             .filter(|id| once.insert(id.clone()))
-            .map(|id| (id, None))
+            .map(|id| (Arc::from(id), None))
             .collect();
         if named.is_empty() {
-            (self.each)(GatheredShell {
+            (self.each)(ReadStep::Gathered(GatheredShell {
                 at,
-                shell,
+                aas_id,
                 submodels: Vec::new(),
-            });
+            }));
             return;
         }
         for (id, _) in &named {
-            self.wanted.entry(id.clone()).or_default().push(at);
+            self.wanted.entry(Arc::clone(id)).or_default().push(at);
         }
         let left = named.len();
         let waiting = Waiting {
             aas_id,
-            shell,
             named,
             left,
             held: 0,
@@ -111,11 +118,9 @@ impl<'g, 'e> Gathering<'g, 'e> {
         self.waiting.insert(at, waiting);
     }
 
-    /// Every shell is read: those who wanted to hear of them all are told.
-    pub fn all_shells_read(&mut self) {
-        if let Some((copies, tell)) = self.shells_read.take() {
-            tell(copies);
-        }
+    /// Every shell is listed.
+    pub fn all_listed(&mut self) {
+        (self.each)(ReadStep::AllListed);
     }
 
     /// Whether any shell still waits for a submodel.
@@ -130,7 +135,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
         let Some(id) = item_id(&submodel) else {
             return;
         };
-        let Some(places) = self.wanted.get(&id) else {
+        let Some(places) = self.wanted.get(id.as_str()) else {
             return;
         };
         let completes = (places.iter()).any(|at| self.waiting.get(at).is_some_and(|w| w.left == 1));
@@ -142,7 +147,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
     /// Takes submodel `id`, fetched by its id (or listed and kept): for every shell
     /// that waits for it.
     pub fn fetched(&mut self, id: String, submodel: Item) {
-        let Some(places) = self.wanted.remove(&id) else {
+        let Some(places) = self.wanted.remove(id.as_str()) else {
             return;
         };
         self.submodels += 1;
@@ -164,7 +169,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
         let Some(waiting) = self.waiting.get_mut(&at) else {
             return;
         };
-        if let Some(slot) = waiting.named.iter_mut().find(|(named, _)| named == id) {
+        if let Some(slot) = waiting.named.iter_mut().find(|(named, _)| &**named == id) {
             slot.1 = submodel;
         }
         waiting.left -= 1;
@@ -180,11 +185,11 @@ impl<'g, 'e> Gathering<'g, 'e> {
             return;
         };
         self.held -= waiting.held;
-        (self.each)(GatheredShell {
+        (self.each)(ReadStep::Gathered(GatheredShell {
             at,
-            shell: waiting.shell,
+            aas_id: waiting.aas_id,
             submodels: waiting.named.into_iter().filter_map(|(_, s)| s).collect(),
-        });
+        }));
     }
 
     /// Each submodel still wanted, with the first shell (by place) that waits for it,
@@ -198,7 +203,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
             let waiting = &self.waiting[at];
             for (id, got) in &waiting.named {
                 if got.is_none() && self.wanted.contains_key(id) && seen.insert(id) {
-                    missing.push((waiting.aas_id.clone(), id.clone()));
+                    missing.push((waiting.aas_id.clone(), id.to_string()));
                 }
             }
         }
@@ -240,11 +245,13 @@ mod tests {
     /// Each shell handed on (its id, its submodels' ids), in the order handed on.
     fn gathered(steps: impl FnOnce(&mut Gathering<'_, '_>)) -> Vec<(usize, Vec<String>)> {
         let mut out = Vec::new();
-        let mut each = |g: GatheredShell| {
-            let ids = g.submodels.iter().filter_map(|s| item_id(s)).collect();
-            out.push((g.at, ids));
+        let mut each = |step| {
+            if let ReadStep::Gathered(g) = step {
+                let ids = g.submodels.iter().filter_map(|s| item_id(s)).collect();
+                out.push((g.at, ids));
+            }
         };
-        let mut gathering = Gathering::new(&mut each, None);
+        let mut gathering = Gathering::new(&mut each);
         steps(&mut gathering);
         gathering.finish();
         out

@@ -31,7 +31,7 @@ use auth::Credentials;
 pub use auth::V3Auth;
 use ids::encode_id;
 
-pub use gathering::{EachShell, GatheredShell, ShellsRead};
+pub use gathering::{EachStep, GatheredShell, ReadStep, ShellsRead};
 pub use items::Item;
 use pages::PageEnd;
 pub use pages::DEFAULT_PAGE_SIZE;

@@ -82,7 +82,7 @@ impl V3Server {
             progress(self.progress(&read, gathering));
             return Ok(read);
         }
-        gathering.all_shells_read();
+        gathering.all_listed();
         progress(self.progress(&read, gathering));
         let mut wanted = Vec::new();
         for submodel in self.submodels_described(&descriptors, gathering.missing(), &found_at) {

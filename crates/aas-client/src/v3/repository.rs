@@ -16,7 +16,7 @@ use aas_source::{Failure, NodePath};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::gathering::{EachShell, Gathering, ShellsRead};
+use super::gathering::{EachStep, Gathering, ReadStep, ShellsRead};
 use super::items::{item_id, Item};
 use super::{encode_id, PageEnd, V3Server, DEFAULT_PAGE_SIZE};
 use crate::{Error, Result};
@@ -129,22 +129,20 @@ impl V3Server {
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
         shells_read: &mut ShellsRead<'_>,
     ) -> Result<Repository> {
+        let mut shells = Vec::new();
         let mut gathered = Vec::new();
-        let mut each = |g| gathered.push(g);
-        let gathering = Gathering::new(&mut each, Some(shells_read));
-        let reading = (self.read_gathering(plan, cancel, progress, gathering)).await?;
+        let mut each = |step| match step {
+            ReadStep::Listed { shell, .. } => shells.push(shell),
+            ReadStep::AllListed => shells_read(shells.clone()),
+            ReadStep::Gathered(g) => gathered.push(g),
+        };
+        let reading =
+            (self.read_gathering(plan, cancel, progress, Gathering::new(&mut each))).await?;
         gathered.sort_by_key(|g| g.at);
         let mut once = HashSet::new();
-        let mut submodels = Vec::new();
-        let shells = (gathered.into_iter())
-            .map(|g| {
-                let firsts = g
-                    .submodels
-                    .into_iter()
-                    .filter(|s| once.insert(Arc::as_ptr(s)));
-                submodels.extend(firsts);
-                g.shell
-            })
+        let submodels: Vec<Arc<Item>> = (gathered.into_iter())
+            .flat_map(|g| g.submodels)
+            .filter(|s| once.insert(Arc::as_ptr(s)))
             .collect();
         // Each submodel is held here alone by now.
         let submodels = (submodels.into_iter())
@@ -158,8 +156,9 @@ impl V3Server {
     }
 
     /// Reads every shell and the submodels it names, within `plan`, until done or
-    /// `cancel`led, handing `each` every shell as soon as its submodels are in (in no
-    /// fixed order: [`GatheredShell::at`] is its place); `progress` hears of each step.
+    /// `cancel`led, telling `each` every shell as listed, that all are, and every shell
+    /// again as soon as its submodels are in (in no fixed order:
+    /// [`GatheredShell::at`] is its place); `progress` hears of each step.
     /// The shells are listed first, then the submodels, for as long as a shell waits for
     /// one; what is still wanted then is fetched by its id (a server may list only some
     /// submodels, or not offer the listing). Fails only when the first page of shells
@@ -169,9 +168,9 @@ impl V3Server {
         plan: RepositoryPlan,
         cancel: &CancellationToken,
         progress: &(dyn Fn(RepositoryProgress) + Send + Sync),
-        each: &mut EachShell<'_>,
+        each: &mut EachStep<'_>,
     ) -> Result<Reading> {
-        let gathering = Gathering::new(each, None);
+        let gathering = Gathering::new(each);
         self.read_gathering(plan, cancel, progress, gathering).await
     }
 
@@ -206,7 +205,7 @@ impl V3Server {
         })
         .await?;
         if !read.cancelled {
-            gathering.all_shells_read();
+            gathering.all_listed();
         }
         progress(self.progress(&read, gathering));
         if !read.cancelled && gathering.waits() {
