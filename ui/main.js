@@ -312,8 +312,9 @@ async function takeFileIn() {
   say(`${file.name} is in the store as snapshot ${taken.id}.`, 'info');
 }
 
-/** Takes the file off screen and the plant's asset types back (`types`), without reading the plant. */
+/** Takes the file off screen, and out of the app's memory, and the plant's asset types back (`types`), without reading the plant. */
 function leaveFile(types) {
+  if (state.file) api.closeFile(state.file).catch(() => {}); // nothing to lose: the app let it go or never had it
   state.file = null;
   document.body.classList.remove('file-open', 'file-taken-in');
   parts.takeAndExport.update();

@@ -254,6 +254,13 @@ pub fn cancel_file_reading(app: State<'_, App>) {
     app.cancel_file_reading();
 }
 
+/// Close file (or Close server): the app lets the file numbered `file` go, with all it
+/// holds.
+#[tauri::command]
+pub fn close_file(file: u32, app: State<'_, App>) {
+    app.close_file(file);
+}
+
 /// The address of the built-in demo's AAS V3 server, which Open server… offers; `None`
 /// when the app did not start with the demo.
 #[tauri::command]

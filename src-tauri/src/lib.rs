@@ -40,6 +40,7 @@ pub fn handler<R: Runtime>() -> impl Fn(Invoke<R>) -> bool + Send + Sync + 'stat
         commands::watch_dropped_files,
         commands::watch_file_reading,
         commands::cancel_file_reading,
+        commands::close_file,
         commands::save_file_content,
         commands::view_file_content,
         commands::concept_names,

@@ -166,6 +166,7 @@ const everyCall = [
   () => api.onFileDropped(() => {}),
   () => api.onFileReading(() => {}),
   () => api.cancelFileReading(),
+  () => api.closeFile({ file: 2 }),
   () => api.demoV3Server(),
   () => api.recentFiles(),
   () => api.openRecentFile(0, 'pump.aasx'),

@@ -135,6 +135,8 @@ export const demoV3Server = () => localCall('demo_v3_server');
 export const openStartFile = () => localCall('open_start_file');
 /** Take in: keeps the file `opened` in this computer's store as a snapshot (its plant: the file's name); resolves to that snapshot. */
 export const takeFileIn = (opened) => localCall('take_file_in', { file: opened.file });
+/** Close file (or Close server): the app lets the file `opened` go, with all it holds. */
+export const closeFile = (opened) => localCall('close_file', { file: opened.file });
 /**
  * Calls `fn({opened, error})` for each file dropped on the window: `opened` as
  * openAasFile answers, or `error` (as a failed call rejects with) when it was not read.

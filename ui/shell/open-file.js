@@ -156,6 +156,11 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
       els.readingText.textContent = text;
     },
     show(opened) {
+      // A file whose shells are shown while the rest is read, taken off screen: read no further.
+      if (!opened && shellsShown !== null) {
+        shellsShown = null;
+        cancelReading();
+      }
       fileShown = opened?.file ?? null;
       els.banner.hidden = !opened;
       els.takeIn.hidden = !opened || Boolean(opened.taken);

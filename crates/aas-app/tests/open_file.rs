@@ -248,6 +248,20 @@ async fn what_is_no_aas_file_is_refused_with_words_and_a_closed_file_is_said() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_file_is_let_go_and_closing_another_number_keeps_the_one_open() {
+    let app = app().await;
+    let (opened, source, _) = first_shell(&app, "C-v3.0/FAAAST-Service/model.aasx").await;
+    app.close_file(opened.file + 1);
+    let group = NodePath::AasList {
+        asset_type: opened.asset_types[0].asset_type.clone(),
+    };
+    app.children(&source, &group).await.expect("still open");
+    app.close_file(opened.file);
+    let asked = app.children(&source, &group).await.expect_err("let go");
+    assert!(asked.to_string().contains("open it again"), "{asked}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_files_part_of_the_package_is_saved_where_the_user_chooses() {
     let app = app().await;
     let (opened, _, aas_id) = first_shell(&app, "C-v3.0/FAAAST-Service/model.aasx").await;

@@ -81,18 +81,14 @@ impl App {
             Err(e) => {
                 if let Some(rest) = shells_shown {
                     // The shells shown go: their file was not read.
-                    let mut opened = lock(&self.opened_file);
-                    if opened.as_ref().is_some_and(|f| f.id == id) {
-                        *opened = None;
-                    }
+                    self.close_file(id);
                     rest.send_replace(Some(Err(e.to_string())));
                 }
                 return Err(e);
             }
         };
         let opened = file.described();
-        // One file at a time: the one on screen.
-        *lock(&self.opened_file) = Some(Arc::clone(&file));
+        self.keep_opened(&file, shells_shown.is_some());
         if let Some(rest) = shells_shown {
             rest.send_replace(Some(Ok(file)));
         }
@@ -233,26 +229,35 @@ impl App {
             Err(e) => {
                 if shells_shown {
                     // The shells shown go: their server was not read.
-                    let mut opened = lock(&self.opened_file);
-                    if opened.as_ref().is_some_and(|f| f.id == id) {
-                        *opened = None;
-                    }
+                    self.close_file(id);
                 }
                 rest.send_replace(Some(Err(e.to_string())));
                 return Err(e);
             }
         };
         let opened = file.described();
-        {
-            // Once its shells were shown, the user may have closed it or opened a file
-            // meanwhile: that stays.
-            let mut shown = lock(&self.opened_file);
-            if !shells_shown || shown.as_ref().is_some_and(|f| f.id == id) {
-                *shown = Some(Arc::clone(&file));
-            }
-        }
+        self.keep_opened(&file, shells_shown);
         rest.send_replace(Some(Ok(file)));
         Ok(opened)
+    }
+
+    /// Makes `file`, read whole, the one the tree browses (one at a time). Once its
+    /// shells were shown (`shells_shown`), the user may have closed it or opened another
+    /// meanwhile: that stays.
+    fn keep_opened(&self, file: &Arc<OpenedFile>, shells_shown: bool) {
+        let mut opened = lock(&self.opened_file);
+        if !shells_shown || opened.as_ref().is_some_and(|f| f.id == file.id) {
+            *opened = Some(Arc::clone(file));
+        }
+    }
+
+    /// Close file (or Close server): the file numbered `id` is let go with all it holds,
+    /// a server's token among it; one opened since stays.
+    pub fn close_file(&self, id: u32) {
+        let mut opened = lock(&self.opened_file);
+        if opened.as_ref().is_some_and(|f| f.id == id) {
+            *opened = None;
+        }
     }
 
     /// The opened file numbered `id`, read whole (waited for, if its shells were shown
