@@ -22,10 +22,10 @@ export AASMD_STORE=$work/store.sqlite3
 read -r v3_s v3_kb < <(run v3 "$aasmd" --v3 "$v3" snapshot take)
 read -r v2_s v2_kb < <(run v2 "$aasmd" --config "$work/line.json" snapshot take --plant DEMO-01)
 "$peer_python" bench/peers/v3_requests.py "$v3" >"$work/peer.json"
-read -r peer_s peer_requests shells submodels < <(python3 -c '
+read -r peer_s peer_waited peer_requests shells submodels < <(python3 -c '
 import json, sys
 p = json.load(open(sys.argv[1]))
-print(p["seconds"], p["requests"], p["shells"], p["submodels"])' "$work/peer.json")
+print(p["seconds"], p["waited"], p["requests"], p["shells"], p["submodels"])' "$work/peer.json")
 taken=$(python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print(t["shells"])' "$work/v3.out")
 [ "$taken" = "$shells" ] || failed "aasmd took $taken shells, the peer read $shells"
 
@@ -34,6 +34,7 @@ cat <<TABLE
 |---|---|---|
 | V3 snapshot: \`aasmd --v3 URL snapshot take\` | $v3_s | $((v3_kb / 1024)) |
 | the same routes, \`bench/peers/v3_requests.py\` ($peer_requests requests, one after the other) | $peer_s | |
+| of which waiting for the server's pages (what no client reading them one after the other spends less than) | $peer_waited | |
 | peer ÷ aasmd (time) | $(python3 -c "print(round($peer_s / max($v3_s, 0.01), 2))") | |
 | V2 snapshot of the same plant through the gateway | $v2_s | $((v2_kb / 1024)) |
 TABLE

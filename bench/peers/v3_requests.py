@@ -5,7 +5,9 @@ one request after the other, over the same routes `aasmd --v3 URL snapshot take`
 paging_metadata.cursor), each page parsed as JSON.
 
 Usage: v3_requests.py V3_URL
-Prints one JSON line: {"requests": N, "seconds": T, "bytes": B, "shells": S, "submodels": M}.
+Prints one JSON line: {"requests": N, "seconds": T, "waited": W, "bytes": B, "shells": S,
+"submodels": M}; `waited` the seconds from each request sent to its whole body received:
+what any client reading these pages one after the other spends at least.
 """
 import json
 import sys
@@ -20,16 +22,18 @@ def main():
     base = sys.argv[1].rstrip("/")
     session = requests.Session()
     started = time.perf_counter()
-    count, size, held = 0, 0, {}
+    count, size, held, waited = 0, 0, {}, 0.0
     for route in ("shells", "submodels"):
         items, cursor, seen = [], None, set()
         while True:
             params = {"limit": PAGE}
             if cursor:
                 params["cursor"] = cursor
+            asked = time.perf_counter()
             r = session.get(f"{base}/{route}", params=params, timeout=60)
             count += 1
             size += len(r.content)
+            waited += time.perf_counter() - asked
             r.raise_for_status()
             page = r.json()
             items.extend(page["result"])
@@ -39,7 +43,7 @@ def main():
             seen.add(cursor)
         held[route] = items
     took = time.perf_counter() - started
-    print(json.dumps({"requests": count, "seconds": round(took, 3), "bytes": size,
+    print(json.dumps({"requests": count, "seconds": round(took, 3), "waited": round(waited, 3), "bytes": size,
                       "shells": len(held["shells"]), "submodels": len(held["submodels"])}))
 
 

@@ -302,3 +302,83 @@ fn a_change_made_through_the_servers_api_is_the_change_between_two_snapshots() {
     );
     assert_eq!(refused.status.code(), Some(2));
 }
+
+#[test]
+fn a_v3_snapshot_killed_while_submodels_are_read_keeps_every_shell_listed() {
+    // The demo's V3 server, slow enough that the submodels take seconds to list.
+    let demo = support::DemoService::start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--demo",
+        "1200",
+        "--faults",
+        "latency=30ms,seed=1",
+    ]);
+    let address = demo.line["v3_url"].as_str().expect("v3_url").to_owned();
+    let dir = temp_dir("v3-server-kill");
+    let store = dir.join("store.sqlite3");
+    let mut running = Command::new(AASMD)
+        .args(["--v3", &address, "snapshot", "take", "--store"])
+        .arg(&store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("aasmd starts");
+    // Killed once the shells are listed (11 pages) and 40 pages of submodels have come
+    // (a first batch of answers is written): each look at the count is a request too.
+    let (mut looks, start) = (1, demo.requests());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while demo.requests() < start + looks + 51 {
+        looks += 1;
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the reading never got far"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    running.kill().expect("SIGKILL");
+    running.wait().expect("reaped");
+
+    // The next take marks the killed one partial; it is whole itself.
+    let take = Command::new(AASMD)
+        .args(["--v3", &address, "snapshot", "take", "--store"])
+        .arg(&store)
+        .output()
+        .expect("aasmd runs");
+    let whole: Value = serde_json::from_str(&ok(&take)).expect("its line");
+    let exported = |id: i64| {
+        let out = dir.join(format!("snapshot-{id}.json"));
+        let export = Command::new(AASMD)
+            .args([
+                "export",
+                "--format",
+                "v3-env",
+                "--snapshot",
+                &id.to_string(),
+                "--out",
+            ])
+            .arg(&out)
+            .arg("--store")
+            .arg(&store)
+            .output()
+            .expect("aasmd runs");
+        ok(&export);
+        let env: Value =
+            serde_json::from_slice(&std::fs::read(&out).expect("exported")).expect("JSON");
+        let count = |key: &str| env[key].as_array().map_or(0, Vec::len);
+        (count("assetAdministrationShells"), count("submodels"))
+    };
+    let whole_id = whole["id"].as_i64().expect("id");
+    let (shells, submodels) = exported(whole_id);
+    let (kept_shells, kept_submodels) = exported(whole_id - 1);
+    assert!(shells > 1000 && submodels > 0, "{whole}");
+    assert_eq!(
+        kept_shells, shells,
+        "every shell listed before the kill is in the partial snapshot"
+    );
+    assert!(
+        kept_submodels < submodels,
+        "{kept_submodels} of {submodels}"
+    );
+    std::fs::remove_dir_all(&dir).expect("cleanup");
+}
