@@ -55,6 +55,8 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   // one is, and the highest number whose reading has ended (its news may come late).
   let shellsShown = null;
   let settled = 0;
+  // A file whose shells were shown, taken off screen before its reading ended: it stays off.
+  let left = null;
   /** Says why a file was not opened: cancelled by the user, or what failed. */
   const notOpened = (e) => (e.kind === 'interrupted'
     ? say('Opening cancelled: the file was not opened.', 'info')
@@ -62,6 +64,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
   const opened = (file) => {
     settled = Math.max(settled, file.file);
     if (shellsShown === file.file) shellsShown = null;
+    if (file.file === left) return null;
     return onOpened(file);
   };
   const open = async () => {
@@ -158,6 +161,7 @@ export function initOpenFile(els, { onOpened, onTakeIn, onClosed, say }) {
     show(opened) {
       // A file whose shells are shown while the rest is read, taken off screen: read no further.
       if (!opened && shellsShown !== null) {
+        left = shellsShown;
         shellsShown = null;
         cancelReading();
       }

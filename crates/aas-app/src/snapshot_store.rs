@@ -308,7 +308,8 @@ impl SnapshotStore {
     }
 
     /// Reads the V3 server `server` into a new snapshot (from [`V3_SOURCE`], its plant
-    /// the server's address) shell by shell: each shell's answers go to the store as
+    /// the server's address) shell by shell: the AAS lists once every shell is listed
+    /// (before any submodel: a snapshot killed later keeps them), each shell's answers as
     /// soon as its submodels are read, so the server is never held whole. Then keeps the
     /// newest `keep` complete snapshots of it. Cancelled, or with failures, what was
     /// read is kept as a partial snapshot; when not even the first page of shells can be
@@ -351,7 +352,7 @@ impl SnapshotStore {
             }
         };
         // A listing cut short leaves its shells' lists to be written now.
-        for list in shaping.lists() {
+        for list in shaping.take_lists() {
             writer.answer(list)?;
         }
         for failure in &reading.failures {
@@ -501,7 +502,7 @@ fn write_step(
     match step {
         ReadStep::Listed { shell, .. } => shaping.listed(&shell)?,
         ReadStep::AllListed => {
-            for list in shaping.lists() {
+            for list in shaping.take_lists() {
                 writer.answer(list)?;
             }
         }

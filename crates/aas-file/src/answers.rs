@@ -473,12 +473,15 @@ impl ShellByShell {
 
     /// The AAS lists of the shells listed since they were last taken: taken once the
     /// shells are listed, their text is not held while their submodels are read.
-    pub fn lists(&mut self) -> Vec<Fetched> {
+    pub fn take_lists(&mut self) -> Vec<Fetched> {
         std::mem::take(&mut self.lists).answers(&self.name).0
     }
 
-    /// The answers below the shell `aas_id`, of its `submodels` (those it names that
-    /// were read, in the order named).
+    /// The answers below the shell `aas_id`, of its `submodels`: those the reading
+    /// gathered for it, each once, in the order named (a reference names the id of its
+    /// last key of type Submodel, as a server's reading follows it; a file's references
+    /// are read by their first key, which is the same for a reference as the metamodel
+    /// writes it).
     pub fn shell(&self, aas_id: &str, submodels: &[&RawValue]) -> Result<ShellAnswers> {
         let name = &self.name;
         let mut read = Vec::new();
@@ -489,11 +492,7 @@ impl ShellByShell {
                 json: compact(name, &json)?,
             });
         }
-        // Named twice, a submodel is gathered once; read twice, its id the same.
-        let mut ids = HashSet::new();
-        let its: Vec<&Item<Submodel>> = (read.iter())
-            .filter(|s| ids.insert(s.read.id.as_str()))
-            .collect();
+        let its: Vec<&Item<Submodel>> = read.iter().collect();
         let mut shell_answers = ShellAnswers {
             answers: Vec::new(),
             unreadable: Vec::new(),

@@ -40,8 +40,8 @@ pub struct GatheredShell {
 /// What a reading hands each step to.
 pub type EachStep<'e> = dyn FnMut(ReadStep) + Send + 'e;
 
-/// What hears of every shell once all are read, before their submodels (a window shows
-/// them then), in the order listed.
+/// What hears of every shell once all are listed ([`ReadStep::AllListed`]), before their
+/// submodels (a window shows them then), in the order listed.
 pub type ShellsRead<'e> = dyn FnMut(Vec<Item>) + Send + 'e;
 
 /// A shell that waits for some of the submodels it names.
@@ -131,7 +131,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
     /// Takes a submodel as a listing gave it: kept for the shells that wait for it,
     /// unless the bound of bytes is reached and it completes none of them (it is asked
     /// for by id later). One no shell waits for is let go.
-    pub fn listed(&mut self, submodel: Item) {
+    pub fn submodel_listed(&mut self, submodel: Item) {
         let Some(id) = item_id(&submodel) else {
             return;
         };
@@ -265,9 +265,9 @@ mod tests {
             g.shell(shell("urn:s2", &["urn:a", "urn:gone"]));
             g.shell(shell("urn:s0", &["urn:c"]));
             assert!(g.waits());
-            g.listed(submodel("urn:a"));
-            g.listed(submodel("urn:unnamed"));
-            g.listed(submodel("urn:b"));
+            g.submodel_listed(submodel("urn:a"));
+            g.submodel_listed(submodel("urn:unnamed"));
+            g.submodel_listed(submodel("urn:b"));
             assert_eq!(g.missing(), [("urn:s2".into(), "urn:gone".into())]);
             g.failed("urn:gone");
             assert!(!g.waits());

@@ -1,8 +1,8 @@
 //! A V3 server's shells and the submodels they name, read shell by shell: `/shells`
 //! followed page by page, then `/submodels` for as long as a shell waits for one, then
 //! each submodel still wanted fetched by its id (a server may list only some, or not
-//! offer the listing). Each shell is handed on once its submodels are in (gathering.rs),
-//! so a reading into the store holds little at a time. A failure after the first page
+//! offer the listing). Each shell is told as listed, and handed on again once its
+//! submodels are in (gathering.rs), so a reading into the store holds little at a time. A failure after the first page
 //! of shells is recorded and the reading goes on: what was read is never thrown away.
 
 use std::collections::{HashMap, HashSet};
@@ -213,7 +213,7 @@ impl V3Server {
             // below: every submodel still wanted is asked for by its id.
             let listing = tokio::select! {
                 _ = self.each_page("submodels", plan.page_size, plan.max_items, |items| {
-                    items.into_iter().for_each(|item| gathering.listed(item));
+                    items.into_iter().for_each(|item| gathering.submodel_listed(item));
                     progress(self.progress(&read, gathering));
                     match gathering.waits() {
                         true => ControlFlow::Continue(()),
