@@ -500,7 +500,7 @@ fn write_step(
     step: ReadStep,
 ) -> Result<()> {
     match step {
-        ReadStep::Listed { shell, .. } => shaping.listed(&shell)?,
+        ReadStep::Listed(shell) => shaping.listed(&shell)?,
         ReadStep::AllListed => {
             for list in shaping.take_lists() {
                 writer.answer(list)?;

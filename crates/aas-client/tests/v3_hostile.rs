@@ -182,7 +182,7 @@ async fn submodels_are_listed_only_while_a_shell_waits_and_each_shell_comes_with
             }),
         );
     let (base, received) = support::serve_counting(app).await;
-    let mut steps = Vec::new();
+    let (mut steps, mut listed) = (Vec::new(), 0);
     let reading = server(&base)
         .read_each_shell(
             plan(1000),
@@ -190,7 +190,10 @@ async fn submodels_are_listed_only_while_a_shell_waits_and_each_shell_comes_with
             &|_| {},
             &mut |step| {
                 steps.push(match step {
-                    ReadStep::Listed { at, shell } => format!("listed {at} {}", ids(&[shell])[0]),
+                    ReadStep::Listed(shell) => {
+                        listed += 1; // the nth listed is at place n - 1
+                        format!("listed {} {}", listed - 1, ids(&[shell])[0])
+                    }
                     ReadStep::AllListed => "all listed".into(),
                     ReadStep::Gathered(g) => {
                         let own = g

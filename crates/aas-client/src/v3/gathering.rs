@@ -17,9 +17,9 @@ const HELD_MAX: usize = 64 << 20;
 /// What a reading hands on as it goes.
 #[derive(Debug)]
 pub enum ReadStep {
-    /// A shell listed, at its place among the shells as the server (or its registry)
-    /// listed them: each id once, in that order.
-    Listed { at: usize, shell: Item },
+    /// A shell listed: each id once, in the order the server (or its registry) listed
+    /// them, the first at place 0 ([`GatheredShell::at`]).
+    Listed(Item),
     /// Every shell is listed (not told when the listing was cut short): their
     /// submodels follow.
     AllListed,
@@ -91,7 +91,7 @@ impl<'g, 'e> Gathering<'g, 'e> {
         }
         let at = self.shells;
         self.shells += 1;
-        (self.each)(ReadStep::Listed { at, shell });
+        (self.each)(ReadStep::Listed(shell));
         let mut once = HashSet::new();
         let named: Vec<(Arc<str>, Option<Arc<Item>>)> = (refs.into_iter())
             .filter(|id| once.insert(id.clone()))

@@ -2,8 +2,9 @@
 //! followed page by page, then `/submodels` for as long as a shell waits for one, then
 //! each submodel still wanted fetched by its id (a server may list only some, or not
 //! offer the listing). Each shell is told as listed, and handed on again once its
-//! submodels are in (gathering.rs), so a reading into the store holds little at a time. A failure after the first page
-//! of shells is recorded and the reading goes on: what was read is never thrown away.
+//! submodels are in (gathering.rs), so a reading into the store holds little at a time.
+//! A failure after the first page of shells is recorded and the reading goes on: what
+//! was read is never thrown away.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
@@ -132,7 +133,7 @@ impl V3Server {
         let mut shells = Vec::new();
         let mut gathered = Vec::new();
         let mut each = |step| match step {
-            ReadStep::Listed { shell, .. } => shells.push(shell),
+            ReadStep::Listed(shell) => shells.push(shell),
             ReadStep::AllListed => shells_read(shells.clone()),
             ReadStep::Gathered(g) => gathered.push(g),
         };
