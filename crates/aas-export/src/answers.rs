@@ -14,7 +14,7 @@ use crate::output::Written;
 use crate::{Error, Result};
 
 /// A crawled answer that no longer reads as the list it was read as.
-pub(crate) fn unreadable(e: serde_json::Error) -> Error {
+pub(crate) fn unreadable(e: impl std::fmt::Display) -> Error {
     Error::BadData(aas_model::Error::Decode {
         path: ".".into(),
         message: e.to_string(),

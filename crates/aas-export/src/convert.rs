@@ -60,7 +60,7 @@ pub fn convert(input: &Path, output: &Path, target: Target, strict: bool) -> Res
     })?;
     // Numbers keep their text, and fields the conversion does not walk into stay text
     // until they are taken (`aas_v3::Node`): the tree is a small part of the file.
-    let document: Node = serde_json::from_str(text_str).map_err(unreadable)?;
+    let document = Node::from_json(text_str).map_err(unreadable)?;
     let mut spool = Spool::new(output)?;
     let extension_is =
         |wanted: &str| (output.extension()).is_some_and(|e| e.eq_ignore_ascii_case(wanted));

@@ -40,6 +40,9 @@ pub enum Error {
     /// The changes could not be recorded (the report's spool).
     #[error("the conversion report could not be written: {0}")]
     Report(std::io::Error),
+    /// The text is not JSON: why, and at which byte.
+    #[error("not JSON: {0}")]
+    NotJson(String),
     /// The file holds nothing this converter reads.
     #[error("{0}")]
     NotAas(String),

@@ -106,6 +106,17 @@ pub fn class_of(owner: &str, property: &str) -> Option<&'static str> {
     })
 }
 
+/// The class JSON names in `modelType`, as the tables name it (`Property` →
+/// `property`), if they know it: the tables' own text, no copy.
+pub fn known_class(model_type: &str) -> Option<&'static str> {
+    let (first, rest) = model_type.split_at_checked(1)?;
+    CLASSES.iter().map(|(class, _)| *class).find(|class| {
+        class.len() == model_type.len()
+            && class[..1].eq_ignore_ascii_case(first)
+            && class[1..] == *rest
+    })
+}
+
 /// The class JSON names in `modelType`, as the metamodel's tables (and the XML
 /// elements) name it: `Property` → `property`.
 pub fn class_named(model_type: &str) -> String {

@@ -1,17 +1,18 @@
-//! Reading V2 JSON into a [`Node`] tree, exactly as written:
+//! Reading V2 JSON into a [`Node`] tree, exactly as written, in one pass that also checks
+//! it (the JSON grammar, as serde_json's reader checks it):
 //!
 //! - a number keeps its text (`123456789012345678901234567890`, π to 36 digits), since
 //!   V3.0 values are texts and the value's text must be carried over, not a binary
 //!   double's rounding of it;
-//! - an array or object under a field the conversion never looks into by name (an
-//!   unknown field, a Property's `value`, a collection's elements) is kept as its JSON
-//!   text ([`Node::Raw`]) and read only when the conversion takes it: a field it does
-//!   not know is reported as it was written without ever becoming a tree, which for
-//!   50 MB of `[0,0,…]` cost gigabytes.
+//! - the arrays and objects of the fields the conversion walks into (a submodel's
+//!   elements, a collection's `value`, references, language strings) are read at once;
+//!   any other field's (a newer writer's, one no metamodel has) is checked and kept as
+//!   its JSON text ([`Node::Raw`]), read only when the conversion takes it: a field it
+//!   does not know is reported as it was written without ever becoming a tree, which for
+//!   50 MB of `[0,0,…]` cost gigabytes. So is a walked field's list of plain values
+//!   (`"value": [0,0,…]` under a Property): the metamodel's lists hold objects.
 //!
-//! The text has been checked by serde_json before (syntax, UTF-8, what follows the
-//! value), so this reader only builds; it still never panics on anything else, and
-//! says what it did not expect.
+//! It never panics, and says what it did not expect and where.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -21,21 +22,58 @@ use serde_json::value::RawValue;
 
 use crate::node::{Members, Node};
 
-/// The fields whose arrays and objects are read at once, whatever their size: those
-/// the conversion looks into by name without taking them (`modelType.name`,
-/// `identification.id`, an asset reference's `keys`…). Any other field's array or
-/// object is read when it is taken ([`Node::read`]).
-const LOOKED_INTO: [&str; 9] = [
-    "modelType",
-    "identification",
-    "asset",
-    "keys",
-    "parent",
-    "dataObjectType",
-    "dataSpecification",
-    "dataSpecificationContent",
-    "definition",
-];
+/// Whether the array or object of field `name` is read at once: the V2 metamodel's
+/// fields that hold objects, or lists of them, which the conversion looks into by name
+/// or walks into wherever it meets them. Read when taken instead, each would be passed
+/// over once for every level above it (an element five collections deep, five times).
+/// The environment's own lists (`submodels`, `conceptDescriptions`…) are not among
+/// them: a file is read item by item.
+fn read_at_once(name: &str) -> bool {
+    matches!(
+        name,
+        "administration"
+            | "annotation"
+            | "annotations"
+            | "asset"
+            | "constraints"
+            | "dataObjectType"
+            | "dataSpecification"
+            | "dataSpecificationContent"
+            | "definition"
+            | "derivedFrom"
+            | "description"
+            | "descriptions"
+            | "embeddedDataSpecifications"
+            | "first"
+            | "globalAssetId"
+            | "hasDataSpecification"
+            | "identification"
+            | "inoutputVariable"
+            | "inputVariable"
+            | "isCaseOf"
+            | "keys"
+            | "langString"
+            | "levelType"
+            | "modelType"
+            | "observed"
+            | "outputVariable"
+            | "parent"
+            | "preferredName"
+            | "qualifiers"
+            | "second"
+            | "semanticId"
+            | "shortName"
+            | "statements"
+            | "submodelElements"
+            | "unitId"
+            | "value"
+            | "valueId"
+            | "valueList"
+            | "valueReferencePairTypes"
+            | "valueReferencePairs"
+            | "valueType"
+    )
+}
 
 /// The deepest nesting read (the file and the answers are measured at 100 levels
 /// before; serde_json's own reader stops at 128).
@@ -44,7 +82,7 @@ const MAX_DEPTH: usize = 128;
 /// Objects with more fields than this find a repeated name through a map.
 const FEW_FIELDS: usize = 16;
 
-/// Why [`read`] stopped: the text was not what the JSON check let through.
+/// Why [`read`] stopped: the text is not JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ReadError {
     pub what: &'static str,
@@ -65,7 +103,7 @@ pub(crate) fn read(text: &str) -> Result<Node<'_>, ReadError> {
         at: 0,
         depth: 0,
     };
-    let node = reader.value()?;
+    let node = reader.value(Lists::Any)?;
     reader.whitespace();
     match reader.at == reader.bytes.len() {
         true => Ok(node),
@@ -79,6 +117,17 @@ struct Reader<'a> {
     at: usize,
     depth: usize,
 }
+
+/// What a list read at once may hold: anything (the value asked for), or objects and
+/// lists only (a walked field's, see the module's doc).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lists {
+    Any,
+    OfObjects,
+}
+
+/// A list of plain values met where objects were expected: it is kept as text.
+struct PlainItems;
 
 impl<'a> Reader<'a> {
     fn error(&self, what: &'static str) -> ReadError {
@@ -113,56 +162,70 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| self.error("not at a character boundary"))
     }
 
-    fn literal(&mut self, word: &'static str, node: Node<'a>) -> Result<Node<'a>, ReadError> {
+    fn literal(&mut self, word: &'static str) -> Result<(), ReadError> {
         match self.bytes[self.at..].starts_with(word.as_bytes()) {
             true => {
                 self.at += word.len();
-                Ok(node)
+                Ok(())
             }
             false => Err(self.error("unexpected word")),
         }
     }
 
-    fn value(&mut self) -> Result<Node<'a>, ReadError> {
+    fn value(&mut self, lists: Lists) -> Result<Node<'a>, ReadError> {
         match self.peek() {
-            Some(b'{') => self.nested(Self::object),
-            Some(b'[') => self.nested(Self::list),
+            Some(b'{') => self.nested(|r| r.object()),
+            Some(b'[') => {
+                let start = self.at;
+                match self.nested(|r| r.list(lists))? {
+                    Ok(list) => Ok(list),
+                    Err(PlainItems) => {
+                        self.at = start;
+                        Ok(Node::Raw(self.passed()?))
+                    }
+                }
+            }
             Some(b'"') => Ok(Node::Text(self.string()?)),
-            Some(b't') => self.literal("true", Node::Bool(true)),
-            Some(b'f') => self.literal("false", Node::Bool(false)),
-            Some(b'n') => self.literal("null", Node::Null),
+            Some(b't') => self.literal("true").map(|()| Node::Bool(true)),
+            Some(b'f') => self.literal("false").map(|()| Node::Bool(false)),
+            Some(b'n') => self.literal("null").map(|()| Node::Null),
             Some(b'-' | b'0'..=b'9') => Ok(Node::Number(Cow::Borrowed(self.number()?))),
             _ => Err(self.error("expected a JSON value")),
         }
     }
 
-    fn nested(
+    fn nested<T>(
         &mut self,
-        read: fn(&mut Self) -> Result<Node<'a>, ReadError>,
-    ) -> Result<Node<'a>, ReadError> {
+        read: impl FnOnce(&mut Self) -> Result<T, ReadError>,
+    ) -> Result<T, ReadError> {
         if self.depth >= MAX_DEPTH {
             return Err(self.error("nested too deeply"));
         }
         self.depth += 1;
-        let node = read(self);
+        let read = read(self);
         self.depth -= 1;
-        node
+        read
     }
 
-    fn list(&mut self) -> Result<Node<'a>, ReadError> {
+    fn list(&mut self, lists: Lists) -> Result<Result<Node<'a>, PlainItems>, ReadError> {
         self.expect(b'[')?;
         let mut items = Vec::new();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Ok(Node::List(items));
+            return Ok(Ok(Node::List(items)));
         }
         loop {
-            items.push(self.value()?);
+            let item = match self.peek() {
+                Some(b'{' | b'[') => self.value(Lists::OfObjects)?,
+                _ if lists == Lists::OfObjects => return Ok(Err(PlainItems)),
+                _ => self.value(Lists::Any)?,
+            };
+            items.push(item);
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b']') => {
                     self.at += 1;
-                    return Ok(Node::List(items));
+                    return Ok(Ok(Node::List(items)));
                 }
                 _ => return Err(self.error("expected `,` or `]`")),
             }
@@ -186,10 +249,8 @@ impl<'a> Reader<'a> {
             let name = self.string()?;
             self.expect(b':')?;
             let value = match self.peek() {
-                Some(b'{' | b'[') if !LOOKED_INTO.contains(&name.as_ref()) => {
-                    Node::Raw(self.skip()?)
-                }
-                _ => self.value()?,
+                Some(b'{' | b'[') if !read_at_once(&name) => Node::Raw(self.passed()?),
+                _ => self.value(Lists::OfObjects)?,
             };
             // A repeated name keeps its place and its last value, as serde_json's
             // `Value` does (the caller reports the repetition: `Converter::duplicate_key`).
@@ -221,48 +282,138 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The text of the array or object that starts here, passed over: brackets in
-    /// strings do not count.
-    fn skip(&mut self) -> Result<&'a str, ReadError> {
+    /// The text of the value that starts here, checked and passed over without a tree.
+    fn passed(&mut self) -> Result<&'a str, ReadError> {
         let start = self.at;
-        let mut depth = 0usize;
-        while let Some(&b) = self.bytes.get(self.at) {
-            self.at += 1;
-            match b {
-                b'"' => self.skip_string()?,
-                b'[' | b'{' => depth += 1,
-                b']' | b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return self.since(start);
+        self.pass()?;
+        self.since(start)
+    }
+
+    fn pass(&mut self) -> Result<(), ReadError> {
+        match self.peek() {
+            Some(b'{') => self.nested(|r| {
+                r.at += 1;
+                if r.peek() == Some(b'}') {
+                    r.at += 1;
+                    return Ok(());
+                }
+                loop {
+                    if r.peek() != Some(b'"') {
+                        return Err(r.error("expected a field name"));
+                    }
+                    r.pass_string()?;
+                    r.expect(b':')?;
+                    r.pass()?;
+                    match r.peek() {
+                        Some(b',') => r.at += 1,
+                        Some(b'}') => {
+                            r.at += 1;
+                            return Ok(());
+                        }
+                        _ => return Err(r.error("expected `,` or `}`")),
                     }
                 }
-                _ => {}
-            }
+            }),
+            Some(b'[') => self.nested(|r| {
+                r.at += 1;
+                if r.peek() == Some(b']') {
+                    r.at += 1;
+                    return Ok(());
+                }
+                loop {
+                    r.pass()?;
+                    match r.peek() {
+                        Some(b',') => r.at += 1,
+                        Some(b']') => {
+                            r.at += 1;
+                            return Ok(());
+                        }
+                        _ => return Err(r.error("expected `,` or `]`")),
+                    }
+                }
+            }),
+            Some(b'"') => self.pass_string(),
+            Some(b't') => self.literal("true"),
+            Some(b'f') => self.literal("false"),
+            Some(b'n') => self.literal("null"),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
+            _ => Err(self.error("expected a JSON value")),
         }
-        Err(self.error("the array or object does not end"))
     }
 
-    /// Past the closing quote of a string whose opening quote was just read.
-    fn skip_string(&mut self) -> Result<(), ReadError> {
-        while let Some(&b) = self.bytes.get(self.at) {
-            self.at += 1;
-            match b {
-                b'"' => return Ok(()),
-                b'\\' => self.at += 1,
-                _ => {}
+    /// Past a string, checked as [`Reader::string`] reads it.
+    fn pass_string(&mut self) -> Result<(), ReadError> {
+        self.expect(b'"')?;
+        loop {
+            match self.bytes.get(self.at) {
+                Some(b'"') => {
+                    self.at += 1;
+                    return Ok(());
+                }
+                Some(b'\\') => self.pass_escape()?,
+                Some(0..=0x1f) => return Err(self.error("control character in a string")),
+                Some(_) => self.at += 1,
+                None => return Err(self.error("the string does not end")),
             }
         }
-        Err(self.error("the string does not end"))
     }
 
-    /// A number's text, as written.
+    /// Past an escape: one of JSON's, its four hex digits for `\\u`. A surrogate
+    /// without its pair passes, as serde_json lets it: the text stays as written, kept
+    /// from a tree ([`Node::read`]) and reported so.
+    fn pass_escape(&mut self) -> Result<(), ReadError> {
+        self.at += 1;
+        match self.bytes.get(self.at) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.at += 1,
+            Some(b'u') => {
+                self.at += 1;
+                self.hex()?;
+            }
+            _ => return Err(self.error("invalid escape")),
+        }
+        Ok(())
+    }
+
+    /// A number's text, as written: `-`, digits without a leading zero, then perhaps a
+    /// fraction and an exponent.
     fn number(&mut self) -> Result<&'a str, ReadError> {
         let start = self.at;
-        while let Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') = self.bytes.get(self.at) {
+        if self.bytes.get(self.at) == Some(&b'-') {
             self.at += 1;
         }
+        match self.bytes.get(self.at) {
+            Some(b'0') => self.at += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error("invalid number")),
+        }
+        if self.bytes.get(self.at) == Some(&b'.') {
+            self.at += 1;
+            self.some_digits()?;
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(self.at) {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(self.at) {
+                self.at += 1;
+            }
+            self.some_digits()?;
+        }
         self.since(start)
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.bytes.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    /// One digit or more.
+    fn some_digits(&mut self) -> Result<(), ReadError> {
+        let start = self.at;
+        self.digits();
+        match self.at > start {
+            true => Ok(()),
+            false => Err(self.error("invalid number")),
+        }
     }
 
     /// A string's text: borrowed from the source unless it has escapes.
@@ -277,6 +428,7 @@ impl<'a> Reader<'a> {
                     return Ok(Cow::Borrowed(text));
                 }
                 Some(b'\\') => break,
+                Some(0..=0x1f) => return Err(self.error("control character in a string")),
                 Some(_) => self.at += 1,
                 None => return Err(self.error("the string does not end")),
             }
@@ -285,7 +437,7 @@ impl<'a> Reader<'a> {
         loop {
             let run = self.at;
             while let Some(&b) = self.bytes.get(self.at) {
-                if b == b'"' || b == b'\\' {
+                if b == b'"' || b == b'\\' || b < 0x20 {
                     break;
                 }
                 self.at += 1;
@@ -300,7 +452,8 @@ impl<'a> Reader<'a> {
                     self.at += 1;
                     text.push(self.escape()?);
                 }
-                _ => return Err(self.error("the string does not end")),
+                Some(_) => return Err(self.error("control character in a string")),
+                None => return Err(self.error("the string does not end")),
             }
         }
     }
@@ -357,6 +510,12 @@ impl<'a> Reader<'a> {
 }
 
 impl<'a> Node<'a> {
+    /// The tree of `text`, one JSON value, checked as serde_json checks JSON (but for a
+    /// depth past 128): the caller needs no other reading of it.
+    pub fn from_json(text: &'a str) -> Result<Self, crate::Error> {
+        read(text).map_err(|e| crate::Error::NotJson(e.to_string()))
+    }
+
     /// This node as a tree: a [`Node::Raw`] is read (its fields not looked into by name
     /// stay raw in turn); any other node is itself.
     pub fn read(self) -> Self {
@@ -369,8 +528,9 @@ impl<'a> Node<'a> {
     }
 }
 
-/// Read from the JSON text serde_json has checked (and borrowed from its source, which
-/// must therefore be a `&str` or `&[u8]`): see the `read` module.
+/// Read from the JSON text serde_json has passed over (and borrowed from its source,
+/// which must therefore be a `&str` or `&[u8]`): see the `read` module. Where the text
+/// is at hand, [`Node::from_json`] reads it once instead of twice.
 impl<'de> Deserialize<'de> for Node<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw = <&'de RawValue>::deserialize(d)?;
@@ -421,20 +581,78 @@ mod tests {
     }
 
     #[test]
-    fn fields_not_looked_into_stay_text_and_the_rest_is_a_tree() {
-        let json = r#"{"modelType": {"name": "Property"}, "idShort": "P",
-            "x": [0, 0, {"a": "]}\"["}], "value": {"nested": [1]}}"#;
+    fn walked_fields_are_trees_and_the_rest_stays_text() {
+        let json = r#"{"modelType": {"name": "SubmodelElementCollection"}, "idShort": "C",
+            "x": [0, 0, {"a": "]}\"["}], "value": [{"idShort": "P", "value": [0, 0],
+            "semanticId": {"keys": [{"value": "urn:x"}]}, "y": {"nested": [1]}}]}"#;
         let node = read(json).expect("JSON");
         assert_eq!(
             node.get("modelType").and_then(|m| m.get("name")),
-            Some(&Node::text("Property"))
+            Some(&Node::text("SubmodelElementCollection"))
         );
+        // A field no metamodel has: text until it is taken.
         assert_eq!(node.get("x"), Some(&Node::Raw(r#"[0, 0, {"a": "]}\"["}]"#)));
-        let value = node.get("value").cloned().expect("there").read();
+        // A walked field is a tree at once, to its references' keys…
+        let element = &node.get("value").and_then(Node::as_list).expect("a list")[0];
+        let keys = element.get("semanticId").and_then(|s| s.get("keys"));
         assert_eq!(
-            value.get("nested").cloned().map(Node::read),
+            keys.and_then(Node::as_list)
+                .map(|keys| keys[0].get("value")),
+            Some(Some(&Node::text("urn:x")))
+        );
+        // …but for a list of plain values where the metamodel has objects, and what no
+        // metamodel has, at any depth.
+        assert_eq!(element.get("value"), Some(&Node::Raw("[0, 0]")));
+        let y = element.get("y").cloned().expect("there");
+        assert_eq!(y, Node::Raw(r#"{"nested": [1]}"#));
+        assert_eq!(
+            y.read().get("nested").cloned().map(Node::read),
             Some(Node::List(vec![Node::Number("1".into())]))
         );
+    }
+
+    /// What the reader accepts is what serde_json accepts: every text made from a valid
+    /// one by taking out a byte or putting another in its place, in a walked field, in
+    /// one kept as text and between them.
+    #[test]
+    fn what_is_read_is_what_serde_json_reads() {
+        let valid = r#"{"value": [{"idShort": "a\u00e9\n", "n": -12.5e+3}],
+            "x": {"k": [true, false, null, 0, "\ud83d\ude00"]}, "semanticId": {"keys": []}}"#;
+        let replacements = [
+            b' ', b'"', b'\\', b',', b':', b'[', b']', b'{', b'}', b'0', b'-', b'.', b'e', b'u',
+            b'x', 0x01, b'\t',
+        ];
+        let serde_reads = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+        let mut texts = Vec::new();
+        let bytes = valid.as_bytes();
+        for at in 0..bytes.len() {
+            let mut without = bytes.to_vec();
+            without.remove(at);
+            texts.push(without);
+            for &b in &replacements {
+                let mut replaced = bytes.to_vec();
+                replaced[at] = b;
+                texts.push(replaced);
+            }
+        }
+        let mut rejected = 0;
+        for text in texts.iter().filter_map(|t| std::str::from_utf8(t).ok()) {
+            let serde = serde_reads(text);
+            assert_eq!(read(text).is_ok(), serde, "{text}");
+            rejected += usize::from(!serde);
+        }
+        assert!(rejected > 1000, "{rejected} of {} rejected", texts.len());
+        // Deeper than serde_json reads a tree is refused, kept as text or not.
+        for levels in [127, 128, 129] {
+            let text = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+            assert_eq!(read(&text).is_ok(), levels <= MAX_DEPTH, "{levels} deep");
+            let kept = format!(r#"{{"x": {text}}}"#);
+            assert_eq!(
+                read(&kept).is_ok(),
+                levels < MAX_DEPTH,
+                "{levels} deep, kept"
+            );
+        }
     }
 
     #[test]

@@ -95,11 +95,11 @@ pub(super) fn convert(batch: Vec<Part>, context: &Context) -> Result<Converted> 
     };
     for part in &batch {
         // The trees borrow their texts from the V2 JSON, which outlives them.
-        let items: Vec<Node> = match part.whole {
-            true => serde_json::from_str(&part.v2),
-            false => serde_json::from_str(&part.v2).map(|item| vec![item]),
-        }
-        .map_err(unreadable)?;
+        let items = match (part.whole, Node::from_json(&part.v2).map_err(unreadable)?) {
+            (true, Node::List(items)) => items,
+            (true, _) => return Err(unreadable("not a list")),
+            (false, item) => vec![item],
+        };
         for v2 in items {
             let id_short = || v2.get("idShort").and_then(Node::as_str);
             if context.selection.is_everything()
@@ -163,7 +163,7 @@ fn asset_of<'a>(shell: &Node, assets: &'a AssetsByShell) -> Result<Option<Asset<
     let Some(raw) = assets.get(id) else {
         return Ok(None);
     };
-    let value: Node = serde_json::from_str(raw.get()).map_err(unreadable)?;
+    let value = Node::from_json(raw.get()).map_err(unreadable)?;
     let asset_id = identification_id(&value).unwrap_or(id);
     let at = format!("assets[?(@.identification.id=={})]", Value::from(asset_id));
     Ok(Some(Asset { value, at }))
