@@ -1,12 +1,21 @@
 //! Work on every core, taken back in order: the reading thread gathers what it reads
-//! into batches and hands them to one worker per core in turn; it takes the results
-//! back in the same turn, so what it makes of them is what one thread would have made.
+//! into batches and puts them in one queue, which every worker (one per core) takes the
+//! next batch from as soon as it is free; the results are taken back in the order the
+//! batches went in, so what the reading thread makes of them is what one thread would
+//! have made.
+//!
+//! One queue rather than batches dealt to each worker in turn: dealt, a worker whose
+//! batches were small stood idle while the other's large one held the line (an AAS V3
+//! export used 1.7 of 2 cores).
 
+use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::Scope;
 
-/// Batches out at a time, per worker: a few at most, which bounds the memory.
-const IN_FLIGHT: usize = 2;
+/// Batches out at a time, per worker: a few, which bounds the memory, and enough that a
+/// worker finds the next one waiting while the reading thread takes in a slow one.
+const IN_FLIGHT: usize = 4;
 
 /// When a batch is handed on: at this many bytes (as the reader counts them), or items.
 #[derive(Debug, Clone, Copy)]
@@ -15,11 +24,18 @@ pub struct Batches {
     pub items: usize,
 }
 
+/// A batch and its place in the order.
+type Numbered<T> = (usize, T);
+
 /// Workers that turn each batch of `T` into an `R`, and the batch being gathered.
 #[derive(Debug)]
 pub struct InOrder<T, R> {
-    to: Vec<Sender<Vec<T>>>,
-    from: Vec<Receiver<R>>,
+    to: Sender<Numbered<Vec<T>>>,
+    /// Each result with its batch's number; `None` when a worker panicked.
+    from: Receiver<Option<Numbered<R>>>,
+    /// Results back before their turn.
+    early: BTreeMap<usize, R>,
+    workers: usize,
     batches: Batches,
     batch: Vec<T>,
     batch_bytes: usize,
@@ -28,7 +44,7 @@ pub struct InOrder<T, R> {
 }
 
 impl<T: Send, R: Send> InOrder<T, R> {
-    /// One worker per core, each running `work` on the batches it is handed.
+    /// One worker per core, each running `work` on the next batch of the queue.
     pub fn start<'scope, W>(
         scope: &'scope Scope<'scope, '_>,
         batches: Batches,
@@ -39,24 +55,31 @@ impl<T: Send, R: Send> InOrder<T, R> {
         R: 'scope,
         W: Fn(Vec<T>) -> R + Sync,
     {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let (mut to, mut from) = (Vec::new(), Vec::new());
-        for _ in 0..cores {
-            let (batch_in, batches_out) = channel::<Vec<T>>();
-            let (done, done_out) = channel();
-            scope.spawn(move || {
-                for batch in batches_out {
-                    if done.send(work(batch)).is_err() {
-                        break;
-                    }
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (to, queue) = channel::<Numbered<Vec<T>>>();
+        let queue = Arc::new(Mutex::new(queue));
+        let (done, from) = channel();
+        for _ in 0..workers {
+            let (queue, done) = (Arc::clone(&queue), Farewell(done.clone()));
+            scope.spawn(move || loop {
+                // The lock is let go before the work: no panic can poison it.
+                let next = queue
+                    .lock()
+                    .map_err(drop)
+                    .and_then(|q| q.recv().map_err(drop));
+                let Ok((n, batch)) = next else {
+                    break;
+                };
+                if done.0.send(Some((n, work(batch)))).is_err() {
+                    break;
                 }
             });
-            to.push(batch_in);
-            from.push(done_out);
         }
         InOrder {
             to,
             from,
+            early: BTreeMap::new(),
+            workers,
             batches,
             batch: Vec::new(),
             batch_bytes: 0,
@@ -99,13 +122,12 @@ impl<T: Send, R: Send> InOrder<T, R> {
         &mut self,
         done: &mut impl FnMut(R) -> Result<(), E>,
     ) -> Result<(), E> {
-        if self.sent - self.taken >= IN_FLIGHT * self.to.len() {
+        if self.sent - self.taken >= IN_FLIGHT * self.workers {
             self.take(done)?;
         }
         let batch = std::mem::take(&mut self.batch);
         self.batch_bytes = 0;
-        let worker = self.sent % self.to.len();
-        self.to[worker].send(batch).map_err(|_| gone())?;
+        self.to.send((self.sent, batch)).map_err(|_| gone())?;
         self.sent += 1;
         Ok(())
     }
@@ -115,10 +137,31 @@ impl<T: Send, R: Send> InOrder<T, R> {
         &mut self,
         done: &mut impl FnMut(R) -> Result<(), E>,
     ) -> Result<(), E> {
-        let worker = self.taken % self.from.len();
-        let result = self.from[worker].recv().map_err(|_| gone())?;
+        let result = loop {
+            if let Some(result) = self.early.remove(&self.taken) {
+                break result;
+            }
+            match self.from.recv() {
+                Ok(Some((n, result))) => {
+                    self.early.insert(n, result);
+                }
+                Ok(None) | Err(_) => return Err(gone().into()),
+            }
+        };
         self.taken += 1;
         done(result)
+    }
+}
+
+/// A worker's way back, which says so when the worker panics: its batch will never
+/// come back, and the reading thread must not wait for it.
+struct Farewell<R>(Sender<Option<R>>);
+
+impl<R> Drop for Farewell<R> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.0.send(None);
+        }
     }
 }
 
@@ -157,5 +200,51 @@ mod tests {
         assert!(seen.iter().all(|batch| batch.len() == 2));
         let all: Vec<u64> = seen.concat();
         assert_eq!(all, (0..20u64).map(|n| n * n).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_slow_batch_keeps_its_place_while_the_others_pass_it() {
+        // The first batch takes longest: the ones after it come back first.
+        let slow_first = |batch: Vec<u64>| {
+            if batch[0] == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+            batch
+        };
+        let mut seen = Vec::new();
+        let batches = Batches { bytes: 1, items: 1 };
+        std::thread::scope(|scope| {
+            let mut workers = InOrder::start(scope, batches, &slow_first);
+            let mut done = |batch: Vec<u64>| -> Result<(), WorkerGone> {
+                seen.extend(batch);
+                Ok(())
+            };
+            for n in 0..12u64 {
+                workers.push(n, 1, &mut done)?;
+            }
+            workers.finish(&mut done)
+        })
+        .expect("worked");
+        assert_eq!(seen, (0..12u64).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_worker_that_panics_ends_the_work_instead_of_leaving_it_waiting() {
+        let panics_on_three = |batch: Vec<u64>| {
+            assert!(batch[0] != 3, "the batch that fails");
+            batch
+        };
+        let mut ended = None;
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let mut workers =
+                    InOrder::start(scope, Batches { bytes: 1, items: 1 }, &panics_on_three);
+                let mut done = |_: Vec<u64>| -> Result<(), WorkerGone> { Ok(()) };
+                let pushed = (0..40u64).try_for_each(|n| workers.push(n, 1, &mut done));
+                ended = Some(pushed.and_then(|()| workers.finish(&mut done)).is_err());
+            })
+        }));
+        assert!(run.is_err(), "the scope repeats the worker's panic");
+        assert_eq!(ended, Some(true), "the reading thread was told");
     }
 }
