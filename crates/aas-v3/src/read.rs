@@ -221,13 +221,8 @@ impl<'a> Reader<'a> {
                 _ => self.value(Lists::Any)?,
             };
             items.push(item);
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b']') => {
-                    self.at += 1;
-                    return Ok(Ok(Node::List(items)));
-                }
-                _ => return Err(self.error("expected `,` or `]`")),
+            if self.ended_by(b']', "expected `,` or `]`")? {
+                return Ok(Ok(Node::List(items)));
             }
         }
     }
@@ -271,15 +266,24 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            match self.peek() {
-                Some(b',') => self.at += 1,
-                Some(b'}') => {
-                    self.at += 1;
-                    return Ok(Node::Object(members));
-                }
-                _ => return Err(self.error("expected `,` or `}`")),
+            if self.ended_by(b'}', "expected `,` or `}`")? {
+                return Ok(Node::Object(members));
             }
         }
+    }
+
+    /// After an item of a list or object: past its `,` (false), or past `close`, which
+    /// ends it (true).
+    fn ended_by(&mut self, close: u8, what: &'static str) -> Result<bool, ReadError> {
+        match self.peek() {
+            Some(b',') => self.at += 1,
+            Some(b) if b == close => {
+                self.at += 1;
+                return Ok(true);
+            }
+            _ => return Err(self.error(what)),
+        }
+        Ok(false)
     }
 
     /// The text of the value that starts here, checked and passed over without a tree.
@@ -304,13 +308,8 @@ impl<'a> Reader<'a> {
                     r.pass_string()?;
                     r.expect(b':')?;
                     r.pass()?;
-                    match r.peek() {
-                        Some(b',') => r.at += 1,
-                        Some(b'}') => {
-                            r.at += 1;
-                            return Ok(());
-                        }
-                        _ => return Err(r.error("expected `,` or `}`")),
+                    if r.ended_by(b'}', "expected `,` or `}`")? {
+                        return Ok(());
                     }
                 }
             }),
@@ -322,13 +321,8 @@ impl<'a> Reader<'a> {
                 }
                 loop {
                     r.pass()?;
-                    match r.peek() {
-                        Some(b',') => r.at += 1,
-                        Some(b']') => {
-                            r.at += 1;
-                            return Ok(());
-                        }
-                        _ => return Err(r.error("expected `,` or `]`")),
+                    if r.ended_by(b']', "expected `,` or `]`")? {
+                        return Ok(());
                     }
                 }
             }),
@@ -358,7 +352,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Past an escape: one of JSON's, its four hex digits for `\\u`. A surrogate
+    /// Past an escape: one of JSON's, its four hex digits for `\u`. A surrogate
     /// without its pair passes, as serde_json lets it: the text stays as written, kept
     /// from a tree ([`Node::read`]) and reported so.
     fn pass_escape(&mut self) -> Result<(), ReadError> {
